@@ -1,0 +1,83 @@
+# nmt — see README.md.
+#
+#   make                 ./nmt (static, musl) and ./model-pack
+#   make test            unit tests (cmocka) + end-to-end tests
+#   make test SANITIZE=1 the same, built with clang -fsanitize=address,undefined
+#   make check-clang     compile everything with clang -Wall -Wextra -Werror
+#   make clean
+
+MUSL_CC  ?= musl-gcc
+HOST_CC  ?= cc
+PYTHON   ?= /usr/bin/python3
+CFLAGS_COMMON = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -g0
+CFLAGS   ?=
+LDLIBS   = -lm
+
+# The engine library: everything the binaries and the tests share.
+LIB_SRC  = $(wildcard nmt/*.c) $(wildcard quant/*.c) $(wildcard vocab/*.c)
+PACK_SRC = $(filter-out model-pack/main.c,$(wildcard model-pack/*.c))
+TEST_SRC = $(wildcard tests/test_*.c)
+TESTS    = $(patsubst tests/%.c,build/host/tests/%,$(TEST_SRC))
+
+# Embed models/default.nmt when it exists (the trained default model).
+EMBED_MODEL ?= $(wildcard models/default.nmt)
+EMBED_FLAGS = $(if $(EMBED_MODEL),-DNMT_EMBED_PATH='"$(EMBED_MODEL)"')
+
+ifeq ($(SANITIZE),1)
+HOST_CC  = clang
+SAN      = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+endif
+
+.PHONY: all test check-clang clean unit e2e
+all: nmt model-pack
+
+# ---- static binaries (musl) ---------------------------------------------
+build/musl/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(MUSL_CC) $(CFLAGS_COMMON) $(CFLAGS) -MMD -MP -c $< -o $@
+
+build/musl/nmt/embedded.o: nmt/embedded.S $(EMBED_MODEL)
+	@mkdir -p $(dir $@)
+	$(MUSL_CC) $(EMBED_FLAGS) -c $< -o $@
+
+LIB_MUSL = $(patsubst %.c,build/musl/%.o,$(LIB_SRC)) build/musl/nmt/embedded.o
+
+nmt: build/musl/main.o $(LIB_MUSL)
+	$(MUSL_CC) -static -o $@ $^ $(LDLIBS)
+
+model-pack: build/musl/model-pack/main.o $(patsubst %.c,build/musl/%.o,$(PACK_SRC)) $(LIB_MUSL)
+	$(MUSL_CC) -static -o $@ $^ $(LDLIBS)
+
+# ---- tests (host compiler, cmocka) --------------------------------------
+build/host/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(CFLAGS_COMMON) $(SAN) $(CFLAGS) -MMD -MP -c $< -o $@
+
+build/host/nmt/embedded.o: nmt/embedded.S
+	@mkdir -p $(dir $@)
+	$(HOST_CC) -c $< -o $@
+
+LIB_HOST = $(patsubst %.c,build/host/%.o,$(LIB_SRC) $(PACK_SRC)) build/host/nmt/embedded.o
+
+build/host/tests/%: build/host/tests/%.o $(LIB_HOST)
+	$(HOST_CC) $(SAN) -o $@ $^ -lcmocka $(LDLIBS)
+
+build/host/tests/spm_tool: build/host/tests/spm_tool.o $(LIB_HOST)
+	$(HOST_CC) $(SAN) -o $@ $^ $(LDLIBS)
+
+# The tiny parity model, packed by the model-pack under test.
+build/tiny.nmt: model-pack tests/fixtures/tiny/tiny.safetensors tests/fixtures/tiny/src.model tests/fixtures/tiny/tgt.model
+	@mkdir -p build
+	./model-pack -o $@ tests/fixtures/tiny/tiny.safetensors tests/fixtures/tiny/src.model tests/fixtures/tiny/tgt.model
+
+test: all $(TESTS) build/tiny.nmt
+	@sh tests/run.sh $(TESTS)
+
+check-clang:
+	@for f in main.c model-pack/main.c $(LIB_SRC) $(PACK_SRC) $(TEST_SRC); do \
+		clang $(CFLAGS_COMMON) -fsyntax-only $$f || exit 1; done; echo "clang: no warnings"
+
+clean:
+	rm -rf build nmt model-pack
+
+-include $(shell find build -name '*.d' 2>/dev/null)

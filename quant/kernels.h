@@ -1,0 +1,10 @@
+/* The kernels behind nmt_matmul, one per (format, ISA). Internal to quant/. */
+#ifndef NMT_QUANT_KERNELS_H
+#define NMT_QUANT_KERNELS_H
+#include "matrix.h"
+
+void nmt_matmul_f32_scalar(const nmt_matrix *W, const float *X, int n, int ldx,
+			   const float *bias, float *Y, int ldy);
+void nmt_matrix_row_f32(const nmt_matrix *W, int row, float *out);
+
+#endif

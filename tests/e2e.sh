@@ -1,0 +1,118 @@
+#!/bin/sh
+# End-to-end tests of the built binaries (./nmt, ./model-pack) on the tiny
+# fixture model. Run from the repository root after `make` (make test does).
+# Prints "e2e: N passed, M failed".
+set -u
+NMT=./nmt
+PACK=./model-pack
+FIX=tests/fixtures/tiny
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+passed=0
+failed=0
+
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
+check() { # check NAME COMMAND...: the command must succeed
+	name=$1; shift
+	if "$@"; then ok; else bad "$name"; fi
+}
+
+# expect_error NAME STATUS CMD...: exit STATUS, exactly one stderr line "nmt: ..." (or "model-pack: ...")
+expect_error() {
+	name=$1 want=$2; shift 2
+	"$@" >"$TMP/out" 2>"$TMP/err" </dev/null
+	status=$?
+	lines=$(wc -l <"$TMP/err")
+	if [ "$status" -eq "$want" ] && [ "$lines" -eq 1 ] && grep -Eq '^(nmt|model-pack): ' "$TMP/err"; then
+		ok
+	else
+		bad "$name (status $status, want $want; stderr: $(cat "$TMP/err"))"
+	fi
+}
+
+field() { # field KIND SENT BEAM RANK: the expected text from expected.txt
+	awk -F '\t' -v k="$1" -v s="$2" -v b="$3" -v r="$4" \
+		'$1 == k && $2 == s && $3 == b && $4 == r { print $5 }' "$FIX/expected.txt"
+}
+
+# ---- the binaries ---------------------------------------------------------
+check "nmt is statically linked" sh -c "! readelf -l $NMT | grep -q INTERP"
+check "model-pack is statically linked" sh -c "! readelf -l $PACK | grep -q INTERP"
+check "--help" sh -c "$NMT --help | grep -q usage"
+check "--version" sh -c "$NMT --version | grep -q '^nmt '"
+expect_error "unknown option" 2 $NMT --bogus
+expect_error "beam 0" 2 $NMT -b 0
+expect_error "beam 9" 2 $NMT --beam 9
+expect_error "nbest > beam" 2 $NMT -b 2 --nbest 3
+expect_error "missing option value" 2 $NMT -m
+expect_error "stray argument" 2 $NMT something
+if [ ! -f models/default.nmt ]; then
+	expect_error "no embedded model" 1 $NMT
+fi
+
+# ---- packing and translating with the tiny model ---------------------------
+check "model-pack packs the fixture" $PACK -o "$TMP/tiny.nmt" "$FIX/tiny.safetensors" "$FIX/src.model" "$FIX/tgt.model"
+M="$TMP/tiny.nmt"
+check "nmt info" sh -c "$NMT info $M | grep -q '^arch=gru-fc-1'"
+check "nmt info --verify" sh -c "$NMT info --verify $M | grep -q 'checksums OK'"
+
+awk -F '\t' '$1 == "sent" { print $3 }' "$FIX/expected.txt" >"$TMP/src.txt"
+n_sent=$(wc -l <"$TMP/src.txt")
+for beam in 1 4; do
+	i=0
+	: >"$TMP/want.$beam"
+	while [ "$i" -lt "$n_sent" ]; do
+		field text "$i" "$beam" 0 >>"$TMP/want.$beam"
+		i=$((i + 1))
+	done
+	$NMT -m "$M" -b "$beam" <"$TMP/src.txt" >"$TMP/got.$beam"
+	check "beam $beam output equals the PyTorch reference" cmp -s "$TMP/want.$beam" "$TMP/got.$beam"
+done
+
+# n-best: 4 lines per input, "LINE ||| TEXT ||| SCORE ||| LOGPROB", text as the reference
+head -n 2 "$TMP/src.txt" | $NMT -m "$M" -b 4 --nbest 4 >"$TMP/nbest"
+check "nbest line count" test "$(wc -l <"$TMP/nbest")" -eq 8
+check "nbest format" sh -c "awk -F ' [|][|][|] ' 'NF != 4 || \$1 !~ /^[01]\$/ { exit 1 }' $TMP/nbest"
+want=$(field text 1 4 2)
+check "nbest third hypothesis" sh -c "sed -n 7p $TMP/nbest | awk -F ' [|][|][|] ' '{print \$2}' | grep -qxF -- '$want'"
+
+# one output line per input line: empty lines, CRLF, no final newline, blanks
+printf 'A dog.\n\n\r\nTwo men.\r\n   \nlast line' >"$TMP/lines"
+$NMT -m "$M" -b 1 <"$TMP/lines" >"$TMP/lines.out"
+check "one output line per input line" test "$(wc -l <"$TMP/lines.out")" -eq 6
+check "empty line gives empty line" sh -c "sed -n 2p $TMP/lines.out | grep -qx ''"
+check "CRLF line equals LF line" sh -c "[ \"\$(sed -n 4p $TMP/lines.out)\" = \"\$(printf 'Two men.\n' | $NMT -m $M -b 1)\" ]"
+check "empty input gives empty output" sh -c "$NMT -m $M </dev/null | wc -c | grep -qx 0"
+
+# ---- bad model files --------------------------------------------------------
+: >"$TMP/empty.nmt"
+head -c 1000 "$M" >"$TMP/trunc.nmt"
+head -c 300000 /dev/urandom >"$TMP/random.nmt"
+cp "$M" "$TMP/flip.nmt"
+# flip one byte inside the metadata section (at 4096 + some: the sections follow the table)
+printf '\377' | dd of="$TMP/flip.nmt" bs=1 seek=400 conv=notrunc 2>/dev/null
+expect_error "zero-length model" 1 $NMT -m "$TMP/empty.nmt"
+expect_error "truncated model" 1 $NMT -m "$TMP/trunc.nmt"
+expect_error "random-bytes model" 1 $NMT -m "$TMP/random.nmt"
+expect_error "bit-flipped model" 1 $NMT -m "$TMP/flip.nmt"
+expect_error "missing model" 1 $NMT -m "$TMP/does-not-exist.nmt"
+expect_error "directory as model" 1 $NMT -m "$TMP"
+expect_error "info on truncated model" 1 $NMT info "$TMP/trunc.nmt"
+# a flipped byte in the bulk weights: only --verify sees it
+size=$(wc -c <"$M")
+cp "$M" "$TMP/wflip.nmt"
+printf '\001' | dd of="$TMP/wflip.nmt" bs=1 seek=$((size / 2)) conv=notrunc 2>/dev/null
+expect_error "info --verify on flipped weights" 1 $NMT info --verify "$TMP/wflip.nmt"
+
+# ---- model-pack errors --------------------------------------------------------
+expect_error "pack: missing tensor" 1 $PACK -o "$TMP/x.nmt" "$FIX/bad_missing.safetensors" "$FIX/src.model" "$FIX/tgt.model"
+expect_error "pack: wrong shape" 1 $PACK -o "$TMP/x.nmt" "$FIX/bad_shape.safetensors" "$FIX/src.model" "$FIX/tgt.model"
+expect_error "pack: unknown vocab type" 1 $PACK -o "$TMP/x.nmt" "$FIX/tiny.safetensors" "$FIX/src.model" "$FIX/word.model"
+expect_error "pack: vocab size mismatch" 1 $PACK -o "$TMP/x.nmt" "$FIX/tiny.safetensors" "$FIX/src.model" tests/fixtures/spm/bpe.model
+expect_error "pack: checkpoint is not safetensors" 1 $PACK -o "$TMP/x.nmt" "$FIX/src.model" "$FIX/src.model" "$FIX/tgt.model"
+expect_error "pack: missing file" 1 $PACK -o "$TMP/x.nmt" "$TMP/nope" "$FIX/src.model" "$FIX/tgt.model"
+expect_error "pack: usage" 2 $PACK -o "$TMP/x.nmt"
+check "pack: no output left behind on error" test ! -e "$TMP/x.nmt"
+
+echo "e2e: $passed passed, $failed failed"

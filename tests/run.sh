@@ -1,0 +1,30 @@
+#!/bin/sh
+# Runs every cmocka test binary given as an argument, then the end-to-end
+# tests, and prints one closing line "N passed, M failed".
+passed=0
+failed=0
+for t in "$@"; do
+	out=$("$t" 2>&1)
+	status=$?
+	printf '%s\n' "$out"
+	p=$(printf '%s\n' "$out" | sed -n 's/^\[  PASSED  \] \([0-9]*\) test(s)\./\1/p' | tail -n 1)
+	f=$(printf '%s\n' "$out" | sed -n 's/^\[  FAILED  \] \([0-9]*\) test(s).*/\1/p' | tail -n 1)
+	passed=$((passed + ${p:-0}))
+	failed=$((failed + ${f:-0}))
+	if [ "$status" -ne 0 ] && [ -z "$f" ]; then
+		echo "$t: exited with status $status"
+		failed=$((failed + 1))
+	fi
+done
+e2e=$(sh tests/e2e.sh 2>&1)
+printf '%s\n' "$e2e"
+p=$(printf '%s\n' "$e2e" | sed -n 's/^e2e: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
+f=$(printf '%s\n' "$e2e" | sed -n 's/^e2e: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
+if [ -z "$p" ]; then
+	echo "e2e: did not finish"
+	f=$((${f:-0} + 1))
+fi
+passed=$((passed + ${p:-0}))
+failed=$((failed + ${f:-0}))
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,310 @@
+/* Parity of the C engine with the PyTorch reference (train/model.py,
+ * train/search.py) on the tiny fixture model: logits within 1e-4, greedy and
+ * beam-4 n-best outputs identical, scores within 1e-3, and the whole
+ * text-to-text path. The fixture is tests/fixtures/tiny/expected.txt
+ * (train/make_fixture.py); build/tiny.nmt is packed from it by `make test`. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../nmt/engine.h"
+#include "../nmt/translator.h"
+
+#define MODEL_PATH "build/tiny.nmt"
+#define EXPECTED_PATH "tests/fixtures/tiny/expected.txt"
+#define MAX_SENT 16
+#define MAX_TOK 256
+#define ALPHA 0.6   /* train/make_fixture.py ALPHA */
+
+typedef struct {
+	int32_t ids[MAX_TOK];
+	int len;
+	float logprob, score;
+	char text[1024];
+} expected_hyp;
+
+typedef struct {
+	char text[512];
+	int32_t src[MAX_TOK];
+	int src_len;
+	expected_hyp greedy;
+	expected_hyp beam4[4];
+	int n_beam4;
+} expected_sentence;
+
+typedef struct {
+	nmt_model *model;
+	expected_sentence sent[MAX_SENT];
+	int n_sent;
+} fixture;
+
+static int parse_ids(char *s, int32_t *ids)
+{
+	int n = 0;
+	for (char *tok = strtok(s, " "); tok && n < MAX_TOK; tok = strtok(NULL, " "))
+		ids[n++] = (int32_t)atoi(tok);
+	return n;
+}
+
+static expected_hyp *hyp_slot(expected_sentence *e, int beam, int rank)
+{
+	if (beam == 1)
+		return &e->greedy;
+	if (rank + 1 > e->n_beam4)
+		e->n_beam4 = rank + 1;
+	return &e->beam4[rank];
+}
+
+/* Fields are TAB-separated: kind, sentence, then kind-specific fields. */
+static void parse_line(fixture *f, char *line)
+{
+	char *field[8] = { 0 };
+	int n = 0;
+	for (char *p = line; n < 8; n++) {
+		field[n] = p;
+		char *tab = strchr(p, '\t');
+		if (!tab || n == 6) { n++; break; }
+		*tab = '\0';
+		p = tab + 1;
+	}
+	int i = atoi(field[1]);
+	assert_true(i >= 0 && i < MAX_SENT);
+	if (i + 1 > f->n_sent)
+		f->n_sent = i + 1;
+	expected_sentence *e = &f->sent[i];
+	if (strcmp(field[0], "sent") == 0) {
+		snprintf(e->text, sizeof e->text, "%s", field[2]);
+	} else if (strcmp(field[0], "src") == 0) {
+		e->src_len = parse_ids(field[2], e->src);
+	} else if (strcmp(field[0], "hyp") == 0) {
+		expected_hyp *h = hyp_slot(e, atoi(field[2]), atoi(field[3]));
+		h->logprob = strtof(field[4], NULL);
+		h->score = strtof(field[5], NULL);
+		h->len = field[6] ? parse_ids(field[6], h->ids) : 0;
+	} else if (strcmp(field[0], "text") == 0) {
+		expected_hyp *h = hyp_slot(e, atoi(field[2]), atoi(field[3]));
+		snprintf(h->text, sizeof h->text, "%s", field[4] ? field[4] : "");
+	}
+}
+
+static int setup(void **state)
+{
+	static fixture f;
+	char err[256], *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+
+	memset(&f, 0, sizeof f);
+	if (nmt_model_open_file(MODEL_PATH, 1, &f.model, err, sizeof err) != 0) {
+		fprintf(stderr, "%s\n", err);
+		return -1;
+	}
+	FILE *in = fopen(EXPECTED_PATH, "r");
+	if (!in)
+		return -1;
+	while ((len = getline(&line, &cap, in)) > 0) {
+		if (line[len - 1] == '\n')
+			line[len - 1] = '\0';
+		if (strncmp(line, "logits\t", 7) != 0)
+			parse_line(&f, line);
+	}
+	free(line);
+	fclose(in);
+	*state = &f;
+	return f.n_sent > 0 ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	fixture *f = *state;
+	nmt_model_close(f->model);
+	return 0;
+}
+
+/* Every "logits" record: feed the recorded previous token, compare all Vt logits. */
+static void test_logits_match_reference(void **state)
+{
+	fixture *f = *state;
+	nmt_state s;
+	FILE *in = fopen(EXPECTED_PATH, "r");
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	int V = f->model->d.tgt_vocab, checked = 0;
+	double worst = 0.0;
+
+	assert_non_null(in);
+	assert_int_equal(nmt_state_init(&s, f->model), 0);
+	while ((len = getline(&line, &cap, in)) > 0) {
+		if (strncmp(line, "logits\t", 7) != 0)
+			continue;
+		char *p = line + 7, *end;
+		int i = (int)strtol(p, &end, 10);
+		int step = (int)strtol(end, &end, 10);
+		int32_t prev = (int32_t)strtol(end, &end, 10);
+		if (step == 0) {
+			assert_int_equal(nmt_state_reserve(&s, f->sent[i].src_len, 1), 0);
+			nmt_encode(&s, f->sent[i].src, f->sent[i].src_len);
+		} else {
+			memcpy(s.h, s.h_next, (size_t)f->model->d.dec_hidden * sizeof(float));
+		}
+		nmt_decode_step(&s, 1, &prev);
+		for (int v = 0; v < V; v++) {
+			double want = strtod(end, &end);
+			double diff = fabs(want - s.logits[v]);
+			if (diff > worst)
+				worst = diff;
+		}
+		checked++;
+	}
+	free(line);
+	fclose(in);
+	nmt_state_free(&s);
+	printf("logit parity: %d steps x %d logits, max |C - PyTorch| = %.3g\n", checked, V, worst);
+	assert_true(checked >= 10);
+	assert_true(worst <= 1e-4);
+}
+
+static void check_hyp(const expected_hyp *want, const nmt_hypothesis *got)
+{
+	assert_int_equal(got->len, want->len);
+	assert_memory_equal(got->ids, want->ids, (size_t)want->len * sizeof(int32_t));
+	assert_true(fabsf(got->logprob - want->logprob) <= 1e-3f);
+	assert_true(fabsf(got->score - want->score) <= 1e-3f);
+}
+
+static void run_search(fixture *f, int beam, int nbest, void (*check)(const expected_sentence *,
+								      const nmt_hypothesis *, int))
+{
+	nmt_state s;
+	nmt_search_options o = { .beam = beam, .nbest = nbest, .alpha = ALPHA, .max_len = 0 };
+	nmt_hypothesis out[NMT_MAX_BEAM];
+	int n;
+
+	assert_int_equal(nmt_state_init(&s, f->model), 0);
+	for (int i = 0; i < f->n_sent; i++) {
+		const expected_sentence *e = &f->sent[i];
+		assert_int_equal(nmt_state_reserve(&s, e->src_len, 0), 0);
+		nmt_encode(&s, e->src, e->src_len);
+		assert_int_equal(nmt_search(&s, &o, out, &n), 0);
+		check(e, out, n);
+	}
+	nmt_state_free(&s);
+}
+
+static void check_greedy(const expected_sentence *e, const nmt_hypothesis *out, int n)
+{
+	assert_int_equal(n, 1);
+	check_hyp(&e->greedy, &out[0]);
+}
+
+static void check_beam4(const expected_sentence *e, const nmt_hypothesis *out, int n)
+{
+	assert_int_equal(n, e->n_beam4);
+	for (int r = 0; r < n; r++)
+		check_hyp(&e->beam4[r], &out[r]);
+}
+
+static void test_greedy_matches_reference(void **state)
+{
+	run_search(*state, 1, 1, check_greedy);
+}
+
+static void test_beam4_nbest_matches_reference(void **state)
+{
+	run_search(*state, 4, 4, check_beam4);
+}
+
+/* Text in, text out: tokenizer, engine and detokenizer together. */
+static void test_translate_text_matches_reference(void **state)
+{
+	fixture *f = *state;
+	nmt_translator *t = nmt_translator_new(f->model);
+	nmt_translation tr[NMT_MAX_BEAM];
+	char err[128];
+	int n;
+
+	assert_non_null(t);
+	for (int i = 0; i < f->n_sent; i++) {
+		const expected_sentence *e = &f->sent[i];
+		nmt_search_options greedy = { .beam = 1, .nbest = 1, .alpha = ALPHA };
+		assert_int_equal(nmt_translate(t, &greedy, e->text, strlen(e->text), tr, &n, err, sizeof err), 0);
+		assert_string_equal(tr[0].text, e->greedy.text);
+		nmt_search_options beam = { .beam = 4, .nbest = 4, .alpha = ALPHA };
+		assert_int_equal(nmt_translate(t, &beam, e->text, strlen(e->text), tr, &n, err, sizeof err), 0);
+		assert_int_equal(n, e->n_beam4);
+		for (int r = 0; r < n; r++)
+			assert_string_equal(tr[r].text, e->beam4[r].text);
+	}
+	nmt_translator_free(t);
+}
+
+/* The search's own contract, beyond the fixture: n-best sorted by score,
+ * max_len honoured, an empty line gives an empty translation. */
+static void test_search_contract(void **state)
+{
+	fixture *f = *state;
+	nmt_translator *t = nmt_translator_new(f->model);
+	nmt_translation tr[NMT_MAX_BEAM];
+	char err[128];
+	int n;
+
+	assert_non_null(t);
+	for (int beam = 1; beam <= NMT_MAX_BEAM; beam++) {
+		nmt_search_options o = { .beam = beam, .nbest = beam, .alpha = ALPHA, .max_len = 3 };
+		const char *line = f->sent[1].text;
+		assert_int_equal(nmt_translate(t, &o, line, strlen(line), tr, &n, err, sizeof err), 0);
+		assert_true(n >= 1 && n <= beam);
+		for (int r = 1; r < n; r++)
+			assert_true(tr[r - 1].score >= tr[r].score);
+	}
+	nmt_search_options o = { .beam = 4, .nbest = 1, .alpha = ALPHA };
+	assert_int_equal(nmt_translate(t, &o, "", 0, tr, &n, err, sizeof err), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(tr[0].text, "");
+	nmt_search_options bad = { .beam = 9, .nbest = 1, .alpha = ALPHA };
+	assert_int_equal(nmt_translate(t, &bad, "a", 1, tr, &n, err, sizeof err), -1);
+	nmt_translator_free(t);
+}
+
+/* max_len bounds the number of target tokens. */
+static void test_max_len_bounds_output(void **state)
+{
+	fixture *f = *state;
+	nmt_state s;
+	nmt_hypothesis out[NMT_MAX_BEAM];
+	int n;
+
+	assert_int_equal(nmt_state_init(&s, f->model), 0);
+	for (int max_len = 1; max_len <= 5; max_len++) {
+		nmt_search_options o = { .beam = 4, .nbest = 4, .alpha = ALPHA, .max_len = max_len };
+		const expected_sentence *e = &f->sent[3];
+		assert_int_equal(nmt_state_reserve(&s, e->src_len, 0), 0);
+		nmt_encode(&s, e->src, e->src_len);
+		assert_int_equal(nmt_search(&s, &o, out, &n), 0);
+		for (int r = 0; r < n; r++)
+			assert_true(out[r].len <= max_len);
+	}
+	assert_int_equal(nmt_default_max_len(1), 12);   /* ceil(1.5 + 10) */
+	assert_int_equal(nmt_default_max_len(10), 25);
+	nmt_state_free(&s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_logits_match_reference),
+		cmocka_unit_test(test_greedy_matches_reference),
+		cmocka_unit_test(test_beam4_nbest_matches_reference),
+		cmocka_unit_test(test_translate_text_matches_reference),
+		cmocka_unit_test(test_search_contract),
+		cmocka_unit_test(test_max_len_bounds_output),
+	};
+	return cmocka_run_group_tests_name("engine", tests, setup, teardown);
+}

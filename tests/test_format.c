@@ -1,0 +1,311 @@
+/* The packed-file reader against truncated, corrupted and hostile files.
+ * Every case must end in an error message, never a crash (run this under
+ * `make test SANITIZE=1` to have ASan/UBSan check that). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../nmt/crc32.h"
+#include "../nmt/format.h"
+#include "../nmt/model.h"
+
+#define MODEL_PATH "build/tiny.nmt"
+
+typedef struct {
+	uint8_t *good;   /* the valid file, 64-byte aligned */
+	size_t len;
+	uint8_t *work;   /* a scratch copy to damage */
+} fixture;
+
+static uint8_t *aligned_copy(const uint8_t *src, size_t len)
+{
+	uint8_t *p = aligned_alloc(64, (len + 63) / 64 * 64 + 64);
+	assert_non_null(p);
+	if (len)
+		memcpy(p, src, len);
+	return p;
+}
+
+static int setup(void **state)
+{
+	static fixture f;
+	FILE *in = fopen(MODEL_PATH, "rb");
+	if (!in)
+		return -1;
+	fseek(in, 0, SEEK_END);
+	f.len = (size_t)ftell(in);
+	fseek(in, 0, SEEK_SET);
+	uint8_t *buf = malloc(f.len);
+	if (!buf || fread(buf, 1, f.len, in) != f.len)
+		return -1;
+	fclose(in);
+	f.good = aligned_copy(buf, f.len);
+	f.work = aligned_copy(buf, f.len);
+	free(buf);
+	*state = &f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	fixture *f = *state;
+	free(f->good);
+	free(f->work);
+	return 0;
+}
+
+/* Open from memory; returns 0 on success. The error must be one line. */
+static int try_open(const uint8_t *buf, size_t len, int verify)
+{
+	nmt_model *m;
+	char err[512] = "";
+	int rc = nmt_model_open_memory(buf, len, verify, &m, err, sizeof err);
+	if (rc == 0) {
+		nmt_model_close(m);
+		return 0;
+	}
+	assert_true(err[0] != '\0');
+	assert_null(strchr(err, '\n'));
+	return rc;
+}
+
+/* After a deliberate edit, make every checksum right again, so the reader's
+ * structural checks (not the CRCs) are what must catch the damage. */
+static void refresh_checksums(uint8_t *buf, size_t len)
+{
+	uint32_t n = nmt_rd32(buf + NMT_H_NSECTIONS);
+	for (uint32_t i = 0; i < n && i < NMT_MAX_SECTIONS; i++) {
+		uint8_t *e = buf + NMT_HEADER_SIZE + (size_t)i * NMT_SECTION_ENTRY_SIZE;
+		uint64_t off = nmt_rd64(e + NMT_S_OFFSET), size = nmt_rd64(e + NMT_S_SIZE);
+		if (off <= len && size <= len - off)
+			nmt_wr32(e + NMT_S_CRC, nmt_crc32(0, buf + off, size));
+	}
+	nmt_wr32(buf + NMT_H_TABLE_CRC, nmt_crc32(0, buf + NMT_HEADER_SIZE, (size_t)n * NMT_SECTION_ENTRY_SIZE));
+	nmt_wr32(buf + NMT_H_HEADER_CRC, nmt_crc32(0, buf, NMT_H_HEADER_CRC));
+}
+
+static const nmt_section *section(const fixture *f, nmt_file_view *v, const char *tag)
+{
+	char err[256];
+	assert_int_equal(nmt_format_parse(f->good, f->len, 1, v, err, sizeof err), 0);
+	const nmt_section *s = nmt_format_find(v, tag);
+	assert_non_null(s);
+	return s;
+}
+
+static void test_valid_file_opens(void **state)
+{
+	fixture *f = *state;
+	assert_int_equal(try_open(f->good, f->len, 0), 0);
+	assert_int_equal(try_open(f->good, f->len, 1), 0);
+}
+
+static void test_truncation_is_an_error(void **state)
+{
+	fixture *f = *state;
+	nmt_file_view v;
+	section(f, &v, NMT_TAG_META);
+	size_t cuts[256];
+	int n = 0;
+	cuts[n++] = 0;
+	cuts[n++] = 1;
+	cuts[n++] = NMT_HEADER_SIZE - 1;
+	cuts[n++] = NMT_HEADER_SIZE;
+	cuts[n++] = f->len - 1;
+	for (uint32_t i = 0; i < v.n_sections; i++) {   /* around every section boundary */
+		size_t start = (size_t)(v.sections[i].data - f->good), end = start + v.sections[i].size;
+		cuts[n++] = start - 1;
+		cuts[n++] = start;
+		cuts[n++] = start + 1;
+		cuts[n++] = end - 1;
+	}
+	uint32_t seed = 1;
+	while (n < 256) {
+		seed = seed * 1103515245u + 12345u;
+		cuts[n++] = seed % f->len;
+	}
+	for (int i = 0; i < n; i++) {
+		uint8_t *copy = aligned_copy(f->good, cuts[i]);
+		assert_int_equal(try_open(copy, cuts[i], 0), -1);
+		free(copy);
+	}
+}
+
+static void test_random_bytes_are_an_error(void **state)
+{
+	fixture *f = *state;
+	uint32_t seed = 99;
+	for (size_t i = 0; i < f->len; i++) {
+		seed = seed * 1103515245u + 12345u;
+		f->work[i] = (uint8_t)(seed >> 16);
+	}
+	assert_int_equal(try_open(f->work, f->len, 0), -1);
+	memcpy(f->work, "NMTMODEL", 8);   /* even with the right magic */
+	assert_int_equal(try_open(f->work, f->len, 0), -1);
+}
+
+/* A flipped bit anywhere is caught at load, except inside the bulk weights,
+ * which only a full verification (nmt info --verify) checks. */
+static void test_bit_flips_are_caught(void **state)
+{
+	fixture *f = *state;
+	nmt_file_view v;
+	const nmt_section *w = section(f, &v, NMT_TAG_WEIGHTS);
+	size_t w_start = (size_t)(w->data - f->good), w_end = w_start + w->size;
+	uint32_t seed = 5;
+
+	for (int i = 0; i < 600; i++) {
+		size_t pos;
+		if (i < NMT_HEADER_SIZE + 5 * NMT_SECTION_ENTRY_SIZE) {
+			pos = (size_t)i;   /* every byte of header and table */
+		} else {
+			seed = seed * 1103515245u + 12345u;
+			pos = seed % f->len;
+		}
+		memcpy(f->work, f->good, f->len);
+		f->work[pos] ^= (uint8_t)(1u << (i % 8));
+		int in_bulk = pos >= w_start && pos < w_end;
+		int in_padding = 1;   /* bytes between sections belong to nothing */
+		for (uint32_t s = 0; s < v.n_sections; s++) {
+			size_t a = (size_t)(v.sections[s].data - f->good), b = a + v.sections[s].size;
+			if (pos < NMT_HEADER_SIZE + v.n_sections * NMT_SECTION_ENTRY_SIZE || (pos >= a && pos < b))
+				in_padding = 0;
+		}
+		if (in_padding)
+			continue;
+		assert_int_equal(try_open(f->work, f->len, 0), in_bulk ? 0 : -1);
+		assert_int_equal(try_open(f->work, f->len, 1), -1);
+	}
+}
+
+static void test_wrong_magic_and_future_version(void **state)
+{
+	fixture *f = *state;
+	memcpy(f->work, f->good, f->len);
+	memcpy(f->work, "NMTMODEX", 8);
+	refresh_checksums(f->work, f->len);
+	assert_int_equal(try_open(f->work, f->len, 0), -1);
+
+	memcpy(f->work, f->good, f->len);
+	nmt_wr32(f->work + NMT_H_VERSION, NMT_FORMAT_VERSION + 1);
+	refresh_checksums(f->work, f->len);
+	assert_int_equal(try_open(f->work, f->len, 0), -1);
+
+	memcpy(f->work, f->good, f->len);
+	nmt_wr64(f->work + NMT_H_FILE_SIZE, f->len + 64);
+	refresh_checksums(f->work, f->len);
+	assert_int_equal(try_open(f->work, f->len, 0), -1);
+}
+
+/* Structurally hostile files with correct checksums. */
+static void test_hostile_sections(void **state)
+{
+	fixture *f = *state;
+	uint8_t *e0 = f->work + NMT_HEADER_SIZE;
+	const uint64_t bad_offsets[] = { f->len, f->len + 64, UINT64_MAX - 63, 0, 64 };
+	const uint64_t bad_sizes[] = { f->len, UINT64_MAX, UINT64_MAX - 64 };
+
+	for (size_t i = 0; i < sizeof bad_offsets / sizeof bad_offsets[0]; i++) {
+		memcpy(f->work, f->good, f->len);
+		nmt_wr64(e0 + NMT_S_OFFSET, bad_offsets[i]);
+		refresh_checksums(f->work, f->len);
+		assert_int_equal(try_open(f->work, f->len, 0), -1);
+	}
+	for (size_t i = 0; i < sizeof bad_sizes / sizeof bad_sizes[0]; i++) {
+		memcpy(f->work, f->good, f->len);
+		nmt_wr64(e0 + NMT_S_SIZE, bad_sizes[i]);
+		refresh_checksums(f->work, f->len);
+		assert_int_equal(try_open(f->work, f->len, 0), -1);
+	}
+	memcpy(f->work, f->good, f->len);   /* misaligned */
+	nmt_wr64(e0 + NMT_S_OFFSET, nmt_rd64(e0 + NMT_S_OFFSET) + 4);
+	refresh_checksums(f->work, f->len);
+	assert_int_equal(try_open(f->work, f->len, 0), -1);
+
+	memcpy(f->work, f->good, f->len);   /* absurd section count */
+	nmt_wr32(f->work + NMT_H_NSECTIONS, 0xFFFFFFFFu);
+	nmt_wr32(f->work + NMT_H_HEADER_CRC, nmt_crc32(0, f->work, NMT_H_HEADER_CRC));
+	assert_int_equal(try_open(f->work, f->len, 0), -1);
+}
+
+/* A tensor entry that points outside the weights, or disagrees with the
+ * metadata's dimensions. */
+static void test_hostile_tensor_directory(void **state)
+{
+	fixture *f = *state;
+	nmt_file_view v;
+	const nmt_section *dir = section(f, &v, NMT_TAG_TENSORS);
+	size_t dir_off = (size_t)(dir->data - f->good);
+	uint32_t count = nmt_rd32(dir->data);
+
+	for (uint32_t t = 0; t < count; t++) {
+		uint8_t *e = f->work + dir_off + 8 + (size_t)t * NMT_TENSOR_ENTRY_SIZE;
+		const int fields[] = { NMT_T_OFFSET, NMT_T_SIZE, NMT_T_ROWS, NMT_T_DTYPE };
+		for (size_t k = 0; k < 4; k++) {
+			memcpy(f->work, f->good, f->len);
+			if (fields[k] == NMT_T_OFFSET || fields[k] == NMT_T_SIZE)
+				nmt_wr64(e + fields[k], nmt_rd64(e + fields[k]) + (uint64_t)f->len);
+			else
+				nmt_wr32(e + fields[k], nmt_rd32(e + fields[k]) + 1);
+			refresh_checksums(f->work, f->len);
+			assert_int_equal(try_open(f->work, f->len, 0), -1);
+		}
+	}
+	memcpy(f->work, f->good, f->len);   /* a count larger than the section */
+	nmt_wr32(f->work + dir_off, count + 1);
+	refresh_checksums(f->work, f->len);
+	assert_int_equal(try_open(f->work, f->len, 0), -1);
+}
+
+/* Metadata that disagrees with the tensors or is out of range. */
+static void test_hostile_metadata(void **state)
+{
+	fixture *f = *state;
+	nmt_file_view v;
+	const nmt_section *meta = section(f, &v, NMT_TAG_META);
+	size_t off = (size_t)(meta->data - f->good);
+	/* (fc_layers changes no tensor shape, so a wrong value cannot be detected.) */
+	const char *keys[] = { "emb=", "enc_layers=", "tgt_vocab=", "src_vocab=", "arch=", "eos_id=" };
+
+	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+		memcpy(f->work, f->good, f->len);
+		char *hit = memmem(f->work + off, meta->size, keys[k], strlen(keys[k]));
+		assert_non_null(hit);
+		char *digit = hit + strlen(keys[k]);
+		*digit = *digit == '9' ? '1' : (char)(*digit + 1);
+		refresh_checksums(f->work, f->len);
+		assert_int_equal(try_open(f->work, f->len, 0), -1);
+	}
+}
+
+static void test_unaligned_buffer_is_refused(void **state)
+{
+	fixture *f = *state;
+	uint8_t *p = aligned_alloc(64, f->len + 64);
+	assert_non_null(p);
+	memcpy(p + 8, f->good, f->len);
+	assert_int_equal(try_open(p + 8, f->len, 0), -1);
+	free(p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_valid_file_opens),
+		cmocka_unit_test(test_truncation_is_an_error),
+		cmocka_unit_test(test_random_bytes_are_an_error),
+		cmocka_unit_test(test_bit_flips_are_caught),
+		cmocka_unit_test(test_wrong_magic_and_future_version),
+		cmocka_unit_test(test_hostile_sections),
+		cmocka_unit_test(test_hostile_tensor_directory),
+		cmocka_unit_test(test_hostile_metadata),
+		cmocka_unit_test(test_unaligned_buffer_is_refused),
+	};
+	return cmocka_run_group_tests_name("format", tests, setup, teardown);
+}

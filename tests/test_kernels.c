@@ -1,0 +1,167 @@
+/* The kernels behind quant/matrix.h and quant/vecmath.h, and the GRU cell,
+ * against straightforward double-precision references on odd sizes. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../nmt/engine.h"
+#include "../quant/matrix.h"
+#include "../quant/vecmath.h"
+
+static const int SIZES[] = { 1, 3, 17, 255, 1000 };
+#define N_SIZES (int)(sizeof SIZES / sizeof SIZES[0])
+
+/* Deterministic values in [-1, 1): a test must not depend on libc's rand(). */
+static float next_value(uint32_t *seed)
+{
+	*seed = *seed * 1664525u + 1013904223u;
+	return (float)((*seed >> 8) & 0xFFFF) / 32768.0f - 1.0f;
+}
+
+static float *random_floats(size_t n, uint32_t *seed)
+{
+	float *p = malloc(n * sizeof *p);
+	assert_non_null(p);
+	for (size_t i = 0; i < n; i++)
+		p[i] = next_value(seed);
+	return p;
+}
+
+static void check_matmul(int rows, int cols, int n, int with_bias)
+{
+	uint32_t seed = (uint32_t)(rows * 7919 + cols * 31 + n);
+	float *w = random_floats((size_t)rows * cols, &seed);
+	float *x = random_floats((size_t)n * (cols + 2), &seed);   /* ldx = cols + 2 */
+	float *b = random_floats((size_t)rows, &seed);
+	float *y = calloc((size_t)n * (rows + 1), sizeof *y);      /* ldy = rows + 1 */
+	nmt_matrix W = { .format = NMT_FMT_F32, .rows = rows, .cols = cols, .data = w };
+
+	assert_non_null(y);
+	nmt_matmul(&W, x, n, cols + 2, with_bias ? b : NULL, y, rows + 1);
+	for (int i = 0; i < n; i++)
+		for (int r = 0; r < rows; r++) {
+			double want = with_bias ? b[r] : 0.0, mag = fabs(want);
+			for (int c = 0; c < cols; c++) {
+				want += (double)w[(size_t)r * cols + c] * x[(size_t)i * (cols + 2) + c];
+				mag += fabs((double)w[(size_t)r * cols + c] * x[(size_t)i * (cols + 2) + c]);
+			}
+			/* The worst-case bound of f32 summation: (n + 1) u sum|terms|, u = 2^-24. */
+			double bound = (cols + 2) * 0x1p-24 * (mag + 1.0);
+			assert_true(fabs(y[(size_t)i * (rows + 1) + r] - want) <= bound);
+		}
+	free(w);
+	free(x);
+	free(b);
+	free(y);
+}
+
+static void test_matmul_f32_odd_sizes(void **state)
+{
+	(void)state;
+	for (int a = 0; a < N_SIZES; a++)
+		for (int b = 0; b < N_SIZES; b++) {
+			check_matmul(SIZES[a], SIZES[b], 1, 1);
+			check_matmul(SIZES[a], SIZES[b], 3, 0);
+		}
+}
+
+static void test_matrix_row(void **state)
+{
+	(void)state;
+	float w[12];
+	for (int i = 0; i < 12; i++)
+		w[i] = (float)i;
+	nmt_matrix W = { .format = NMT_FMT_F32, .rows = 3, .cols = 4, .data = w };
+	float out[4];
+	nmt_matrix_row(&W, 2, out);
+	assert_memory_equal(out, w + 8, sizeof out);
+}
+
+static void test_softmax_and_log_softmax(void **state)
+{
+	(void)state;
+	uint32_t seed = 42;
+	for (int s = 0; s < N_SIZES; s++) {
+		int n = SIZES[s];
+		float *x = random_floats((size_t)n, &seed), *p = malloc((size_t)n * sizeof *p);
+		assert_non_null(p);
+		for (int i = 0; i < n; i++)
+			x[i] *= 30.0f;    /* wide range: the max-subtraction must matter */
+		memcpy(p, x, (size_t)n * sizeof *p);
+		nmt_vec_softmax(p, n);
+		double sum = 0.0;
+		for (int i = 0; i < n; i++)
+			sum += p[i];
+		assert_true(fabs(sum - 1.0) < 1e-5);
+		memcpy(p, x, (size_t)n * sizeof *p);
+		nmt_vec_log_softmax(p, n);
+		double lse = 0.0, mx = -INFINITY;
+		for (int i = 0; i < n; i++)
+			mx = fmax(mx, x[i]);
+		for (int i = 0; i < n; i++)
+			lse += exp(x[i] - mx);
+		lse = mx + log(lse);
+		for (int i = 0; i < n; i++)
+			assert_true(fabs(p[i] - (x[i] - lse)) < 1e-4);
+		free(x);
+		free(p);
+	}
+}
+
+static void test_elementwise(void **state)
+{
+	(void)state;
+	float v[7] = { -20.0f, -1.5f, -0.0f, 0.0f, 0.25f, 3.0f, 20.0f };
+	float s[7], t[7], r[7];
+	memcpy(s, v, sizeof v);
+	memcpy(t, v, sizeof v);
+	memcpy(r, v, sizeof v);
+	nmt_vec_sigmoid(s, 7);
+	nmt_vec_tanh(t, 7);
+	nmt_vec_relu(r, 7);
+	for (int i = 0; i < 7; i++) {
+		assert_true(fabs(s[i] - 1.0 / (1.0 + exp(-(double)v[i]))) < 1e-6);
+		assert_true(fabs(t[i] - tanh((double)v[i])) < 1e-6);
+		assert_true(r[i] == (v[i] > 0 ? v[i] : 0.0f));
+	}
+}
+
+/* The GRU cell against torch.nn.GRU's equations written out in double. */
+static void test_gru_cell(void **state)
+{
+	(void)state;
+	enum { H = 5 };
+	uint32_t seed = 7;
+	float gi[3 * H], gh[3 * H], h[H], out[H];
+	for (int k = 0; k < 3 * H; k++) {
+		gi[k] = 2 * next_value(&seed);
+		gh[k] = 2 * next_value(&seed);
+	}
+	for (int k = 0; k < H; k++)
+		h[k] = next_value(&seed);
+	nmt_gru_cell(H, gi, gh, h, out);
+	for (int k = 0; k < H; k++) {
+		double r = 1 / (1 + exp(-(double)(gi[k] + gh[k])));
+		double z = 1 / (1 + exp(-(double)(gi[H + k] + gh[H + k])));
+		double n = tanh(gi[2 * H + k] + r * gh[2 * H + k]);
+		assert_true(fabs(out[k] - ((1 - z) * n + z * h[k])) < 1e-6);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_matmul_f32_odd_sizes),
+		cmocka_unit_test(test_matrix_row),
+		cmocka_unit_test(test_softmax_and_log_softmax),
+		cmocka_unit_test(test_elementwise),
+		cmocka_unit_test(test_gru_cell),
+	};
+	return cmocka_run_group_tests_name("kernels", tests, NULL, NULL);
+}

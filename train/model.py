@@ -1,0 +1,106 @@
+"""The nmt reference model (design-notes §1), in PyTorch.
+
+This file is the executable specification the C engine is held to: the parity
+fixtures under tests/fixtures/ are produced by it, and the C engine must match
+its logits and its search results. Keep the math here and in nmt/ in step.
+
+Encoder: source embedding -> `enc_layers` bidirectional GRU layers; s_j = [fwd_j; bwd_j].
+Decoder step i (previous token y, previous state h):
+    x = Et[y]
+    k_j = tanh(U_a s_j)                       (once per sentence)
+    q = tanh(W_a h + V_a x);  alpha = softmax_j(q . k_j);  c = sum_j alpha_j s_j
+    h' = GRU([x; c], h)
+    z0 = relu(W_in h' + b_in);  z_k = relu(W_fc z_{k-1} + b_fc) + z_{k-1}  (k = 1..fc_layers, tied)
+    t = tanh(W_T z_N + b_T);  logits = t . Et^T + b_out
+h_0 = tanh(W_init mean_j(s_j) + b_init).  GRU gates follow torch.nn.GRU (r, z, n).
+"""
+import dataclasses
+import math
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+@dataclasses.dataclass
+class Config:
+    src_vocab: int
+    tgt_vocab: int
+    emb: int = 256          # e
+    enc_hidden: int = 256   # re, per direction
+    enc_layers: int = 1     # Le
+    dec_hidden: int = 256   # r
+    att: int = 256          # a
+    fc: int = 512           # f
+    fc_layers: int = 2      # N tied residual layers after the first FC layer
+    bos_id: int = 1
+    eos_id: int = 2
+    pad_id: int = 0         # padding index used only inside training batches
+
+
+class NMT(nn.Module):
+    def __init__(self, cfg: Config):
+        super().__init__()
+        self.cfg = cfg
+        c = cfg
+        self.src_emb = nn.Embedding(c.src_vocab, c.emb)
+        self.tgt_emb = nn.Embedding(c.tgt_vocab, c.emb)
+        self.enc = nn.GRU(c.emb, c.enc_hidden, num_layers=c.enc_layers,
+                          bidirectional=True, batch_first=True)
+        ctx = 2 * c.enc_hidden
+        self.init = nn.Linear(ctx, c.dec_hidden)
+        self.att_U = nn.Linear(ctx, c.att, bias=False)
+        self.att_W = nn.Linear(c.dec_hidden, c.att, bias=False)
+        self.att_V = nn.Linear(c.emb, c.att, bias=False)
+        self.dec = nn.GRUCell(c.emb + ctx, c.dec_hidden)
+        self.fc_in = nn.Linear(c.dec_hidden, c.fc)
+        self.fc = nn.Linear(c.fc, c.fc)          # shared by all fc_layers (tied)
+        self.top = nn.Linear(c.fc, c.emb)
+        self.out_bias = nn.Parameter(torch.zeros(c.tgt_vocab))
+
+    # ---- encoder -------------------------------------------------------
+    def encode(self, src, src_len):
+        """src: [B, S] ids (padded), src_len: [B] lengths >= 1.
+        Returns states [B, S, 2re], keys [B, S, a], mask [B, S] (True = real), h0 [B, r]."""
+        x = self.src_emb(src)
+        packed = nn.utils.rnn.pack_padded_sequence(
+            x, src_len.cpu(), batch_first=True, enforce_sorted=False)
+        out, _ = self.enc(packed)
+        states, _ = nn.utils.rnn.pad_packed_sequence(
+            out, batch_first=True, total_length=src.size(1))
+        mask = torch.arange(src.size(1), device=src.device)[None, :] < src_len[:, None]
+        keys = torch.tanh(self.att_U(states))
+        mean = (states * mask[..., None]).sum(1) / src_len[:, None].to(states.dtype)
+        h0 = torch.tanh(self.init(mean))
+        return states, keys, mask, h0
+
+    # ---- decoder -------------------------------------------------------
+    def step(self, y_prev, h, states, keys, mask):
+        """One decoder step for B rows. Returns (logits [B, Vt], new h [B, r])."""
+        x = self.tgt_emb(y_prev)
+        q = torch.tanh(self.att_W(h) + self.att_V(x))
+        scores = torch.einsum('ba,bsa->bs', q, keys)
+        scores = scores.masked_fill(~mask, float('-inf'))
+        alpha = torch.softmax(scores, dim=-1)
+        c = torch.einsum('bs,bsd->bd', alpha, states)
+        h = self.dec(torch.cat([x, c], dim=-1), h)
+        z = F.relu(self.fc_in(h))
+        for _ in range(self.cfg.fc_layers):
+            z = F.relu(self.fc(z)) + z
+        t = torch.tanh(self.top(z))
+        logits = t @ self.tgt_emb.weight.t() + self.out_bias
+        return logits, h
+
+    def forward(self, src, src_len, tgt_in):
+        """Teacher forcing. tgt_in: [B, T] (BOS-first). Returns logits [B, T, Vt]."""
+        states, keys, mask, h = self.encode(src, src_len)
+        out = []
+        for i in range(tgt_in.size(1)):
+            logits, h = self.step(tgt_in[:, i], h, states, keys, mask)
+            out.append(logits)
+        return torch.stack(out, dim=1)
+
+
+def default_max_len(src_len):
+    """Design-notes §1: ceil(1.5 |src| + 10), |src| counting the appended EOS."""
+    return int(math.ceil(1.5 * src_len + 10))
