@@ -39,10 +39,13 @@ class Config:
 
 
 class NMT(nn.Module):
-    def __init__(self, cfg: Config):
+    def __init__(self, cfg: Config, dropout: float = 0.0):
         super().__init__()
         self.cfg = cfg
         c = cfg
+        # Dropout acts in training only (model.train()); in eval mode it is the
+        # identity, so it is not part of the math the engine reproduces.
+        self.drop = nn.Dropout(dropout)
         self.src_emb = nn.Embedding(c.src_vocab, c.emb)
         self.tgt_emb = nn.Embedding(c.tgt_vocab, c.emb)
         self.enc = nn.GRU(c.emb, c.enc_hidden, num_layers=c.enc_layers,
@@ -62,12 +65,13 @@ class NMT(nn.Module):
     def encode(self, src, src_len):
         """src: [B, S] ids (padded), src_len: [B] lengths >= 1.
         Returns states [B, S, 2re], keys [B, S, a], mask [B, S] (True = real), h0 [B, r]."""
-        x = self.src_emb(src)
+        x = self.drop(self.src_emb(src))
         packed = nn.utils.rnn.pack_padded_sequence(
             x, src_len.cpu(), batch_first=True, enforce_sorted=False)
         out, _ = self.enc(packed)
         states, _ = nn.utils.rnn.pad_packed_sequence(
             out, batch_first=True, total_length=src.size(1))
+        states = self.drop(states)
         mask = torch.arange(src.size(1), device=src.device)[None, :] < src_len[:, None]
         keys = torch.tanh(self.att_U(states))
         mean = (states * mask[..., None]).sum(1) / src_len[:, None].to(states.dtype)
@@ -77,17 +81,17 @@ class NMT(nn.Module):
     # ---- decoder -------------------------------------------------------
     def step(self, y_prev, h, states, keys, mask):
         """One decoder step for B rows. Returns (logits [B, Vt], new h [B, r])."""
-        x = self.tgt_emb(y_prev)
+        x = self.drop(self.tgt_emb(y_prev))
         q = torch.tanh(self.att_W(h) + self.att_V(x))
         scores = torch.einsum('ba,bsa->bs', q, keys)
         scores = scores.masked_fill(~mask, float('-inf'))
         alpha = torch.softmax(scores, dim=-1)
         c = torch.einsum('bs,bsd->bd', alpha, states)
         h = self.dec(torch.cat([x, c], dim=-1), h)
-        z = F.relu(self.fc_in(h))
+        z = F.relu(self.fc_in(self.drop(h)))
         for _ in range(self.cfg.fc_layers):
             z = F.relu(self.fc(z)) + z
-        t = torch.tanh(self.top(z))
+        t = torch.tanh(self.top(self.drop(z)))
         logits = t @ self.tgt_emb.weight.t() + self.out_bias
         return logits, h
 

@@ -1,0 +1,70 @@
+"""Parallel text: reading, SentencePiece encoding, token-count batches."""
+import gzip
+import random
+
+import torch
+
+
+def read_lines(path):
+    opener = gzip.open if str(path).endswith('.gz') else open
+    with opener(path, 'rt', encoding='utf-8') as f:
+        return [line.rstrip('\n') for line in f]
+
+
+def read_parallel(src_path, tgt_path):
+    src, tgt = read_lines(src_path), read_lines(tgt_path)
+    if len(src) != len(tgt):
+        raise SystemExit(f'{src_path} has {len(src)} lines but {tgt_path} has {len(tgt)}')
+    return src, tgt
+
+
+def encode_pairs(sp_src, sp_tgt, src, tgt, max_len=100):
+    """Source ids get EOS appended (as the engine does); target ids are
+    returned without BOS/EOS. Pairs that are empty or longer than max_len
+    pieces are dropped (training only)."""
+    s_ids = sp_src.encode(src)
+    t_ids = sp_tgt.encode(tgt)
+    eos = sp_src.eos_id()
+    pairs = []
+    for s, t in zip(s_ids, t_ids):
+        if 0 < len(s) <= max_len and 0 < len(t) <= max_len:
+            pairs.append((s + [eos], t))
+    return pairs
+
+
+def token_batches(pairs, max_tokens, shuffle=True, seed=0):
+    """Batches of similar-length pairs whose padded size (sentences x longest
+    target+1, or source) stays under max_tokens."""
+    order = sorted(range(len(pairs)), key=lambda i: (len(pairs[i][1]), len(pairs[i][0])))
+    batches, cur, longest = [], [], 0
+    for i in order:
+        n = max(len(pairs[i][0]), len(pairs[i][1]) + 1)
+        if cur and max(longest, n) * (len(cur) + 1) > max_tokens:
+            batches.append(cur)
+            cur, longest = [], 0
+        cur.append(i)
+        longest = max(longest, n)
+    if cur:
+        batches.append(cur)
+    if shuffle:
+        random.Random(seed).shuffle(batches)
+    return batches
+
+
+IGNORE = -100   # target padding, skipped by the loss
+
+
+def collate(pairs, idx, bos, eos, pad=0):
+    """Tensors for one batch: src [B,S], src_len [B], tgt_in [B,T] (BOS first,
+    padded with `pad`, any valid id), tgt_out [B,T] (EOS last, padded with IGNORE)."""
+    src = [pairs[i][0] for i in idx]
+    tgt = [pairs[i][1] for i in idx]
+    B, S, T = len(idx), max(map(len, src)), max(map(len, tgt)) + 1
+    s = torch.full((B, S), pad, dtype=torch.long)
+    ti = torch.full((B, T), pad, dtype=torch.long)
+    to = torch.full((B, T), IGNORE, dtype=torch.long)
+    for b in range(B):
+        s[b, :len(src[b])] = torch.tensor(src[b])
+        ti[b, :len(tgt[b]) + 1] = torch.tensor([bos] + tgt[b])
+        to[b, :len(tgt[b]) + 1] = torch.tensor(tgt[b] + [eos])
+    return s, torch.tensor([len(x) for x in src]), ti, to

@@ -1,0 +1,210 @@
+"""Train the reference model (train/model.py) on a parallel corpus.
+
+    /usr/bin/python3 train/train.py --out DIR --src-train X.en --tgt-train X.de \
+        --src-val V.en --tgt-val V.de --spm-src S.model --spm-tgt T.model [dims]
+
+Batches by token count, label-smoothed cross-entropy, dropout, Adam with a
+linear warm-up and halving on validation plateaus, gradient clipping, periodic
+validation (loss, greedy BLEU and chrF on the validation set), early stopping,
+best-checkpoint keeping (DIR/best.safetensors via export.py) and resumption
+from DIR/last.pt. A progress line shows tokens/s and the ETA.
+"""
+import argparse
+import dataclasses
+import math
+import os
+import sys
+import time
+
+import sentencepiece as spm
+import torch
+import torch.nn.functional as F
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bleu  # noqa: E402
+import data  # noqa: E402
+import export  # noqa: E402
+from model import NMT, Config, default_max_len  # noqa: E402
+
+
+def parse_args():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument('--out', required=True)
+    for k in ('src-train', 'tgt-train', 'src-val', 'tgt-val', 'spm-src', 'spm-tgt'):
+        p.add_argument('--' + k, required=True)
+    p.add_argument('--src-lang', default='en')
+    p.add_argument('--tgt-lang', default='de')
+    for f in dataclasses.fields(Config):
+        if f.name not in ('src_vocab', 'tgt_vocab', 'bos_id', 'eos_id', 'pad_id'):
+            p.add_argument('--' + f.name.replace('_', '-'), type=int, default=f.default)
+    p.add_argument('--dropout', type=float, default=0.3)
+    p.add_argument('--label-smoothing', type=float, default=0.1)
+    p.add_argument('--lr', type=float, default=1e-3)
+    p.add_argument('--warmup', type=int, default=400)
+    p.add_argument('--clip', type=float, default=1.0)
+    p.add_argument('--max-tokens', type=int, default=3000)
+    p.add_argument('--max-epochs', type=int, default=30)
+    p.add_argument('--max-minutes', type=float, default=90)
+    p.add_argument('--valid-every', type=int, default=1000, help='steps between validations')
+    p.add_argument('--patience', type=int, default=4, help='validations without improvement before stopping')
+    p.add_argument('--threads', type=int, default=os.cpu_count())
+    p.add_argument('--seed', type=int, default=1)
+    return p.parse_args()
+
+
+@torch.no_grad()
+def greedy_batch(model, src, src_len):
+    """Batched greedy decoding for validation (the C engine's beam 1)."""
+    cfg = model.cfg
+    states, keys, mask, h = model.encode(src, src_len)
+    B = src.size(0)
+    max_len = default_max_len(int(src_len.max()))
+    prev = torch.full((B,), cfg.bos_id, dtype=torch.long)
+    done = torch.zeros(B, dtype=torch.bool)
+    out = [[] for _ in range(B)]
+    for _ in range(max_len):
+        logits, h = model.step(prev, h, states, keys, mask)
+        prev = logits.argmax(-1)
+        for b in range(B):
+            if not done[b]:
+                if prev[b].item() == cfg.eos_id:
+                    done[b] = True
+                else:
+                    out[b].append(prev[b].item())
+        if done.all():
+            break
+    return out
+
+
+def validate(model, val_pairs, val_refs, sp_tgt, args):
+    model.eval()
+    total_loss, total_tok, hyps = 0.0, 0, [None] * len(val_pairs)
+    with torch.no_grad():
+        for idx in data.token_batches(val_pairs, args.max_tokens, shuffle=False):
+            src, src_len, tin, tout = data.collate(val_pairs, idx, model.cfg.bos_id, model.cfg.eos_id)
+            logits = model(src, src_len, tin)
+            loss = F.cross_entropy(logits.reshape(-1, logits.size(-1)), tout.reshape(-1),
+                                   ignore_index=data.IGNORE, reduction='sum')
+            total_loss += loss.item()
+            total_tok += int((tout != data.IGNORE).sum())
+            for i, ids in zip(idx, greedy_batch(model, src, src_len)):
+                hyps[i] = sp_tgt.decode(ids)
+    model.train()
+    return total_loss / total_tok, bleu.bleu(hyps, val_refs), bleu.chrf(hyps, val_refs)
+
+
+def load_corpus(args, sp_src, sp_tgt):
+    src, tgt = data.read_parallel(args.src_train, args.tgt_train)
+    train = data.encode_pairs(sp_src, sp_tgt, src, tgt)
+    vsrc, vtgt = data.read_parallel(args.src_val, args.tgt_val)
+    # Validation keeps every line (no length filter) so BLEU is over the whole set.
+    val = [(sp_src.encode(s) + [sp_src.eos_id()], sp_tgt.encode(t)) for s, t in zip(vsrc, vtgt)]
+    return train, val, vtgt
+
+
+def save_state(path, model, opt, state):
+    tmp = path + '.tmp'
+    torch.save({'model': model.state_dict(), 'opt': opt.state_dict(), 'state': state,
+                'cfg': dataclasses.asdict(model.cfg)}, tmp)
+    os.replace(tmp, path)
+
+
+def main():
+    args = parse_args()
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    os.makedirs(args.out, exist_ok=True)
+    sp_src = spm.SentencePieceProcessor(model_file=args.spm_src)
+    sp_tgt = spm.SentencePieceProcessor(model_file=args.spm_tgt)
+    dims = {f.name: getattr(args, f.name) for f in dataclasses.fields(Config)
+            if hasattr(args, f.name)}
+    cfg = Config(src_vocab=sp_src.get_piece_size(), tgt_vocab=sp_tgt.get_piece_size(),
+                 bos_id=sp_tgt.bos_id(), eos_id=sp_tgt.eos_id(), **dims)
+    model = NMT(cfg, dropout=args.dropout)
+    opt = torch.optim.Adam(model.parameters(), lr=args.lr, betas=(0.9, 0.98))
+    state = {'step': 0, 'epoch': 0, 'batch': 0, 'best_bleu': -1.0, 'bad_valids': 0,
+             'lr_scale': 1.0, 'elapsed': 0.0, 'history': []}
+    last = os.path.join(args.out, 'last.pt')
+    if os.path.exists(last):
+        ck = torch.load(last)
+        model.load_state_dict(ck['model'])
+        opt.load_state_dict(ck['opt'])
+        state = ck['state']
+        print(f'resumed from {last} at step {state["step"]}', flush=True)
+    train, val, val_refs = load_corpus(args, sp_src, sp_tgt)
+    n_params = sum(p.numel() for p in model.parameters())
+    print(f'config {dataclasses.asdict(cfg)} params {n_params / 1e6:.2f}M '
+          f'train pairs {len(train)} val {len(val)}', flush=True)
+    run(model, opt, state, train, val, val_refs, sp_tgt, args, last)
+
+
+def run(model, opt, state, train, val, val_refs, sp_tgt, args, last):
+    model.train()
+    t0 = time.time() - state['elapsed']
+    tok_window, time_window = 0, time.time()
+    stop = False
+    while state['epoch'] < args.max_epochs and not stop:
+        batches = data.token_batches(train, args.max_tokens, seed=args.seed + state['epoch'])
+        while state['batch'] < len(batches):
+            idx = batches[state['batch']]
+            state['batch'] += 1
+            state['step'] += 1
+            src, src_len, tin, tout = data.collate(train, idx, model.cfg.bos_id, model.cfg.eos_id)
+            lr = args.lr * state['lr_scale'] * min(1.0, state['step'] / args.warmup)
+            for g in opt.param_groups:
+                g['lr'] = lr
+            logits = model(src, src_len, tin)
+            loss = F.cross_entropy(logits.reshape(-1, logits.size(-1)), tout.reshape(-1),
+                                   ignore_index=data.IGNORE, label_smoothing=args.label_smoothing)
+            opt.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), args.clip)
+            opt.step()
+            tok_window += int((tout != data.IGNORE).sum())
+            elapsed = time.time() - t0
+            state['elapsed'] = elapsed
+            if state['step'] % 50 == 0:
+                rate = tok_window / (time.time() - time_window)
+                done = (state['epoch'] + state['batch'] / len(batches)) / args.max_epochs
+                eta = min(elapsed / max(done, 1e-9) - elapsed, args.max_minutes * 60 - elapsed)
+                print(f'step {state["step"]} epoch {state["epoch"] + 1} batch {state["batch"]}/{len(batches)} '
+                      f'loss {loss.item():.3f} lr {lr:.2e} {rate:.0f} tok/s '
+                      f'elapsed {elapsed / 60:.1f}m ETA {max(eta, 0) / 60:.1f}m', flush=True)
+                tok_window, time_window = 0, time.time()
+            if state['step'] % args.valid_every == 0:
+                stop = validation(model, opt, state, val, val_refs, sp_tgt, args, last)
+            if elapsed > args.max_minutes * 60:
+                print('time limit reached', flush=True)
+                stop = True
+            if stop:
+                break
+        if not stop:
+            state['epoch'] += 1
+            state['batch'] = 0
+            save_state(last, model, opt, state)
+    if state['step'] % args.valid_every != 0:
+        validation(model, opt, state, val, val_refs, sp_tgt, args, last)
+    print(f'done: best validation BLEU {state["best_bleu"]:.2f}', flush=True)
+
+
+def validation(model, opt, state, val, val_refs, sp_tgt, args, last):
+    """Validate, keep the best model, halve the LR on a plateau; True = stop."""
+    vloss, vbleu, vchrf = validate(model, val, val_refs, sp_tgt, args)
+    state['history'].append((state['step'], vloss, vbleu, vchrf))
+    improved = vbleu > state['best_bleu']
+    print(f'valid step {state["step"]} loss {vloss:.3f} ppl {math.exp(vloss):.2f} '
+          f'BLEU {vbleu:.2f} chrF {vchrf:.2f}{" (best)" if improved else ""}', flush=True)
+    if improved:
+        state['best_bleu'] = vbleu
+        state['bad_valids'] = 0
+        export.save(model, os.path.join(args.out, 'best.safetensors'), dtype='F32',
+                    src_lang=args.src_lang, tgt_lang=args.tgt_lang)
+    else:
+        state['bad_valids'] += 1
+        state['lr_scale'] *= 0.5
+    save_state(last, model, opt, state)
+    return state['bad_valids'] >= args.patience
+
+
+if __name__ == '__main__':
+    main()
