@@ -14,7 +14,7 @@ CFLAGS   ?=
 LDLIBS   = -lm
 
 # The engine library: everything the binaries and the tests share.
-LIB_SRC  = $(wildcard nmt/*.c) $(wildcard quant/*.c) $(wildcard vocab/*.c)
+LIB_SRC  = $(wildcard engine/*.c) $(wildcard quant/*.c) $(wildcard vocab/*.c)
 PACK_SRC = $(filter-out model-pack/main.c,$(wildcard model-pack/*.c))
 TEST_SRC = $(wildcard tests/test_*.c)
 TESTS    = $(patsubst tests/%.c,build/host/tests/%,$(TEST_SRC))
@@ -36,11 +36,11 @@ build/musl/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(MUSL_CC) $(CFLAGS_COMMON) $(CFLAGS) -MMD -MP -c $< -o $@
 
-build/musl/nmt/embedded.o: nmt/embedded.S $(EMBED_MODEL)
+build/musl/engine/embedded.o: engine/embedded.S $(EMBED_MODEL)
 	@mkdir -p $(dir $@)
 	$(MUSL_CC) $(EMBED_FLAGS) -c $< -o $@
 
-LIB_MUSL = $(patsubst %.c,build/musl/%.o,$(LIB_SRC)) build/musl/nmt/embedded.o
+LIB_MUSL = $(patsubst %.c,build/musl/%.o,$(LIB_SRC)) build/musl/engine/embedded.o
 
 nmt: build/musl/main.o $(LIB_MUSL)
 	$(MUSL_CC) -static -o $@ $^ $(LDLIBS)
@@ -53,11 +53,11 @@ build/host/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(HOST_CC) $(CFLAGS_COMMON) $(SAN) $(CFLAGS) -MMD -MP -c $< -o $@
 
-build/host/nmt/embedded.o: nmt/embedded.S
+build/host/engine/embedded.o: engine/embedded.S
 	@mkdir -p $(dir $@)
 	$(HOST_CC) -c $< -o $@
 
-LIB_HOST = $(patsubst %.c,build/host/%.o,$(LIB_SRC) $(PACK_SRC)) build/host/nmt/embedded.o
+LIB_HOST = $(patsubst %.c,build/host/%.o,$(LIB_SRC) $(PACK_SRC)) build/host/engine/embedded.o
 
 build/host/tests/%: build/host/tests/%.o $(LIB_HOST)
 	$(HOST_CC) $(SAN) -o $@ $^ -lcmocka $(LDLIBS)

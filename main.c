@@ -15,9 +15,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "nmt/embedded.h"
-#include "nmt/model.h"
-#include "nmt/translator.h"
+#include "engine/embedded.h"
+#include "engine/model.h"
+#include "engine/translator.h"
 
 #define NMT_VERSION "0.1.0"
 
@@ -26,7 +26,7 @@ typedef struct {
 	nmt_search_options search;
 } cli_options;
 
-static void die(int status, const char *fmt, ...)
+_Noreturn static void die(int status, const char *fmt, ...)
 {
 	va_list ap;
 

@@ -2,7 +2,7 @@
 
 This file is the executable specification the C engine is held to: the parity
 fixtures under tests/fixtures/ are produced by it, and the C engine must match
-its logits and its search results. Keep the math here and in nmt/ in step.
+its logits and its search results. Keep the math here and in engine/ in step.
 
 Encoder: source embedding -> `enc_layers` bidirectional GRU layers; s_j = [fwd_j; bwd_j].
 Decoder step i (previous token y, previous state h):

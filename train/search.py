@@ -1,4 +1,4 @@
-"""Reference greedy and beam search, the specification nmt/search.c follows.
+"""Reference greedy and beam search, the specification engine/search.c follows.
 
 Beam search with a shrinking beam (Amun 2018, Alg. 2 for one sentence):
   - start from one live hypothesis [] with score 0 and state h0;

@@ -1,0 +1,54 @@
+#include "arch.h"
+
+#include <stdio.h>
+
+static void add(nmt_tensor_spec *out, int *n, const char *name, const char *suffix, int rows, int cols,
+		int is_vector)
+{
+	nmt_tensor_spec *t = &out[(*n)++];
+	snprintf(t->name, sizeof t->name, "%s%s", name, suffix);
+	t->rows = rows;
+	t->cols = cols;
+	t->is_vector = is_vector;
+}
+
+static void add_gru(nmt_tensor_spec *out, int *n, const char *prefix, const char *suffix, int in, int h)
+{
+	char name[24];
+	snprintf(name, sizeof name, "%s.weight_ih", prefix);
+	add(out, n, name, suffix, 3 * h, in, 0);
+	snprintf(name, sizeof name, "%s.weight_hh", prefix);
+	add(out, n, name, suffix, 3 * h, h, 0);
+	snprintf(name, sizeof name, "%s.bias_ih", prefix);
+	add(out, n, name, suffix, 1, 3 * h, 1);
+	snprintf(name, sizeof name, "%s.bias_hh", prefix);
+	add(out, n, name, suffix, 1, 3 * h, 1);
+}
+
+int nmt_arch_tensors(const nmt_dims *d, nmt_tensor_spec *out)
+{
+	int n = 0, ctx = 2 * d->enc_hidden;
+
+	add(out, &n, "src_emb.weight", "", d->src_vocab, d->emb, 0);
+	add(out, &n, "tgt_emb.weight", "", d->tgt_vocab, d->emb, 0);
+	for (int l = 0; l < d->enc_layers && l < NMT_MAX_ENC_LAYERS; l++)
+		for (int dir = 0; dir < 2; dir++) {
+			char suffix[16];
+			snprintf(suffix, sizeof suffix, "_l%d%s", l, dir ? "_reverse" : "");
+			add_gru(out, &n, "enc", suffix, l ? ctx : d->emb, d->enc_hidden);
+		}
+	add(out, &n, "init.weight", "", d->dec_hidden, ctx, 0);
+	add(out, &n, "init.bias", "", 1, d->dec_hidden, 1);
+	add(out, &n, "att_U.weight", "", d->att, ctx, 0);
+	add(out, &n, "att_W.weight", "", d->att, d->dec_hidden, 0);
+	add(out, &n, "att_V.weight", "", d->att, d->emb, 0);
+	add_gru(out, &n, "dec", "", d->emb + ctx, d->dec_hidden);
+	add(out, &n, "fc_in.weight", "", d->fc, d->dec_hidden, 0);
+	add(out, &n, "fc_in.bias", "", 1, d->fc, 1);
+	add(out, &n, "fc.weight", "", d->fc, d->fc, 0);
+	add(out, &n, "fc.bias", "", 1, d->fc, 1);
+	add(out, &n, "top.weight", "", d->emb, d->fc, 0);
+	add(out, &n, "top.bias", "", 1, d->emb, 1);
+	add(out, &n, "out_bias", "", 1, d->tgt_vocab, 1);
+	return n;
+}

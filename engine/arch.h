@@ -1,0 +1,20 @@
+/* The tensors the architecture (design-notes §1, metadata arch=gru-fc-1)
+ * consists of, by checkpoint name and shape: what model-pack requires of a
+ * checkpoint and what it writes. Names follow train/model.py's state_dict. */
+#ifndef NMT_ARCH_H
+#define NMT_ARCH_H
+#include "model.h"
+
+#define NMT_ARCH_NAME "gru-fc-1"
+#define NMT_ARCH_MAX_TENSORS (24 + 8 * NMT_MAX_ENC_LAYERS)
+
+typedef struct {
+	char name[32];
+	int rows, cols;    /* a vector is 1 x cols */
+	int is_vector;     /* 1-D in the checkpoint */
+} nmt_tensor_spec;
+
+/* Fill out[] (NMT_ARCH_MAX_TENSORS entries) and return how many. */
+int nmt_arch_tensors(const nmt_dims *d, nmt_tensor_spec *out);
+
+#endif

@@ -1,0 +1,90 @@
+/* One step of the decoder for a set of hypotheses: Devlin's cheap attention,
+ * the attentional GRU, the tied FC stack and the tied output layer
+ * (design-notes §1, train/model.py NMT.step). */
+#include <string.h>
+
+#include "../quant/vecmath.h"
+#include "engine.h"
+
+/* q = tanh(W_a h + V_a x) for every row; xc holds x in its first e columns. */
+static void attention_query(nmt_state *s, int n)
+{
+	const nmt_model *m = s->m;
+	const nmt_dims *d = &m->d;
+	int xc_dim = d->emb + 2 * d->enc_hidden;
+
+	nmt_matmul(&m->att_W, s->h, n, d->dec_hidden, NULL, s->q, d->att);
+	nmt_matmul(&m->att_V, s->xc, n, xc_dim, NULL, s->qv, d->att);
+	for (int k = 0; k < n * d->att; k++)
+		s->q[k] += s->qv[k];
+	nmt_vec_tanh(s->q, n * d->att);
+}
+
+/* α = softmax_j(q · k_j), c = Σ_j α_j s_j, written after x in each xc row. */
+static void attention_context(nmt_state *s, int n)
+{
+	const nmt_dims *d = &s->m->d;
+	int S = s->src_len, ctx = 2 * d->enc_hidden, xc_dim = d->emb + ctx;
+	nmt_matrix keys = { .format = NMT_FMT_F32, .rows = S, .cols = d->att, .data = s->keys };
+
+	for (int i = 0; i < n; i++) {
+		float *c = s->xc + (size_t)i * xc_dim + d->emb;
+		nmt_matmul(&keys, s->q + (size_t)i * d->att, 1, d->att, NULL, s->att, S);
+		nmt_vec_softmax(s->att, S);
+		memset(c, 0, (size_t)ctx * sizeof *c);
+		for (int j = 0; j < S; j++) {
+			const float *sj = s->states + (size_t)j * ctx;
+			for (int k = 0; k < ctx; k++)
+				c[k] += s->att[j] * sj[k];
+		}
+	}
+}
+
+static void gru_step(nmt_state *s, int n)
+{
+	const nmt_model *m = s->m;
+	const nmt_dims *d = &m->d;
+	int r = d->dec_hidden, xc_dim = d->emb + 2 * d->enc_hidden;
+
+	nmt_matmul(&m->dec.w_ih, s->xc, n, xc_dim, m->dec.b_ih, s->gi, 3 * r);
+	nmt_matmul(&m->dec.w_hh, s->h, n, r, m->dec.b_hh, s->gh, 3 * r);
+	for (int i = 0; i < n; i++)
+		nmt_gru_cell(r, s->gi + (size_t)i * 3 * r, s->gh + (size_t)i * 3 * r,
+			     s->h + (size_t)i * r, s->h_next + (size_t)i * r);
+}
+
+/* z_0 = relu(W_in h + b); z_k = relu(W_fc z_{k-1} + b_fc) + z_{k-1};
+ * t = tanh(W_T z_N + b_T). */
+static void fc_stack(nmt_state *s, int n)
+{
+	const nmt_model *m = s->m;
+	const nmt_dims *d = &m->d;
+	int f = d->fc;
+
+	nmt_matmul(&m->fc_in.w, s->h_next, n, d->dec_hidden, m->fc_in.b, s->z, f);
+	nmt_vec_relu(s->z, n * f);
+	for (int layer = 0; layer < d->fc_layers; layer++) {
+		nmt_matmul(&m->fc.w, s->z, n, f, m->fc.b, s->z_next, f);
+		nmt_vec_relu(s->z_next, n * f);
+		for (int k = 0; k < n * f; k++)
+			s->z[k] += s->z_next[k];
+	}
+	nmt_matmul(&m->top.w, s->z, n, f, m->top.b, s->t, d->emb);
+	nmt_vec_tanh(s->t, n * d->emb);
+}
+
+void nmt_decode_step(nmt_state *s, int n, const int32_t *prev)
+{
+	const nmt_model *m = s->m;
+	const nmt_dims *d = &m->d;
+	int xc_dim = d->emb + 2 * d->enc_hidden;
+
+	for (int i = 0; i < n; i++)
+		nmt_matrix_row(&m->tgt_emb, prev[i], s->xc + (size_t)i * xc_dim);
+	attention_query(s, n);
+	attention_context(s, n);
+	gru_step(s, n);
+	fc_stack(s, n);
+	/* The output layer is the target embedding matrix itself (tied). */
+	nmt_matmul(&m->tgt_emb, s->t, n, d->emb, m->out_bias, s->logits, d->tgt_vocab);
+}

@@ -1,0 +1,9 @@
+/* The model linked into the binary (engine/embedded.S), if the build had one. */
+#ifndef NMT_EMBEDDED_H
+#define NMT_EMBEDDED_H
+#include <stddef.h>
+
+extern const unsigned char nmt_embedded_model[];   /* 64-byte aligned */
+extern const size_t nmt_embedded_model_size;       /* 0: none embedded */
+
+#endif

@@ -1,0 +1,66 @@
+/* A loaded model: dimensions, weights bound by name to the read-only mapping
+ * of the packed file, and the two tokenizers. Immutable once open, so one
+ * model is shared by every thread. */
+#ifndef NMT_MODEL_H
+#define NMT_MODEL_H
+#include <stddef.h>
+
+#include "../quant/matrix.h"
+#include "../vocab/spm.h"
+#include "format.h"
+
+#define NMT_MAX_ENC_LAYERS 8
+
+typedef struct {
+	int src_vocab, tgt_vocab;
+	int emb;          /* e */
+	int enc_hidden;   /* re, per direction */
+	int enc_layers;   /* Le */
+	int dec_hidden;   /* r */
+	int att;          /* a */
+	int fc;           /* f */
+	int fc_layers;    /* N tied residual layers */
+	int bos_id, eos_id;   /* target side */
+	int src_eos_id;       /* appended to every source sentence */
+} nmt_dims;
+
+/* A GRU in torch.nn.GRU's layout: gates stacked (r, z, n) along the rows. */
+typedef struct {
+	nmt_matrix w_ih, w_hh;     /* [3h, in], [3h, h] */
+	const float *b_ih, *b_hh;  /* [3h] */
+} nmt_gru;
+
+typedef struct {
+	nmt_matrix w;
+	const float *b;            /* may be NULL */
+} nmt_linear;
+
+typedef struct nmt_model {
+	nmt_dims d;
+	nmt_matrix src_emb, tgt_emb;                 /* [Vs, e], [Vt, e] */
+	nmt_gru enc[NMT_MAX_ENC_LAYERS][2];          /* [layer][0 fwd, 1 bwd] */
+	nmt_linear init;                             /* [r, 2re] */
+	nmt_matrix att_U, att_W, att_V;              /* [a, 2re], [a, r], [a, e] */
+	nmt_gru dec;                                 /* input [e + 2re] */
+	nmt_linear fc_in, fc, top;                   /* [f, r], [f, f], [e, f] */
+	const float *out_bias;                       /* [Vt] */
+	spm_model *src_vocab, *tgt_vocab;
+	const char *meta;                            /* key=value lines, not NUL-terminated */
+	size_t meta_len;
+	nmt_file_view view;
+	const void *map;                             /* the whole file */
+	size_t map_len;
+	int owns_map;                                /* munmap on close */
+} nmt_model;
+
+/* Map a packed file read-only and bind everything; -1 + one-line message on error. */
+int nmt_model_open_file(const char *path, int verify_all, nmt_model **out, char *err, size_t errlen);
+/* Use a packed file already in memory (64-byte aligned; must outlive the model). */
+int nmt_model_open_memory(const void *buf, size_t len, int verify_all, nmt_model **out,
+			  char *err, size_t errlen);
+void nmt_model_close(nmt_model *m);
+
+/* A metadata value copied NUL-terminated into val; -1 if absent or too long. */
+int nmt_model_meta(const nmt_model *m, const char *key, char *val, size_t vallen);
+
+#endif
