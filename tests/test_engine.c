@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../nmt/engine.h"
-#include "../nmt/translator.h"
+#include "../engine/engine.h"
+#include "../engine/translator.h"
 
 #define MODEL_PATH "build/tiny.nmt"
 #define EXPECTED_PATH "tests/fixtures/tiny/expected.txt"

@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../nmt/crc32.h"
-#include "../nmt/format.h"
-#include "../nmt/model.h"
+#include "../engine/crc32.h"
+#include "../engine/format.h"
+#include "../engine/model.h"
 
 #define MODEL_PATH "build/tiny.nmt"
 

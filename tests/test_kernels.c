@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../nmt/engine.h"
+#include "../engine/engine.h"
 #include "../quant/matrix.h"
 #include "../quant/vecmath.h"
 
