@@ -15,7 +15,7 @@ LDLIBS   = -lm
 
 # The engine library: everything the binaries and the tests share.
 LIB_SRC  = $(wildcard engine/*.c) $(wildcard quant/*.c) $(wildcard vocab/*.c)
-PACK_SRC = $(filter-out model-pack/main.c,$(wildcard model-pack/*.c))
+PACK_SRC = $(filter-out pack/main.c,$(wildcard pack/*.c))
 TEST_SRC = $(wildcard tests/test_*.c)
 TESTS    = $(patsubst tests/%.c,build/host/tests/%,$(TEST_SRC))
 
@@ -45,7 +45,7 @@ LIB_MUSL = $(patsubst %.c,build/musl/%.o,$(LIB_SRC)) build/musl/engine/embedded.
 nmt: build/musl/main.o $(LIB_MUSL)
 	$(MUSL_CC) -static -o $@ $^ $(LDLIBS)
 
-model-pack: build/musl/model-pack/main.o $(patsubst %.c,build/musl/%.o,$(PACK_SRC)) $(LIB_MUSL)
+model-pack: build/musl/pack/main.o $(patsubst %.c,build/musl/%.o,$(PACK_SRC)) $(LIB_MUSL)
 	$(MUSL_CC) -static -o $@ $^ $(LDLIBS)
 
 # ---- tests (host compiler, cmocka) --------------------------------------
@@ -74,7 +74,7 @@ test: all $(TESTS) build/tiny.nmt
 	@sh tests/run.sh $(TESTS)
 
 check-clang:
-	@for f in main.c model-pack/main.c $(LIB_SRC) $(PACK_SRC) $(TEST_SRC); do \
+	@for f in main.c pack/main.c $(LIB_SRC) $(PACK_SRC) $(TEST_SRC); do \
 		clang $(CFLAGS_COMMON) -fsyntax-only $$f || exit 1; done; echo "clang: no warnings"
 
 clean:

@@ -109,7 +109,7 @@ expect_error "info --verify on flipped weights" 1 $NMT info --verify "$TMP/wflip
 expect_error "pack: missing tensor" 1 $PACK -o "$TMP/x.nmt" "$FIX/bad_missing.safetensors" "$FIX/src.model" "$FIX/tgt.model"
 expect_error "pack: wrong shape" 1 $PACK -o "$TMP/x.nmt" "$FIX/bad_shape.safetensors" "$FIX/src.model" "$FIX/tgt.model"
 expect_error "pack: unknown vocab type" 1 $PACK -o "$TMP/x.nmt" "$FIX/tiny.safetensors" "$FIX/src.model" "$FIX/word.model"
-expect_error "pack: vocab size mismatch" 1 $PACK -o "$TMP/x.nmt" "$FIX/tiny.safetensors" "$FIX/src.model" tests/fixtures/spm/bpe.model
+expect_error "pack: vocab size mismatch" 1 $PACK -o "$TMP/x.nmt" "$FIX/tiny.safetensors" "$FIX/src.model" tests/fixtures/spm/uni_ident.model
 expect_error "pack: checkpoint is not safetensors" 1 $PACK -o "$TMP/x.nmt" "$FIX/src.model" "$FIX/src.model" "$FIX/tgt.model"
 expect_error "pack: missing file" 1 $PACK -o "$TMP/x.nmt" "$TMP/nope" "$FIX/src.model" "$FIX/tgt.model"
 expect_error "pack: usage" 2 $PACK -o "$TMP/x.nmt"

@@ -1,0 +1,247 @@
+/* model-pack: a trained checkpoint plus SentencePiece models -> packed .nmt file.
+ *
+ *   model-pack [--quant f32] -o OUT.nmt CHECKPOINT.safetensors SRC.model TGT.model
+ *
+ * The checkpoint is what train/export.py writes: safetensors whose
+ * __metadata__ holds the model's dimensions (train/model.py Config). */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../engine/arch.h"
+#include "../vocab/spm.h"
+#include "safetensors.h"
+#include "writer.h"
+
+#define MODEL_PACK_VERSION "0.1.0"
+
+_Noreturn static void die(int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("model-pack: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(status);
+}
+
+static void usage(FILE *f)
+{
+	fputs("usage: model-pack [--quant f32] -o OUT.nmt CHECKPOINT.safetensors SRC.model TGT.model\n"
+	      "Packs a checkpoint (train/export.py) and the source and target SentencePiece\n"
+	      "models (the same file twice for a joint vocabulary) into one .nmt file.\n"
+	      "  -o, --output FILE   the packed model to write\n"
+	      "      --quant F       weight format: f32 (the only one in this version)\n"
+	      "  -h, --help          this help\n", f);
+}
+
+static int meta_int(const st_file *ck, const char *key, long lo, long hi)
+{
+	const char *v = st_meta(ck, key);
+	char *end;
+
+	if (!v)
+		die(1, "checkpoint metadata has no \"%s\"", key);
+	errno = 0;
+	long x = strtol(v, &end, 10);
+	if (errno || *v == '\0' || *end != '\0' || x < lo || x > hi)
+		die(1, "checkpoint metadata %s=\"%s\" is not an integer in %ld..%ld", key, v, lo, hi);
+	return (int)x;
+}
+
+static nmt_dims read_dims(const st_file *ck)
+{
+	nmt_dims d = {
+		.src_vocab = meta_int(ck, "src_vocab", 4, 1 << 22),
+		.tgt_vocab = meta_int(ck, "tgt_vocab", 4, 1 << 22),
+		.emb = meta_int(ck, "emb", 1, 1 << 14),
+		.enc_hidden = meta_int(ck, "enc_hidden", 1, 1 << 14),
+		.enc_layers = meta_int(ck, "enc_layers", 1, NMT_MAX_ENC_LAYERS),
+		.dec_hidden = meta_int(ck, "dec_hidden", 1, 1 << 14),
+		.att = meta_int(ck, "att", 1, 1 << 14),
+		.fc = meta_int(ck, "fc", 1, 1 << 14),
+		.fc_layers = meta_int(ck, "fc_layers", 0, 64),
+		.bos_id = meta_int(ck, "bos_id", 0, 1 << 22),
+		.eos_id = meta_int(ck, "eos_id", 0, 1 << 22),
+	};
+	return d;
+}
+
+/* Check a checkpoint tensor against the architecture and convert it to f32. */
+static float *load_tensor(const st_file *ck, const nmt_tensor_spec *spec)
+{
+	const st_tensor *t = st_find(ck, spec->name);
+	int ok;
+
+	if (!t)
+		die(1, "checkpoint has no tensor \"%s\"", spec->name);
+	if (spec->is_vector)
+		ok = t->ndim == 1 && t->shape[0] == spec->cols;
+	else
+		ok = t->ndim == 2 && t->shape[0] == spec->rows && t->shape[1] == spec->cols;
+	if (!ok) {
+		char shape[96] = "", *p = shape;
+		for (int i = 0; i < t->ndim && i < 4; i++)
+			p += snprintf(p, sizeof shape - (size_t)(p - shape), "%s%lld", i ? ", " : "",
+				      (long long)t->shape[i]);
+		if (spec->is_vector)
+			die(1, "tensor \"%s\" has shape [%s], expected [%d]", spec->name, shape, spec->cols);
+		die(1, "tensor \"%s\" has shape [%s], expected [%d, %d]", spec->name, shape, spec->rows, spec->cols);
+	}
+	float *data = malloc((size_t)spec->rows * (size_t)spec->cols * sizeof *data);
+	if (!data)
+		die(1, "out of memory");
+	if (st_to_f32(t, data) != 0)
+		die(1, "tensor \"%s\": unsupported dtype (use F32, F16 or BF16)", spec->name);
+	return data;
+}
+
+static void pack_weights(const st_file *ck, const nmt_dims *d, pack_file *out)
+{
+	nmt_tensor_spec specs[NMT_ARCH_MAX_TENSORS];
+	int n = nmt_arch_tensors(d, specs);
+	pack_tensors t = { 0 };
+
+	for (size_t i = 0; i < st_count(ck); i++) {
+		const char *name = st_at(ck, i)->name;
+		int known = 0;
+		for (int k = 0; k < n && !known; k++)
+			known = strcmp(specs[k].name, name) == 0;
+		if (!known)
+			die(1, "checkpoint has tensor \"%s\", which this architecture (%s) does not use",
+			    name, NMT_ARCH_NAME);
+	}
+	for (int k = 0; k < n; k++) {
+		float *data = load_tensor(ck, &specs[k]);
+		if (pack_tensor_f32(&t, specs[k].name, specs[k].rows, specs[k].cols, data) != 0)
+			die(1, "out of memory");
+		free(data);
+	}
+	if (pack_add_section(out, NMT_TAG_TENSORS, t.dir, t.dir_size, 0) != 0 ||
+	    pack_add_section(out, NMT_TAG_WEIGHTS, t.weights, t.weights_size, NMT_SECTION_BULK) != 0)
+		die(1, "too many sections");
+}
+
+static uint8_t *read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *buf = NULL;
+	size_t cap = 0, n = 0;
+
+	if (!f)
+		die(1, "cannot open %s: %s", path, strerror(errno));
+	for (;;) {
+		if (n == cap) {
+			cap = cap ? 2 * cap : 1 << 16;
+			if (!(buf = realloc(buf, cap)))
+				die(1, "out of memory");
+		}
+		size_t got = fread(buf + n, 1, cap - n, f);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(f))
+		die(1, "cannot read %s: %s", path, strerror(errno));
+	fclose(f);
+	*len = n;
+	return buf;
+}
+
+/* Pack a SentencePiece model and check it against the checkpoint's vocabulary. */
+static void pack_vocab(const char *path, const char *tag, int expect_size, int bos, int eos, pack_file *out)
+{
+	size_t len, blob_len;
+	uint8_t *proto = read_file(path, &len), *blob;
+	char err[256];
+	spm_model *sp;
+
+	if (spm_pack(proto, len, &blob, &blob_len, err, sizeof err) != 0)
+		die(1, "%s: %s", path, err);
+	free(proto);
+	/* Open what was packed, exactly as the engine will. (The blob from malloc
+	 * is at least 16-byte aligned; the engine's mapping gives 64.) */
+	if (spm_open(blob, blob_len, &sp, err, sizeof err) != 0)
+		die(1, "%s: packed vocabulary does not open: %s", path, err);
+	if (spm_vocab_size(sp) != expect_size)
+		die(1, "%s has %d pieces but the checkpoint was trained with %d", path, spm_vocab_size(sp),
+		    expect_size);
+	if (bos >= 0 && (spm_bos_id(sp) != bos || spm_eos_id(sp) != eos))
+		die(1, "%s has bos/eos ids %d/%d but the checkpoint uses %d/%d", path, spm_bos_id(sp),
+		    spm_eos_id(sp), bos, eos);
+	if (spm_eos_id(sp) < 0)
+		die(1, "%s has no end-of-sentence piece (train it with --eos_id)", path);
+	spm_close(sp);
+	if (pack_add_section(out, tag, blob, blob_len, 0) != 0)
+		die(1, "too many sections");
+}
+
+static void pack_meta(const st_file *ck, const nmt_dims *d, pack_file *out)
+{
+	const char *src = st_meta(ck, "src_lang"), *tgt = st_meta(ck, "tgt_lang");
+	char *text = malloc(4096);
+
+	if (!text)
+		die(1, "out of memory");
+	int n = snprintf(text, 4096,
+			 "arch=%s\nquant=f32\nsrc_lang=%s\ntgt_lang=%s\n"
+			 "src_vocab=%d\ntgt_vocab=%d\nemb=%d\nenc_hidden=%d\nenc_layers=%d\n"
+			 "dec_hidden=%d\natt=%d\nfc=%d\nfc_layers=%d\nbos_id=%d\neos_id=%d\n"
+			 "packed_by=model-pack %s\n",
+			 NMT_ARCH_NAME, src ? src : "und", tgt ? tgt : "und", d->src_vocab, d->tgt_vocab,
+			 d->emb, d->enc_hidden, d->enc_layers, d->dec_hidden, d->att, d->fc, d->fc_layers,
+			 d->bos_id, d->eos_id, MODEL_PACK_VERSION);
+	if (n < 0 || n >= 4096 || strpbrk(src ? src : "", "\n=") || strpbrk(tgt ? tgt : "", "\n="))
+		die(1, "checkpoint metadata src_lang/tgt_lang is malformed");
+	if (pack_add_section(out, NMT_TAG_META, (uint8_t *)text, (size_t)n, 0) != 0)
+		die(1, "too many sections");
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longs[] = {
+		{ "output", required_argument, NULL, 'o' }, { "quant", required_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+	};
+	const char *output = NULL;
+	int c;
+
+	{ const uint16_t one = 1; if (*(const uint8_t *)&one != 1) die(1, "big-endian hosts are not supported"); }
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:h", longs, NULL)) != -1) {
+		switch (c) {
+		case 'o': output = optarg; break;
+		case 'q':
+			if (strcmp(optarg, "f32") != 0)
+				die(2, "--quant %s is not supported (this version packs f32)", optarg);
+			break;
+		case 'h': usage(stdout); return 0;
+		case ':': die(2, "option %s needs a value (try --help)", argv[optind - 1]); break;
+		default: die(2, "unknown option %s (try --help)", argv[optind - 1]);
+		}
+	}
+	if (!output || argc - optind != 3)
+		die(2, "need -o OUT.nmt and three files: CHECKPOINT.safetensors SRC.model TGT.model (try --help)");
+	st_file *ck;
+	char err[512];
+	if (st_open(argv[optind], &ck, err, sizeof err) != 0)
+		die(1, "%s: %s", argv[optind], err);
+	nmt_dims d = read_dims(ck);
+	if (d.bos_id >= d.tgt_vocab || d.eos_id >= d.tgt_vocab)
+		die(1, "checkpoint bos_id/eos_id lie outside the target vocabulary");
+	pack_file out = { .n = 0 };
+	pack_meta(ck, &d, &out);
+	pack_weights(ck, &d, &out);
+	pack_vocab(argv[optind + 1], NMT_TAG_SRC_VOCAB, d.src_vocab, -1, -1, &out);
+	pack_vocab(argv[optind + 2], NMT_TAG_TGT_VOCAB, d.tgt_vocab, d.bos_id, d.eos_id, &out);
+	st_close(ck);
+	if (pack_write(&out, output, err, sizeof err) != 0)
+		die(1, "%s", err);
+	pack_free(&out);
+	return 0;
+}

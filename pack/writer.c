@@ -1,0 +1,155 @@
+#include "writer.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../engine/crc32.h"
+
+static size_t align_up(size_t x)
+{
+	return (x + NMT_ALIGN - 1) / NMT_ALIGN * NMT_ALIGN;
+}
+
+int pack_add_section(pack_file *f, const char *tag, uint8_t *data, size_t size, uint32_t flags)
+{
+	if (f->n == NMT_MAX_SECTIONS || strlen(tag) >= sizeof f->sections[0].tag) {
+		free(data);
+		return -1;
+	}
+	pack_section *s = &f->sections[f->n++];
+	memset(s, 0, sizeof *s);
+	strcpy(s->tag, tag);
+	s->data = data;
+	s->size = size;
+	s->flags = flags;
+	return 0;
+}
+
+void pack_free(pack_file *f)
+{
+	for (int i = 0; i < f->n; i++)
+		free(f->sections[i].data);
+	f->n = 0;
+}
+
+/* Header + table, given each section's offset. */
+static void build_head(const pack_file *f, const size_t *offsets, size_t file_size, uint8_t *head)
+{
+	size_t table_size = (size_t)f->n * NMT_SECTION_ENTRY_SIZE;
+	uint8_t *table = head + NMT_HEADER_SIZE;
+
+	memset(head, 0, NMT_HEADER_SIZE + table_size);
+	for (int i = 0; i < f->n; i++) {
+		const pack_section *s = &f->sections[i];
+		uint8_t *e = table + (size_t)i * NMT_SECTION_ENTRY_SIZE;
+		memcpy(e + NMT_S_TAG, s->tag, strlen(s->tag));
+		nmt_wr64(e + NMT_S_OFFSET, offsets[i]);
+		nmt_wr64(e + NMT_S_SIZE, s->size);
+		nmt_wr32(e + NMT_S_ALIGN, NMT_ALIGN);
+		nmt_wr32(e + NMT_S_CRC, nmt_crc32(0, s->data, s->size));
+		nmt_wr32(e + NMT_S_FLAGS, s->flags);
+	}
+	memcpy(head + NMT_H_MAGIC, NMT_MAGIC, 8);
+	nmt_wr32(head + NMT_H_VERSION, NMT_FORMAT_VERSION);
+	nmt_wr32(head + NMT_H_NSECTIONS, (uint32_t)f->n);
+	nmt_wr64(head + NMT_H_FILE_SIZE, file_size);
+	nmt_wr32(head + NMT_H_TABLE_CRC, nmt_crc32(0, table, table_size));
+	nmt_wr32(head + NMT_H_HEADER_CRC, nmt_crc32(0, head, NMT_H_HEADER_CRC));
+}
+
+static int write_padded(FILE *out, const void *data, size_t size, size_t *pos)
+{
+	static const uint8_t zeros[NMT_ALIGN];
+	size_t pad = align_up(*pos) - *pos;
+
+	if (fwrite(zeros, 1, pad, out) != pad || fwrite(data, 1, size, out) != size)
+		return -1;
+	*pos += pad + size;
+	return 0;
+}
+
+int pack_write(const pack_file *f, const char *path, char *err, size_t errlen)
+{
+	size_t offsets[NMT_MAX_SECTIONS];
+	size_t head_size = NMT_HEADER_SIZE + (size_t)f->n * NMT_SECTION_ENTRY_SIZE, pos = head_size;
+
+	for (int i = 0; i < f->n; i++) {
+		offsets[i] = align_up(pos);
+		pos = offsets[i] + f->sections[i].size;
+	}
+	uint8_t *head = malloc(head_size);
+	char tmp[4096];
+	if (!head || snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) {
+		free(head);
+		snprintf(err, errlen, "out of memory or path too long");
+		return -1;
+	}
+	build_head(f, offsets, pos, head);
+	FILE *out = fopen(tmp, "wb");
+	if (!out) {
+		free(head);
+		snprintf(err, errlen, "cannot create %s: %s", tmp, strerror(errno));
+		return -1;
+	}
+	size_t written = 0;
+	int bad = fwrite(head, 1, head_size, out) != head_size;
+	written = head_size;
+	for (int i = 0; i < f->n && !bad; i++)
+		bad = write_padded(out, f->sections[i].data, f->sections[i].size, &written);
+	free(head);
+	if (fclose(out) != 0 || bad || rename(tmp, path) != 0) {
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		remove(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+static int grow_bytes(uint8_t **p, size_t n)
+{
+	uint8_t *q = realloc(*p, n);
+	if (!q)
+		return -1;
+	*p = q;
+	return 0;
+}
+
+int pack_tensor_f32(pack_tensors *t, const char *name, int rows, int cols, const float *data)
+{
+	size_t bytes = (size_t)rows * (size_t)cols * sizeof(float);
+	size_t off = align_up(t->weights_size);
+
+	if (strlen(name) >= NMT_TENSOR_NAME_LEN)
+		return -1;
+	if (t->dir_size == 0)
+		t->dir_size = 8;
+	if (grow_bytes(&t->dir, t->dir_size + NMT_TENSOR_ENTRY_SIZE) != 0 ||
+	    grow_bytes(&t->weights, off + bytes) != 0)
+		return -1;
+	memset(t->weights + t->weights_size, 0, off - t->weights_size);
+	/* Little-endian hosts only (checked in main): floats are written as they lie. */
+	memcpy(t->weights + off, data, bytes);
+	t->weights_size = off + bytes;
+	uint8_t *e = t->dir + t->dir_size;
+	memset(e, 0, NMT_TENSOR_ENTRY_SIZE);
+	memcpy(e + NMT_T_NAME, name, strlen(name));
+	nmt_wr32(e + NMT_T_DTYPE, NMT_DTYPE_F32);
+	nmt_wr32(e + NMT_T_ROWS, (uint32_t)rows);
+	nmt_wr32(e + NMT_T_COLS, (uint32_t)cols);
+	nmt_wr64(e + NMT_T_OFFSET, off);
+	nmt_wr64(e + NMT_T_SIZE, bytes);
+	t->dir_size += NMT_TENSOR_ENTRY_SIZE;
+	t->count++;
+	nmt_wr32(t->dir, t->count);
+	nmt_wr32(t->dir + 4, 0);
+	return 0;
+}
+
+void pack_tensors_free(pack_tensors *t)
+{
+	free(t->dir);
+	free(t->weights);
+	memset(t, 0, sizeof *t);
+}
