@@ -70,8 +70,20 @@ build/tiny.nmt: model-pack tests/fixtures/tiny/tiny.safetensors tests/fixtures/t
 	@mkdir -p build
 	./model-pack -o $@ tests/fixtures/tiny/tiny.safetensors tests/fixtures/tiny/src.model tests/fixtures/tiny/tgt.model
 
-test: all $(TESTS) build/tiny.nmt
-	@sh tests/run.sh $(TESTS)
+# Host builds of the two programs; with SANITIZE=1 the end-to-end tests run
+# on these too, so ASan/UBSan watch the CLI and the packer as well.
+build/host/nmt: build/host/main.o $(LIB_HOST)
+	$(HOST_CC) $(SAN) -o $@ $^ $(LDLIBS)
+
+build/host/model-pack: build/host/pack/main.o $(LIB_HOST)
+	$(HOST_CC) $(SAN) -o $@ $^ $(LDLIBS)
+
+ifeq ($(SANITIZE),1)
+E2E_ALSO = build/host/nmt build/host/model-pack
+endif
+
+test: all $(TESTS) build/tiny.nmt $(E2E_ALSO)
+	@E2E_ALSO="$(E2E_ALSO)" sh tests/run.sh $(TESTS)
 
 check-clang:
 	@for f in main.c pack/main.c $(LIB_SRC) $(PACK_SRC) $(TEST_SRC); do \
