@@ -4,6 +4,7 @@
 #   make test            unit tests (cmocka) + end-to-end tests
 #   make test SANITIZE=1 the same, built with clang -fsanitize=address,undefined
 #   make check-clang     compile everything with clang -Wall -Wextra -Werror
+#   make spm-parity      tokenizer vs spm_encode/spm_decode (needs sentencepiece)
 #   make clean
 
 MUSL_CC  ?= musl-gcc
@@ -17,18 +18,21 @@ LDLIBS   = -lm
 LIB_SRC  = $(wildcard engine/*.c) $(wildcard quant/*.c) $(wildcard vocab/*.c)
 PACK_SRC = $(filter-out pack/main.c,$(wildcard pack/*.c))
 TEST_SRC = $(wildcard tests/test_*.c)
-TESTS    = $(patsubst tests/%.c,build/host/tests/%,$(TEST_SRC))
 
 # Embed models/default.nmt when it exists (the trained default model).
 EMBED_MODEL ?= $(wildcard models/default.nmt)
 EMBED_FLAGS = $(if $(EMBED_MODEL),-DNMT_EMBED_PATH='"$(EMBED_MODEL)"')
 
+# Host builds go to build/host, sanitized ones to build/san, so the two never mix.
+H = build/host
 ifeq ($(SANITIZE),1)
 HOST_CC  = clang
 SAN      = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+H = build/san
 endif
 
-.PHONY: all test check-clang clean unit e2e
+.PHONY: all test check-clang clean spm-parity
+.SECONDARY:
 all: nmt model-pack
 
 # ---- static binaries (musl) ---------------------------------------------
@@ -49,20 +53,21 @@ model-pack: build/musl/pack/main.o $(patsubst %.c,build/musl/%.o,$(PACK_SRC)) $(
 	$(MUSL_CC) -static -o $@ $^ $(LDLIBS)
 
 # ---- tests (host compiler, cmocka) --------------------------------------
-build/host/%.o: %.c
+$(H)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(HOST_CC) $(CFLAGS_COMMON) $(SAN) $(CFLAGS) -MMD -MP -c $< -o $@
 
-build/host/engine/embedded.o: engine/embedded.S
+$(H)/engine/embedded.o: engine/embedded.S
 	@mkdir -p $(dir $@)
 	$(HOST_CC) -c $< -o $@
 
-LIB_HOST = $(patsubst %.c,build/host/%.o,$(LIB_SRC) $(PACK_SRC)) build/host/engine/embedded.o
+LIB_HOST = $(patsubst %.c,$(H)/%.o,$(LIB_SRC) $(PACK_SRC)) $(H)/engine/embedded.o
+TESTS    = $(patsubst tests/%.c,$(H)/tests/%,$(TEST_SRC))
 
-build/host/tests/%: build/host/tests/%.o $(LIB_HOST)
+$(H)/tests/%: $(H)/tests/%.o $(LIB_HOST)
 	$(HOST_CC) $(SAN) -o $@ $^ -lcmocka $(LDLIBS)
 
-build/host/tests/spm_tool: build/host/tests/spm_tool.o $(LIB_HOST)
+$(H)/tests/spm_tool: $(H)/tests/spm_tool.o $(LIB_HOST)
 	$(HOST_CC) $(SAN) -o $@ $^ $(LDLIBS)
 
 # The tiny parity model, packed by the model-pack under test.
@@ -72,18 +77,23 @@ build/tiny.nmt: model-pack tests/fixtures/tiny/tiny.safetensors tests/fixtures/t
 
 # Host builds of the two programs; with SANITIZE=1 the end-to-end tests run
 # on these too, so ASan/UBSan watch the CLI and the packer as well.
-build/host/nmt: build/host/main.o $(LIB_HOST)
+$(H)/nmt: $(H)/main.o $(LIB_HOST)
 	$(HOST_CC) $(SAN) -o $@ $^ $(LDLIBS)
 
-build/host/model-pack: build/host/pack/main.o $(LIB_HOST)
+$(H)/model-pack: $(H)/pack/main.o $(LIB_HOST)
 	$(HOST_CC) $(SAN) -o $@ $^ $(LDLIBS)
 
 ifeq ($(SANITIZE),1)
-E2E_ALSO = build/host/nmt build/host/model-pack
+E2E_ALSO = $(H)/nmt $(H)/model-pack
 endif
 
 test: all $(TESTS) build/tiny.nmt $(E2E_ALSO)
 	@E2E_ALSO="$(E2E_ALSO)" sh tests/run.sh $(TESTS)
+
+# Tokenizer parity with SentencePiece's spm_encode/spm_decode (Debian package
+# sentencepiece) on the fixtures and, when ../shared/data/multi30k exists, Multi30k.
+spm-parity: $(H)/tests/spm_tool
+	sh tests/spm_parity.sh --tool $(H)/tests/spm_tool
 
 check-clang:
 	@for f in main.c pack/main.c $(LIB_SRC) $(PACK_SRC) $(TEST_SRC); do \
