@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,16 +12,7 @@
 #include <unistd.h>
 
 #include "meta.h"
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
+#include "error.h"
 
 /* ---- dimensions from the metadata ------------------------------------- */
 
@@ -45,19 +35,19 @@ static int read_dims(nmt_model *m, char *err, size_t errlen)
 
 	if (nmt_meta_get(m->meta, m->meta_len, "arch", arch, sizeof arch) != 0 ||
 	    strcmp(arch, "gru-fc-1") != 0)
-		return fail(err, errlen, "unsupported model architecture (metadata \"arch\" is not gru-fc-1)");
+		return nmt_fail(err, errlen, "unsupported model architecture (metadata \"arch\" is not gru-fc-1)");
 	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
 		long v;
 		if (nmt_meta_get_long(m->meta, m->meta_len, fields[i].key, &v) != 0)
-			return fail(err, errlen, "corrupt model: metadata \"%s\" missing or not a number",
+			return nmt_fail(err, errlen, "corrupt model: metadata \"%s\" missing or not a number",
 				    fields[i].key);
 		if (v < fields[i].lo || v > fields[i].hi)
-			return fail(err, errlen, "corrupt model: metadata %s=%ld out of range [%ld, %ld]",
+			return nmt_fail(err, errlen, "corrupt model: metadata %s=%ld out of range [%ld, %ld]",
 				    fields[i].key, v, fields[i].lo, fields[i].hi);
 		*(int *)((char *)&m->d + fields[i].off) = (int)v;
 	}
 	if (m->d.bos_id >= m->d.tgt_vocab || m->d.eos_id >= m->d.tgt_vocab)
-		return fail(err, errlen, "corrupt model: bos_id/eos_id outside the target vocabulary");
+		return nmt_fail(err, errlen, "corrupt model: bos_id/eos_id outside the target vocabulary");
 	return 0;
 }
 
@@ -74,12 +64,12 @@ static int open_dir(const nmt_file_view *v, tensor_dir *td, char *err, size_t er
 	const nmt_section *s = nmt_format_find(v, NMT_TAG_TENSORS);
 	td->weights = nmt_format_find(v, NMT_TAG_WEIGHTS);
 	if (!s || !td->weights)
-		return fail(err, errlen, "corrupt model: missing \"%s\" section", !s ? NMT_TAG_TENSORS : NMT_TAG_WEIGHTS);
+		return nmt_fail(err, errlen, "corrupt model: missing \"%s\" section", !s ? NMT_TAG_TENSORS : NMT_TAG_WEIGHTS);
 	if (s->size < 8)
-		return fail(err, errlen, "corrupt model: tensor directory too small");
+		return nmt_fail(err, errlen, "corrupt model: tensor directory too small");
 	td->count = nmt_rd32(s->data);
 	if ((uint64_t)td->count * NMT_TENSOR_ENTRY_SIZE != s->size - 8)
-		return fail(err, errlen, "corrupt model: tensor directory size does not match its count");
+		return nmt_fail(err, errlen, "corrupt model: tensor directory size does not match its count");
 	td->dir = s->data + 8;
 	return 0;
 }
@@ -96,17 +86,17 @@ static int bind(const tensor_dir *td, const char *name, int rows, int cols, cons
 		uint32_t r = nmt_rd32(e + NMT_T_ROWS), c = nmt_rd32(e + NMT_T_COLS);
 		uint64_t off = nmt_rd64(e + NMT_T_OFFSET), size = nmt_rd64(e + NMT_T_SIZE);
 		if (dtype != NMT_DTYPE_F32)
-			return fail(err, errlen, "tensor \"%s\": unsupported dtype %u", name, dtype);
+			return nmt_fail(err, errlen, "tensor \"%s\": unsupported dtype %u", name, dtype);
 		if (r != (uint32_t)rows || c != (uint32_t)cols)
-			return fail(err, errlen, "tensor \"%s\" is %ux%u, the metadata implies %dx%d",
+			return nmt_fail(err, errlen, "tensor \"%s\" is %ux%u, the metadata implies %dx%d",
 				    name, r, c, rows, cols);
 		if (size != (uint64_t)r * c * sizeof(float) || off % NMT_ALIGN != 0 ||
 		    off > td->weights->size || size > td->weights->size - off)
-			return fail(err, errlen, "corrupt model: tensor \"%s\" lies outside the weights section", name);
+			return nmt_fail(err, errlen, "corrupt model: tensor \"%s\" lies outside the weights section", name);
 		*data = (const float *)(td->weights->data + off);
 		return 0;
 	}
-	return fail(err, errlen, "model has no tensor \"%s\"", name);
+	return nmt_fail(err, errlen, "model has no tensor \"%s\"", name);
 }
 
 static int bind_matrix(const tensor_dir *td, const char *name, int rows, int cols, nmt_matrix *w,
@@ -196,11 +186,11 @@ static int open_vocab(const nmt_model *m, const char *tag, int expect_size, spm_
 	char why[200];
 
 	if (!s)
-		return fail(err, errlen, "corrupt model: missing \"%s\" section", tag);
+		return nmt_fail(err, errlen, "corrupt model: missing \"%s\" section", tag);
 	if (spm_open(s->data, (size_t)s->size, out, why, sizeof why) != 0)
-		return fail(err, errlen, "corrupt model: section \"%s\": %s", tag, why);
+		return nmt_fail(err, errlen, "corrupt model: section \"%s\": %s", tag, why);
 	if (spm_vocab_size(*out) != expect_size)
-		return fail(err, errlen, "section \"%s\" has %d pieces, the metadata says %d",
+		return nmt_fail(err, errlen, "section \"%s\" has %d pieces, the metadata says %d",
 			    tag, spm_vocab_size(*out), expect_size);
 	return 0;
 }
@@ -211,10 +201,10 @@ static int open_vocabs(nmt_model *m, char *err, size_t errlen)
 	    open_vocab(m, NMT_TAG_TGT_VOCAB, m->d.tgt_vocab, &m->tgt_vocab, err, errlen) != 0)
 		return -1;
 	if (spm_bos_id(m->tgt_vocab) != m->d.bos_id || spm_eos_id(m->tgt_vocab) != m->d.eos_id)
-		return fail(err, errlen, "corrupt model: target vocabulary's bos/eos ids differ from the metadata");
+		return nmt_fail(err, errlen, "corrupt model: target vocabulary's bos/eos ids differ from the metadata");
 	m->d.src_eos_id = spm_eos_id(m->src_vocab);
 	if (m->d.src_eos_id < 0)
-		return fail(err, errlen, "source vocabulary has no end-of-sentence piece");
+		return nmt_fail(err, errlen, "source vocabulary has no end-of-sentence piece");
 	return 0;
 }
 
@@ -227,18 +217,18 @@ int nmt_model_open_memory(const void *buf, size_t len, int verify_all, nmt_model
 
 	*out = NULL;
 	if (!m)
-		return fail(err, errlen, "out of memory");
+		return nmt_fail(err, errlen, "out of memory");
 	m->map = buf;
 	m->map_len = len;
 	if ((uintptr_t)buf % NMT_ALIGN != 0) {
-		fail(err, errlen, "model buffer is not %d-byte aligned", NMT_ALIGN);
+		nmt_fail(err, errlen, "model buffer is not %d-byte aligned", NMT_ALIGN);
 		goto fail;
 	}
 	if (nmt_format_parse(buf, len, verify_all, &m->view, err, errlen) != 0)
 		goto fail;
 	const nmt_section *meta = nmt_format_find(&m->view, NMT_TAG_META);
 	if (!meta) {
-		fail(err, errlen, "corrupt model: missing \"%s\" section", NMT_TAG_META);
+		nmt_fail(err, errlen, "corrupt model: missing \"%s\" section", NMT_TAG_META);
 		goto fail;
 	}
 	m->meta = (const char *)meta->data;
@@ -260,25 +250,25 @@ int nmt_model_open_file(const char *path, int verify_all, nmt_model **out, char 
 
 	*out = NULL;
 	if (fd < 0)
-		return fail(err, errlen, "cannot open model %s: %s", path, strerror(errno));
+		return nmt_fail(err, errlen, "cannot open model %s: %s", path, strerror(errno));
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
 		close(fd);
-		return fail(err, errlen, "model %s is not a regular file", path);
+		return nmt_fail(err, errlen, "model %s is not a regular file", path);
 	}
 	if (st.st_size < NMT_HEADER_SIZE) {
 		close(fd);
-		return fail(err, errlen, "%s: not an nmt model (file too small: %lld bytes)", path,
+		return nmt_fail(err, errlen, "%s: not an nmt model (file too small: %lld bytes)", path,
 			    (long long)st.st_size);
 	}
 	size_t len = (size_t)st.st_size;
 	void *map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
 	if (map == MAP_FAILED)
-		return fail(err, errlen, "cannot map model %s: %s", path, strerror(errno));
+		return nmt_fail(err, errlen, "cannot map model %s: %s", path, strerror(errno));
 	char why[256];
 	if (nmt_model_open_memory(map, len, verify_all, out, why, sizeof why) != 0) {
 		munmap(map, len);
-		return fail(err, errlen, "%s: %s", path, why);
+		return nmt_fail(err, errlen, "%s: %s", path, why);
 	}
 	(*out)->owns_map = 1;
 	return 0;
