@@ -19,8 +19,11 @@ LIB_SRC  = $(wildcard engine/*.c) $(wildcard quant/*.c) $(wildcard vocab/*.c)
 PACK_SRC = $(filter-out pack/main.c,$(wildcard pack/*.c))
 TEST_SRC = $(wildcard tests/test_*.c)
 
-# Embed models/default.nmt when it exists (the trained default model).
-EMBED_MODEL ?= $(wildcard models/default.nmt)
+# The default model: packed at build time from the committed checkpoint and
+# SentencePiece models in models/ (never retrained by make), then embedded
+# into ./nmt. EMBED_MODEL= (empty) builds a binary without a model.
+DEFAULT_MODEL_SRC = models/ende.safetensors models/en.model models/de.model
+EMBED_MODEL ?= $(if $(wildcard models/ende.safetensors),build/default.nmt)
 EMBED_FLAGS = $(if $(EMBED_MODEL),-DNMT_EMBED_PATH='"$(EMBED_MODEL)"')
 
 # Host builds go to build/host, sanitized ones to build/san, so the two never mix.
@@ -44,9 +47,13 @@ build/musl/engine/embedded.o: engine/embedded.S $(EMBED_MODEL)
 	@mkdir -p $(dir $@)
 	$(MUSL_CC) $(EMBED_FLAGS) -c $< -o $@
 
-LIB_MUSL = $(patsubst %.c,build/musl/%.o,$(LIB_SRC)) build/musl/engine/embedded.o
+build/default.nmt: $(DEFAULT_MODEL_SRC) model-pack
+	@mkdir -p build
+	./model-pack -o $@ $(DEFAULT_MODEL_SRC)
 
-nmt: build/musl/main.o $(LIB_MUSL)
+LIB_MUSL = $(patsubst %.c,build/musl/%.o,$(LIB_SRC))
+
+nmt: build/musl/main.o $(LIB_MUSL) build/musl/engine/embedded.o
 	$(MUSL_CC) -static -o $@ $^ $(LDLIBS)
 
 model-pack: build/musl/pack/main.o $(patsubst %.c,build/musl/%.o,$(PACK_SRC)) $(LIB_MUSL)

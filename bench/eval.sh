@@ -1,0 +1,32 @@
+#!/bin/sh
+# Translate the Multi30k test sets with ./nmt and score them.
+#
+#   bench/eval.sh [MODEL.nmt] [CORPUS_DIR] [OPTIONS...]
+#
+# MODEL defaults to the embedded model ("-"), CORPUS_DIR to ../shared/data/multi30k;
+# OPTIONS are passed to nmt (e.g. --no-shortlist). For test_2016_flickr and
+# test_2017_flickr, greedy and beam 4: BLEU (13a, cased and lowercased) and
+# chrF (train/bleu.py), one line each, plus the seconds taken.
+set -eu
+MODEL=${1:--}
+CORPUS=${2:-../shared/data/multi30k}
+[ $# -ge 2 ] && shift 2 || shift $#
+PY=${PYTHON:-/usr/bin/python3}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+if [ "$MODEL" = - ]; then M=""; else M="-m $MODEL"; fi
+printf '%-18s %-6s %8s %8s %8s %8s\n' set search BLEU BLEU-lc chrF time
+for set in test_2016_flickr test_2017_flickr; do
+	zcat "$CORPUS/$set.en.gz" >"$TMP/src"
+	zcat "$CORPUS/$set.de.gz" >"$TMP/ref"
+	for beam in 1 4; do
+		start=$(date +%s%N)
+		./nmt $M -b $beam "$@" <"$TMP/src" >"$TMP/hyp"
+		end=$(date +%s%N)
+		cased=$($PY train/bleu.py "$TMP/hyp" "$TMP/ref")
+		lower=$($PY train/bleu.py "$TMP/hyp" "$TMP/ref" --lowercase)
+		printf '%-18s %-6s %8s %8s %8s %8s\n' "$set" "beam$beam" \
+			"$(echo "$cased" | awk '{print $2}')" "$(echo "$lower" | awk '{print $2}')" \
+			"$(echo "$cased" | awk '{print $4}')" "$(( (end - start) / 1000000 ))ms"
+	done
+done
