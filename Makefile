@@ -94,7 +94,11 @@ ifeq ($(SANITIZE),1)
 E2E_ALSO = $(H)/nmt $(H)/model-pack
 endif
 
-test: all $(TESTS) build/tiny.nmt $(E2E_ALSO)
+# The same model with the two fixture vocabulary maps.
+build/tiny_vmap_%.nmt: model-pack tests/fixtures/tiny/vmap_%.txt tests/fixtures/tiny/tiny.safetensors
+	./model-pack --vmap tests/fixtures/tiny/vmap_$*.txt -o $@ tests/fixtures/tiny/tiny.safetensors tests/fixtures/tiny/src.model tests/fixtures/tiny/tgt.model
+
+test: all $(TESTS) build/tiny.nmt build/tiny_vmap_full.nmt build/tiny_vmap_small.nmt $(E2E_ALSO)
 	@E2E_ALSO="$(E2E_ALSO)" sh tests/run.sh $(TESTS)
 
 # Tokenizer parity with SentencePiece's spm_encode/spm_decode (Debian package

@@ -49,6 +49,8 @@ static void usage(FILE *f)
 	      "                       \"LINE ||| TRANSLATION ||| SCORE ||| LOGPROB\"\n"
 	      "      --alpha A        length normalization: score = logprob / length^A (default 0.6)\n"
 	      "      --max-length N   at most N target tokens (default 1.5 * source + 10)\n"
+	      "      --no-shortlist   score the whole target vocabulary, not the shortlist of\n"
+	      "                       the model's vocabulary map\n"
 	      "  -h, --help           this help\n"
 	      "      --version        print the version\n", f);
 }
@@ -75,16 +77,17 @@ static double parse_alpha(const char *s)
 
 static void parse_args(int argc, char **argv, cli_options *o)
 {
-	enum { OPT_NBEST = 256, OPT_ALPHA, OPT_MAXLEN, OPT_VERSION };
+	enum { OPT_NBEST = 256, OPT_ALPHA, OPT_MAXLEN, OPT_VERSION, OPT_NO_SHORTLIST };
 	static const struct option longs[] = {
 		{ "model", required_argument, NULL, 'm' },   { "beam", required_argument, NULL, 'b' },
 		{ "nbest", required_argument, NULL, OPT_NBEST }, { "alpha", required_argument, NULL, OPT_ALPHA },
 		{ "max-length", required_argument, NULL, OPT_MAXLEN }, { "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, OPT_VERSION }, { NULL, 0, NULL, 0 },
+		{ "version", no_argument, NULL, OPT_VERSION },
+		{ "no-shortlist", no_argument, NULL, OPT_NO_SHORTLIST }, { NULL, 0, NULL, 0 },
 	};
 	int c;
 
-	*o = (cli_options){ .search = { .beam = 4, .nbest = 1, .alpha = 0.6, .max_len = 0 } };
+	*o = (cli_options){ .search = { .use_shortlist = 1, .beam = 4, .nbest = 1, .alpha = 0.6 } };
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":m:b:h", longs, NULL)) != -1) {
 		switch (c) {
@@ -92,6 +95,7 @@ static void parse_args(int argc, char **argv, cli_options *o)
 		case 'b': o->search.beam = (int)parse_int(optarg, "--beam", 1, NMT_MAX_BEAM); break;
 		case OPT_NBEST: o->search.nbest = (int)parse_int(optarg, "--nbest", 1, NMT_MAX_BEAM); break;
 		case OPT_ALPHA: o->search.alpha = parse_alpha(optarg); break;
+		case OPT_NO_SHORTLIST: o->search.use_shortlist = 0; break;
 		case OPT_MAXLEN: o->search.max_len = (int)parse_int(optarg, "--max-length", 1, 1 << 20); break;
 		case 'h': usage(stdout); exit(0);
 		case OPT_VERSION: printf("nmt %s\n", NMT_VERSION); exit(0);

@@ -85,6 +85,11 @@ void nmt_decode_step(nmt_state *s, int n, const int32_t *prev)
 	attention_context(s, n);
 	gru_step(s, n);
 	fc_stack(s, n);
-	/* The output layer is the target embedding matrix itself (tied). */
-	nmt_matmul(&m->tgt_emb, s->t, n, d->emb, m->out_bias, s->logits, d->tgt_vocab);
+	/* The output layer is the target embedding matrix itself (tied), over
+	 * the sentence's shortlist when it has one. */
+	if (s->shortlist_len > 0)
+		nmt_matmul_rows(&m->tgt_emb, s->shortlist, s->shortlist_len, s->t, n, d->emb, m->out_bias,
+				s->logits, s->shortlist_len);
+	else
+		nmt_matmul(&m->tgt_emb, s->t, n, d->emb, m->out_bias, s->logits, d->tgt_vocab);
 }

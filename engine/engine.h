@@ -34,7 +34,13 @@ typedef struct nmt_state {
 	float *gi, *gh;             /* [B, 3r] */
 	float *z, *z_next;          /* [B, f] */
 	float *t;                   /* [B, e] */
-	float *logits;              /* [B, Vt] */
+	float *logits;              /* [B, V'] over the shortlist, or [B, Vt] */
+
+	/* the output vocabulary of the current sentence: shortlist[0..n) ids in
+	 * increasing order, or all of Vt when shortlist_len == 0 */
+	int32_t *shortlist;         /* [Vt] */
+	int shortlist_len;
+	uint8_t *shortlist_marks;   /* [Vt] zeroed scratch for building it */
 
 	/* search history: token and parent slot of each live hypothesis per step */
 	int32_t *hist_tok, *hist_parent;   /* [cap_steps, B] */
@@ -59,6 +65,7 @@ void nmt_encode(nmt_state *s, const int32_t *src, int S);
 void nmt_decode_step(nmt_state *s, int n, const int32_t *prev);
 
 typedef struct {
+	int use_shortlist;  /* restrict the output layer to the vocabulary map's shortlist, if the model has one */
 	int beam;       /* 1..NMT_MAX_BEAM; 1 = greedy */
 	int nbest;      /* 1..beam */
 	double alpha;   /* length normalization: score = logP / len^alpha */

@@ -208,6 +208,19 @@ static int open_vocabs(nmt_model *m, char *err, size_t errlen)
 	return 0;
 }
 
+/* The vocabulary map is optional: without one the output layer scores the
+ * whole target vocabulary. */
+static int open_vmap(nmt_model *m, char *err, size_t errlen)
+{
+	const nmt_section *s = nmt_format_find(&m->view, NMT_TAG_VMAP);
+	if (!s)
+		return 0;
+	if (nmt_vmap_open(s->data, s->size, m->d.tgt_vocab, &m->vmap, err, errlen) != 0)
+		return -1;
+	m->has_vmap = 1;
+	return 0;
+}
+
 /* ---- open / close ------------------------------------------------------- */
 
 int nmt_model_open_memory(const void *buf, size_t len, int verify_all, nmt_model **out,
@@ -234,7 +247,7 @@ int nmt_model_open_memory(const void *buf, size_t len, int verify_all, nmt_model
 	m->meta = (const char *)meta->data;
 	m->meta_len = (size_t)meta->size;
 	if (read_dims(m, err, errlen) != 0 || bind_tensors(m, err, errlen) != 0 ||
-	    open_vocabs(m, err, errlen) != 0)
+	    open_vocabs(m, err, errlen) != 0 || open_vmap(m, err, errlen) != 0)
 		goto fail;
 	*out = m;
 	return 0;

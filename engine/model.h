@@ -8,6 +8,7 @@
 #include "../quant/matrix.h"
 #include "../vocab/spm.h"
 #include "format.h"
+#include "vmap.h"
 
 #define NMT_MAX_ENC_LAYERS 8
 
@@ -45,6 +46,8 @@ typedef struct nmt_model {
 	nmt_linear fc_in, fc, top;                   /* [f, r], [f, f], [e, f] */
 	const float *out_bias;                       /* [Vt] */
 	spm_model *src_vocab, *tgt_vocab;
+	nmt_vmap vmap;                               /* valid if has_vmap */
+	int has_vmap;
 	const char *meta;                            /* key=value lines, not NUL-terminated */
 	size_t meta_len;
 	nmt_file_view view;

@@ -47,9 +47,22 @@ static void offer(candidate *best, int *count, int k, float value, int flat)
 	best[p] = (candidate){ value, flat };
 }
 
+/* The size of the output layer for this sentence: its shortlist, if any. */
+static int output_size(const nmt_state *s)
+{
+	return s->shortlist_len > 0 ? s->shortlist_len : s->m->d.tgt_vocab;
+}
+
+/* Target id of output position k. A shortlist is in increasing id order, so
+ * the "lower index wins" tie rule still means "lower id wins". */
+static int32_t output_id(const nmt_state *s, int k)
+{
+	return s->shortlist_len > 0 ? s->shortlist[k] : k;
+}
+
 static int pick_candidates(nmt_state *s, int n_live, const float *live_score, int k, candidate *best)
 {
-	int V = s->m->d.tgt_vocab, count = 0;
+	int V = output_size(s), count = 0;
 
 	for (int i = 0; i < n_live; i++) {
 		float *row = s->logits + (size_t)i * V;
@@ -95,7 +108,7 @@ static finished_hyp make_finished(int step, int slot, int len, float logprob, do
 int nmt_search(nmt_state *s, const nmt_search_options *o, nmt_hypothesis *out, int *n_out)
 {
 	const nmt_dims *d = &s->m->d;
-	int beam = o->beam, V = d->tgt_vocab, r = d->dec_hidden;
+	int beam = o->beam, V = output_size(s), r = d->dec_hidden;
 	int max_len = o->max_len > 0 ? o->max_len : nmt_default_max_len(s->src_len);
 	int32_t prev[NMT_MAX_BEAM] = { d->bos_id };
 	int live_slot[NMT_MAX_BEAM] = { -1 };
@@ -111,7 +124,7 @@ int nmt_search(nmt_state *s, const nmt_search_options *o, nmt_hypothesis *out, i
 		int count = pick_candidates(s, n_live, live_score, beam - n_fin, best);
 		int n_next = 0;
 		for (int p = 0; p < count; p++) {
-			int row = best[p].flat / V, tok = best[p].flat % V;
+			int row = best[p].flat / V, tok = output_id(s, best[p].flat % V);
 			s->hist_tok[(size_t)step * NMT_MAX_BEAM + p] = tok;
 			s->hist_parent[(size_t)step * NMT_MAX_BEAM + p] = live_slot[row];
 			if (tok == d->eos_id) {

@@ -43,7 +43,10 @@ int nmt_state_init(nmt_state *s, const nmt_model *m)
 {
 	memset(s, 0, sizeof *s);
 	s->m = m;
-	if (alloc_fixed(s) != 0 || nmt_state_reserve(s, 64, 128) != 0) {
+	s->shortlist = malloc((size_t)m->d.tgt_vocab * sizeof *s->shortlist);
+	s->shortlist_marks = calloc((size_t)m->d.tgt_vocab, 1);
+	if (!s->shortlist || !s->shortlist_marks || alloc_fixed(s) != 0 ||
+	    nmt_state_reserve(s, 64, 128) != 0) {
 		nmt_state_free(s);
 		return -1;
 	}
@@ -82,5 +85,7 @@ void nmt_state_free(nmt_state *s)
 	free(s->hist_tok);
 	free(s->hist_parent);
 	free(s->out_ids);
+	free(s->shortlist);
+	free(s->shortlist_marks);
 	memset(s, 0, sizeof *s);
 }

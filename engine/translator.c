@@ -102,6 +102,11 @@ int nmt_translate(nmt_translator *t, const nmt_search_options *o, const char *li
 	}
 	if (nmt_state_reserve(&t->state, S, 0) != 0)
 		goto oom;
+	t->state.shortlist_len = 0;
+	if (o->use_shortlist && t->m->has_vmap)
+		t->state.shortlist_len = nmt_vmap_shortlist(&t->m->vmap, t->src, S - 1, t->m->d.eos_id,
+							    t->m->d.tgt_vocab, t->state.shortlist_marks,
+							    t->state.shortlist);
 	nmt_encode(&t->state, t->src, S);
 	if (nmt_search(&t->state, o, hyps, &n_hyps) != 0)
 		goto oom;

@@ -1,6 +1,6 @@
 /* model-pack: a trained checkpoint plus SentencePiece models -> packed .nmt file.
  *
- *   model-pack [--quant f32] -o OUT.nmt CHECKPOINT.safetensors SRC.model TGT.model
+ *   model-pack [--quant f32] [--vmap VMAP.txt] -o OUT.nmt CHECKPOINT.safetensors SRC.model TGT.model
  *
  * The checkpoint is what train/export.py writes: safetensors whose
  * __metadata__ holds the model's dimensions (train/model.py Config). */
@@ -14,6 +14,7 @@
 #include "../engine/arch.h"
 #include "../vocab/spm.h"
 #include "safetensors.h"
+#include "vmap_pack.h"
 #include "writer.h"
 
 #define MODEL_PACK_VERSION "0.1.0"
@@ -32,11 +33,12 @@ _Noreturn static void die(int status, const char *fmt, ...)
 
 static void usage(FILE *f)
 {
-	fputs("usage: model-pack [--quant f32] -o OUT.nmt CHECKPOINT.safetensors SRC.model TGT.model\n"
+	fputs("usage: model-pack [--quant f32] [--vmap VMAP.txt] -o OUT.nmt CHECKPOINT.safetensors SRC.model TGT.model\n"
 	      "Packs a checkpoint (train/export.py) and the source and target SentencePiece\n"
 	      "models (the same file twice for a joint vocabulary) into one .nmt file.\n"
 	      "  -o, --output FILE   the packed model to write\n"
 	      "      --quant F       weight format: f32 (the only one in this version)\n"
+	      "      --vmap FILE     n-gram vocabulary map (train/vmap.py) for output shortlists\n"
 	      "  -h, --help          this help\n", f);
 }
 
@@ -206,9 +208,10 @@ int main(int argc, char **argv)
 {
 	static const struct option longs[] = {
 		{ "output", required_argument, NULL, 'o' }, { "quant", required_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+		{ "vmap", required_argument, NULL, 'v' }, { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
 	};
-	const char *output = NULL;
+	const char *output = NULL, *vmap = NULL;
 	int c;
 
 	{ const uint16_t one = 1; if (*(const uint8_t *)&one != 1) die(1, "big-endian hosts are not supported"); }
@@ -220,6 +223,7 @@ int main(int argc, char **argv)
 			if (strcmp(optarg, "f32") != 0)
 				die(2, "--quant %s is not supported (this version packs f32)", optarg);
 			break;
+		case 'v': vmap = optarg; break;
 		case 'h': usage(stdout); return 0;
 		case ':': die(2, "option %s needs a value (try --help)", argv[optind - 1]); break;
 		default: die(2, "unknown option %s (try --help)", argv[optind - 1]);
@@ -240,6 +244,14 @@ int main(int argc, char **argv)
 	pack_vocab(argv[optind + 1], NMT_TAG_SRC_VOCAB, d.src_vocab, -1, -1, &out);
 	pack_vocab(argv[optind + 2], NMT_TAG_TGT_VOCAB, d.tgt_vocab, d.bos_id, d.eos_id, &out);
 	st_close(ck);
+	if (vmap) {
+		uint8_t *blob;
+		size_t blob_len;
+		if (pack_vmap(vmap, d.src_vocab, d.tgt_vocab, &blob, &blob_len, err, sizeof err) != 0)
+			die(1, "%s", err);
+		if (pack_add_section(&out, NMT_TAG_VMAP, blob, blob_len, 0) != 0)
+			die(1, "too many sections");
+	}
 	if (pack_write(&out, output, err, sizeof err) != 0)
 		die(1, "%s", err);
 	pack_free(&out);

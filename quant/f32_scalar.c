@@ -4,6 +4,14 @@
 
 #include <string.h>
 
+static float dot(const float *a, const float *b, int n)
+{
+	float acc = 0.0f;
+	for (int c = 0; c < n; c++)
+		acc += a[c] * b[c];
+	return acc;
+}
+
 void nmt_matmul_f32_scalar(const nmt_matrix *W, const float *X, int n, int ldx,
 			   const float *bias, float *Y, int ldy)
 {
@@ -12,11 +20,22 @@ void nmt_matmul_f32_scalar(const nmt_matrix *W, const float *X, int n, int ldx,
 		const float *x = X + (size_t)i * ldx;
 		float *y = Y + (size_t)i * ldy;
 		for (int r = 0; r < W->rows; r++) {
-			const float *wr = w + (size_t)r * W->cols;
-			float acc = 0.0f;
-			for (int c = 0; c < W->cols; c++)
-				acc += wr[c] * x[c];
+			float acc = dot(w + (size_t)r * W->cols, x, W->cols);
 			y[r] = bias ? acc + bias[r] : acc;
+		}
+	}
+}
+
+void nmt_matmul_rows_f32_scalar(const nmt_matrix *W, const int32_t *rows, int n_rows, const float *X,
+				int n, int ldx, const float *bias, float *Y, int ldy)
+{
+	const float *w = W->data;
+	for (int i = 0; i < n; i++) {
+		const float *x = X + (size_t)i * ldx;
+		float *y = Y + (size_t)i * ldy;
+		for (int k = 0; k < n_rows; k++) {
+			float acc = dot(w + (size_t)rows[k] * W->cols, x, W->cols);
+			y[k] = bias ? acc + bias[rows[k]] : acc;
 		}
 	}
 }

@@ -5,6 +5,8 @@
 
 void nmt_matmul_f32_scalar(const nmt_matrix *W, const float *X, int n, int ldx,
 			   const float *bias, float *Y, int ldy);
+void nmt_matmul_rows_f32_scalar(const nmt_matrix *W, const int32_t *rows, int n_rows, const float *X,
+				int n, int ldx, const float *bias, float *Y, int ldy);
 void nmt_matrix_row_f32(const nmt_matrix *W, int row, float *out);
 
 #endif

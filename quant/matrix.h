@@ -6,6 +6,7 @@
 #ifndef NMT_QUANT_MATRIX_H
 #define NMT_QUANT_MATRIX_H
 #include <stddef.h>
+#include <stdint.h>
 
 typedef enum { NMT_FMT_F32 = 0 } nmt_format;
 
@@ -20,6 +21,11 @@ typedef struct {
  * (stride ldy). bias may be NULL. */
 void nmt_matmul(const nmt_matrix *W, const float *X, int n, int ldx,
 		const float *bias, float *Y, int ldy);
+
+/* The same for a subset of W's rows (a shortlist): Y[i][k] = bias[rows[k]] +
+ * W[rows[k]] . X[i] for k < n_rows. bias may be NULL. */
+void nmt_matmul_rows(const nmt_matrix *W, const int32_t *rows, int n_rows, const float *X, int n,
+		     int ldx, const float *bias, float *Y, int ldy);
 
 /* One row of W as floats (an embedding lookup). */
 void nmt_matrix_row(const nmt_matrix *W, int row, float *out);

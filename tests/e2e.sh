@@ -93,6 +93,17 @@ check "empty line gives empty line" sh -c "sed -n 2p $TMP/lines.out | grep -qx '
 check "CRLF line equals LF line" sh -c "[ \"\$(sed -n 4p $TMP/lines.out)\" = \"\$(printf 'Two men.\n' | $NMT -m $M -b 1)\" ]"
 check "empty input gives empty output" sh -c "$NMT -m $M </dev/null | wc -c | grep -qx 0"
 
+# ---- the vocabulary map (shortlist) ------------------------------------------
+check "pack with --vmap" $PACK --vmap "$FIX/vmap_small.txt" -o "$TMP/vmap.nmt" "$FIX/tiny.safetensors" "$FIX/src.model" "$FIX/tgt.model"
+check "nmt info shows the vmap" sh -c "$NMT info $TMP/vmap.nmt | grep -q '^section vmap'"
+$NMT -m "$TMP/vmap.nmt" -b 4 --no-shortlist <"$TMP/src.txt" >"$TMP/noshort"
+check "--no-shortlist equals the model without a map" cmp -s "$TMP/noshort" "$TMP/got.4"
+$NMT -m "$TMP/vmap.nmt" -b 4 <"$TMP/src.txt" >"$TMP/short"
+check "shortlist: one line per input" test "$(wc -l <"$TMP/short")" -eq "$n_sent"
+check "shortlist changes the small model's output" sh -c "! cmp -s $TMP/short $TMP/got.4"
+printf '# x\n\t1 2\n5\t1 999\n' >"$TMP/badvmap.txt"
+expect_error "pack: vmap id outside the vocabulary" 1 $PACK --vmap "$TMP/badvmap.txt" -o "$TMP/x.nmt" "$FIX/tiny.safetensors" "$FIX/src.model" "$FIX/tgt.model"
+
 # ---- bad model files --------------------------------------------------------
 : >"$TMP/empty.nmt"
 head -c 1000 "$M" >"$TMP/trunc.nmt"

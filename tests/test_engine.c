@@ -296,6 +296,85 @@ static void test_max_len_bounds_output(void **state)
 	nmt_state_free(&s);
 }
 
+/* A shortlist holding the whole vocabulary must change nothing: same texts
+ * as the reference through the gathered output layer. */
+static void test_full_shortlist_changes_nothing(void **state)
+{
+	fixture *f = *state;
+	nmt_model *m;
+	char err[256];
+	nmt_translation tr[NMT_MAX_BEAM];
+	int n;
+
+	assert_int_equal(nmt_model_open_file("build/tiny_vmap_full.nmt", 1, &m, err, sizeof err), 0);
+	assert_true(m->has_vmap);
+	nmt_translator *t = nmt_translator_new(m);
+	assert_non_null(t);
+	for (int i = 0; i < f->n_sent; i++) {
+		const expected_sentence *e = &f->sent[i];
+		nmt_search_options o = { .use_shortlist = 1, .beam = 4, .nbest = 4, .alpha = ALPHA };
+		assert_int_equal(nmt_translate(t, &o, e->text, strlen(e->text), tr, &n, err, sizeof err), 0);
+		assert_int_equal(n, e->n_beam4);
+		for (int r = 0; r < n; r++)
+			assert_string_equal(tr[r].text, e->beam4[r].text);
+	}
+	nmt_translator_free(t);
+	nmt_model_close(m);
+}
+
+/* With the small map, the shortlist is exactly 0-grams + EOS + the targets of
+ * the sentence's unigrams and bigrams, and every output token comes from it. */
+static void test_small_shortlist_restricts_output(void **state)
+{
+	fixture *f = *state;
+	nmt_model *m;
+	nmt_state s;
+	char err[256];
+	nmt_hypothesis out[NMT_MAX_BEAM];
+	int n;
+
+	assert_int_equal(nmt_model_open_file("build/tiny_vmap_small.nmt", 1, &m, err, sizeof err), 0);
+	assert_int_equal(m->vmap.max_n, 2);
+	assert_int_equal(nmt_state_init(&s, m), 0);
+	for (int i = 0; i < f->n_sent; i++) {
+		const expected_sentence *e = &f->sent[i];
+		int V = m->d.tgt_vocab, len = e->src_len - 1;
+		uint8_t want[512] = { 0 };
+		for (int k = 0; k < 20; k++)
+			want[3 + 7 * k] = 1;
+		want[m->d.eos_id] = 1;
+		for (int j = 0; j < len; j++)
+			for (int g = 1; g <= 2 && j + g <= len; g++) {
+				int sum = 0;
+				for (int q = j; q < j + g; q++)
+					sum += e->src[q];
+				for (int k = 0; k < 5; k++)
+					want[(sum * 31 + 17 * k) % V] = 1;
+			}
+		s.shortlist_len = nmt_vmap_shortlist(&m->vmap, e->src, len, m->d.eos_id, V, s.shortlist_marks,
+						     s.shortlist);
+		int expect_len = 0;
+		for (int id = 0; id < V; id++)
+			expect_len += want[id];
+		assert_int_equal(s.shortlist_len, expect_len);
+		for (int k = 0; k < s.shortlist_len; k++) {
+			assert_true(want[s.shortlist[k]]);
+			assert_true(k == 0 || s.shortlist[k] > s.shortlist[k - 1]);
+		}
+		for (int id = 0; id < V; id++)
+			assert_int_equal(s.shortlist_marks[id], 0);
+		nmt_search_options o = { .beam = 4, .nbest = 4, .alpha = ALPHA };
+		assert_int_equal(nmt_state_reserve(&s, e->src_len, 0), 0);
+		nmt_encode(&s, e->src, e->src_len);
+		assert_int_equal(nmt_search(&s, &o, out, &n), 0);
+		for (int r = 0; r < n; r++)
+			for (int k = 0; k < out[r].len; k++)
+				assert_true(want[out[r].ids[k]]);
+	}
+	nmt_state_free(&s);
+	nmt_model_close(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -305,6 +384,8 @@ int main(void)
 		cmocka_unit_test(test_translate_text_matches_reference),
 		cmocka_unit_test(test_search_contract),
 		cmocka_unit_test(test_max_len_bounds_output),
+		cmocka_unit_test(test_full_shortlist_changes_nothing),
+		cmocka_unit_test(test_small_shortlist_restricts_output),
 	};
 	return cmocka_run_group_tests_name("engine", tests, setup, teardown);
 }

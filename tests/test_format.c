@@ -14,6 +14,7 @@
 #include "../engine/crc32.h"
 #include "../engine/format.h"
 #include "../engine/model.h"
+#include "../engine/vmap.h"
 
 #define MODEL_PATH "build/tiny.nmt"
 
@@ -294,6 +295,74 @@ static void test_unaligned_buffer_is_refused(void **state)
 	free(p);
 }
 
+static uint8_t *read_all(const char *path, size_t *len)
+{
+	FILE *in = fopen(path, "rb");
+	assert_non_null(in);
+	fseek(in, 0, SEEK_END);
+	*len = (size_t)ftell(in);
+	fseek(in, 0, SEEK_SET);
+	uint8_t *tmp = malloc(*len), *buf;
+	assert_non_null(tmp);
+	assert_int_equal(fread(tmp, 1, *len, in), *len);
+	fclose(in);
+	buf = aligned_copy(tmp, *len);
+	free(tmp);
+	return buf;
+}
+
+/* A vocabulary map whose header, slots or ids are wrong (with correct
+ * checksums) must be refused before any lookup runs. */
+static void test_hostile_vmap(void **state)
+{
+	(void)state;
+	size_t len;
+	uint8_t *good = read_all("build/tiny_vmap_small.nmt", &len), *work = aligned_copy(good, len);
+	nmt_file_view v;
+	char err[256];
+	assert_int_equal(nmt_format_parse(good, len, 1, &v, err, sizeof err), 0);
+	const nmt_section *s = nmt_format_find(&v, NMT_TAG_VMAP);
+	assert_non_null(s);
+	size_t off = (size_t)(s->data - good);
+	uint32_t n_zero = nmt_rd32(s->data + 4), n_slots = nmt_rd32(s->data + 8);
+	size_t slots = off + 24 + (n_zero + (n_zero & 1)) * 4, payload = slots + (size_t)n_slots * 16;
+	assert_int_equal(try_open(good, len, 1), 0);
+
+	struct { size_t at; uint32_t value; } edits[] = {
+		{ off, 0 },                          /* max_n 0 */
+		{ off, NMT_VMAP_MAX_N + 1 },         /* max_n too large */
+		{ off + 8, n_slots - 1 },            /* n_slots not a power of two */
+		{ off + 8, n_slots * 2 },            /* n_slots disagrees with the size */
+		{ off + 16, 0xFFFFFFFFu },           /* n_payload absurd */
+		{ off + 24, 300 },                   /* a 0-gram outside the vocabulary */
+		{ payload, 300 },                    /* a payload id outside the vocabulary */
+	};
+	for (size_t i = 0; i < sizeof edits / sizeof edits[0]; i++) {
+		memcpy(work, good, len);
+		nmt_wr32(work + edits[i].at, edits[i].value);
+		refresh_checksums(work, len);
+		assert_int_equal(try_open(work, len, 0), -1);
+	}
+	for (uint32_t k = 0; k < n_slots; k++) {   /* a used slot pointing past the payload */
+		uint8_t *slot = work + slots + (size_t)k * 16;
+		memcpy(work, good, len);
+		if (nmt_rd64(slot) == 0)
+			continue;
+		nmt_wr32(slot + 12, 0x7FFFFFFFu);
+		refresh_checksums(work, len);
+		assert_int_equal(try_open(work, len, 0), -1);
+		break;
+	}
+	memcpy(work, good, len);   /* no empty slot: a probe could run forever */
+	for (uint32_t k = 0; k < n_slots; k++)
+		if (nmt_rd64(work + slots + (size_t)k * 16) == 0)
+			nmt_wr64(work + slots + (size_t)k * 16, 12345 + k);
+	refresh_checksums(work, len);
+	assert_int_equal(try_open(work, len, 0), -1);
+	free(good);
+	free(work);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -306,6 +375,7 @@ int main(void)
 		cmocka_unit_test(test_hostile_tensor_directory),
 		cmocka_unit_test(test_hostile_metadata),
 		cmocka_unit_test(test_unaligned_buffer_is_refused),
+		cmocka_unit_test(test_hostile_vmap),
 	};
 	return cmocka_run_group_tests_name("format", tests, setup, teardown);
 }

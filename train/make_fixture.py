@@ -6,6 +6,7 @@ reference produces with it. The C tests compare the engine against these files.
 Reads OUT/src.model and OUT/tgt.model (SentencePiece) and writes
   OUT/tiny.safetensors   the checkpoint model-pack packs
   OUT/bad_*.safetensors  checkpoints with a missing tensor / a wrong shape
+  OUT/vmap_*.txt         vocabulary maps: the whole vocabulary, and a small one
   OUT/expected.txt       per sentence: text, source ids, teacher-forced logits
                          along the greedy path, greedy and beam-4 n-best results
 Format of expected.txt (one record per line, fields separated by TAB):
@@ -58,6 +59,7 @@ def main(out):
     model.eval()
     export.save(model, f'{out}/tiny.safetensors')
     write_broken_checkpoints(model, out)
+    write_vmaps(cfg, sp_src, out)
     model, _ = export.load(f'{out}/tiny.safetensors')  # exactly what was written
     model.eval()
 
@@ -77,6 +79,26 @@ def main(out):
                 lines.append(f'text\t{i}\t{beam}\t{rank}\t{sp_tgt.decode(ids)}')
     with open(f'{out}/expected.txt', 'w') as f:
         f.write('\n'.join(lines) + '\n')
+
+
+def write_vmaps(cfg, sp_src, out):
+    """Two vocabulary maps in train/vmap.py's text form: one whose 0-grams are
+    the whole target vocabulary (a shortlist that must change nothing), and a
+    small one (20 0-grams; each source unigram and bigram of the fixture
+    sentences maps to 5 targets chosen by arithmetic on its ids)."""
+    header = '# nmt vmap 1: fixture\n'
+    with open(f'{out}/vmap_full.txt', 'w') as f:
+        f.write(header + '\t' + ' '.join(map(str, range(cfg.tgt_vocab))) + '\n')
+    grams = set()
+    for text in SENTENCES:
+        ids = sp_src.encode(text)
+        grams.update((i,) for i in ids)
+        grams.update(zip(ids, ids[1:]))
+    with open(f'{out}/vmap_small.txt', 'w') as f:
+        f.write(header + '\t' + ' '.join(str(3 + 7 * k) for k in range(20)) + '\n')
+        for g in sorted(grams):
+            targets = sorted({(sum(g) * 31 + 17 * k) % cfg.tgt_vocab for k in range(5)})
+            f.write(' '.join(map(str, g)) + '\t' + ' '.join(map(str, targets)) + '\n')
 
 
 def write_broken_checkpoints(model, out):
