@@ -47,9 +47,10 @@ build/musl/engine/embedded.o: engine/embedded.S $(EMBED_MODEL)
 	@mkdir -p $(dir $@)
 	$(MUSL_CC) $(EMBED_FLAGS) -c $< -o $@
 
-build/default.nmt: $(DEFAULT_MODEL_SRC) model-pack
+DEFAULT_VMAP = $(wildcard models/ende.vmap)
+build/default.nmt: $(DEFAULT_MODEL_SRC) $(DEFAULT_VMAP) model-pack
 	@mkdir -p build
-	./model-pack -o $@ $(DEFAULT_MODEL_SRC)
+	./model-pack $(if $(DEFAULT_VMAP),--vmap $(DEFAULT_VMAP)) -o $@ $(DEFAULT_MODEL_SRC)
 
 LIB_MUSL = $(patsubst %.c,build/musl/%.o,$(LIB_SRC))
 

@@ -55,3 +55,11 @@ def load(path):
         state[name] = torch.from_numpy(arr.astype(np.float32))
     model.load_state_dict(state)
     return model, meta
+
+
+if __name__ == '__main__':
+    # Re-export a checkpoint in another dtype:  export.py IN OUT [F16|F32]
+    import sys
+    model_in, meta_in = load(sys.argv[1])
+    save(model_in, sys.argv[2], dtype=sys.argv[3] if len(sys.argv) > 3 else 'F16',
+         src_lang=meta_in.get('src_lang', 'und'), tgt_lang=meta_in.get('tgt_lang', 'und'))

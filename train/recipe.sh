@@ -1,0 +1,69 @@
+#!/bin/sh
+# The whole recipe of a model, from parallel text to a scored .nmt file:
+#   SentencePiece -> train -> vocabulary map -> fp16 export -> pack -> evaluate
+#
+#   train/recipe.sh [CORPUS_DIR] [OUT_DIR]
+#
+# CORPUS_DIR holds train.SRC[.gz], train.TGT[.gz], val.SRC[.gz], val.TGT[.gz]
+# (one sentence per line; default ../shared/data/multi30k), and for the
+# evaluation test_2016_flickr/test_2017_flickr (skipped when absent).
+# OUT_DIR defaults to train/runs/ende. Environment: SRC=en TGT=de VOCAB=8000
+# (SentencePiece pieces per language), TRAIN_ARGS (extra train.py options),
+# PYTHON=/usr/bin/python3. Every step is skipped when its output exists, and
+# training resumes from OUT_DIR/last.pt, so after an interruption the same
+# command carries on. Run from the repository root after `make`.
+# To make the result the embedded default: train/install_default.sh OUT_DIR.
+set -eu
+CORPUS=${1:-../shared/data/multi30k}
+OUT=${2:-train/runs/ende}
+SRC=${SRC:-en}
+TGT=${TGT:-de}
+VOCAB=${VOCAB:-8000}
+PY=${PYTHON:-/usr/bin/python3}
+mkdir -p "$OUT"
+
+corpus_file() { # corpus_file train en -> the plain or gzipped file
+	if [ -f "$CORPUS/$1.$2.gz" ]; then echo "$CORPUS/$1.$2.gz"; else echo "$CORPUS/$1.$2"; fi
+}
+step() { echo "== $*"; }
+
+for l in "$SRC" "$TGT"; do
+	if [ ! -f "$OUT/$l.model" ]; then
+		step "SentencePiece $l ($VOCAB pieces)"
+		zcat -f "$(corpus_file train "$l")" >"$OUT/spm_input.$l"
+		spm_train --input="$OUT/spm_input.$l" --model_prefix="$OUT/$l" --vocab_size="$VOCAB" \
+			--character_coverage=1.0 --num_threads=2 >"$OUT/spm_train.$l.log" 2>&1
+		rm -f "$OUT/spm_input.$l"
+	fi
+done
+
+if [ ! -f "$OUT/train.done" ]; then
+	step "train (log: $OUT/train.log)"
+	# shellcheck disable=SC2086
+	$PY train/train.py --out "$OUT" --src-lang "$SRC" --tgt-lang "$TGT" \
+		--src-train "$(corpus_file train "$SRC")" --tgt-train "$(corpus_file train "$TGT")" \
+		--src-val "$(corpus_file val "$SRC")" --tgt-val "$(corpus_file val "$TGT")" \
+		--spm-src "$OUT/$SRC.model" --spm-tgt "$OUT/$TGT.model" ${TRAIN_ARGS:-} | tee -a "$OUT/train.log"
+	touch "$OUT/train.done"
+fi
+
+if [ ! -f "$OUT/vmap.txt" ]; then
+	step "vocabulary map"
+	$PY train/vmap.py --src-train "$(corpus_file train "$SRC")" --tgt-train "$(corpus_file train "$TGT")" \
+		--src-val "$(corpus_file val "$SRC")" --tgt-val "$(corpus_file val "$TGT")" \
+		--spm-src "$OUT/$SRC.model" --spm-tgt "$OUT/$TGT.model" --out "$OUT/vmap.txt" | tee "$OUT/vmap.log"
+fi
+
+if [ ! -f "$OUT/model.safetensors" ]; then
+	step "export the best checkpoint as fp16"
+	$PY train/export.py "$OUT/best.safetensors" "$OUT/model.safetensors" F16
+fi
+
+step "pack"
+./model-pack --vmap "$OUT/vmap.txt" -o "$OUT/model.nmt" "$OUT/model.safetensors" "$OUT/$SRC.model" "$OUT/$TGT.model"
+
+if [ -f "$(corpus_file test_2016_flickr "$SRC")" ]; then
+	step "evaluate (shortlist on, then off)"
+	bench/eval.sh "$OUT/model.nmt" "$CORPUS" | tee "$OUT/eval.txt"
+	bench/eval.sh "$OUT/model.nmt" "$CORPUS" --no-shortlist | tee "$OUT/eval.noshortlist.txt"
+fi
