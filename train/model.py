@@ -81,28 +81,37 @@ class NMT(nn.Module):
     # ---- decoder -------------------------------------------------------
     def step(self, y_prev, h, states, keys, mask):
         """One decoder step for B rows. Returns (logits [B, Vt], new h [B, r])."""
+        h = self.recur(y_prev, h, states, keys, mask)
+        return self.readout(h), h
+
+    def recur(self, y_prev, h, states, keys, mask):
+        """The recurrent part of a step: attention and the GRU. Returns new h."""
         x = self.drop(self.tgt_emb(y_prev))
         q = torch.tanh(self.att_W(h) + self.att_V(x))
         scores = torch.einsum('ba,bsa->bs', q, keys)
         scores = scores.masked_fill(~mask, float('-inf'))
         alpha = torch.softmax(scores, dim=-1)
         c = torch.einsum('bs,bsd->bd', alpha, states)
-        h = self.dec(torch.cat([x, c], dim=-1), h)
+        return self.dec(torch.cat([x, c], dim=-1), h)
+
+    def readout(self, h):
+        """FC stack and tied output layer: logits [..., Vt] from GRU states."""
         z = F.relu(self.fc_in(self.drop(h)))
         for _ in range(self.cfg.fc_layers):
             z = F.relu(self.fc(z)) + z
         t = torch.tanh(self.top(self.drop(z)))
-        logits = t @ self.tgt_emb.weight.t() + self.out_bias
-        return logits, h
+        return t @ self.tgt_emb.weight.t() + self.out_bias
 
     def forward(self, src, src_len, tgt_in):
-        """Teacher forcing. tgt_in: [B, T] (BOS-first). Returns logits [B, T, Vt]."""
+        """Teacher forcing. tgt_in: [B, T] (BOS-first). Returns logits [B, T, Vt].
+        Only attention and the GRU are recurrent; the FC stack and the output
+        layer run once over all steps, as one large matrix product each."""
         states, keys, mask, h = self.encode(src, src_len)
-        out = []
+        hs = []
         for i in range(tgt_in.size(1)):
-            logits, h = self.step(tgt_in[:, i], h, states, keys, mask)
-            out.append(logits)
-        return torch.stack(out, dim=1)
+            h = self.recur(tgt_in[:, i], h, states, keys, mask)
+            hs.append(h)
+        return self.readout(torch.stack(hs, dim=1))
 
 
 def default_max_len(src_len):
