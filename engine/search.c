@@ -120,13 +120,15 @@ int nmt_search(nmt_state *s, const nmt_search_options *o, nmt_hypothesis *out, i
 		return -1;
 	for (step = 0; step < max_len && n_live > 0; step++) {
 		candidate best[NMT_MAX_BEAM];
+		int parent_slot[NMT_MAX_BEAM];   /* live_slot is rewritten below while still needed */
+		memcpy(parent_slot, live_slot, sizeof parent_slot);
 		nmt_decode_step(s, n_live, prev);
 		int count = pick_candidates(s, n_live, live_score, beam - n_fin, best);
 		int n_next = 0;
 		for (int p = 0; p < count; p++) {
 			int row = best[p].flat / V, tok = output_id(s, best[p].flat % V);
 			s->hist_tok[(size_t)step * NMT_MAX_BEAM + p] = tok;
-			s->hist_parent[(size_t)step * NMT_MAX_BEAM + p] = live_slot[row];
+			s->hist_parent[(size_t)step * NMT_MAX_BEAM + p] = parent_slot[row];
 			if (tok == d->eos_id) {
 				fin[n_fin++] = make_finished(step, p, step + 1, best[p].value, o->alpha);
 				continue;

@@ -36,6 +36,8 @@ typedef struct {
 	expected_hyp greedy;
 	expected_hyp beam4[4];
 	int n_beam4;
+	expected_hyp beam8[8];
+	int n_beam8;
 } expected_sentence;
 
 typedef struct {
@@ -56,6 +58,11 @@ static expected_hyp *hyp_slot(expected_sentence *e, int beam, int rank)
 {
 	if (beam == 1)
 		return &e->greedy;
+	if (beam == 8) {
+		if (rank + 1 > e->n_beam8)
+			e->n_beam8 = rank + 1;
+		return &e->beam8[rank];
+	}
 	if (rank + 1 > e->n_beam4)
 		e->n_beam4 = rank + 1;
 	return &e->beam4[rank];
@@ -211,6 +218,13 @@ static void check_beam4(const expected_sentence *e, const nmt_hypothesis *out, i
 		check_hyp(&e->beam4[r], &out[r]);
 }
 
+static void check_beam8(const expected_sentence *e, const nmt_hypothesis *out, int n)
+{
+	assert_int_equal(n, e->n_beam8);
+	for (int r = 0; r < n; r++)
+		check_hyp(&e->beam8[r], &out[r]);
+}
+
 static void test_greedy_matches_reference(void **state)
 {
 	run_search(*state, 1, 1, check_greedy);
@@ -219,6 +233,13 @@ static void test_greedy_matches_reference(void **state)
 static void test_beam4_nbest_matches_reference(void **state)
 {
 	run_search(*state, 4, 4, check_beam4);
+}
+
+/* Wide beams finish hypotheses at many steps, which exercises the parent
+ * links of rows that move up when a sibling ends. */
+static void test_beam8_nbest_matches_reference(void **state)
+{
+	run_search(*state, 8, 8, check_beam8);
 }
 
 /* Text in, text out: tokenizer, engine and detokenizer together. */
@@ -381,6 +402,7 @@ int main(void)
 		cmocka_unit_test(test_logits_match_reference),
 		cmocka_unit_test(test_greedy_matches_reference),
 		cmocka_unit_test(test_beam4_nbest_matches_reference),
+		cmocka_unit_test(test_beam8_nbest_matches_reference),
 		cmocka_unit_test(test_translate_text_matches_reference),
 		cmocka_unit_test(test_search_contract),
 		cmocka_unit_test(test_max_len_bounds_output),

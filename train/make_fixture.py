@@ -13,7 +13,8 @@ Format of expected.txt (one record per line, fields separated by TAB):
   sent <i> <source text>
   src <i> <ids...>                  source ids including the final EOS
   logits <i> <step> <prev token> <V floats>   logits of step <step> (0-based) fed <prev token>
-  hyp <i> <beam> <rank> <logprob> <score> <ids...>  n-best entry (ids without EOS)
+  hyp <i> <beam> <rank> <logprob> <score> <ids...>  n-best entry (ids without EOS),
+                                    for beam 1, beam 4 (4-best) and beam 8 (8-best)
   text <i> <beam> <rank> <detokenized text>
 """
 import sys
@@ -33,6 +34,14 @@ SENTENCES = [
     "An old woman sits on a bench next to the river and reads a newspaper.",
     "x",
     "THE CAT!",
+    "Three people are standing on a snowy hill.",
+    "A girl with a red umbrella waits at the bus stop.",
+    "Two dogs play with a ball in the park.",
+    "The old man is fishing from a small boat.",
+    "A woman in a green dress dances on the stage.",
+    "Children are running through the water fountain.",
+    "A man is cooking food on a grill outside.",
+    "Several workers repair the road in the rain.",
 ]
 LOGIT_SENTENCES = 3   # sentences whose logits are recorded
 LOGIT_STEPS = 8       # steps recorded per such sentence
@@ -55,7 +64,7 @@ def main(out):
             if 'emb' not in name:
                 p.mul_(4.0)
         model.out_bias.normal_(0, 0.5)
-        model.out_bias[cfg.eos_id] = 1.0
+        model.out_bias[cfg.eos_id] = 2.0
     model.eval()
     export.save(model, f'{out}/tiny.safetensors')
     write_broken_checkpoints(model, out)
@@ -71,7 +80,7 @@ def main(out):
         greedy = beam_search(model, src_ids, beam=1, alpha=ALPHA)[0][0]
         if i < LOGIT_SENTENCES:
             lines += logit_lines(model, i, src_ids, greedy)
-        for beam, nbest in ((1, 1), (4, 4)):
+        for beam, nbest in ((1, 1), (4, 4), (8, 8)):
             for rank, (ids, logp, score) in enumerate(
                     beam_search(model, src_ids, beam=beam, alpha=ALPHA, nbest=nbest)):
                 lines.append(f'hyp\t{i}\t{beam}\t{rank}\t{logp:.9g}\t{score:.9g}\t'
