@@ -8,10 +8,15 @@
    processed in chunks so memory stays bounded as the corpus grows).
 2. Viterbi alignment: each target piece goes to its most probable source
    position or to NULL.
-3. 0-grams: the most frequent target pieces aligned to NULL (plus EOS).
+3. 0-grams: the most frequent target pieces aligned to NULL, filled up with
+   the most frequent pieces overall to `zero`, plus every piece of at most
+   `zero_short` characters (word fragments no single source word explains),
+   plus EOS.
 4. For each source n-gram (n = 1..max_n) the target pieces aligned to its
    positions, counted over the corpus; each n-gram keeps its `per_ngram`
-   most frequent ones (seen at least `min_count` times).
+   most frequent ones (seen at least `min_count` times). Source unigrams
+   also get their `per_ngram` most probable IBM Model 1 translations
+   (p(t|s) >= 0.01), the context-free candidate list of Devlin 2017 §3.
 
 Output, text: a header line, the 0-gram line "\t<t> <t> ...", then one line
 per n-gram: "<s> <s> ...\t<t> <t> ...". model-pack reads this file.
@@ -77,6 +82,29 @@ def viterbi_links(src, tgt, table, vs):
         best = probs.argmax(axis=0)
         links.append([int(b) if b < len(s) else -1 for b in best])
     return links
+
+
+def short_pieces(sp, max_chars):
+    """Ids of pieces of at most max_chars characters once the word-start mark is removed."""
+    if max_chars <= 0:
+        return []
+    out = []
+    for i in range(sp.get_piece_size()):
+        if sp.is_control(i) or sp.is_unknown(i):
+            continue
+        if len(sp.id_to_piece(i).replace('\u2581', '')) <= max_chars:
+            out.append(i)
+    return out
+
+
+def add_ttable_candidates(entries, table, vs, per_ngram, threshold=0.01):
+    """Source unigrams: their most probable translations under IBM Model 1."""
+    top = np.argsort(-table[:vs], axis=1)[:, :per_ngram]
+    for s in range(vs):
+        cands = [int(t) for t in top[s] if table[s, t] >= threshold]
+        if cands:
+            merged = entries.get((s,), [])
+            entries[(s,)] = merged + [t for t in cands if t not in merged]
 
 
 def build(src, tgt, links, max_n, per_ngram, min_count, n_zero, eos):
@@ -150,6 +178,8 @@ def main():
     p.add_argument('--per-ngram', type=int, default=20)
     p.add_argument('--min-count', type=int, default=2)
     p.add_argument('--zero', type=int, default=100)
+    p.add_argument('--zero-short', type=int, default=2,
+                   help='also allow every target piece of at most this many characters')
     p.add_argument('--iterations', type=int, default=5)
     a = p.parse_args()
     sp_src = spm.SentencePieceProcessor(model_file=a.spm_src)
@@ -159,6 +189,9 @@ def main():
     table = ibm1(src, tgt, sp_src.get_piece_size(), sp_tgt.get_piece_size(), a.iterations)
     links = viterbi_links(src, tgt, table, sp_src.get_piece_size())
     zero, entries = build(src, tgt, links, a.max_n, a.per_ngram, a.min_count, a.zero, sp_tgt.eos_id())
+    seen = set(zero)
+    zero += [t for t in short_pieces(sp_tgt, a.zero_short) if t not in seen]
+    add_ttable_candidates(entries, table, sp_src.get_piece_size(), a.per_ngram)
     write(a.out, zero, entries)
     print(f'vmap: {len(zero)} 0-grams, {len(entries)} n-grams, '
           f'{sum(map(len, entries.values()))} targets', flush=True)
