@@ -8,35 +8,47 @@
 #include "json.h"
 #include "../engine/error.h"
 
-#define ST_MAX_TENSORS 4096
+#define ST_MAX_TENSORS 65536   /* far above any checkpoint we pack; bounds a hostile header */
 #define ST_MAX_META 256
 #define ST_NAME_MAX 256
 #define ST_META_VALUE_MAX 4096
 
 struct st_file {
 	void *owned;               /* the file's bytes when opened from a path */
-	st_tensor *tensors;
-	size_t n_tensors;
+	st_tensor *tensors;        /* grown by doubling as the header is read */
+	size_t n_tensors, cap_tensors;
 	char *meta_keys[ST_MAX_META], *meta_values[ST_MAX_META];
 	size_t n_meta;
 };
 
+/* Indexed by st_dtype. */
+static const struct {
+	const char *name;
+	size_t size;
+} dtypes[] = { { "F32", 4 }, { "F16", 2 }, { "BF16", 2 }, { "I32", 4 }, { "I64", 8 } };
+
 static size_t dtype_size(st_dtype d)
 {
-	return d == ST_F32 ? 4 : 2;
+	return dtypes[d].size;
 }
 
 static int parse_dtype(const char *s, st_dtype *d)
 {
-	if (strcmp(s, "F32") == 0)
-		*d = ST_F32;
-	else if (strcmp(s, "F16") == 0)
-		*d = ST_F16;
-	else if (strcmp(s, "BF16") == 0)
-		*d = ST_BF16;
-	else
-		return -1;
-	return 0;
+	for (size_t i = 0; i < sizeof dtypes / sizeof dtypes[0]; i++) {
+		if (strcmp(s, dtypes[i].name) == 0) {
+			*d = (st_dtype)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* strdup is POSIX, not C11; this keeps the file building under plain -std=c11. */
+static char *copy_string(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *p = malloc(n);
+	return p ? memcpy(p, s, n) : NULL;
 }
 
 static int parse_uint_array(json_cursor *c, int64_t *out, int max, int *n)
@@ -67,8 +79,12 @@ static int parse_tensor(json_cursor *c, st_tensor *t, int64_t offsets[2], char *
 		if (json_string(c, key, sizeof key) != 0 || json_expect(c, ':') != 0)
 			return nmt_fail(err, errlen, "tensor \"%s\": %s", t->name, c->err);
 		if (strcmp(key, "dtype") == 0 && !(have & 1)) {
-			if (json_string(c, dtype, sizeof dtype) != 0 || parse_dtype(dtype, &t->dtype) != 0)
-				return nmt_fail(err, errlen, "tensor \"%s\": unsupported dtype (F32, F16 and BF16 are)", t->name);
+			if (json_string(c, dtype, sizeof dtype) != 0)
+				return nmt_fail(err, errlen, "tensor \"%s\": dtype: %s", t->name, c->err);
+			if (parse_dtype(dtype, &t->dtype) != 0)
+				return nmt_fail(err, errlen,
+					    "tensor \"%s\": unsupported dtype \"%s\" (F32, F16, BF16, I32 and I64 are)",
+					    t->name, dtype);
 			have |= 1;
 		} else if (strcmp(key, "shape") == 0 && !(have & 2)) {
 			if (parse_uint_array(c, t->shape, ST_MAX_DIMS, &t->ndim) != 0)
@@ -100,7 +116,10 @@ static int place_tensor(st_tensor *t, const int64_t off[2], const uint8_t *data,
 			return nmt_fail(err, errlen, "tensor \"%s\": shape too large", t->name);
 		bytes *= (uint64_t)t->shape[i];
 	}
-	if (off[1] < off[0] || (uint64_t)off[1] > data_len)
+	if (off[1] < off[0])
+		return nmt_fail(err, errlen, "tensor \"%s\": data_offsets [%lld, %lld] end before they begin", t->name,
+			    (long long)off[0], (long long)off[1]);
+	if ((uint64_t)off[1] > data_len)
 		return nmt_fail(err, errlen, "tensor \"%s\": data_offsets [%lld, %lld] exceed data size %zu", t->name,
 			    (long long)off[0], (long long)off[1], data_len);
 	if ((uint64_t)(off[1] - off[0]) != bytes)
@@ -128,8 +147,12 @@ static int parse_metadata(json_cursor *c, st_file *f, char *err, size_t errlen)
 			if (json_string(c, key, sizeof key) != 0 || json_expect(c, ':') != 0 ||
 			    json_string(c, value, ST_META_VALUE_MAX) != 0)
 				goto bad;
-			f->meta_keys[f->n_meta] = strdup(key);
-			f->meta_values[f->n_meta] = strdup(value);
+			if (st_meta(f, key)) {   /* JSON leaves duplicates undefined; refuse rather than guess */
+				free(value);
+				return nmt_fail(err, errlen, "__metadata__ key \"%s\" appears twice", key);
+			}
+			f->meta_keys[f->n_meta] = copy_string(key);
+			f->meta_values[f->n_meta] = copy_string(value);
 			if (!f->meta_keys[f->n_meta] || !f->meta_values[f->n_meta]) {
 				f->n_meta++;
 				free(value);
@@ -152,18 +175,49 @@ static int add_tensor(json_cursor *c, st_file *f, const char *name, const uint8_
 {
 	int64_t off[2];
 
-	if (st_find(f, name))
-		return nmt_fail(err, errlen, "tensor \"%s\" appears twice", name);
 	if (f->n_tensors == ST_MAX_TENSORS)
 		return nmt_fail(err, errlen, "more than %d tensors", ST_MAX_TENSORS);
+	if (f->n_tensors == f->cap_tensors) {
+		size_t cap = f->cap_tensors ? 2 * f->cap_tensors : 64;
+		st_tensor *grown = realloc(f->tensors, cap * sizeof *grown);
+		if (!grown)
+			return nmt_fail(err, errlen, "out of memory");
+		f->tensors = grown;
+		f->cap_tensors = cap;
+	}
 	st_tensor *t = &f->tensors[f->n_tensors];
 	memset(t, 0, sizeof *t);
-	if (!(t->name = strdup(name)))
+	if (!(t->name = copy_string(name)))
 		return nmt_fail(err, errlen, "out of memory");
 	f->n_tensors++;   /* from here on st_close frees the name */
 	if (parse_tensor(c, t, off, err, errlen) != 0)
 		return -1;
 	return place_tensor(t, off, data, data_len, err, errlen);
+}
+
+static int compare_names(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Sorting once keeps a hostile header with many tensors from costing a
+ * quadratic number of name comparisons. */
+static int check_unique_names(const st_file *f, char *err, size_t errlen)
+{
+	if (f->n_tensors < 2)
+		return 0;
+	const char **names = malloc(f->n_tensors * sizeof *names);
+	if (!names)
+		return nmt_fail(err, errlen, "out of memory");
+	for (size_t i = 0; i < f->n_tensors; i++)
+		names[i] = f->tensors[i].name;
+	qsort(names, f->n_tensors, sizeof *names, compare_names);
+	int rc = 0;
+	for (size_t i = 1; i < f->n_tensors && rc == 0; i++)
+		if (strcmp(names[i - 1], names[i]) == 0)
+			rc = nmt_fail(err, errlen, "tensor \"%s\" appears twice", names[i]);
+	free(names);
+	return rc;
 }
 
 static int parse_header(st_file *f, const uint8_t *buf, size_t len, char *err, size_t errlen)
@@ -197,7 +251,7 @@ static int parse_header(st_file *f, const uint8_t *buf, size_t len, char *err, s
 	} while (json_accept(&c, ','));
 	if (json_expect(&c, '}') != 0 || json_end(&c) != 0)
 		return nmt_fail(err, errlen, "safetensors header: %s", c.err);
-	return 0;
+	return check_unique_names(f, err, errlen);
 }
 
 int st_open_mem(const void *buf, size_t len, st_file **out, char *err, size_t errlen)
@@ -205,10 +259,8 @@ int st_open_mem(const void *buf, size_t len, st_file **out, char *err, size_t er
 	st_file *f = calloc(1, sizeof *f);
 
 	*out = NULL;
-	if (!f || !(f->tensors = calloc(ST_MAX_TENSORS, sizeof *f->tensors))) {
-		free(f);
+	if (!f)
 		return nmt_fail(err, errlen, "out of memory");
-	}
 	if (parse_header(f, buf, len, err, errlen) != 0) {
 		st_close(f);
 		return -1;
@@ -331,6 +383,8 @@ int st_to_f32(const st_tensor *t, float *dst)
 	const uint8_t *p = t->data;
 	size_t n = t->nbytes / dtype_size(t->dtype);
 
+	if (t->dtype != ST_F32 && t->dtype != ST_F16 && t->dtype != ST_BF16)
+		return -1;   /* integer tensors are not weights; converting them would hide a mistake */
 	for (size_t i = 0; i < n; i++) {
 		uint32_t bits;
 		switch (t->dtype) {
@@ -346,6 +400,8 @@ int st_to_f32(const st_tensor *t, float *dst)
 			bits = (uint32_t)(p[2 * i] | p[2 * i + 1] << 8) << 16;
 			memcpy(&dst[i], &bits, sizeof bits);
 			break;
+		default:
+			return -1;
 		}
 	}
 	return 0;

@@ -7,7 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef enum { ST_F32, ST_F16, ST_BF16 } st_dtype;
+/* I32 and I64 tensors are read and validated; st_to_f32 refuses them. */
+typedef enum { ST_F32, ST_F16, ST_BF16, ST_I32, ST_I64 } st_dtype;
 
 #define ST_MAX_DIMS 8
 
@@ -32,7 +33,8 @@ const st_tensor *st_at(const st_file *f, size_t i);
 const st_tensor *st_find(const st_file *f, const char *name);   /* NULL if absent */
 const char *st_meta(const st_file *f, const char *key);         /* NULL if absent */
 int64_t st_numel(const st_tensor *t);
-/* Convert to float32 (numel values into dst). */
+/* Convert to float32 (numel values into dst; F16 subnormals, inf and NaN
+ * included). Reads byte by byte, so unaligned data is fine. -1 for I32/I64. */
 int st_to_f32(const st_tensor *t, float *dst);
 
 #endif
