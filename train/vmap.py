@@ -176,8 +176,8 @@ def main():
     p.add_argument('--tgt-val')
     p.add_argument('--max-n', type=int, default=2)
     p.add_argument('--per-ngram', type=int, default=20)
-    p.add_argument('--min-count', type=int, default=2)
-    p.add_argument('--zero', type=int, default=100)
+    p.add_argument('--min-count', type=int, default=1)
+    p.add_argument('--zero', type=int, default=300)
     p.add_argument('--zero-short', type=int, default=2,
                    help='also allow every target piece of at most this many characters')
     p.add_argument('--iterations', type=int, default=5)
