@@ -103,16 +103,45 @@ class NMT(nn.Module):
         return t @ self.tgt_emb.weight.t() + self.out_bias
 
     def forward(self, src, src_len, tgt_in):
-        """Teacher forcing. tgt_in: [B, T] (BOS-first). Returns logits [B, T, Vt].
-        Only attention and the GRU are recurrent; the FC stack and the output
-        layer run once over all steps, as one large matrix product each."""
-        states, keys, mask, h = self.encode(src, src_len)
-        hs = []
-        for i in range(tgt_in.size(1)):
-            h = self.recur(tgt_in[:, i], h, states, keys, mask)
-            hs.append(h)
-        return self.readout(torch.stack(hs, dim=1))
+        """Teacher forcing. tgt_in: [B, T] (BOS-first). Returns logits [B, T, Vt]."""
+        return self.readout(self.decoder_states(src, src_len, tgt_in))
 
+    def decoder_states(self, src, src_len, tgt_in):
+        """Teacher forcing up to the GRU: states h_i [B, T, r].
+
+        The same math as calling recur() once per step, rearranged the way
+        design-notes §2 tells the engine to (Devlin §4.2-4.3): everything that
+        does not depend on h - the embeddings' attention and GRU input
+        projections for all steps, and the GRU input projection of every
+        source state (W_ic s_j, so W_ic c_i = sum_j alpha_ij W_ic s_j) - is one
+        large matrix product before the loop, leaving the loop only the
+        products with h."""
+        states, keys, mask, h = self.encode(src, src_len)
+        e = self.cfg.emb
+        x = self.drop(self.tgt_emb(tgt_in))                       # [B, T, e]
+        x_att = self.att_V(x)                                     # [B, T, a]
+        w_ih, w_hh = self.dec.weight_ih, self.dec.weight_hh
+        x_gates = F.linear(x, w_ih[:, :e], self.dec.bias_ih)      # [B, T, 3r]
+        ctx_gates = states @ w_ih[:, e:].t()                      # [B, S, 3r]
+        mask_bias = torch.zeros(mask.shape, dtype=x.dtype).masked_fill(~mask, float('-inf'))
+        keys_t = keys.transpose(1, 2)                             # [B, a, S]
+        hs = []
+        # unbind, not x_att[:, i]: the backward of a slice is a full-size zero
+        # tensor per step, which cost more than the whole step.
+        for x_att_i, x_gates_i in zip(x_att.unbind(1), x_gates.unbind(1)):
+            q = torch.tanh(self.att_W(h) + x_att_i)
+            scores = torch.bmm(q.unsqueeze(1), keys_t).squeeze(1) + mask_bias
+            alpha = torch.softmax(scores, dim=-1)
+            gi = x_gates_i + torch.bmm(alpha.unsqueeze(1), ctx_gates).squeeze(1)
+            gh = F.linear(h, w_hh, self.dec.bias_hh)
+            i_r, i_z, i_n = gi.chunk(3, dim=1)
+            h_r, h_z, h_n = gh.chunk(3, dim=1)
+            r = torch.sigmoid(i_r + h_r)
+            z = torch.sigmoid(i_z + h_z)
+            n = torch.tanh(i_n + r * h_n)
+            h = n + z * (h - n)
+            hs.append(h)
+        return torch.stack(hs, dim=1)
 
 def default_max_len(src_len):
     """Design-notes §1: ceil(1.5 |src| + 10), |src| counting the appended EOS."""

@@ -7,7 +7,8 @@
    Model 1 (EM, a NULL source word, dense float32 table Vs x Vt, pairs
    processed in chunks so memory stays bounded as the corpus grows).
 2. Viterbi alignment: each target piece goes to its most probable source
-   position or to NULL.
+   position or to NULL; then every piece of a target word takes the links
+   of all pieces of that word (--no-spread turns this off).
 3. 0-grams: the most frequent target pieces aligned to NULL, filled up with
    the most frequent pieces overall to `zero`, plus every piece of at most
    `zero_short` characters (word fragments no single source word explains),
@@ -107,17 +108,47 @@ def add_ttable_candidates(entries, table, vs, per_ngram, threshold=0.01):
             entries[(s,)] = merged + [t for t in cands if t not in merged]
 
 
-def build(src, tgt, links, max_n, per_ngram, min_count, n_zero, eos):
+def word_starts(sp):
+    """starts[id] is True when piece id begins a word (carries the U+2581 mark)."""
+    return [sp.id_to_piece(i).startswith('\u2581') for i in range(sp.get_piece_size())]
+
+
+def spread_links(t, link, starts):
+    """Give every piece of a target word the links of all pieces of that word:
+    IBM Model 1 aligns the fragments of a split German word ('ort', 'ige')
+    poorly, but the word as a whole is well aligned, so a source word that
+    brings one piece of it brings the rest."""
+    words, cur = [], []
+    for j, tok in enumerate(t):
+        if starts[tok] and cur:
+            words.append(cur)
+            cur = []
+        cur.append(j)
+    if cur:
+        words.append(cur)
+    out = [[] for _ in t]
+    for w in words:
+        srcs = sorted({link[j] for j in w if link[j] >= 0})
+        for j in w:
+            out[j] = srcs if srcs else [-1]
+    return out
+
+
+def build(src, tgt, links, max_n, per_ngram, min_count, n_zero, eos, starts=None):
+    """starts: word_starts() of the target vocabulary to spread links over
+    whole target words (spread_links), or None for piece links only."""
     unaligned, frequent = collections.Counter(), collections.Counter()
     table = collections.defaultdict(collections.Counter)
     for s, t, link in zip(src, tgt, links):
         by_pos = collections.defaultdict(list)
         frequent.update(t)
-        for j, i in enumerate(link):
-            if i < 0:
-                unaligned[t[j]] += 1
-            else:
-                by_pos[i].append(t[j])
+        multi = spread_links(t, link, starts) if starts else [[i] for i in link]
+        for j, positions in enumerate(multi):
+            for i in positions:
+                if i < 0:
+                    unaligned[t[j]] += 1
+                else:
+                    by_pos[i].append(t[j])
         for n in range(1, max_n + 1):
             for i in range(len(s) - n + 1):
                 key = tuple(s[i:i + n])
@@ -181,6 +212,8 @@ def main():
     p.add_argument('--zero-short', type=int, default=2,
                    help='also allow every target piece of at most this many characters')
     p.add_argument('--iterations', type=int, default=5)
+    p.add_argument('--no-spread', action='store_true',
+                   help='keep piece links as aligned instead of spreading them over whole target words')
     a = p.parse_args()
     sp_src = spm.SentencePieceProcessor(model_file=a.spm_src)
     sp_tgt = spm.SentencePieceProcessor(model_file=a.spm_tgt)
@@ -188,7 +221,9 @@ def main():
     src, tgt = sp_src.encode(s_txt), sp_tgt.encode(t_txt)
     table = ibm1(src, tgt, sp_src.get_piece_size(), sp_tgt.get_piece_size(), a.iterations)
     links = viterbi_links(src, tgt, table, sp_src.get_piece_size())
-    zero, entries = build(src, tgt, links, a.max_n, a.per_ngram, a.min_count, a.zero, sp_tgt.eos_id())
+    starts = None if a.no_spread else word_starts(sp_tgt)
+    zero, entries = build(src, tgt, links, a.max_n, a.per_ngram, a.min_count, a.zero,
+                          sp_tgt.eos_id(), starts)
     seen = set(zero)
     zero += [t for t in short_pieces(sp_tgt, a.zero_short) if t not in seen]
     add_ttable_candidates(entries, table, sp_src.get_piece_size(), a.per_ngram)
