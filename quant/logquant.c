@@ -1,0 +1,134 @@
+/* The log-quantization formats and the quantizer (see logquant.h). Used by
+ * model-pack and the tests; the engine only reads the tables. */
+#include "logquant.h"
+
+#include <math.h>
+#include <stddef.h>
+
+/* Both tables are fixed numbers, written out so that the file format does
+ * not depend on a libm's rounding of 2^(-k/16). */
+static const int16_t q8_table[128] = {
+	4096, 3922, 3756, 3597, 3444, 3298, 3158, 3025, 2896, 2774, 2656, 2543, 2435, 2332, 2233, 2139,
+	2048, 1961, 1878, 1798, 1722, 1649, 1579, 1512, 1448, 1387, 1328, 1272, 1218, 1166, 1117, 1069,
+	1024, 981, 939, 899, 861, 825, 790, 756, 724, 693, 664, 636, 609, 583, 558, 535,
+	512, 490, 470, 450, 431, 412, 395, 378, 362, 347, 332, 318, 304, 292, 279, 267,
+	256, 245, 235, 225, 215, 206, 197, 189, 181, 173, 166, 159, 152, 146, 140, 134,
+	128, 123, 117, 112, 108, 103, 99, 95, 91, 87, 83, 79, 76, 73, 70, 67,
+	64, 61, 59, 56, 54, 52, 49, 47, 45, 43, 41, 40, 38, 36, 35, 33,
+	32, 31, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 0,
+};
+
+static const int16_t q4_table[8] = { 64, 32, 16, 8, 4, 2, 1, 0 };
+
+int nmt_logq_levels(nmt_logq_bits bits)
+{
+	return bits == NMT_LOGQ_8 ? 128 : 8;
+}
+
+const int16_t *nmt_logq_table(nmt_logq_bits bits)
+{
+	return bits == NMT_LOGQ_8 ? q8_table : q4_table;
+}
+
+float nmt_logq_value(nmt_logq_bits bits, float scale, uint8_t code)
+{
+	const int16_t *level = nmt_logq_table(bits);
+	int k = code & (nmt_logq_levels(bits) - 1);
+	float v = scale * (float)level[k] / (float)level[0];
+	return code >> (bits - 1) & 1 ? -v : v;
+}
+
+/* The code k whose magnitude is nearest to m (in units of the scale):
+ * binary search over the descending table. */
+static int nearest_level(const int16_t *level, int n_levels, double m)
+{
+	double unit = level[0];
+	int lo = 0, hi = n_levels - 1;          /* answer in [lo, hi] */
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+		double midpoint = (level[mid] + level[mid + 1]) / (2.0 * unit);
+		if (m >= midpoint)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+/* Assign every weight its nearest code for scale s; return the error. */
+static double assign(nmt_logq_bits bits, const float *w, int n, double s, uint8_t *codes)
+{
+	const int16_t *level = nmt_logq_table(bits);
+	int n_levels = nmt_logq_levels(bits);
+	double err = 0;
+	for (int i = 0; i < n; i++) {
+		double a = fabs((double)w[i]);
+		int k = nearest_level(level, n_levels, a / s);
+		double d = a - s * level[k] / level[0];
+		err += d * d;
+		codes[i] = (uint8_t)((w[i] < 0 && level[k] != 0 ? 1u : 0u) << (bits - 1) | (unsigned)k);
+	}
+	return err;
+}
+
+/* Least-squares scale for fixed codes: argmin_s sum (|w| - s*l)^2. */
+static double best_scale(nmt_logq_bits bits, const float *w, int n, const uint8_t *codes)
+{
+	const int16_t *level = nmt_logq_table(bits);
+	int mask = nmt_logq_levels(bits) - 1;
+	double num = 0, den = 0;
+	for (int i = 0; i < n; i++) {
+		double l = (double)level[codes[i] & mask] / level[0];
+		num += fabs((double)w[i]) * l;
+		den += l * l;
+	}
+	return den > 0 ? num / den : 0;
+}
+
+enum { STARTS = 8, ROUNDS = 30 };
+
+float nmt_logq_quantize_row(nmt_logq_bits bits, const float *w, int n, uint8_t *codes)
+{
+	double amax = 0;
+	for (int i = 0; i < n; i++)
+		if (fabs((double)w[i]) > amax)
+			amax = fabs((double)w[i]);
+	if (amax == 0) {
+		for (int i = 0; i < n; i++)
+			codes[i] = (uint8_t)(nmt_logq_levels(bits) - 1); /* the zero code */
+		return 0;
+	}
+	/* Starting points between amax and amax/2: the largest weights may be
+	 * better clipped than fitted (most weights are far smaller). */
+	double best_s = amax, best_err = INFINITY;
+	for (int start = 0; start < STARTS; start++) {
+		double s = amax * exp2(-(double)start / STARTS);
+		double err = assign(bits, w, n, s, codes);
+		for (int round = 0; round < ROUNDS; round++) {
+			double s2 = best_scale(bits, w, n, codes);
+			if (s2 <= 0 || s2 == s)
+				break;
+			double err2 = assign(bits, w, n, s2, codes);
+			if (err2 >= err)
+				break;
+			s = s2;
+			err = err2;
+		}
+		if (err < best_err) {
+			best_err = err;
+			best_s = s;
+		}
+	}
+	assign(bits, w, n, best_s, codes);
+	return (float)best_s;
+}
+
+double nmt_logq_row_error(nmt_logq_bits bits, const float *w, int n, const uint8_t *codes, float scale)
+{
+	double err = 0;
+	for (int i = 0; i < n; i++) {
+		double d = (double)w[i] - nmt_logq_value(bits, scale, codes[i]);
+		err += d * d;
+	}
+	return err;
+}

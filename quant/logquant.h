@@ -1,0 +1,41 @@
+/* Logarithmic weight quantization (design-notes §3; Aji & Heafield, Marian
+ * 2019 §6): a weight is a sign and an exponent, w ~= +-s * 2^(-k), with one
+ * float scale s per matrix row.
+ *
+ * A format is defined by its table of integer magnitudes, level[k] for code
+ * k (descending, level[0] = the unit). The value of code (sign, k) in a row
+ * with scale s is exactly  +-s * level[k] / level[0],  so a kernel can add up
+ * level[k] * x_int in integers and rescale once at the end; the powers of two
+ * live in the table, not in the arithmetic.
+ *
+ *   q8: level[k] = round(4096 * 2^(-k/16)) for k = 0..126, level[127] = 0
+ *       (a step of 2^(1/16), 6% apart, over a range of 2^-7.9; one code is zero)
+ *   q4: level[k] = 64 >> k for k = 0..6, level[7] = 0  (+-64 .. +-1 and zero:
+ *       the int8 values a 16-entry table lookup yields, design-notes §3)
+ *
+ * A code is stored as sign << (bits - 1) | k, sign 1 = negative. How codes
+ * are laid out for the kernels is the matrix layout's business, not this
+ * file's. */
+#ifndef NMT_QUANT_LOGQUANT_H
+#define NMT_QUANT_LOGQUANT_H
+#include <stdint.h>
+
+typedef enum { NMT_LOGQ_8 = 8, NMT_LOGQ_4 = 4 } nmt_logq_bits;
+
+/* Codes per sign (128 or 16/2 = 8), and the magnitude table of the format. */
+int nmt_logq_levels(nmt_logq_bits bits);
+const int16_t *nmt_logq_table(nmt_logq_bits bits);
+
+/* The value of one code in a row of scale s. */
+float nmt_logq_value(nmt_logq_bits bits, float scale, uint8_t code);
+
+/* Quantize one row of n weights into n codes (one per byte) and return the
+ * row's scale: the one that minimizes the squared error, found by alternating
+ * nearest-code assignment and the least-squares scale from several starting
+ * points (each round cannot increase the error). A row of zeros gets scale 0. */
+float nmt_logq_quantize_row(nmt_logq_bits bits, const float *w, int n, uint8_t *codes);
+
+/* Squared error of a quantized row against the original weights. */
+double nmt_logq_row_error(nmt_logq_bits bits, const float *w, int n, const uint8_t *codes, float scale);
+
+#endif
