@@ -13,8 +13,8 @@ static void attention_query(nmt_state *s, int n)
 	const nmt_dims *d = &m->d;
 	int xc_dim = d->emb + 2 * d->enc_hidden;
 
-	nmt_matmul(&m->att_W, s->h, n, d->dec_hidden, NULL, s->q, d->att);
-	nmt_matmul(&m->att_V, s->xc, n, xc_dim, NULL, s->qv, d->att);
+	nmt_matmul(&m->att_W, s->h, n, d->dec_hidden, NULL, s->q, d->att, &s->kq);
+	nmt_matmul(&m->att_V, s->xc, n, xc_dim, NULL, s->qv, d->att, &s->kq);
 	for (int k = 0; k < n * d->att; k++)
 		s->q[k] += s->qv[k];
 	nmt_vec_tanh(s->q, n * d->att);
@@ -29,7 +29,7 @@ static void attention_context(nmt_state *s, int n)
 
 	for (int i = 0; i < n; i++) {
 		float *c = s->xc + (size_t)i * xc_dim + d->emb;
-		nmt_matmul(&keys, s->q + (size_t)i * d->att, 1, d->att, NULL, s->att, S);
+		nmt_matmul(&keys, s->q + (size_t)i * d->att, 1, d->att, NULL, s->att, S, NULL);
 		nmt_vec_softmax(s->att, S);
 		memset(c, 0, (size_t)ctx * sizeof *c);
 		for (int j = 0; j < S; j++) {
@@ -46,8 +46,8 @@ static void gru_step(nmt_state *s, int n)
 	const nmt_dims *d = &m->d;
 	int r = d->dec_hidden, xc_dim = d->emb + 2 * d->enc_hidden;
 
-	nmt_matmul(&m->dec.w_ih, s->xc, n, xc_dim, m->dec.b_ih, s->gi, 3 * r);
-	nmt_matmul(&m->dec.w_hh, s->h, n, r, m->dec.b_hh, s->gh, 3 * r);
+	nmt_matmul(&m->dec.w_ih, s->xc, n, xc_dim, m->dec.b_ih, s->gi, 3 * r, &s->kq);
+	nmt_matmul(&m->dec.w_hh, s->h, n, r, m->dec.b_hh, s->gh, 3 * r, &s->kq);
 	for (int i = 0; i < n; i++)
 		nmt_gru_cell(r, s->gi + (size_t)i * 3 * r, s->gh + (size_t)i * 3 * r,
 			     s->h + (size_t)i * r, s->h_next + (size_t)i * r);
@@ -61,15 +61,15 @@ static void fc_stack(nmt_state *s, int n)
 	const nmt_dims *d = &m->d;
 	int f = d->fc;
 
-	nmt_matmul(&m->fc_in.w, s->h_next, n, d->dec_hidden, m->fc_in.b, s->z, f);
+	nmt_matmul(&m->fc_in.w, s->h_next, n, d->dec_hidden, m->fc_in.b, s->z, f, &s->kq);
 	nmt_vec_relu(s->z, n * f);
 	for (int layer = 0; layer < d->fc_layers; layer++) {
-		nmt_matmul(&m->fc.w, s->z, n, f, m->fc.b, s->z_next, f);
+		nmt_matmul(&m->fc.w, s->z, n, f, m->fc.b, s->z_next, f, &s->kq);
 		nmt_vec_relu(s->z_next, n * f);
 		for (int k = 0; k < n * f; k++)
 			s->z[k] += s->z_next[k];
 	}
-	nmt_matmul(&m->top.w, s->z, n, f, m->top.b, s->t, d->emb);
+	nmt_matmul(&m->top.w, s->z, n, f, m->top.b, s->t, d->emb, &s->kq);
 	nmt_vec_tanh(s->t, n * d->emb);
 }
 
@@ -89,7 +89,7 @@ void nmt_decode_step(nmt_state *s, int n, const int32_t *prev)
 	 * the sentence's shortlist when it has one. */
 	if (s->shortlist_len > 0)
 		nmt_matmul_rows(&m->tgt_emb, s->shortlist, s->shortlist_len, s->t, n, d->emb, m->out_bias,
-				s->logits, s->shortlist_len);
+				s->logits, s->shortlist_len, &s->kq);
 	else
-		nmt_matmul(&m->tgt_emb, s->t, n, d->emb, m->out_bias, s->logits, d->tgt_vocab);
+		nmt_matmul(&m->tgt_emb, s->t, n, d->emb, m->out_bias, s->logits, d->tgt_vocab, &s->kq);
 }

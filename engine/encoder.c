@@ -13,12 +13,12 @@ static void gru_direction(nmt_state *s, const nmt_gru *g, const float *in, int i
 	int re = s->m->d.enc_hidden, ctx = 2 * re;
 
 	/* All input projections at once: one matrix product instead of S. */
-	nmt_matmul(&g->w_ih, in, S, in_dim, g->b_ih, s->enc_gi, 3 * re);
+	nmt_matmul(&g->w_ih, in, S, in_dim, g->b_ih, s->enc_gi, 3 * re, &s->kq);
 	const float *h = s->enc_h0;
 	for (int i = 0; i < S; i++) {
 		int t = dir == 0 ? i : S - 1 - i;
 		float *h_out = out + (size_t)t * ctx + (size_t)dir * re;
-		nmt_matmul(&g->w_hh, h, 1, re, g->b_hh, s->enc_gh, 3 * re);
+		nmt_matmul(&g->w_hh, h, 1, re, g->b_hh, s->enc_gh, 3 * re, &s->kq);
 		nmt_gru_cell(re, s->enc_gi + (size_t)t * 3 * re, s->enc_gh, h, h_out);
 		h = h_out;
 	}
@@ -37,7 +37,7 @@ static void initial_state(nmt_state *s, int S)
 			mean[k] += s->states[(size_t)j * ctx + k];
 	for (int k = 0; k < ctx; k++)
 		mean[k] /= (float)S;
-	nmt_matmul(&m->init.w, mean, 1, ctx, m->init.b, s->h, m->d.dec_hidden);
+	nmt_matmul(&m->init.w, mean, 1, ctx, m->init.b, s->h, m->d.dec_hidden, &s->kq);
 	nmt_vec_tanh(s->h, m->d.dec_hidden);
 }
 
@@ -60,7 +60,7 @@ void nmt_encode(nmt_state *s, const int32_t *src, int S)
 	}
 	s->states = in;
 	s->src_len = S;
-	nmt_matmul(&m->att_U, s->states, S, ctx, NULL, s->keys, d->att);
+	nmt_matmul(&m->att_U, s->states, S, ctx, NULL, s->keys, d->att, &s->kq);
 	nmt_vec_tanh(s->keys, S * d->att);
 	initial_state(s, S);
 }

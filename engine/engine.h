@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "model.h"
+#include "../quant/matrix.h"
 
 #define NMT_MAX_BEAM 8
 
@@ -41,6 +42,8 @@ typedef struct nmt_state {
 	int32_t *shortlist;         /* [Vt] */
 	int shortlist_len;
 	uint8_t *shortlist_marks;   /* [Vt] zeroed scratch for building it */
+
+	nmt_kscratch kq;            /* the kernels' quantized activations */
 
 	/* search history: token and parent slot of each live hypothesis per step */
 	int32_t *hist_tok, *hist_parent;   /* [cap_steps, B] */

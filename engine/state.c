@@ -39,10 +39,24 @@ static int alloc_fixed(nmt_state *s)
 	       grow(&s->logits, B * d->tgt_vocab);
 }
 
+/* The widest input any matrix product of the model takes. */
+static int widest_input(const nmt_dims *d)
+{
+	int ctx = 2 * d->enc_hidden;
+	int w[] = { d->emb + ctx, ctx, d->emb, d->enc_hidden, d->dec_hidden, d->fc, d->att };
+	int max = 1;
+	for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
+		if (w[i] > max)
+			max = w[i];
+	return max;
+}
+
 int nmt_state_init(nmt_state *s, const nmt_model *m)
 {
 	memset(s, 0, sizeof *s);
 	s->m = m;
+	if (nmt_kscratch_init(&s->kq, widest_input(&m->d)) != 0)
+		return -1;
 	s->shortlist = malloc((size_t)m->d.tgt_vocab * sizeof *s->shortlist);
 	s->shortlist_marks = calloc((size_t)m->d.tgt_vocab, 1);
 	if (!s->shortlist || !s->shortlist_marks || alloc_fixed(s) != 0 ||
@@ -87,5 +101,6 @@ void nmt_state_free(nmt_state *s)
 	free(s->out_ids);
 	free(s->shortlist);
 	free(s->shortlist_marks);
+	nmt_kscratch_free(&s->kq);
 	memset(s, 0, sizeof *s);
 }

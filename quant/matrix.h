@@ -1,31 +1,66 @@
-/* A weight matrix as the kernels see it, and the one matrix-product operation
- * the engine uses. A matrix points into the read-only model mapping; the
- * format decides which kernel reads it (f32 now; q8/q4 in later formats).
- * Adding a format or an ISA means a new kernel file behind nmt_matmul, not a
- * change to the engine. */
+/* A weight matrix as the kernels see it, and the matrix-product operations
+ * the engine uses. A matrix points into the read-only model mapping; its
+ * format decides which kernel reads it. Adding a format or an ISA means a new
+ * kernel file behind nmt_matmul, not a change to the engine.
+ *
+ * Quantized layout (q8, q4; docs/FORMAT.md): rows are grouped in panels of
+ * NMT_PANEL_ROWS rows, each row cut into 64-byte chunks, and the chunks of a
+ * panel interleaved: [r0 chunk0][r1 chunk0][r2 chunk0][r3 chunk0][r0 chunk1]...
+ * A kernel streams a panel linearly while computing its rows together (one
+ * load of the activations serves all of them), and a single row (a shortlist
+ * entry) is still its chunks at a fixed stride. A q8 chunk holds 64 codes of
+ * consecutive columns; a q4 chunk holds 128: byte j has column j in its low
+ * nibble and column 64 + j in its high nibble. Columns are padded with zero
+ * codes to whole chunks, rows with zero rows to whole panels. */
 #ifndef NMT_QUANT_MATRIX_H
 #define NMT_QUANT_MATRIX_H
 #include <stddef.h>
 #include <stdint.h>
 
-typedef enum { NMT_FMT_F32 = 0 } nmt_format;
+typedef enum { NMT_FMT_F32 = 0, NMT_FMT_Q8 = 1, NMT_FMT_Q4 = 2 } nmt_format;
+
+#define NMT_PANEL_ROWS 4
+#define NMT_CHUNK_BYTES 64
+/* q8 products are summed in int32: |level| <= 4096 times |x| <= 127 per
+ * column keeps any row of up to this many columns from overflowing. */
+#define NMT_Q8_MAX_COLS 4096
 
 typedef struct {
 	nmt_format format;
-	int rows, cols;     /* y = W x maps cols inputs to rows outputs */
-	const void *data;   /* f32: rows x cols, row-major */
+	int rows, cols;           /* y = W x maps cols inputs to rows outputs */
+	const void *data;         /* f32: rows x cols, row-major; q8/q4: the codes in panels */
+	const float *row_factor;  /* q8/q4: per row, scale / level[0]: the value of integer level 1 */
 } nmt_matrix;
+
+/* Scratch for the activations' int8 copies, owned by the caller (one per
+ * thread), sized by nmt_kscratch_size for the widest matrix. */
+typedef struct {
+	int8_t *xq;       /* NMT_KBATCH rows of padded columns */
+	float *x_scale;   /* NMT_KBATCH */
+	int cap_cols;
+} nmt_kscratch;
+
+/* Inputs quantized and multiplied together at most this many at a time. */
+#define NMT_KBATCH 8
+
+/* Columns rounded up to whole chunks (q8: 64, q4: 128); cols for f32. */
+int nmt_matrix_padded_cols(nmt_format format, int cols);
+/* Bytes of codes for a rows x cols quantized matrix in the panel layout. */
+size_t nmt_matrix_code_bytes(nmt_format format, int rows, int cols);
+
+int nmt_kscratch_init(nmt_kscratch *k, int max_cols);
+void nmt_kscratch_free(nmt_kscratch *k);
 
 /* Y[i][r] = bias[r] + sum_c W[r][c] * X[i][c]  for i < n, r < rows.
  * X is n rows of W->cols floats (stride ldx); Y is n rows of W->rows floats
- * (stride ldy). bias may be NULL. */
+ * (stride ldy). bias may be NULL. k is needed for q8/q4 (may be NULL for f32). */
 void nmt_matmul(const nmt_matrix *W, const float *X, int n, int ldx,
-		const float *bias, float *Y, int ldy);
+		const float *bias, float *Y, int ldy, nmt_kscratch *k);
 
-/* The same for a subset of W's rows (a shortlist): Y[i][k] = bias[rows[k]] +
- * W[rows[k]] . X[i] for k < n_rows. bias may be NULL. */
+/* The same for a subset of W's rows (a shortlist): Y[i][j] = bias[rows[j]] +
+ * W[rows[j]] . X[i] for j < n_rows. bias may be NULL. */
 void nmt_matmul_rows(const nmt_matrix *W, const int32_t *rows, int n_rows, const float *X, int n,
-		     int ldx, const float *bias, float *Y, int ldy);
+		     int ldx, const float *bias, float *Y, int ldy, nmt_kscratch *k);
 
 /* One row of W as floats (an embedding lookup). */
 void nmt_matrix_row(const nmt_matrix *W, int row, float *out);

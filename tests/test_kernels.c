@@ -43,7 +43,7 @@ static void check_matmul(int rows, int cols, int n, int with_bias)
 	nmt_matrix W = { .format = NMT_FMT_F32, .rows = rows, .cols = cols, .data = w };
 
 	assert_non_null(y);
-	nmt_matmul(&W, x, n, cols + 2, with_bias ? b : NULL, y, rows + 1);
+	nmt_matmul(&W, x, n, cols + 2, with_bias ? b : NULL, y, rows + 1, NULL);
 	for (int i = 0; i < n; i++)
 		for (int r = 0; r < rows; r++) {
 			double want = with_bias ? b[r] : 0.0, mag = fabs(want);

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 
 #include "../quant/logquant.h"
+#include "../quant/matrix.h"
+#include "../quant/qlayout.h"
 
 static const int SIZES[] = { 1, 3, 17, 255, 1000 };
 #define N_SIZES (int)(sizeof SIZES / sizeof SIZES[0])
@@ -143,6 +145,158 @@ static void test_exact_levels(void **state)
 		assert_true(nmt_logq_value(NMT_LOGQ_4, s, codes[i]) == w[i]);
 }
 
+/* A quantized matrix built the way model-pack builds one. */
+typedef struct {
+	nmt_matrix W;
+	uint8_t *codes;      /* row-major, one per byte */
+	uint8_t *packed;
+	float *factor;
+} qmat;
+
+static qmat make_qmat(nmt_format f, int rows, int cols, uint32_t seed)
+{
+	nmt_logq_bits bits = f == NMT_FMT_Q4 ? NMT_LOGQ_4 : NMT_LOGQ_8;
+	qmat q;
+	float *w = malloc((size_t)cols * sizeof *w);
+	q.codes = malloc((size_t)rows * cols);
+	q.packed = malloc(nmt_matrix_code_bytes(f, rows, cols));
+	q.factor = malloc((size_t)rows * sizeof *q.factor);
+	assert_non_null(w);
+	assert_non_null(q.codes);
+	assert_non_null(q.packed);
+	assert_non_null(q.factor);
+	for (int r = 0; r < rows; r++) {
+		for (int c = 0; c < cols; c++)
+			w[c] = next_gaussian(&seed);
+		float s = nmt_logq_quantize_row(bits, w, cols, q.codes + (size_t)r * cols);
+		q.factor[r] = s / nmt_logq_table(bits)[0];
+	}
+	nmt_q_layout(f, rows, cols, q.codes, q.packed);
+	q.W = (nmt_matrix){ .format = f, .rows = rows, .cols = cols, .data = q.packed, .row_factor = q.factor };
+	free(w);
+	return q;
+}
+
+static void free_qmat(qmat *q)
+{
+	free(q->codes);
+	free(q->packed);
+	free(q->factor);
+}
+
+/* What any q8/q4 kernel must return, bit for bit: the integer sum over the
+ * row-major codes, then the one rescale. */
+static float expected_output(const qmat *q, int r, const float *x, const float *bias)
+{
+	int padded = nmt_matrix_padded_cols(q->W.format, q->W.cols);
+	int8_t *xq = malloc((size_t)padded);
+	assert_non_null(xq);
+	float xs = nmt_quantize_x(x, q->W.cols, padded, xq);
+	int32_t sum = 0;
+	for (int c = 0; c < q->W.cols; c++)
+		sum += nmt_q_level(q->W.format, q->codes[(size_t)r * q->W.cols + c]) * xq[c];
+	free(xq);
+	float y = (float)sum * (q->factor[r] * xs);
+	return bias ? y + bias[r] : y;
+}
+
+static void check_qmatmul(nmt_format f, int rows, int cols, int n)
+{
+	uint32_t seed = (uint32_t)(rows * 131 + cols * 7 + n + f);
+	qmat q = make_qmat(f, rows, cols, seed);
+	int ldx = cols + 3, ldy = rows + 2;
+	float *x = malloc((size_t)n * ldx * sizeof *x), *bias = malloc((size_t)rows * sizeof *bias);
+	float *y = malloc((size_t)n * ldy * sizeof *y), *yr = malloc((size_t)n * rows * sizeof *yr);
+	int32_t *sel = malloc((size_t)rows * sizeof *sel);
+	float *row = malloc((size_t)cols * sizeof *row);
+	assert_non_null(x);
+	assert_non_null(bias);
+	assert_non_null(y);
+	assert_non_null(yr);
+	assert_non_null(sel);
+	assert_non_null(row);
+	for (size_t i = 0; i < (size_t)n * ldx; i++)
+		x[i] = 10 * next_gaussian(&seed);
+	for (int r = 0; r < rows; r++) {
+		bias[r] = next_gaussian(&seed);
+		sel[r] = rows - 1 - r;          /* every row, backwards */
+	}
+	nmt_kscratch k;
+	assert_int_equal(nmt_kscratch_init(&k, cols), 0);
+	nmt_matmul(&q.W, x, n, ldx, bias, y, ldy, &k);
+	nmt_matmul_rows(&q.W, sel, rows, x, n, ldx, NULL, yr, rows, &k);
+	for (int i = 0; i < n; i++)
+		for (int r = 0; r < rows; r++) {
+			const float *xi = x + (size_t)i * ldx;
+			assert_true(y[(size_t)i * ldy + r] == expected_output(&q, r, xi, bias));
+			assert_true(yr[(size_t)i * rows + (rows - 1 - r)] == expected_output(&q, r, xi, NULL));
+		}
+	for (int r = 0; r < rows; r++) {
+		nmt_matrix_row(&q.W, r, row);
+		for (int c = 0; c < cols; c++) {
+			float want = nmt_logq_value(f == NMT_FMT_Q4 ? NMT_LOGQ_4 : NMT_LOGQ_8,
+						    q.factor[r] * nmt_logq_table(f == NMT_FMT_Q4 ? NMT_LOGQ_4 : NMT_LOGQ_8)[0],
+						    q.codes[(size_t)r * cols + c]);
+			assert_true(fabsf(row[c] - want) <= 1e-6f * fabsf(want));
+		}
+	}
+	nmt_kscratch_free(&k);
+	free_qmat(&q);
+	free(x);
+	free(bias);
+	free(y);
+	free(yr);
+	free(sel);
+	free(row);
+}
+
+static void test_qmatmul_odd_sizes(void **state)
+{
+	(void)state;
+	for (int f = 0; f < 2; f++)
+		for (int a = 0; a < N_SIZES; a++)
+			for (int b = 0; b < N_SIZES; b++)
+				check_qmatmul(f ? NMT_FMT_Q4 : NMT_FMT_Q8, SIZES[a], SIZES[b], a == b ? 11 : 2);
+}
+
+/* The quantized product approximates the float one: relative error of
+ * the output vector within the formats' weight error plus int8 rounding. */
+static void test_qmatmul_accuracy(void **state)
+{
+	(void)state;
+	const int rows = 64, cols = 255;
+	for (int f = 0; f < 2; f++) {
+		nmt_format fmt = f ? NMT_FMT_Q4 : NMT_FMT_Q8;
+		nmt_logq_bits bits = f ? NMT_LOGQ_4 : NMT_LOGQ_8;
+		uint32_t seed = 99;
+		qmat q = make_qmat(fmt, rows, cols, seed);
+		/* the same weights again (same seed), unquantized */
+		float *w = malloc((size_t)rows * cols * sizeof *w), x[255], y[64];
+		assert_non_null(w);
+		for (size_t i = 0; i < (size_t)rows * cols; i++)
+			w[i] = next_gaussian(&seed);
+		for (int c = 0; c < cols; c++)
+			x[c] = next_gaussian(&seed);
+		nmt_kscratch k;
+		assert_int_equal(nmt_kscratch_init(&k, cols), 0);
+		nmt_matmul(&q.W, x, 1, cols, NULL, y, rows, &k);
+		double err = 0, energy = 0;
+		for (int r = 0; r < rows; r++) {
+			double want = 0;
+			for (int c = 0; c < cols; c++)
+				want += (double)w[(size_t)r * cols + c] * x[c];
+			err += (y[r] - want) * (y[r] - want);
+			energy += want * want;
+		}
+		double rel = sqrt(err / energy);
+		print_message("q%d product: relative rms error %.4f\n", bits, rel);
+		assert_true(rel < (bits == NMT_LOGQ_8 ? 0.03 : 0.3));
+		nmt_kscratch_free(&k);
+		free_qmat(&q);
+		free(w);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -151,6 +305,8 @@ int main(void)
 		cmocka_unit_test(test_q4_rows),
 		cmocka_unit_test(test_zero_row),
 		cmocka_unit_test(test_exact_levels),
+		cmocka_unit_test(test_qmatmul_odd_sizes),
+		cmocka_unit_test(test_qmatmul_accuracy),
 	};
 	return cmocka_run_group_tests_name("quant", tests, NULL, NULL);
 }

@@ -1,0 +1,78 @@
+/* The quantized panel layout and the activation quantizer (see qlayout.h). */
+#include "qlayout.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "logquant.h"
+
+int nmt_matrix_padded_cols(nmt_format f, int cols)
+{
+	if (f == NMT_FMT_F32)
+		return cols;
+	return nmt_chunks_per_row(f, cols) * nmt_chunk_cols(f);
+}
+
+size_t nmt_matrix_code_bytes(nmt_format f, int rows, int cols)
+{
+	size_t panels = (size_t)(rows + NMT_PANEL_ROWS - 1) / NMT_PANEL_ROWS;
+	return panels * NMT_PANEL_ROWS * (size_t)nmt_chunks_per_row(f, cols) * NMT_CHUNK_BYTES;
+}
+
+int nmt_q_level(nmt_format f, uint8_t code)
+{
+	nmt_logq_bits bits = f == NMT_FMT_Q4 ? NMT_LOGQ_4 : NMT_LOGQ_8;
+	int level = nmt_logq_table(bits)[code & (nmt_logq_levels(bits) - 1)];
+	return code >> (bits - 1) & 1 ? -level : level;
+}
+
+uint8_t nmt_q_code_at(nmt_format f, const uint8_t *codes, int cols, int row, int col)
+{
+	int per_chunk = nmt_chunk_cols(f);
+	const uint8_t *chunk = codes + nmt_chunk_offset(f, cols, row, col / per_chunk);
+	int j = col % per_chunk;
+	if (f == NMT_FMT_Q8)
+		return chunk[j];
+	return j < NMT_CHUNK_BYTES ? chunk[j] & 0x0F : chunk[j - NMT_CHUNK_BYTES] >> 4;
+}
+
+static void put_code(nmt_format f, uint8_t *out, int cols, int row, int col, uint8_t code)
+{
+	int per_chunk = nmt_chunk_cols(f);
+	uint8_t *chunk = out + nmt_chunk_offset(f, cols, row, col / per_chunk);
+	int j = col % per_chunk;
+	if (f == NMT_FMT_Q8)
+		chunk[j] = code;
+	else if (j < NMT_CHUNK_BYTES)
+		chunk[j] = (uint8_t)((chunk[j] & 0xF0) | (code & 0x0F));
+	else
+		chunk[j - NMT_CHUNK_BYTES] = (uint8_t)((chunk[j - NMT_CHUNK_BYTES] & 0x0F) | (code & 0x0F) << 4);
+}
+
+void nmt_q_layout(nmt_format f, int rows, int cols, const uint8_t *codes, uint8_t *out)
+{
+	/* The zero code: magnitude index levels-1, positive. */
+	uint8_t zero = f == NMT_FMT_Q8 ? 0x7F : 0x77;
+	memset(out, zero, nmt_matrix_code_bytes(f, rows, cols));
+	for (int r = 0; r < rows; r++)
+		for (int c = 0; c < cols; c++)
+			put_code(f, out, cols, r, c, codes[(size_t)r * cols + c]);
+}
+
+float nmt_quantize_x(const float *x, int cols, int padded, int8_t *xq)
+{
+	float amax = 0;
+	for (int c = 0; c < cols; c++)
+		amax = fmaxf(amax, fabsf(x[c]));
+	if (!(amax > 0) || !isfinite(amax)) {
+		/* zeros (or a non-finite input, which must not become garbage
+		 * integers: the row then contributes nothing) */
+		memset(xq, 0, (size_t)padded);
+		return 0;
+	}
+	float inv = 127.0f / amax;
+	for (int c = 0; c < cols; c++)
+		xq[c] = (int8_t)lrintf(x[c] * inv);
+	memset(xq + cols, 0, (size_t)(padded - cols));
+	return amax / 127.0f;
+}

@@ -1,0 +1,48 @@
+/* Where a quantized matrix's codes live (the panel layout of matrix.h) and
+ * how a code becomes a signed integer level. Shared by the packer, the
+ * kernels and the tests. */
+#ifndef NMT_QUANT_QLAYOUT_H
+#define NMT_QUANT_QLAYOUT_H
+#include <stddef.h>
+#include <stdint.h>
+
+#include "matrix.h"
+
+/* Columns one chunk holds: 64 q8 codes or 128 q4 codes. */
+static inline int nmt_chunk_cols(nmt_format f)
+{
+	return f == NMT_FMT_Q4 ? 2 * NMT_CHUNK_BYTES : NMT_CHUNK_BYTES;
+}
+
+static inline int nmt_chunks_per_row(nmt_format f, int cols)
+{
+	return (cols + nmt_chunk_cols(f) - 1) / nmt_chunk_cols(f);
+}
+
+/* Byte offset of chunk `chunk` of row `row`. */
+static inline size_t nmt_chunk_offset(nmt_format f, int cols, int row, int chunk)
+{
+	size_t panel = (size_t)(row / NMT_PANEL_ROWS);
+	size_t per_row = (size_t)nmt_chunks_per_row(f, cols);
+	return ((panel * per_row + (size_t)chunk) * NMT_PANEL_ROWS + (size_t)(row % NMT_PANEL_ROWS)) *
+	       NMT_CHUNK_BYTES;
+}
+
+/* The code of W[row][col] inside the layout. */
+uint8_t nmt_q_code_at(nmt_format f, const uint8_t *codes, int cols, int row, int col);
+
+/* Signed integer level of a code (logquant.h: bit bits-1 is the sign, the
+ * rest indexes the magnitude table). */
+int nmt_q_level(nmt_format f, uint8_t code);
+
+/* Lay out row-major codes (rows x cols, one per byte, as nmt_logq_quantize_row
+ * makes them) into the panel layout, padding with zero codes.
+ * out must hold nmt_matrix_code_bytes(f, rows, cols) bytes. */
+void nmt_q_layout(nmt_format f, int rows, int cols, const uint8_t *codes, uint8_t *out);
+
+/* Quantize one activation row: xq[c] = round(x[c] * 127 / max|x|) for
+ * c < cols, 0 up to padded; returns the scale max|x| / 127 (0 for zeros).
+ * Every kernel uses this same function, so all ISAs see the same integers. */
+float nmt_quantize_x(const float *x, int cols, int padded, int8_t *xq);
+
+#endif

@@ -1,0 +1,122 @@
+"""Log quantization of weight matrices, as quant/logquant.c does it (the
+same tables, the same scale search), for measurements and for
+quantization-aware fine-tuning. A code's value is +-s * level[k] / level[0].
+"""
+import math
+
+import numpy as np
+
+Q8_TABLE = np.array([math.floor(4096 * 2 ** (-k / 16) + 0.5) for k in range(127)] + [0], dtype=np.float64)
+Q4_TABLE = np.array([64, 32, 16, 8, 4, 2, 1, 0], dtype=np.float64)
+# The alternative q4 measured against Q4_TABLE: all 8 codes nonzero, no zero.
+Q4_NOZERO_TABLE = np.array([128, 64, 32, 16, 8, 4, 2, 1], dtype=np.float64)
+
+TABLES = {'q8': Q8_TABLE, 'q4': Q4_TABLE, 'q4-nozero': Q4_NOZERO_TABLE}
+STARTS, ROUNDS = 8, 30
+
+
+def _assign(a, s, unit_levels):
+    """a: |w| [R, C], s: [R]. Nearest level index per weight, and the error per row."""
+    asc = unit_levels[::-1]                               # ascending magnitudes
+    mids = (asc[1:] + asc[:-1]) / 2
+    ratio = a / np.where(s > 0, s, 1)[:, None]
+    idx_asc = np.searchsorted(mids, ratio, side='right')  # ties go to the larger level
+    k = len(asc) - 1 - idx_asc
+    q = s[:, None] * unit_levels[k]
+    return k, ((a - q) ** 2).sum(axis=1)
+
+
+def quantize(w, fmt):
+    """w: [R, C] float array. Returns (k codes' levels [R, C] int, sign [R, C] bool negative, scale [R])."""
+    levels = TABLES[fmt]
+    unit = levels / levels[0]
+    a = np.abs(w.astype(np.float64))
+    amax = a.max(axis=1)
+    best_s = amax.copy()
+    best_err = np.full(len(a), np.inf)
+    for start in range(STARTS):
+        s = amax * 2.0 ** (-start / STARTS)
+        k, err = _assign(a, s, unit)
+        active = amax > 0
+        for _ in range(ROUNDS):
+            lv = unit[k]
+            den = (lv * lv).sum(axis=1)
+            s2 = np.where(den > 0, (a * lv).sum(axis=1) / np.where(den > 0, den, 1), 0)
+            k2, err2 = _assign(a, s2, unit)
+            better = active & (s2 > 0) & (s2 != s) & (err2 < err)
+            if not better.any():
+                break
+            s = np.where(better, s2, s)
+            err = np.where(better, err2, err)
+            k = np.where(better[:, None], k2, k)
+            active = better
+        improve = err < best_err
+        best_err = np.where(improve, err, best_err)
+        best_s = np.where(improve, s, best_s)
+    k, _ = _assign(a, best_s, unit)
+    return k, w < 0, best_s
+
+
+def dequantize(k, negative, s, fmt):
+    levels = TABLES[fmt]
+    v = s[:, None] * (levels / levels[0])[k]
+    return np.where(negative, -v, v)
+
+
+def fake_quantize(w, fmt):
+    """The weights as the engine will see them after packing."""
+    k, neg, s = quantize(w, fmt)
+    return dequantize(k, neg, s, fmt)
+
+
+# ---- torch, for quantization-aware fine-tuning ------------------------------
+
+def _torch_assign(a, s, unit, mids):
+    import torch
+    ratio = a / torch.where(s > 0, s, torch.ones_like(s))[:, None]
+    k = len(unit) - 1 - torch.bucketize(ratio, mids, right=True)
+    q = s[:, None] * unit[k]
+    return k, ((a - q) ** 2).sum(dim=1)
+
+
+def torch_scales(w, fmt):
+    """Per-row scales of w [R, C] by the same search as quantize()."""
+    import torch
+    unit = torch.tensor(TABLES[fmt] / TABLES[fmt][0], dtype=torch.float64)
+    asc = unit.flip(0)
+    mids = (asc[1:] + asc[:-1]) / 2
+    a = w.detach().abs().double()
+    amax = a.max(dim=1).values
+    best_s, best_err = amax.clone(), torch.full_like(amax, float('inf'))
+    for start in range(STARTS):
+        s = amax * 2.0 ** (-start / STARTS)
+        k, err = _torch_assign(a, s, unit, mids)
+        active = amax > 0
+        for _ in range(ROUNDS):
+            lv = unit[k]
+            den = (lv * lv).sum(dim=1)
+            s2 = torch.where(den > 0, (a * lv).sum(dim=1) / den.clamp_min(1e-300), torch.zeros_like(den))
+            k2, err2 = _torch_assign(a, s2, unit, mids)
+            better = active & (s2 > 0) & (s2 != s) & (err2 < err)
+            if not bool(better.any()):
+                break
+            s = torch.where(better, s2, s)
+            err = torch.where(better, err2, err)
+            k = torch.where(better[:, None], k2, k)
+            active = better
+        improve = err < best_err
+        best_err = torch.where(improve, err, best_err)
+        best_s = torch.where(improve, s, best_s)
+    return best_s
+
+
+def torch_fake_quantize(w, fmt, scales):
+    """w [R, C] rounded to the nearest codes of the given per-row scales."""
+    import torch
+    unit = torch.tensor(TABLES[fmt] / TABLES[fmt][0], dtype=torch.float64)
+    asc = unit.flip(0)
+    mids = (asc[1:] + asc[:-1]) / 2
+    a = w.detach().abs().double()
+    k, _ = _torch_assign(a, scales, unit, mids)
+    q = (scales[:, None] * unit[k]).to(w.dtype)
+    return torch.where(w < 0, -q, q)
