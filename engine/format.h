@@ -63,7 +63,10 @@ enum {
 	NMT_T_SIZE = 56,        /* u64 bytes */
 };
 
-typedef enum { NMT_DTYPE_F32 = 0 } nmt_dtype;
+/* q8/q4 tensors are quant/matrix.h's panel layout: the codes
+ * (nmt_matrix_code_bytes), zero padding to a multiple of 64 bytes, then one
+ * f32 row factor per row (scale / level[0], quant/logquant.h). */
+typedef enum { NMT_DTYPE_F32 = 0, NMT_DTYPE_Q8 = 1, NMT_DTYPE_Q4 = 2 } nmt_dtype;
 
 /* Little-endian field access without alignment assumptions. */
 static inline uint32_t nmt_rd32(const uint8_t *p)

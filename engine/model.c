@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "meta.h"
+#include "../quant/matrix.h"
 #include "error.h"
 
 /* ---- dimensions from the metadata ------------------------------------- */
@@ -74,39 +75,82 @@ static int open_dir(const nmt_file_view *v, tensor_dir *td, char *err, size_t er
 	return 0;
 }
 
-/* Bind a tensor of exactly rows x cols f32 values. */
-static int bind(const tensor_dir *td, const char *name, int rows, int cols, const float **data,
-		char *err, size_t errlen)
+/* Find a tensor by name and check its shape and that [offset, offset+size)
+ * lies inside the weights section. */
+static int find_tensor(const tensor_dir *td, const char *name, int rows, int cols, const uint8_t **entry,
+		       char *err, size_t errlen)
 {
 	for (uint32_t i = 0; i < td->count; i++) {
 		const uint8_t *e = td->dir + (size_t)i * NMT_TENSOR_ENTRY_SIZE;
 		if (strncmp((const char *)e + NMT_T_NAME, name, NMT_TENSOR_NAME_LEN) != 0)
 			continue;
-		uint32_t dtype = nmt_rd32(e + NMT_T_DTYPE);
 		uint32_t r = nmt_rd32(e + NMT_T_ROWS), c = nmt_rd32(e + NMT_T_COLS);
 		uint64_t off = nmt_rd64(e + NMT_T_OFFSET), size = nmt_rd64(e + NMT_T_SIZE);
-		if (dtype != NMT_DTYPE_F32)
-			return nmt_fail(err, errlen, "tensor \"%s\": unsupported dtype %u", name, dtype);
 		if (r != (uint32_t)rows || c != (uint32_t)cols)
 			return nmt_fail(err, errlen, "tensor \"%s\" is %ux%u, the metadata implies %dx%d",
 				    name, r, c, rows, cols);
-		if (size != (uint64_t)r * c * sizeof(float) || off % NMT_ALIGN != 0 ||
-		    off > td->weights->size || size > td->weights->size - off)
+		if (off % NMT_ALIGN != 0 || off > td->weights->size || size > td->weights->size - off)
 			return nmt_fail(err, errlen, "corrupt model: tensor \"%s\" lies outside the weights section", name);
-		*data = (const float *)(td->weights->data + off);
+		*entry = e;
 		return 0;
 	}
 	return nmt_fail(err, errlen, "model has no tensor \"%s\"", name);
 }
 
+static int size_mismatch(const char *name, char *err, size_t errlen)
+{
+	return nmt_fail(err, errlen, "corrupt model: tensor \"%s\" has the wrong size for its shape and dtype", name);
+}
+
+/* Bind a tensor of exactly rows x cols f32 values (vectors are 1 x n). */
+static int bind(const tensor_dir *td, const char *name, int rows, int cols, const float **data,
+		char *err, size_t errlen)
+{
+	const uint8_t *e;
+	if (find_tensor(td, name, rows, cols, &e, err, errlen) != 0)
+		return -1;
+	uint32_t dtype = nmt_rd32(e + NMT_T_DTYPE);
+	if (dtype != NMT_DTYPE_F32)
+		return nmt_fail(err, errlen, "tensor \"%s\": dtype %u where f32 is required", name, dtype);
+	if (nmt_rd64(e + NMT_T_SIZE) != (uint64_t)rows * (uint64_t)cols * sizeof(float))
+		return size_mismatch(name, err, errlen);
+	*data = (const float *)(td->weights->data + nmt_rd64(e + NMT_T_OFFSET));
+	return 0;
+}
+
+/* A matrix: f32, or q8/q4 codes followed by row factors (engine/format.h). */
 static int bind_matrix(const tensor_dir *td, const char *name, int rows, int cols, nmt_matrix *w,
 		       char *err, size_t errlen)
 {
-	const float *data;
-	if (bind(td, name, rows, cols, &data, err, errlen) != 0)
+	const uint8_t *e;
+	if (find_tensor(td, name, rows, cols, &e, err, errlen) != 0)
 		return -1;
-	*w = (nmt_matrix){ .format = NMT_FMT_F32, .rows = rows, .cols = cols, .data = data };
-	return 0;
+	uint32_t dtype = nmt_rd32(e + NMT_T_DTYPE);
+	uint64_t size = nmt_rd64(e + NMT_T_SIZE);
+	const uint8_t *data = td->weights->data + nmt_rd64(e + NMT_T_OFFSET);
+	*w = (nmt_matrix){ .rows = rows, .cols = cols, .data = data };
+	switch (dtype) {
+	case NMT_DTYPE_F32:
+		w->format = NMT_FMT_F32;
+		if (size != (uint64_t)rows * (uint64_t)cols * sizeof(float))
+			return size_mismatch(name, err, errlen);
+		return 0;
+	case NMT_DTYPE_Q8:
+	case NMT_DTYPE_Q4: {
+		w->format = dtype == NMT_DTYPE_Q8 ? NMT_FMT_Q8 : NMT_FMT_Q4;
+		if (w->format == NMT_FMT_Q8 && cols > NMT_Q8_MAX_COLS)
+			return nmt_fail(err, errlen, "tensor \"%s\": q8 matrices may have at most %d columns",
+				    name, NMT_Q8_MAX_COLS);
+		uint64_t codes = nmt_matrix_code_bytes(w->format, rows, cols);
+		uint64_t factors_at = (codes + NMT_ALIGN - 1) / NMT_ALIGN * NMT_ALIGN;
+		if (size != factors_at + (uint64_t)rows * sizeof(float))
+			return size_mismatch(name, err, errlen);
+		w->row_factor = (const float *)(data + factors_at);
+		return 0;
+	}
+	default:
+		return nmt_fail(err, errlen, "tensor \"%s\": unsupported dtype %u", name, dtype);
+	}
 }
 
 static int bind_linear(const tensor_dir *td, const char *prefix, int out, int in, int has_bias,

@@ -1,6 +1,6 @@
 /* model-pack: a trained checkpoint plus SentencePiece models -> packed .nmt file.
  *
- *   model-pack [--quant f32] [--vmap VMAP.txt] -o OUT.nmt CHECKPOINT.safetensors SRC.model TGT.model
+ *   model-pack [--quant f32|q8|q4] [--vmap VMAP.txt] -o OUT.nmt CHECKPOINT.safetensors SRC.model TGT.model
  *
  * The checkpoint is what train/export.py writes: safetensors whose
  * __metadata__ holds the model's dimensions (train/model.py Config). */
@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "../engine/arch.h"
+#include "../quant/matrix.h"
 #include "../vocab/spm.h"
 #include "safetensors.h"
 #include "vmap_pack.h"
@@ -33,11 +34,12 @@ _Noreturn static void die(int status, const char *fmt, ...)
 
 static void usage(FILE *f)
 {
-	fputs("usage: model-pack [--quant f32] [--vmap VMAP.txt] -o OUT.nmt CHECKPOINT.safetensors SRC.model TGT.model\n"
+	fputs("usage: model-pack [--quant f32|q8|q4] [--vmap VMAP.txt] -o OUT.nmt CHECKPOINT.safetensors SRC.model TGT.model\n"
 	      "Packs a checkpoint (train/export.py) and the source and target SentencePiece\n"
 	      "models (the same file twice for a joint vocabulary) into one .nmt file.\n"
 	      "  -o, --output FILE   the packed model to write\n"
-	      "      --quant F       weight format: f32 (the only one in this version)\n"
+	      "      --quant F       weight format of the matrices: f32 (default), or the 8-bit\n"
+	      "                      or 4-bit log quantization q8, q4 (biases stay f32)\n"
 	      "      --vmap FILE     n-gram vocabulary map (train/vmap.py) for output shortlists\n"
 	      "  -h, --help          this help\n", f);
 }
@@ -103,7 +105,9 @@ static float *load_tensor(const st_file *ck, const nmt_tensor_spec *spec)
 	return data;
 }
 
-static void pack_weights(const st_file *ck, const nmt_dims *d, pack_file *out)
+static const char *const quant_names[] = { [NMT_DTYPE_F32] = "f32", [NMT_DTYPE_Q8] = "q8", [NMT_DTYPE_Q4] = "q4" };
+
+static void pack_weights(const st_file *ck, const nmt_dims *d, nmt_dtype quant, pack_file *out)
 {
 	nmt_tensor_spec specs[NMT_ARCH_MAX_TENSORS];
 	int n = nmt_arch_tensors(d, specs);
@@ -120,7 +124,15 @@ static void pack_weights(const st_file *ck, const nmt_dims *d, pack_file *out)
 	}
 	for (int k = 0; k < n; k++) {
 		float *data = load_tensor(ck, &specs[k]);
-		if (pack_tensor_f32(&t, specs[k].name, specs[k].rows, specs[k].cols, data) != 0)
+		int rc;
+		if (quant == NMT_DTYPE_F32 || specs[k].is_vector)
+			rc = pack_tensor_f32(&t, specs[k].name, specs[k].rows, specs[k].cols, data);
+		else if (quant == NMT_DTYPE_Q8 && specs[k].cols > NMT_Q8_MAX_COLS)
+			die(1, "tensor \"%s\" has %d columns; q8 allows at most %d", specs[k].name, specs[k].cols,
+			    NMT_Q8_MAX_COLS);
+		else
+			rc = pack_tensor_quant(&t, specs[k].name, quant, specs[k].rows, specs[k].cols, data);
+		if (rc != 0)
 			die(1, "out of memory");
 		free(data);
 	}
@@ -183,7 +195,7 @@ static void pack_vocab(const char *path, const char *tag, int expect_size, int b
 		die(1, "too many sections");
 }
 
-static void pack_meta(const st_file *ck, const nmt_dims *d, pack_file *out)
+static void pack_meta(const st_file *ck, const nmt_dims *d, nmt_dtype quant, pack_file *out)
 {
 	const char *src = st_meta(ck, "src_lang"), *tgt = st_meta(ck, "tgt_lang");
 	char *text = malloc(4096);
@@ -191,11 +203,11 @@ static void pack_meta(const st_file *ck, const nmt_dims *d, pack_file *out)
 	if (!text)
 		die(1, "out of memory");
 	int n = snprintf(text, 4096,
-			 "arch=%s\nquant=f32\nsrc_lang=%s\ntgt_lang=%s\n"
+			 "arch=%s\nquant=%s\nsrc_lang=%s\ntgt_lang=%s\n"
 			 "src_vocab=%d\ntgt_vocab=%d\nemb=%d\nenc_hidden=%d\nenc_layers=%d\n"
 			 "dec_hidden=%d\natt=%d\nfc=%d\nfc_layers=%d\nbos_id=%d\neos_id=%d\n"
 			 "packed_by=model-pack %s\n",
-			 NMT_ARCH_NAME, src ? src : "und", tgt ? tgt : "und", d->src_vocab, d->tgt_vocab,
+			 NMT_ARCH_NAME, quant_names[quant], src ? src : "und", tgt ? tgt : "und", d->src_vocab, d->tgt_vocab,
 			 d->emb, d->enc_hidden, d->enc_layers, d->dec_hidden, d->att, d->fc, d->fc_layers,
 			 d->bos_id, d->eos_id, MODEL_PACK_VERSION);
 	if (n < 0 || n >= 4096 || strpbrk(src ? src : "", "\n=") || strpbrk(tgt ? tgt : "", "\n="))
@@ -212,6 +224,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *output = NULL, *vmap = NULL;
+	nmt_dtype quant = NMT_DTYPE_F32;
 	int c;
 
 	{ const uint16_t one = 1; if (*(const uint8_t *)&one != 1) die(1, "big-endian hosts are not supported"); }
@@ -220,8 +233,14 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 'o': output = optarg; break;
 		case 'q':
-			if (strcmp(optarg, "f32") != 0)
-				die(2, "--quant %s is not supported (this version packs f32)", optarg);
+			if (strcmp(optarg, "f32") == 0)
+				quant = NMT_DTYPE_F32;
+			else if (strcmp(optarg, "q8") == 0)
+				quant = NMT_DTYPE_Q8;
+			else if (strcmp(optarg, "q4") == 0)
+				quant = NMT_DTYPE_Q4;
+			else
+				die(2, "--quant %s: the formats are f32, q8 and q4", optarg);
 			break;
 		case 'v': vmap = optarg; break;
 		case 'h': usage(stdout); return 0;
@@ -239,8 +258,8 @@ int main(int argc, char **argv)
 	if (d.bos_id >= d.tgt_vocab || d.eos_id >= d.tgt_vocab)
 		die(1, "checkpoint bos_id/eos_id lie outside the target vocabulary");
 	pack_file out = { .n = 0 };
-	pack_meta(ck, &d, &out);
-	pack_weights(ck, &d, &out);
+	pack_meta(ck, &d, quant, &out);
+	pack_weights(ck, &d, quant, &out);
 	pack_vocab(argv[optind + 1], NMT_TAG_SRC_VOCAB, d.src_vocab, -1, -1, &out);
 	pack_vocab(argv[optind + 2], NMT_TAG_TGT_VOCAB, d.tgt_vocab, d.bos_id, d.eos_id, &out);
 	st_close(ck);

@@ -1,5 +1,8 @@
 #include "writer.h"
 
+#include "../quant/logquant.h"
+#include "../quant/qlayout.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,9 +119,10 @@ static int grow_bytes(uint8_t **p, size_t n)
 	return 0;
 }
 
-int pack_tensor_f32(pack_tensors *t, const char *name, int rows, int cols, const float *data)
+/* Append one tensor's bytes (size of them, built by fill) and its entry. */
+static int add_tensor(pack_tensors *t, const char *name, nmt_dtype dtype, int rows, int cols, size_t bytes,
+		      uint8_t **dest)
 {
-	size_t bytes = (size_t)rows * (size_t)cols * sizeof(float);
 	size_t off = align_up(t->weights_size);
 
 	if (strlen(name) >= NMT_TENSOR_NAME_LEN)
@@ -128,14 +132,13 @@ int pack_tensor_f32(pack_tensors *t, const char *name, int rows, int cols, const
 	if (grow_bytes(&t->dir, t->dir_size + NMT_TENSOR_ENTRY_SIZE) != 0 ||
 	    grow_bytes(&t->weights, off + bytes) != 0)
 		return -1;
-	memset(t->weights + t->weights_size, 0, off - t->weights_size);
-	/* Little-endian hosts only (checked in main): floats are written as they lie. */
-	memcpy(t->weights + off, data, bytes);
+	memset(t->weights + t->weights_size, 0, off + bytes - t->weights_size);
+	*dest = t->weights + off;
 	t->weights_size = off + bytes;
 	uint8_t *e = t->dir + t->dir_size;
 	memset(e, 0, NMT_TENSOR_ENTRY_SIZE);
 	memcpy(e + NMT_T_NAME, name, strlen(name));
-	nmt_wr32(e + NMT_T_DTYPE, NMT_DTYPE_F32);
+	nmt_wr32(e + NMT_T_DTYPE, dtype);
 	nmt_wr32(e + NMT_T_ROWS, (uint32_t)rows);
 	nmt_wr32(e + NMT_T_COLS, (uint32_t)cols);
 	nmt_wr64(e + NMT_T_OFFSET, off);
@@ -144,6 +147,43 @@ int pack_tensor_f32(pack_tensors *t, const char *name, int rows, int cols, const
 	t->count++;
 	nmt_wr32(t->dir, t->count);
 	nmt_wr32(t->dir + 4, 0);
+	return 0;
+}
+
+int pack_tensor_f32(pack_tensors *t, const char *name, int rows, int cols, const float *data)
+{
+	uint8_t *dest;
+	size_t bytes = (size_t)rows * (size_t)cols * sizeof(float);
+	if (add_tensor(t, name, NMT_DTYPE_F32, rows, cols, bytes, &dest) != 0)
+		return -1;
+	/* Little-endian hosts only (checked in main): floats are written as they lie. */
+	memcpy(dest, data, bytes);
+	return 0;
+}
+
+int pack_tensor_quant(pack_tensors *t, const char *name, nmt_dtype dtype, int rows, int cols,
+		      const float *data)
+{
+	nmt_format f = dtype == NMT_DTYPE_Q4 ? NMT_FMT_Q4 : NMT_FMT_Q8;
+	nmt_logq_bits bits = f == NMT_FMT_Q4 ? NMT_LOGQ_4 : NMT_LOGQ_8;
+	size_t code_bytes = nmt_matrix_code_bytes(f, rows, cols);
+	size_t factors_at = align_up(code_bytes);
+	uint8_t *codes = malloc((size_t)rows * (size_t)cols), *dest;
+	float *factors = malloc((size_t)rows * sizeof *factors);
+
+	if (!codes || !factors || add_tensor(t, name, dtype, rows, cols, factors_at + (size_t)rows * 4, &dest) != 0) {
+		free(codes);
+		free(factors);
+		return -1;
+	}
+	for (int r = 0; r < rows; r++) {
+		float s = nmt_logq_quantize_row(bits, data + (size_t)r * cols, cols, codes + (size_t)r * cols);
+		factors[r] = s / (float)nmt_logq_table(bits)[0];
+	}
+	nmt_q_layout(f, rows, cols, codes, dest);
+	memcpy(dest + factors_at, factors, (size_t)rows * sizeof *factors);
+	free(codes);
+	free(factors);
 	return 0;
 }
 

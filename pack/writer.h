@@ -35,6 +35,10 @@ typedef struct {
 } pack_tensors;
 
 int pack_tensor_f32(pack_tensors *t, const char *name, int rows, int cols, const float *data);
+/* Quantize a rows x cols matrix to q8 or q4 (dtype NMT_DTYPE_Q8/Q4) and add it
+ * in the kernels' layout. Returns -1 on allocation failure. */
+int pack_tensor_quant(pack_tensors *t, const char *name, nmt_dtype dtype, int rows, int cols,
+		      const float *data);
 void pack_tensors_free(pack_tensors *t);
 
 #endif

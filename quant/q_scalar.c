@@ -8,8 +8,21 @@
 
 #include "qlayout.h"
 
+/* Signed level of every code byte (q8) or nibble (q4), built per call on
+ * the stack: 256 entries cost nothing next to a matrix. */
+typedef struct {
+	int16_t level[256];
+} level_lut;
+
+static void make_lut(nmt_format f, level_lut *lut)
+{
+	int n = f == NMT_FMT_Q8 ? 256 : 16;
+	for (int c = 0; c < n; c++)
+		lut->level[c] = (int16_t)nmt_q_level(f, (uint8_t)c);
+}
+
 /* Integer dot product of row `row` with one quantized input row. */
-static int32_t row_dot(const nmt_matrix *W, int row, const int8_t *xq)
+static int32_t row_dot(const nmt_matrix *W, const level_lut *lut, int row, const int8_t *xq)
 {
 	const uint8_t *codes = W->data;
 	int per_chunk = nmt_chunk_cols(W->format);
@@ -20,11 +33,10 @@ static int32_t row_dot(const nmt_matrix *W, int row, const int8_t *xq)
 		const int8_t *x = xq + (size_t)ch * per_chunk;
 		if (W->format == NMT_FMT_Q8) {
 			for (int j = 0; j < NMT_CHUNK_BYTES; j++)
-				sum += nmt_q_level(NMT_FMT_Q8, p[j]) * x[j];
+				sum += lut->level[p[j]] * x[j];
 		} else {
 			for (int j = 0; j < NMT_CHUNK_BYTES; j++)
-				sum += nmt_q_level(NMT_FMT_Q4, p[j] & 0x0F) * x[j] +
-				       nmt_q_level(NMT_FMT_Q4, p[j] >> 4) * x[NMT_CHUNK_BYTES + j];
+				sum += lut->level[p[j] & 0x0F] * x[j] + lut->level[p[j] >> 4] * x[NMT_CHUNK_BYTES + j];
 		}
 	}
 	return sum;
@@ -48,13 +60,15 @@ void nmt_matmul_q_scalar(const nmt_matrix *W, const float *X, int n, int ldx,
 			 const float *bias, float *Y, int ldy, nmt_kscratch *k)
 {
 	int padded = nmt_matrix_padded_cols(W->format, W->cols);
+	level_lut lut;
+	make_lut(W->format, &lut);
 	for (int i0 = 0; i0 < n; i0 += NMT_KBATCH) {
 		int nb = n - i0 < NMT_KBATCH ? n - i0 : NMT_KBATCH;
 		quantize_inputs(W, X + (size_t)i0 * ldx, nb, ldx, k);
 		for (int r = 0; r < W->rows; r++)
 			for (int b = 0; b < nb; b++)
 				Y[(size_t)(i0 + b) * ldy + r] =
-					finish(W, r, row_dot(W, r, k->xq + (size_t)b * padded), k->x_scale[b], bias);
+					finish(W, r, row_dot(W, &lut, r, k->xq + (size_t)b * padded), k->x_scale[b], bias);
 	}
 }
 
@@ -62,20 +76,23 @@ void nmt_matmul_rows_q_scalar(const nmt_matrix *W, const int32_t *rows, int n_ro
 			      int n, int ldx, const float *bias, float *Y, int ldy, nmt_kscratch *k)
 {
 	int padded = nmt_matrix_padded_cols(W->format, W->cols);
+	level_lut lut;
+	make_lut(W->format, &lut);
 	for (int i0 = 0; i0 < n; i0 += NMT_KBATCH) {
 		int nb = n - i0 < NMT_KBATCH ? n - i0 : NMT_KBATCH;
 		quantize_inputs(W, X + (size_t)i0 * ldx, nb, ldx, k);
 		for (int j = 0; j < n_rows; j++)
 			for (int b = 0; b < nb; b++)
-				Y[(size_t)(i0 + b) * ldy + j] = finish(
-					W, rows[j], row_dot(W, rows[j], k->xq + (size_t)b * padded), k->x_scale[b], bias);
+				Y[(size_t)(i0 + b) * ldy + j] = finish(W, rows[j],
+					row_dot(W, &lut, rows[j], k->xq + (size_t)b * padded), k->x_scale[b], bias);
 	}
 }
 
 void nmt_matrix_row_q(const nmt_matrix *W, int row, float *out)
 {
 	const uint8_t *codes = W->data;
+	level_lut lut;
+	make_lut(W->format, &lut);
 	for (int c = 0; c < W->cols; c++)
-		out[c] = (float)nmt_q_level(W->format, nmt_q_code_at(W->format, codes, W->cols, row, c)) *
-			 W->row_factor[row];
+		out[c] = (float)lut.level[nmt_q_code_at(W->format, codes, W->cols, row, c)] * W->row_factor[row];
 }

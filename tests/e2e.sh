@@ -55,6 +55,9 @@ if [ "$NMT" = ./nmt ] && [ -f models/ende.safetensors ]; then
 	# the default model is embedded: the binary alone translates, from anywhere
 	check "embedded model translates" sh -c "cd / && echo 'A dog runs along the beach.' | $PWD/nmt -b 1 | grep -q '[a-z]'"
 	check "embedded model: one line per line" test "$(printf 'A dog.\n\nTwo cats.\n' | $NMT -b 1 | wc -l)" -eq 3
+	# a trained English->German model, not noise: the words any such model knows
+	check "embedded model speaks German (beam 4)" sh -c "echo 'Two young children are playing in the sand.' | $NMT | grep -q 'Kinder'"
+	check "embedded model speaks German (greedy)" sh -c "echo 'A man and a woman are sitting on a bench.' | $NMT -b 1 | grep -q 'Mann'"
 else
 	expect_error "no embedded model" 1 $NMT
 fi
@@ -103,6 +106,19 @@ check "shortlist: one line per input" test "$(wc -l <"$TMP/short")" -eq "$n_sent
 check "shortlist changes the small model's output" sh -c "! cmp -s $TMP/short $TMP/got.4"
 printf '# x\n\t1 2\n5\t1 999\n' >"$TMP/badvmap.txt"
 expect_error "pack: vmap id outside the vocabulary" 1 $PACK --vmap "$TMP/badvmap.txt" -o "$TMP/x.nmt" "$FIX/tiny.safetensors" "$FIX/src.model" "$FIX/tgt.model"
+
+# ---- quantized weights (q8, q4) ----------------------------------------------
+for q in q8 q4; do
+	check "pack --quant $q" $PACK --quant $q -o "$TMP/$q.nmt" "$FIX/tiny.safetensors" "$FIX/src.model" "$FIX/tgt.model"
+	check "nmt info shows quant=$q" sh -c "$NMT info --verify $TMP/$q.nmt | grep -qx 'quant=$q'"
+	$NMT -m "$TMP/$q.nmt" -b 4 <"$TMP/src.txt" >"$TMP/got.$q"
+	check "$q: one line per input" test "$(wc -l <"$TMP/got.$q")" -eq "$n_sent"
+done
+# (the tiny model's rows are shorter than one 64-byte chunk, so q4 and q8
+# pad to the same size here)
+check "q4 file no larger than q8, q8 smaller than f32" sh -c \
+	"[ \$(wc -c <$TMP/q4.nmt) -le \$(wc -c <$TMP/q8.nmt) ] && [ \$(wc -c <$TMP/q8.nmt) -lt \$(wc -c <$M) ]"
+expect_error "pack: unknown --quant" 2 $PACK --quant q3 -o "$TMP/x.nmt" "$FIX/tiny.safetensors" "$FIX/src.model" "$FIX/tgt.model"
 
 # ---- bad model files --------------------------------------------------------
 : >"$TMP/empty.nmt"
