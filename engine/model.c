@@ -13,6 +13,7 @@
 
 #include "meta.h"
 #include "../quant/matrix.h"
+#include "../quant/qdot.h"
 #include "error.h"
 
 /* ---- dimensions from the metadata ------------------------------------- */
@@ -277,6 +278,12 @@ int nmt_model_open_memory(const void *buf, size_t len, int verify_all, nmt_model
 		return nmt_fail(err, errlen, "out of memory");
 	m->map = buf;
 	m->map_len = len;
+	/* NMT_KERNELS forces an implementation (for tests and measurements). */
+	const char *kernels = getenv("NMT_KERNELS");
+	if (!(m->qdot = nmt_qdot_select(kernels))) {
+		nmt_fail(err, errlen, "NMT_KERNELS=%s: unknown, or not supported by this CPU (scalar, avx512)", kernels);
+		goto fail;
+	}
 	if ((uintptr_t)buf % NMT_ALIGN != 0) {
 		nmt_fail(err, errlen, "model buffer is not %d-byte aligned", NMT_ALIGN);
 		goto fail;

@@ -54,6 +54,7 @@ typedef struct nmt_model {
 	const void *map;                             /* the whole file */
 	size_t map_len;
 	int owns_map;                                /* munmap on close */
+	const struct nmt_qdot *qdot;                 /* q8/q4 dot products for this CPU */
 } nmt_model;
 
 /* Map a packed file read-only and bind everything; -1 + one-line message on error. */

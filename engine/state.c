@@ -55,7 +55,7 @@ int nmt_state_init(nmt_state *s, const nmt_model *m)
 {
 	memset(s, 0, sizeof *s);
 	s->m = m;
-	if (nmt_kscratch_init(&s->kq, widest_input(&m->d)) != 0)
+	if (nmt_kscratch_init(&s->kq, widest_input(&m->d), m->qdot) != 0)
 		return -1;
 	s->shortlist = malloc((size_t)m->d.tgt_vocab * sizeof *s->shortlist);
 	s->shortlist_marks = calloc((size_t)m->d.tgt_vocab, 1);

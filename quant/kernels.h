@@ -9,11 +9,11 @@ void nmt_matmul_rows_f32_scalar(const nmt_matrix *W, const int32_t *rows, int n_
 				int n, int ldx, const float *bias, float *Y, int ldy);
 void nmt_matrix_row_f32(const nmt_matrix *W, int row, float *out);
 
-/* q8 and q4 (the format is W->format). */
-void nmt_matmul_q_scalar(const nmt_matrix *W, const float *X, int n, int ldx,
-			 const float *bias, float *Y, int ldy, nmt_kscratch *k);
-void nmt_matmul_rows_q_scalar(const nmt_matrix *W, const int32_t *rows, int n_rows, const float *X,
-			      int n, int ldx, const float *bias, float *Y, int ldy, nmt_kscratch *k);
+/* q8 and q4 (the format is W->format), on k->qdot's dot products. */
+void nmt_matmul_q(const nmt_matrix *W, const float *X, int n, int ldx,
+		  const float *bias, float *Y, int ldy, nmt_kscratch *k);
+void nmt_matmul_rows_q(const nmt_matrix *W, const int32_t *rows, int n_rows, const float *X,
+		       int n, int ldx, const float *bias, float *Y, int ldy, nmt_kscratch *k);
 void nmt_matrix_row_q(const nmt_matrix *W, int row, float *out);
 
 #endif

@@ -4,8 +4,9 @@
 #include "kernels.h"
 #include "qlayout.h"
 
-int nmt_kscratch_init(nmt_kscratch *k, int max_cols)
+int nmt_kscratch_init(nmt_kscratch *k, int max_cols, const struct nmt_qdot *qdot)
 {
+	k->qdot = qdot;
 	/* q4 pads the most: to whole 128-column chunks */
 	int padded = nmt_matrix_padded_cols(NMT_FMT_Q4, max_cols > 0 ? max_cols : 1);
 	k->xq = malloc((size_t)NMT_KBATCH * padded);
@@ -36,7 +37,7 @@ void nmt_matmul(const nmt_matrix *W, const float *X, int n, int ldx,
 		break;
 	case NMT_FMT_Q8:
 	case NMT_FMT_Q4:
-		nmt_matmul_q_scalar(W, X, n, ldx, bias, Y, ldy, k);
+		nmt_matmul_q(W, X, n, ldx, bias, Y, ldy, k);
 		break;
 	}
 }
@@ -50,7 +51,7 @@ void nmt_matmul_rows(const nmt_matrix *W, const int32_t *rows, int n_rows, const
 		break;
 	case NMT_FMT_Q8:
 	case NMT_FMT_Q4:
-		nmt_matmul_rows_q_scalar(W, rows, n_rows, X, n, ldx, bias, Y, ldy, k);
+		nmt_matmul_rows_q(W, rows, n_rows, X, n, ldx, bias, Y, ldy, k);
 		break;
 	}
 }

@@ -34,7 +34,10 @@ typedef struct {
 
 /* Scratch for the activations' int8 copies, owned by the caller (one per
  * thread), sized by nmt_kscratch_size for the widest matrix. */
+struct nmt_qdot;
+
 typedef struct {
+	const struct nmt_qdot *qdot;   /* the dot products for q8/q4 (quant/qdot.h) */
 	int8_t *xq;       /* NMT_KBATCH rows of padded columns */
 	float *x_scale;   /* NMT_KBATCH */
 	int cap_cols;
@@ -48,7 +51,7 @@ int nmt_matrix_padded_cols(nmt_format format, int cols);
 /* Bytes of codes for a rows x cols quantized matrix in the panel layout. */
 size_t nmt_matrix_code_bytes(nmt_format format, int rows, int cols);
 
-int nmt_kscratch_init(nmt_kscratch *k, int max_cols);
+int nmt_kscratch_init(nmt_kscratch *k, int max_cols, const struct nmt_qdot *qdot);
 void nmt_kscratch_free(nmt_kscratch *k);
 
 /* Y[i][r] = bias[r] + sum_c W[r][c] * X[i][c]  for i < n, r < rows.

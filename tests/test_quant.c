@@ -13,6 +13,7 @@
 #include "../quant/logquant.h"
 #include "../quant/matrix.h"
 #include "../quant/qlayout.h"
+#include "../quant/qdot.h"
 
 static const int SIZES[] = { 1, 3, 17, 255, 1000 };
 #define N_SIZES (int)(sizeof SIZES / sizeof SIZES[0])
@@ -200,7 +201,7 @@ static float expected_output(const qmat *q, int r, const float *x, const float *
 	return bias ? y + bias[r] : y;
 }
 
-static void check_qmatmul(nmt_format f, int rows, int cols, int n)
+static void check_qmatmul(const nmt_qdot *qdot, nmt_format f, int rows, int cols, int n)
 {
 	uint32_t seed = (uint32_t)(rows * 131 + cols * 7 + n + f);
 	qmat q = make_qmat(f, rows, cols, seed);
@@ -222,7 +223,7 @@ static void check_qmatmul(nmt_format f, int rows, int cols, int n)
 		sel[r] = rows - 1 - r;          /* every row, backwards */
 	}
 	nmt_kscratch k;
-	assert_int_equal(nmt_kscratch_init(&k, cols), 0);
+	assert_int_equal(nmt_kscratch_init(&k, cols, qdot), 0);
 	nmt_matmul(&q.W, x, n, ldx, bias, y, ldy, &k);
 	nmt_matmul_rows(&q.W, sel, rows, x, n, ldx, NULL, yr, rows, &k);
 	for (int i = 0; i < n; i++)
@@ -250,13 +251,34 @@ static void check_qmatmul(nmt_format f, int rows, int cols, int n)
 	free(row);
 }
 
+/* Every implementation this CPU runs gives exactly the reference integers. */
 static void test_qmatmul_odd_sizes(void **state)
 {
 	(void)state;
-	for (int f = 0; f < 2; f++)
-		for (int a = 0; a < N_SIZES; a++)
-			for (int b = 0; b < N_SIZES; b++)
-				check_qmatmul(f ? NMT_FMT_Q4 : NMT_FMT_Q8, SIZES[a], SIZES[b], a == b ? 11 : 2);
+	const char *names[] = { "scalar", "avx512" };
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		const nmt_qdot *qdot = nmt_qdot_select(names[i]);
+		if (!qdot) {
+			print_message("%s: not supported here, skipped\n", names[i]);
+			continue;
+		}
+		for (int f = 0; f < 2; f++)
+			for (int a = 0; a < N_SIZES; a++)
+				for (int b = 0; b < N_SIZES; b++)
+					check_qmatmul(qdot, f ? NMT_FMT_Q4 : NMT_FMT_Q8, SIZES[a], SIZES[b], a == b ? 11 : 2);
+		print_message("%s: exact on all sizes\n", names[i]);
+	}
+}
+
+static void test_level_tables(void **state)
+{
+	(void)state;
+	for (int c = 0; c < 256; c++)
+		assert_int_equal(nmt_q8_levels[c], nmt_q_level(NMT_FMT_Q8, (uint8_t)c));
+	for (int c = 0; c < 16; c++)
+		assert_int_equal(nmt_q4_levels[c], nmt_q_level(NMT_FMT_Q4, (uint8_t)c));
+	assert_null(nmt_qdot_select("bogus"));
+	assert_non_null(nmt_qdot_select(NULL));
 }
 
 /* The quantized product approximates the float one: relative error of
@@ -278,7 +300,7 @@ static void test_qmatmul_accuracy(void **state)
 		for (int c = 0; c < cols; c++)
 			x[c] = next_gaussian(&seed);
 		nmt_kscratch k;
-		assert_int_equal(nmt_kscratch_init(&k, cols), 0);
+		assert_int_equal(nmt_kscratch_init(&k, cols, nmt_qdot_select(NULL)), 0);
 		nmt_matmul(&q.W, x, 1, cols, NULL, y, rows, &k);
 		double err = 0, energy = 0;
 		for (int r = 0; r < rows; r++) {
@@ -305,6 +327,7 @@ int main(void)
 		cmocka_unit_test(test_q4_rows),
 		cmocka_unit_test(test_zero_row),
 		cmocka_unit_test(test_exact_levels),
+		cmocka_unit_test(test_level_tables),
 		cmocka_unit_test(test_qmatmul_odd_sizes),
 		cmocka_unit_test(test_qmatmul_accuracy),
 	};

@@ -1,0 +1,80 @@
+/* The q8/q4 matrix products around the ISA's dot products (qdot.h): each
+ * input row is quantized to int8 once (nmt_quantize_x), each output is an
+ * exact integer dot product, and one float rescale ends it:
+ *     y = (float)sum * (row_factor[r] * x_scale) [+ bias[r]]
+ * in that order, whatever the ISA, so every kernel gives the same floats. */
+#include "kernels.h"
+#include "qdot.h"
+#include "qlayout.h"
+
+static float finish(const nmt_matrix *W, int row, int32_t sum, float x_scale, const float *bias)
+{
+	float y = (float)sum * (W->row_factor[row] * x_scale);
+	return bias ? y + bias[row] : y;
+}
+
+/* Quantize up to NMT_KBATCH input rows into the scratch. */
+static void quantize_inputs(const nmt_matrix *W, const float *X, int nb, int ldx, nmt_kscratch *k)
+{
+	int padded = nmt_matrix_padded_cols(W->format, W->cols);
+	for (int b = 0; b < nb; b++)
+		k->x_scale[b] = nmt_quantize_x(X + (size_t)b * ldx, W->cols, padded, k->xq + (size_t)b * padded);
+}
+
+void nmt_matmul_q(const nmt_matrix *W, const float *X, int n, int ldx,
+		  const float *bias, float *Y, int ldy, nmt_kscratch *k)
+{
+	const nmt_qdot *q = k->qdot;
+	const uint8_t *codes = W->data;
+	int padded = nmt_matrix_padded_cols(W->format, W->cols);
+	int chunks = nmt_chunks_per_row(W->format, W->cols);
+	size_t panel_bytes = (size_t)NMT_PANEL_ROWS * chunks * NMT_CHUNK_BYTES;
+	void (*panel_dot)(const uint8_t *, int, const int8_t *, int32_t *) =
+		W->format == NMT_FMT_Q8 ? q->q8_panel : q->q4_panel;
+
+	for (int i0 = 0; i0 < n; i0 += NMT_KBATCH) {
+		int nb = n - i0 < NMT_KBATCH ? n - i0 : NMT_KBATCH;
+		quantize_inputs(W, X + (size_t)i0 * ldx, nb, ldx, k);
+		for (int r0 = 0; r0 < W->rows; r0 += NMT_PANEL_ROWS) {
+			const uint8_t *panel = codes + (size_t)(r0 / NMT_PANEL_ROWS) * panel_bytes;
+			for (int b = 0; b < nb; b++) {
+				int32_t sums[NMT_PANEL_ROWS];
+				panel_dot(panel, chunks, k->xq + (size_t)b * padded, sums);
+				float *y = Y + (size_t)(i0 + b) * ldy;
+				for (int r = r0; r < r0 + NMT_PANEL_ROWS && r < W->rows; r++)
+					y[r] = finish(W, r, sums[r - r0], k->x_scale[b], bias);
+			}
+		}
+	}
+}
+
+void nmt_matmul_rows_q(const nmt_matrix *W, const int32_t *rows, int n_rows, const float *X,
+		       int n, int ldx, const float *bias, float *Y, int ldy, nmt_kscratch *k)
+{
+	const nmt_qdot *q = k->qdot;
+	const uint8_t *codes = W->data;
+	int padded = nmt_matrix_padded_cols(W->format, W->cols);
+	int chunks = nmt_chunks_per_row(W->format, W->cols);
+	int32_t (*dot)(const uint8_t *, int, const int8_t *) = W->format == NMT_FMT_Q8 ? q->q8 : q->q4;
+
+	for (int i0 = 0; i0 < n; i0 += NMT_KBATCH) {
+		int nb = n - i0 < NMT_KBATCH ? n - i0 : NMT_KBATCH;
+		quantize_inputs(W, X + (size_t)i0 * ldx, nb, ldx, k);
+		for (int j = 0; j < n_rows; j++) {
+			const uint8_t *row = codes + nmt_chunk_offset(W->format, W->cols, rows[j], 0);
+			for (int b = 0; b < nb; b++)
+				Y[(size_t)(i0 + b) * ldy + j] =
+					finish(W, rows[j], dot(row, chunks, k->xq + (size_t)b * padded), k->x_scale[b], bias);
+		}
+	}
+}
+
+void nmt_matrix_row_q(const nmt_matrix *W, int row, float *out)
+{
+	const uint8_t *codes = W->data;
+	for (int c = 0; c < W->cols; c++) {
+		uint8_t code = nmt_q_code_at(W->format, codes, W->cols, row, c);
+		int level = W->format == NMT_FMT_Q8 ? nmt_q8_levels[code] : nmt_q4_levels[code];
+		out[c] = (float)level * W->row_factor[row];
+	}
+}

@@ -1,0 +1,37 @@
+/* Integer dot products of quantized weight rows with int8 activations: the
+ * one operation each ISA implements for q8 and q4 (the formats and their
+ * layout are logquant.h and matrix.h; the driver around them, quantizing
+ * inputs and rescaling outputs, is q_matmul.c and the same for every ISA).
+ *
+ * `row` points at a row's first chunk; its next chunks follow
+ * NMT_PANEL_ROWS * NMT_CHUNK_BYTES bytes apart. `xq` holds the activations,
+ * padded with zeros to whole chunks. The sums are exact, so every
+ * implementation must return the same integers as the scalar one. */
+#ifndef NMT_QUANT_QDOT_H
+#define NMT_QUANT_QDOT_H
+#include <stdint.h>
+
+typedef struct nmt_qdot {
+	const char *name;
+	int32_t (*q8)(const uint8_t *row, int chunks, const int8_t *xq);
+	int32_t (*q4)(const uint8_t *row, int chunks, const int8_t *xq);
+	/* All NMT_PANEL_ROWS rows of a panel (panel = its row 0): out[r]. */
+	void (*q8_panel)(const uint8_t *panel, int chunks, const int8_t *xq, int32_t *out);
+	void (*q4_panel)(const uint8_t *panel, int chunks, const int8_t *xq, int32_t *out);
+} nmt_qdot;
+
+extern const nmt_qdot nmt_qdot_scalar;
+#if defined(__x86_64__)
+extern const nmt_qdot nmt_qdot_avx512;
+#endif
+
+/* The implementation to use: `name` ("scalar", "avx512") forces one, NULL or
+ * "" picks the best this CPU runs. NULL if the forced one is unknown or the
+ * CPU lacks it. */
+const nmt_qdot *nmt_qdot_select(const char *name);
+
+/* Signed integer level of every q8 code byte and every q4 nibble. */
+extern const int16_t nmt_q8_levels[256];
+extern const int8_t nmt_q4_levels[16];
+
+#endif
