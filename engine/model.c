@@ -281,7 +281,7 @@ int nmt_model_open_memory(const void *buf, size_t len, int verify_all, nmt_model
 	/* NMT_KERNELS forces an implementation (for tests and measurements). */
 	const char *kernels = getenv("NMT_KERNELS");
 	if (!(m->qdot = nmt_qdot_select(kernels))) {
-		nmt_fail(err, errlen, "NMT_KERNELS=%s: unknown, or not supported by this CPU (scalar, avx512)", kernels);
+		nmt_fail(err, errlen, "NMT_KERNELS=%s: unknown, or not supported by this CPU (scalar, avx2, avx512)", kernels);
 		goto fail;
 	}
 	if ((uintptr_t)buf % NMT_ALIGN != 0) {

@@ -22,16 +22,17 @@ typedef struct nmt_qdot {
 
 extern const nmt_qdot nmt_qdot_scalar;
 #if defined(__x86_64__)
-extern const nmt_qdot nmt_qdot_avx512;
+extern const nmt_qdot nmt_qdot_avx512, nmt_qdot_avx2;
 #endif
 
-/* The implementation to use: `name` ("scalar", "avx512") forces one, NULL or
+/* The implementation to use: `name` ("scalar", "avx2", "avx512") forces one, NULL or
  * "" picks the best this CPU runs. NULL if the forced one is unknown or the
  * CPU lacks it. */
 const nmt_qdot *nmt_qdot_select(const char *name);
 
 /* Signed integer level of every q8 code byte and every q4 nibble. */
 extern const int16_t nmt_q8_levels[256];
+extern const int32_t nmt_q8_levels32[256];
 extern const int8_t nmt_q4_levels[16];
 
 #endif

@@ -15,6 +15,15 @@ static int cpu_has_avx512vnni(void)
 #endif
 }
 
+static int cpu_has_avx2(void)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+	return __builtin_cpu_supports("avx2");
+#else
+	return 0;
+#endif
+}
+
 const nmt_qdot *nmt_qdot_select(const char *name)
 {
 	int best = !name || !*name;
@@ -22,6 +31,14 @@ const nmt_qdot *nmt_qdot_select(const char *name)
 #if defined(__x86_64__)
 		if (cpu_has_avx512vnni())
 			return &nmt_qdot_avx512;
+#endif
+		if (!best)
+			return NULL;
+	}
+	if (best || strcmp(name, "avx2") == 0) {
+#if defined(__x86_64__)
+		if (cpu_has_avx2())
+			return &nmt_qdot_avx2;
 #endif
 		if (!best)
 			return NULL;

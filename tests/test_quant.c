@@ -255,7 +255,7 @@ static void check_qmatmul(const nmt_qdot *qdot, nmt_format f, int rows, int cols
 static void test_qmatmul_odd_sizes(void **state)
 {
 	(void)state;
-	const char *names[] = { "scalar", "avx512" };
+	const char *names[] = { "scalar", "avx2", "avx512" };
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
 		const nmt_qdot *qdot = nmt_qdot_select(names[i]);
 		if (!qdot) {
@@ -275,6 +275,8 @@ static void test_level_tables(void **state)
 	(void)state;
 	for (int c = 0; c < 256; c++)
 		assert_int_equal(nmt_q8_levels[c], nmt_q_level(NMT_FMT_Q8, (uint8_t)c));
+	for (int c = 0; c < 256; c++)
+		assert_int_equal(nmt_q8_levels32[c], nmt_q8_levels[c]);
 	for (int c = 0; c < 16; c++)
 		assert_int_equal(nmt_q4_levels[c], nmt_q_level(NMT_FMT_Q4, (uint8_t)c));
 	assert_null(nmt_qdot_select("bogus"));
