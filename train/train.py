@@ -46,6 +46,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bleu  # noqa: E402
 import data  # noqa: E402
 import export  # noqa: E402
+import qat  # noqa: E402
 from model import NMT, Config, default_max_len  # noqa: E402
 
 
@@ -71,6 +72,9 @@ def parse_args():
     p.add_argument('--patience', type=int, default=4, help='validations without improvement before stopping')
     p.add_argument('--threads', type=int, default=os.cpu_count())
     p.add_argument('--seed', type=int, default=1)
+    p.add_argument('--init', help='start from these weights (export.py safetensors; their dimensions win)')
+    p.add_argument('--quant', choices=('q8', 'q4'),
+                   help='quantization-aware fine-tuning: train through the q8/q4 quantizer (train/qat.py)')
     return p.parse_args()
 
 
@@ -142,7 +146,14 @@ def main():
             if hasattr(args, f.name)}
     cfg = Config(src_vocab=sp_src.get_piece_size(), tgt_vocab=sp_tgt.get_piece_size(),
                  bos_id=sp_tgt.bos_id(), eos_id=sp_tgt.eos_id(), **dims)
-    model = NMT(cfg, dropout=args.dropout)
+    if args.init:
+        init, _ = export.load(args.init)
+        cfg = init.cfg
+        model = NMT(cfg, dropout=args.dropout)
+        model.load_state_dict(init.state_dict())
+    else:
+        model = NMT(cfg, dropout=args.dropout)
+    model.fq = qat.FakeQuant(model, args.quant) if args.quant else None
     opt = torch.optim.Adam(model.parameters(), lr=args.lr, betas=(0.9, 0.98))
     state = {'step': 0, 'epoch': 0, 'batch': 0, 'best_bleu': -1.0, 'bad_valids': 0,
              'lr_scale': 1.0, 'elapsed': 0.0, 'history': []}
@@ -175,11 +186,15 @@ def run(model, opt, state, train, val, val_refs, sp_tgt, args, last):
             lr = args.lr * state['lr_scale'] * min(1.0, state['step'] / args.warmup)
             for g in opt.param_groups:
                 g['lr'] = lr
+            if model.fq:
+                model.fq.quantize()
             logits = model(src, src_len, tin)
             loss = F.cross_entropy(logits.reshape(-1, logits.size(-1)), tout.reshape(-1),
                                    ignore_index=data.IGNORE, label_smoothing=args.label_smoothing)
             opt.zero_grad()
             loss.backward()
+            if model.fq:
+                model.fq.restore()
             torch.nn.utils.clip_grad_norm_(model.parameters(), args.clip)
             opt.step()
             tok_window += int((tout != data.IGNORE).sum())
@@ -211,7 +226,13 @@ def run(model, opt, state, train, val, val_refs, sp_tgt, args, last):
 
 def validation(model, opt, state, val, val_refs, sp_tgt, args, last):
     """Validate, keep the best model, halve the LR on a plateau; True = stop."""
+    if model.fq:
+        # fresh scales, and validate the model as it will be packed
+        model.fq.rescale()
+        model.fq.quantize()
     vloss, vbleu, vchrf = validate(model, val, val_refs, sp_tgt, args)
+    if model.fq:
+        model.fq.restore()
     state['history'].append((state['step'], vloss, vbleu, vchrf))
     improved = vbleu > state['best_bleu']
     print(f'valid step {state["step"]} loss {vloss:.3f} ppl {math.exp(vloss):.2f} '
