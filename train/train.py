@@ -8,6 +8,10 @@ linear warm-up and halving on validation plateaus, gradient clipping, periodic
 validation (loss, greedy BLEU and chrF on the validation set), early stopping,
 best-checkpoint keeping (DIR/best.safetensors via export.py) and resumption
 from DIR/last.pt. A progress line shows tokens/s and the ETA.
+
+Quantization-aware fine-tuning starts from a trained model and trains
+through the q8 or q4 quantizer (train/qat.py):
+    train.py --init BEST.safetensors --quant q4 --lr 2e-4 --warmup 1 ... --out DIR
 """
 import argparse
 import dataclasses
