@@ -76,6 +76,8 @@ def parse_args():
     p.add_argument('--patience', type=int, default=4, help='validations without improvement before stopping')
     p.add_argument('--threads', type=int, default=os.cpu_count())
     p.add_argument('--seed', type=int, default=1)
+    p.add_argument('--keep-checkpoints', action='store_true',
+                   help='also export every validated model as DIR/step-N.safetensors (for train/average.py)')
     p.add_argument('--init', help='start from these weights (export.py safetensors; their dimensions win)')
     p.add_argument('--quant', choices=('q8', 'q4'),
                    help='quantization-aware fine-tuning: train through the q8/q4 quantizer (train/qat.py)')
@@ -241,6 +243,9 @@ def validation(model, opt, state, val, val_refs, sp_tgt, args, last):
     improved = vbleu > state['best_bleu']
     print(f'valid step {state["step"]} loss {vloss:.3f} ppl {math.exp(vloss):.2f} '
           f'BLEU {vbleu:.2f} chrF {vchrf:.2f}{" (best)" if improved else ""}', flush=True)
+    if args.keep_checkpoints:
+        export.save(model, os.path.join(args.out, f'step-{state["step"]}.safetensors'), dtype='F32',
+                    src_lang=args.src_lang, tgt_lang=args.tgt_lang)
     if improved:
         state['best_bleu'] = vbleu
         state['bad_valids'] = 0
