@@ -99,8 +99,28 @@ endif
 build/tiny_vmap_%.nmt: model-pack tests/fixtures/tiny/vmap_%.txt tests/fixtures/tiny/tiny.safetensors
 	./model-pack --vmap tests/fixtures/tiny/vmap_$*.txt -o $@ tests/fixtures/tiny/tiny.safetensors tests/fixtures/tiny/src.model tests/fixtures/tiny/tgt.model
 
-test: all $(TESTS) build/tiny.nmt build/tiny_vmap_full.nmt build/tiny_vmap_small.nmt $(E2E_ALSO)
-	@E2E_ALSO="$(E2E_ALSO)" sh tests/run.sh $(TESTS)
+# The NEON kernels: the quantization tests cross-built for aarch64 and run
+# under qemu, when the cross compiler, qemu-user-static and cmocka for arm64
+# are installed (.ci/run installs them); skipped with a note otherwise.
+A64_CC   ?= aarch64-linux-gnu-gcc
+QEMU_A64 ?= qemu-aarch64-static
+HAVE_A64 := $(shell command -v $(A64_CC) >/dev/null 2>&1 && command -v $(QEMU_A64) >/dev/null 2>&1 && \
+	test -e /usr/lib/aarch64-linux-gnu/libcmocka.so && echo yes)
+ifeq ($(HAVE_A64),yes)
+A64_TESTS = build/a64/test_quant.qemu
+endif
+
+build/a64/test_quant: tests/test_quant.c $(wildcard quant/*.c)
+	@mkdir -p $(dir $@)
+	$(A64_CC) $(CFLAGS_COMMON) $(CFLAGS) $^ -o $@ -lcmocka -lm
+
+build/a64/%.qemu: build/a64/%
+	printf '#!/bin/sh\nexec $(QEMU_A64) -L /usr/aarch64-linux-gnu %s "$$@"\n' "$(abspath $<)" >$@
+	chmod +x $@
+
+test: all $(TESTS) $(A64_TESTS) build/tiny.nmt build/tiny_vmap_full.nmt build/tiny_vmap_small.nmt $(E2E_ALSO)
+	@$(if $(A64_TESTS),,echo "note: aarch64 cross compiler, qemu-aarch64-static or arm64 cmocka missing: NEON kernel tests skipped";)
+	@E2E_ALSO="$(E2E_ALSO)" sh tests/run.sh $(TESTS) $(A64_TESTS)
 
 # Tokenizer parity with SentencePiece's spm_encode/spm_decode (Debian package
 # sentencepiece) on the fixtures and, when ../shared/data/multi30k exists, Multi30k.

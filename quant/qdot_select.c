@@ -1,49 +1,70 @@
-/* Choosing the dot-product implementation for this CPU (qdot.h). */
+/* Choosing the dot-product implementation for this CPU (qdot.h): a list of
+ * candidates, best first, each with the check that the CPU can run it. */
+#include <stddef.h>
 #include <string.h>
+#if defined(__aarch64__) && defined(__linux__)
+#include <sys/auxv.h>
+#endif
 
 #include "qdot.h"
 
-static int cpu_has_avx512vnni(void)
-{
 #if defined(__x86_64__) && defined(__GNUC__)
-	/* The compiler's CPUID wrapper also checks that the OS saves the
-	 * AVX-512 registers. */
+/* The compiler's CPUID wrapper also checks that the OS saves the AVX
+ * registers. */
+static int has_avx512vnni(void)
+{
 	return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
 	       __builtin_cpu_supports("avx512vnni");
+}
+
+static int has_avx2(void)
+{
+	return __builtin_cpu_supports("avx2");
+}
+#endif
+
+#if defined(__aarch64__)
+static int has_dotprod(void)
+{
+#if defined(__linux__)
+	return (getauxval(AT_HWCAP) & (1ul << 20)) != 0;   /* HWCAP_ASIMDDP */
 #else
 	return 0;
 #endif
 }
 
-static int cpu_has_avx2(void)
+static int always(void)
 {
-#if defined(__x86_64__) && defined(__GNUC__)
-	return __builtin_cpu_supports("avx2");
-#else
-	return 0;
-#endif
+	return 1;   /* NEON is part of every aarch64 CPU */
 }
+#endif
+
+static int scalar_always(void)
+{
+	return 1;
+}
+
+static const struct {
+	const nmt_qdot *qdot;
+	int (*available)(void);
+} candidates[] = {
+#if defined(__x86_64__) && defined(__GNUC__)
+	{ &nmt_qdot_avx512, has_avx512vnni },
+	{ &nmt_qdot_avx2, has_avx2 },
+#endif
+#if defined(__aarch64__)
+	{ &nmt_qdot_neon_dotprod, has_dotprod },
+	{ &nmt_qdot_neon, always },
+#endif
+	{ &nmt_qdot_scalar, scalar_always },
+};
 
 const nmt_qdot *nmt_qdot_select(const char *name)
 {
 	int best = !name || !*name;
-	if (best || strcmp(name, "avx512") == 0) {
-#if defined(__x86_64__)
-		if (cpu_has_avx512vnni())
-			return &nmt_qdot_avx512;
-#endif
-		if (!best)
-			return NULL;
-	}
-	if (best || strcmp(name, "avx2") == 0) {
-#if defined(__x86_64__)
-		if (cpu_has_avx2())
-			return &nmt_qdot_avx2;
-#endif
-		if (!best)
-			return NULL;
-	}
-	if (best || strcmp(name, "scalar") == 0)
-		return &nmt_qdot_scalar;
+	for (size_t i = 0; i < sizeof candidates / sizeof candidates[0]; i++)
+		if (best || strcmp(name, candidates[i].qdot->name) == 0)
+			if (candidates[i].available())
+				return candidates[i].qdot;
 	return NULL;
 }

@@ -255,7 +255,7 @@ static void check_qmatmul(const nmt_qdot *qdot, nmt_format f, int rows, int cols
 static void test_qmatmul_odd_sizes(void **state)
 {
 	(void)state;
-	const char *names[] = { "scalar", "avx2", "avx512" };
+	const char *names[] = { "scalar", "avx2", "avx512", "neon", "neon-dotprod" };
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
 		const nmt_qdot *qdot = nmt_qdot_select(names[i]);
 		if (!qdot) {

@@ -1,0 +1,170 @@
+/* NEON dot products for q8 and q4 (qdot.h), aarch64.
+ *
+ * q4: a 16-entry table lookup (tbl) turns each nibble into its signed int8
+ * level; with the dot-product extension SDOT adds four int8 products per
+ * lane, without it SMULL + SADALP do the same in two steps.
+ * q8: the 128 16-bit magnitudes are split into a low-byte and a high-byte
+ * table of 128 bytes, each looked up with TBL on four registers plus TBX on
+ * the next four, then interleaved back into 16-bit levels; the weight's sign
+ * is moved onto the activation and SMLAL accumulates 16 x 16 -> 32 bits.
+ * Every sum is exact, so the results equal the scalar reference. */
+#if defined(__aarch64__)
+#include <arm_neon.h>
+
+#include "matrix.h"
+#include "qdot.h"
+
+#define CHUNK_STRIDE (NMT_PANEL_ROWS * NMT_CHUNK_BYTES)
+
+/* ---- q4 ------------------------------------------------------------------ */
+
+/* 16 nibbles (as bytes) against 16 activations, without SDOT. */
+static inline int32x4_t q4_mac(int32x4_t acc, uint8x16_t nibbles, int8x16_t x, int8x16_t levels)
+{
+	int8x16_t w = vqtbl1q_s8(levels, nibbles);
+	acc = vpadalq_s16(acc, vmull_s8(vget_low_s8(w), vget_low_s8(x)));
+	return vpadalq_s16(acc, vmull_high_s8(w, x));
+}
+
+static inline int32x4_t q4_chunk(int32x4_t acc, const uint8_t *codes, const int8_t *xq, int8x16_t levels)
+{
+	const uint8x16_t low = vdupq_n_u8(0x0F);
+	for (int j = 0; j < NMT_CHUNK_BYTES; j += 16) {
+		uint8x16_t c = vld1q_u8(codes + j);
+		acc = q4_mac(acc, vandq_u8(c, low), vld1q_s8(xq + j), levels);
+		acc = q4_mac(acc, vshrq_n_u8(c, 4), vld1q_s8(xq + NMT_CHUNK_BYTES + j), levels);
+	}
+	return acc;
+}
+
+static int32_t q4_dot(const uint8_t *row, int chunks, const int8_t *xq)
+{
+	int8x16_t levels = vld1q_s8(nmt_q4_levels);
+	int32x4_t acc = vdupq_n_s32(0);
+	for (int ch = 0; ch < chunks; ch++, row += CHUNK_STRIDE, xq += 2 * NMT_CHUNK_BYTES)
+		acc = q4_chunk(acc, row, xq, levels);
+	return vaddvq_s32(acc);
+}
+
+static void q4_panel(const uint8_t *panel, int chunks, const int8_t *xq, int32_t *out)
+{
+	int8x16_t levels = vld1q_s8(nmt_q4_levels);
+	int32x4_t acc[NMT_PANEL_ROWS];
+	for (int r = 0; r < NMT_PANEL_ROWS; r++)
+		acc[r] = vdupq_n_s32(0);
+	for (int ch = 0; ch < chunks; ch++, panel += CHUNK_STRIDE, xq += 2 * NMT_CHUNK_BYTES)
+		for (int r = 0; r < NMT_PANEL_ROWS; r++)
+			acc[r] = q4_chunk(acc[r], panel + r * NMT_CHUNK_BYTES, xq, levels);
+	for (int r = 0; r < NMT_PANEL_ROWS; r++)
+		out[r] = vaddvq_s32(acc[r]);
+}
+
+/* The same with SDOT (ARMv8.2 dot-product extension). */
+#pragma GCC push_options
+#pragma GCC target("arch=armv8.2-a+dotprod")
+static inline int32x4_t q4_chunk_dot(int32x4_t acc, const uint8_t *codes, const int8_t *xq, int8x16_t levels)
+{
+	const uint8x16_t low = vdupq_n_u8(0x0F);
+	for (int j = 0; j < NMT_CHUNK_BYTES; j += 16) {
+		uint8x16_t c = vld1q_u8(codes + j);
+		acc = vdotq_s32(acc, vqtbl1q_s8(levels, vandq_u8(c, low)), vld1q_s8(xq + j));
+		acc = vdotq_s32(acc, vqtbl1q_s8(levels, vshrq_n_u8(c, 4)), vld1q_s8(xq + NMT_CHUNK_BYTES + j));
+	}
+	return acc;
+}
+
+static int32_t q4_dot_sdot(const uint8_t *row, int chunks, const int8_t *xq)
+{
+	int8x16_t levels = vld1q_s8(nmt_q4_levels);
+	int32x4_t acc = vdupq_n_s32(0);
+	for (int ch = 0; ch < chunks; ch++, row += CHUNK_STRIDE, xq += 2 * NMT_CHUNK_BYTES)
+		acc = q4_chunk_dot(acc, row, xq, levels);
+	return vaddvq_s32(acc);
+}
+
+static void q4_panel_sdot(const uint8_t *panel, int chunks, const int8_t *xq, int32_t *out)
+{
+	int8x16_t levels = vld1q_s8(nmt_q4_levels);
+	int32x4_t acc[NMT_PANEL_ROWS];
+	for (int r = 0; r < NMT_PANEL_ROWS; r++)
+		acc[r] = vdupq_n_s32(0);
+	for (int ch = 0; ch < chunks; ch++, panel += CHUNK_STRIDE, xq += 2 * NMT_CHUNK_BYTES)
+		for (int r = 0; r < NMT_PANEL_ROWS; r++)
+			acc[r] = q4_chunk_dot(acc[r], panel + r * NMT_CHUNK_BYTES, xq, levels);
+	for (int r = 0; r < NMT_PANEL_ROWS; r++)
+		out[r] = vaddvq_s32(acc[r]);
+}
+#pragma GCC pop_options
+
+/* ---- q8 ------------------------------------------------------------------ */
+
+typedef struct {
+	uint8x16x4_t lo[2], hi[2];   /* low and high bytes of the 128 magnitudes */
+} q8_table;
+
+static inline q8_table q8_load_table(void)
+{
+	uint8_t lo[128], hi[128];
+	for (int k = 0; k < 128; k++) {
+		lo[k] = (uint8_t)(nmt_q8_levels[k] & 0xFF);
+		hi[k] = (uint8_t)(nmt_q8_levels[k] >> 8);
+	}
+	q8_table t;
+	for (int h = 0; h < 2; h++) {
+		t.lo[h] = vld1q_u8_x4(lo + 64 * h);
+		t.hi[h] = vld1q_u8_x4(hi + 64 * h);
+	}
+	return t;
+}
+
+/* 16 codes against 16 activations. */
+static inline int32x4_t q8_mac(int32x4_t acc, uint8x16_t codes, int8x16_t x, const q8_table *t)
+{
+	uint8x16_t k = vandq_u8(codes, vdupq_n_u8(0x7F));
+	uint8x16_t k_hi = vsubq_u8(k, vdupq_n_u8(64));      /* wraps above 63 for k < 64: TBX keeps those */
+	uint8x16_t lo = vqtbx4q_u8(vqtbl4q_u8(t->lo[0], k), t->lo[1], k_hi);
+	uint8x16_t hi = vqtbx4q_u8(vqtbl4q_u8(t->hi[0], k), t->hi[1], k_hi);
+	int16x8_t m0 = vreinterpretq_s16_u8(vzip1q_u8(lo, hi));
+	int16x8_t m1 = vreinterpretq_s16_u8(vzip2q_u8(lo, hi));
+	/* sign: -x where the code's bit 7 is set */
+	int8x16_t neg = vreinterpretq_s8_u8(vtstq_u8(codes, vdupq_n_u8(0x80)));
+	int8x16_t sx = vsubq_s8(veorq_s8(x, neg), neg);
+	int16x8_t x0 = vmovl_s8(vget_low_s8(sx)), x1 = vmovl_high_s8(sx);
+	acc = vmlal_s16(acc, vget_low_s16(m0), vget_low_s16(x0));
+	acc = vmlal_high_s16(acc, m0, x0);
+	acc = vmlal_s16(acc, vget_low_s16(m1), vget_low_s16(x1));
+	return vmlal_high_s16(acc, m1, x1);
+}
+
+static inline int32x4_t q8_chunk(int32x4_t acc, const uint8_t *codes, const int8_t *xq, const q8_table *t)
+{
+	for (int j = 0; j < NMT_CHUNK_BYTES; j += 16)
+		acc = q8_mac(acc, vld1q_u8(codes + j), vld1q_s8(xq + j), t);
+	return acc;
+}
+
+static int32_t q8_dot(const uint8_t *row, int chunks, const int8_t *xq)
+{
+	q8_table t = q8_load_table();
+	int32x4_t acc = vdupq_n_s32(0);
+	for (int ch = 0; ch < chunks; ch++, row += CHUNK_STRIDE, xq += NMT_CHUNK_BYTES)
+		acc = q8_chunk(acc, row, xq, &t);
+	return vaddvq_s32(acc);
+}
+
+static void q8_panel(const uint8_t *panel, int chunks, const int8_t *xq, int32_t *out)
+{
+	q8_table t = q8_load_table();
+	int32x4_t acc[NMT_PANEL_ROWS];
+	for (int r = 0; r < NMT_PANEL_ROWS; r++)
+		acc[r] = vdupq_n_s32(0);
+	for (int ch = 0; ch < chunks; ch++, panel += CHUNK_STRIDE, xq += NMT_CHUNK_BYTES)
+		for (int r = 0; r < NMT_PANEL_ROWS; r++)
+			acc[r] = q8_chunk(acc[r], panel + r * NMT_CHUNK_BYTES, xq, &t);
+	for (int r = 0; r < NMT_PANEL_ROWS; r++)
+		out[r] = vaddvq_s32(acc[r]);
+}
+
+const nmt_qdot nmt_qdot_neon = { "neon", q8_dot, q4_dot, q8_panel, q4_panel };
+const nmt_qdot nmt_qdot_neon_dotprod = { "neon-dotprod", q8_dot, q4_dot_sdot, q8_panel, q4_panel_sdot };
+#endif
