@@ -11,6 +11,8 @@
 #define NMT_QUANT_QDOT_H
 #include <stdint.h>
 
+#include "logquant.h"
+
 typedef struct nmt_qdot {
 	const char *name;
 	int32_t (*q8)(const uint8_t *row, int chunks, const int8_t *xq);
@@ -34,9 +36,5 @@ extern const nmt_qdot nmt_qdot_neon, nmt_qdot_neon_dotprod;
  * CPU lacks it. */
 const nmt_qdot *nmt_qdot_select(const char *name);
 
-/* Signed integer level of every q8 code byte and every q4 nibble. */
-extern const int16_t nmt_q8_levels[256];
-extern const int32_t nmt_q8_levels32[256];
-extern const int8_t nmt_q4_levels[16];
 
 #endif
