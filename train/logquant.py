@@ -15,61 +15,14 @@ TABLES = {'q8': Q8_TABLE, 'q4': Q4_TABLE, 'q4-nozero': Q4_NOZERO_TABLE}
 STARTS, ROUNDS = 8, 30
 
 
-def _assign(a, s, unit_levels):
-    """a: |w| [R, C], s: [R]. Nearest level index per weight, and the error per row."""
-    asc = unit_levels[::-1]                               # ascending magnitudes
-    mids = (asc[1:] + asc[:-1]) / 2
-    ratio = a / np.where(s > 0, s, 1)[:, None]
-    idx_asc = np.searchsorted(mids, ratio, side='right')  # ties go to the larger level
-    k = len(asc) - 1 - idx_asc
-    q = s[:, None] * unit_levels[k]
-    return k, ((a - q) ** 2).sum(axis=1)
-
-
-def quantize(w, fmt):
-    """w: [R, C] float array. Returns (k codes' levels [R, C] int, sign [R, C] bool negative, scale [R])."""
-    levels = TABLES[fmt]
-    unit = levels / levels[0]
-    a = np.abs(w.astype(np.float64))
-    amax = a.max(axis=1)
-    best_s = amax.copy()
-    best_err = np.full(len(a), np.inf)
-    for start in range(STARTS):
-        s = amax * 2.0 ** (-start / STARTS)
-        k, err = _assign(a, s, unit)
-        active = amax > 0
-        for _ in range(ROUNDS):
-            lv = unit[k]
-            den = (lv * lv).sum(axis=1)
-            s2 = np.where(den > 0, (a * lv).sum(axis=1) / np.where(den > 0, den, 1), 0)
-            k2, err2 = _assign(a, s2, unit)
-            better = active & (s2 > 0) & (s2 != s) & (err2 < err)
-            if not better.any():
-                break
-            s = np.where(better, s2, s)
-            err = np.where(better, err2, err)
-            k = np.where(better[:, None], k2, k)
-            active = better
-        improve = err < best_err
-        best_err = np.where(improve, err, best_err)
-        best_s = np.where(improve, s, best_s)
-    k, _ = _assign(a, best_s, unit)
-    return k, w < 0, best_s
-
-
-def dequantize(k, negative, s, fmt):
-    levels = TABLES[fmt]
-    v = s[:, None] * (levels / levels[0])[k]
-    return np.where(negative, -v, v)
-
-
 def fake_quantize(w, fmt):
-    """The weights as the engine will see them after packing."""
-    k, neg, s = quantize(w, fmt)
-    return dequantize(k, neg, s, fmt)
+    """The weights [R, C] (numpy) as the engine will see them after packing."""
+    import torch
+    t = torch.from_numpy(w)
+    return torch_fake_quantize(t, fmt, torch_scales(t, fmt)).numpy()
 
 
-# ---- torch, for quantization-aware fine-tuning ------------------------------
+# ---- the search, in torch (also what quantization-aware fine-tuning uses) ----
 
 def _torch_assign(a, s, unit, mids):
     import torch
@@ -80,7 +33,9 @@ def _torch_assign(a, s, unit, mids):
 
 
 def torch_scales(w, fmt):
-    """Per-row scales of w [R, C] by the same search as quantize()."""
+    """Per-row scales of w [R, C] by quant/logquant.c's search: from STARTS
+    scales between max|w| and max|w|/2, alternate nearest-code assignment
+    and the least-squares scale while the error falls."""
     import torch
     unit = torch.tensor(TABLES[fmt] / TABLES[fmt][0], dtype=torch.float64)
     asc = unit.flip(0)
