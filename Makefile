@@ -10,7 +10,7 @@
 MUSL_CC  ?= musl-gcc
 HOST_CC  ?= cc
 PYTHON   ?= /usr/bin/python3
-CFLAGS_COMMON = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -g0
+CFLAGS_COMMON = -std=c11 -D_GNU_SOURCE -ffp-contract=off -Wall -Wextra -Werror -O2 -g0
 CFLAGS   ?=
 LDLIBS   = -lm
 

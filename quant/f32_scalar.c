@@ -1,13 +1,19 @@
-/* Portable scalar kernels for f32 matrices: the reference every faster kernel
- * is tested against. */
+/* f32 matrix products: the driver every ISA shares, and the portable scalar
+ * dot products that are the reference for the SIMD ones (qdot.h).
+ *
+ * The summation order is part of the format's contract: every implementation
+ * keeps eight partial sums, lane k taking columns k, k + 8, k + 16, ... as
+ * separately rounded products (no fused multiply-add: the build uses
+ * -ffp-contract=off), reduces them as ((a0 + a4) + (a1 + a5)) +
+ * ((a2 + a6) + (a3 + a7)) and adds the last cols % 8 products one by one.
+ * So f32 results are bit-identical across scalar, AVX2, AVX-512 and NEON,
+ * and a translation does not depend on the CPU. */
 #include "kernels.h"
+#include "qdot.h"
 
 #include <string.h>
 
-/* Eight independent partial sums: without -ffast-math the compiler may not
- * reorder one running sum, and a single chain of dependent additions runs at
- * one add per latency; eight chains vectorize and pipeline. */
-static float dot(const float *a, const float *b, int n)
+static float dot8(const float *a, const float *b, int n)
 {
 	float acc[8] = { 0 };
 	int c = 0;
@@ -20,32 +26,53 @@ static float dot(const float *a, const float *b, int n)
 	return sum;
 }
 
-void nmt_matmul_f32_scalar(const nmt_matrix *W, const float *X, int n, int ldx,
-			   const float *bias, float *Y, int ldy)
+void nmt_f32_rows_scalar(const float *const w[NMT_PANEL_ROWS], const float *x, int cols, float *out)
 {
-	const float *w = W->data;
-	for (int i = 0; i < n; i++) {
-		const float *x = X + (size_t)i * ldx;
-		float *y = Y + (size_t)i * ldy;
-		for (int r = 0; r < W->rows; r++) {
-			float acc = dot(w + (size_t)r * W->cols, x, W->cols);
-			y[r] = bias ? acc + bias[r] : acc;
+	for (int r = 0; r < NMT_PANEL_ROWS; r++)
+		out[r] = dot8(w[r], x, cols);
+}
+
+/* Products of the rows named by `row_of` (NMT_PANEL_ROWS at a time, the last
+ * group padded by repeating its last row) with each input. The weight rows of
+ * a group stay in L1 while every input passes over them. */
+static void rows_times_inputs(const nmt_matrix *W, const int32_t *rows, int n_rows, const float *X,
+			      int n, int ldx, const float *bias, float *Y, int ldy, const nmt_qdot *q)
+{
+	const float *data = W->data;
+	for (int j0 = 0; j0 < n_rows; j0 += NMT_PANEL_ROWS) {
+		const float *w[NMT_PANEL_ROWS];
+		int32_t id[NMT_PANEL_ROWS];
+		int m = n_rows - j0 < NMT_PANEL_ROWS ? n_rows - j0 : NMT_PANEL_ROWS;
+		for (int r = 0; r < NMT_PANEL_ROWS; r++) {
+			int j = j0 + (r < m ? r : m - 1);
+			id[r] = rows ? rows[j] : j;
+			w[r] = data + (size_t)id[r] * W->cols;
+		}
+		for (int i = 0; i < n; i++) {
+			float out[NMT_PANEL_ROWS];
+			float *y = Y + (size_t)i * ldy + j0;
+			q->f32_rows(w, X + (size_t)i * ldx, W->cols, out);
+			for (int r = 0; r < m; r++)
+				y[r] = bias ? out[r] + bias[id[r]] : out[r];
 		}
 	}
 }
 
-void nmt_matmul_rows_f32_scalar(const nmt_matrix *W, const int32_t *rows, int n_rows, const float *X,
-				int n, int ldx, const float *bias, float *Y, int ldy)
+static const nmt_qdot *or_scalar(const nmt_kscratch *k)
 {
-	const float *w = W->data;
-	for (int i = 0; i < n; i++) {
-		const float *x = X + (size_t)i * ldx;
-		float *y = Y + (size_t)i * ldy;
-		for (int k = 0; k < n_rows; k++) {
-			float acc = dot(w + (size_t)rows[k] * W->cols, x, W->cols);
-			y[k] = bias ? acc + bias[rows[k]] : acc;
-		}
-	}
+	return k && k->qdot ? k->qdot : &nmt_qdot_scalar;
+}
+
+void nmt_matmul_f32(const nmt_matrix *W, const float *X, int n, int ldx,
+		    const float *bias, float *Y, int ldy, nmt_kscratch *k)
+{
+	rows_times_inputs(W, NULL, W->rows, X, n, ldx, bias, Y, ldy, or_scalar(k));
+}
+
+void nmt_matmul_rows_f32(const nmt_matrix *W, const int32_t *rows, int n_rows, const float *X,
+			 int n, int ldx, const float *bias, float *Y, int ldy, nmt_kscratch *k)
+{
+	rows_times_inputs(W, rows, n_rows, X, n, ldx, bias, Y, ldy, or_scalar(k));
 }
 
 void nmt_matrix_row_f32(const nmt_matrix *W, int row, float *out)

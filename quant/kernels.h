@@ -3,10 +3,11 @@
 #define NMT_QUANT_KERNELS_H
 #include "matrix.h"
 
-void nmt_matmul_f32_scalar(const nmt_matrix *W, const float *X, int n, int ldx,
-			   const float *bias, float *Y, int ldy);
-void nmt_matmul_rows_f32_scalar(const nmt_matrix *W, const int32_t *rows, int n_rows, const float *X,
-				int n, int ldx, const float *bias, float *Y, int ldy);
+/* f32, on k->qdot's f32_rows (the scalar one when k is NULL). */
+void nmt_matmul_f32(const nmt_matrix *W, const float *X, int n, int ldx,
+		    const float *bias, float *Y, int ldy, nmt_kscratch *k);
+void nmt_matmul_rows_f32(const nmt_matrix *W, const int32_t *rows, int n_rows, const float *X,
+			 int n, int ldx, const float *bias, float *Y, int ldy, nmt_kscratch *k);
 void nmt_matrix_row_f32(const nmt_matrix *W, int row, float *out);
 
 /* q8 and q4 (the format is W->format), on k->qdot's dot products. */

@@ -33,7 +33,7 @@ void nmt_matmul(const nmt_matrix *W, const float *X, int n, int ldx,
 {
 	switch (W->format) {
 	case NMT_FMT_F32:
-		nmt_matmul_f32_scalar(W, X, n, ldx, bias, Y, ldy);
+		nmt_matmul_f32(W, X, n, ldx, bias, Y, ldy, k);
 		break;
 	case NMT_FMT_Q8:
 	case NMT_FMT_Q4:
@@ -47,7 +47,7 @@ void nmt_matmul_rows(const nmt_matrix *W, const int32_t *rows, int n_rows, const
 {
 	switch (W->format) {
 	case NMT_FMT_F32:
-		nmt_matmul_rows_f32_scalar(W, rows, n_rows, X, n, ldx, bias, Y, ldy);
+		nmt_matmul_rows_f32(W, rows, n_rows, X, n, ldx, bias, Y, ldy, k);
 		break;
 	case NMT_FMT_Q8:
 	case NMT_FMT_Q4:

@@ -119,5 +119,5 @@ TARGET static void q8_panel(const uint8_t *panel, int chunks, const int8_t *xq, 
 		out[r] = _mm512_reduce_add_epi32(acc[r]);
 }
 
-const nmt_qdot nmt_qdot_avx512 = { "avx512", q8_dot, q4_dot, q8_panel, q4_panel };
+const nmt_qdot nmt_qdot_avx512 = { "avx512", q8_dot, q4_dot, q8_panel, q4_panel, nmt_f32_rows_avx512 };
 #endif

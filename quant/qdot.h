@@ -1,5 +1,6 @@
-/* Integer dot products of quantized weight rows with int8 activations: the
- * one operation each ISA implements for q8 and q4 (the formats and their
+/* The dot products each ISA implements: for q8 and q4, integer dot products
+ * of quantized weight rows with int8 activations; for f32, float dot
+ * products in the fixed summation order of f32_scalar.c. For q8 and q4 (the formats and their
  * layout are logquant.h and matrix.h; the driver around them, quantizing
  * inputs and rescaling outputs, is q_matmul.c and the same for every ISA).
  *
@@ -12,6 +13,7 @@
 #include <stdint.h>
 
 #include "logquant.h"
+#include "matrix.h"
 
 typedef struct nmt_qdot {
 	const char *name;
@@ -20,7 +22,19 @@ typedef struct nmt_qdot {
 	/* All NMT_PANEL_ROWS rows of a panel (panel = its row 0): out[r]. */
 	void (*q8_panel)(const uint8_t *panel, int chunks, const int8_t *xq, int32_t *out);
 	void (*q4_panel)(const uint8_t *panel, int chunks, const int8_t *xq, int32_t *out);
+	/* f32: out[r] = w[r] . x over cols columns, r < NMT_PANEL_ROWS, every
+	 * result bit-identical to nmt_f32_rows_scalar's. */
+	void (*f32_rows)(const float *const w[NMT_PANEL_ROWS], const float *x, int cols, float *out);
 } nmt_qdot;
+
+void nmt_f32_rows_scalar(const float *const w[NMT_PANEL_ROWS], const float *x, int cols, float *out);
+#if defined(__x86_64__)
+void nmt_f32_rows_avx2(const float *const w[NMT_PANEL_ROWS], const float *x, int cols, float *out);
+void nmt_f32_rows_avx512(const float *const w[NMT_PANEL_ROWS], const float *x, int cols, float *out);
+#endif
+#if defined(__aarch64__)
+void nmt_f32_rows_neon(const float *const w[NMT_PANEL_ROWS], const float *x, int cols, float *out);
+#endif
 
 extern const nmt_qdot nmt_qdot_scalar;
 #if defined(__x86_64__)

@@ -14,6 +14,7 @@
 static int has_avx512vnni(void)
 {
 	return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+	       __builtin_cpu_supports("avx512dq") &&
 	       __builtin_cpu_supports("avx512vnni");
 }
 

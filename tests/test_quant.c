@@ -262,12 +262,10 @@ static void check_qmatmul(const nmt_qdot *const *qdots, int n_qdots, nmt_format 
 	free(row);
 }
 
-/* Every implementation this CPU runs gives exactly the reference integers. */
-static void test_qmatmul_odd_sizes(void **state)
+/* Every implementation this CPU runs, into qdots[5]; returns how many. */
+static int available_qdots(const nmt_qdot **qdots)
 {
-	(void)state;
 	const char *names[] = { "scalar", "avx2", "avx512", "neon", "neon-dotprod" };
-	const nmt_qdot *qdots[5];
 	int n_qdots = 0;
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
 		if ((qdots[n_qdots] = nmt_qdot_select(names[i])) != NULL)
@@ -275,12 +273,79 @@ static void test_qmatmul_odd_sizes(void **state)
 		else
 			print_message("%s: not supported here, skipped\n", names[i]);
 	}
+	return n_qdots;
+}
+
+/* Every implementation this CPU runs gives exactly the reference integers. */
+static void test_qmatmul_odd_sizes(void **state)
+{
+	(void)state;
+	const nmt_qdot *qdots[5];
+	int n_qdots = available_qdots(qdots);
 	for (int f = 0; f < 2; f++)
 		for (int a = 0; a < N_SIZES; a++)
 			for (int b = 0; b < N_SIZES; b++)
 				check_qmatmul(qdots, n_qdots, f ? NMT_FMT_Q4 : NMT_FMT_Q8, SIZES[a], SIZES[b], a == b ? 11 : 2);
 	for (int d = 0; d < n_qdots; d++)
 		print_message("%s: exact on all sizes\n", qdots[d]->name);
+}
+
+/* The f32 products of every implementation equal the scalar reference's bit
+ * for bit (the summation order is fixed: quant/f32_scalar.c), whole matrix
+ * and shortlist rows, one input and several. */
+static void check_f32_matmul(const nmt_qdot *const *qdots, int n_qdots, int rows, int cols, int n)
+{
+	uint32_t seed = (uint32_t)(rows * 17 + cols * 3 + n);
+	int ldx = cols + 1, ldy = rows + 3;
+	float *w = malloc((size_t)rows * cols * sizeof *w), *x = malloc((size_t)n * ldx * sizeof *x);
+	float *bias = malloc((size_t)rows * sizeof *bias);
+	float *want = malloc((size_t)n * ldy * sizeof *want), *y = malloc((size_t)n * ldy * sizeof *y);
+	float *want_rows = malloc((size_t)n * rows * sizeof *want_rows), *yr = malloc((size_t)n * rows * sizeof *yr);
+	int32_t *sel = malloc((size_t)rows * sizeof *sel);
+	assert_true(w && x && bias && want && y && want_rows && yr && sel);
+	for (size_t i = 0; i < (size_t)rows * cols; i++)
+		w[i] = next_gaussian(&seed);
+	for (size_t i = 0; i < (size_t)n * ldx; i++)
+		x[i] = next_gaussian(&seed);
+	for (int r = 0; r < rows; r++) {
+		bias[r] = next_gaussian(&seed);
+		sel[r] = (int32_t)(((size_t)r * 7) % (size_t)rows);   /* a permutation when rows % 7 != 0 */
+	}
+	nmt_matrix W = { .format = NMT_FMT_F32, .rows = rows, .cols = cols, .data = w };
+	nmt_matmul(&W, x, n, ldx, bias, want, ldy, NULL);
+	nmt_matmul_rows(&W, sel, rows, x, n, ldx, NULL, want_rows, rows, NULL);
+	for (int d = 0; d < n_qdots; d++) {
+		nmt_kscratch k;
+		assert_int_equal(nmt_kscratch_init(&k, cols, qdots[d]), 0);
+		nmt_matmul(&W, x, n, ldx, bias, y, ldy, &k);
+		nmt_matmul_rows(&W, sel, rows, x, n, ldx, NULL, yr, rows, &k);
+		for (int i = 0; i < n; i++)
+			for (int r = 0; r < rows; r++) {
+				assert_memory_equal(&y[(size_t)i * ldy + r], &want[(size_t)i * ldy + r], sizeof(float));
+				assert_memory_equal(&yr[(size_t)i * rows + r], &want_rows[(size_t)i * rows + r], sizeof(float));
+			}
+		nmt_kscratch_free(&k);
+	}
+	free(w);
+	free(x);
+	free(bias);
+	free(want);
+	free(y);
+	free(want_rows);
+	free(yr);
+	free(sel);
+}
+
+static void test_f32_matmul_bit_identical(void **state)
+{
+	(void)state;
+	const nmt_qdot *qdots[5];
+	int n_qdots = available_qdots(qdots);
+	for (int a = 0; a < N_SIZES; a++)
+		for (int b = 0; b < N_SIZES; b++)
+			check_f32_matmul(qdots, n_qdots, SIZES[a], SIZES[b], a == b ? 9 : 2);
+	for (int d = 0; d < n_qdots; d++)
+		print_message("%s f32: bit-identical to scalar on all sizes\n", qdots[d]->name);
 }
 
 static void test_level_tables(void **state)
@@ -343,6 +408,7 @@ int main(void)
 		cmocka_unit_test(test_zero_row),
 		cmocka_unit_test(test_exact_levels),
 		cmocka_unit_test(test_level_tables),
+		cmocka_unit_test(test_f32_matmul_bit_identical),
 		cmocka_unit_test(test_qmatmul_odd_sizes),
 		cmocka_unit_test(test_qmatmul_accuracy),
 	};

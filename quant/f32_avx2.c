@@ -1,0 +1,38 @@
+/* AVX2 f32 dot products (qdot.h): four weight rows against one input, eight
+ * columns per step, one accumulator register per row whose lanes are exactly
+ * the eight partial sums of f32_scalar.c (separate multiply and add, no FMA),
+ * reduced in the same order, so the results are bit-identical to it. */
+#if defined(__x86_64__)
+#include <immintrin.h>
+
+#include "qdot.h"
+
+#define TARGET __attribute__((target("avx2")))
+
+/* ((a0 + a4) + (a1 + a5)) + ((a2 + a6) + (a3 + a7)) */
+TARGET static inline float reduce8(__m256 acc)
+{
+	__m128 s = _mm_add_ps(_mm256_castps256_ps128(acc), _mm256_extractf128_ps(acc, 1));
+	__m128 pairs = _mm_add_ps(s, _mm_movehdup_ps(s));   /* lanes 0, 2: s0 + s1, s2 + s3 */
+	return _mm_cvtss_f32(_mm_add_ss(pairs, _mm_movehl_ps(pairs, pairs)));
+}
+
+TARGET void nmt_f32_rows_avx2(const float *const w[NMT_PANEL_ROWS], const float *x, int cols, float *out)
+{
+	__m256 acc[NMT_PANEL_ROWS];
+	for (int r = 0; r < NMT_PANEL_ROWS; r++)
+		acc[r] = _mm256_setzero_ps();
+	int c = 0;
+	for (; c + 8 <= cols; c += 8) {
+		__m256 xv = _mm256_loadu_ps(x + c);
+		for (int r = 0; r < NMT_PANEL_ROWS; r++)
+			acc[r] = _mm256_add_ps(acc[r], _mm256_mul_ps(_mm256_loadu_ps(w[r] + c), xv));
+	}
+	for (int r = 0; r < NMT_PANEL_ROWS; r++) {
+		float sum = reduce8(acc[r]);
+		for (int t = c; t < cols; t++)
+			sum += w[r][t] * x[t];
+		out[r] = sum;
+	}
+}
+#endif
