@@ -3,14 +3,21 @@
 #   make                 ./nmt (static, musl) and ./model-pack
 #   make test            unit tests (cmocka) + end-to-end tests
 #   make test SANITIZE=1 the same, built with clang -fsanitize=address,undefined
+#   make SLEEF=1         also ./nmt-sleef: dynamic, element-wise math on SLEEF
 #   make check-clang     compile everything with clang -Wall -Wextra -Werror
+#   make bench-kernels   kernel GOP/s per format and ISA, and the CPU's peak
 #   make spm-parity      tokenizer vs spm_encode/spm_decode (needs sentencepiece)
 #   make clean
 
 MUSL_CC  ?= musl-gcc
 HOST_CC  ?= cc
 PYTHON   ?= /usr/bin/python3
-CFLAGS_COMMON = -std=c11 -D_GNU_SOURCE -ffp-contract=off -Wall -Wextra -Werror -O2 -g0
+# -ffp-contract=off: no fused multiply-adds, so float results are the same
+# on every ISA (quant/f32_scalar.c). -fno-trapping-math lets the branch-free
+# math of quant/vecmath.h be vectorized (nothing reads the FP exception flags);
+# gcc also needs its dynamic vectorizer cost model for those loops at -O2.
+CFLAGS_COMMON = -std=c11 -D_GNU_SOURCE -ffp-contract=off -fno-trapping-math -Wall -Wextra -Werror -O2 -g0
+gcc_only = $(if $(findstring clang,$(1)),,-fvect-cost-model=dynamic)
 CFLAGS   ?=
 LDLIBS   = -lm
 
@@ -34,14 +41,14 @@ SAN      = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-re
 H = build/san
 endif
 
-.PHONY: all test check-clang clean spm-parity
+.PHONY: all test check-clang clean spm-parity bench-kernels models
 .SECONDARY:
 all: nmt model-pack
 
 # ---- static binaries (musl) ---------------------------------------------
 build/musl/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(MUSL_CC) $(CFLAGS_COMMON) $(CFLAGS) -MMD -MP -c $< -o $@
+	$(MUSL_CC) $(CFLAGS_COMMON) $(call gcc_only,$(MUSL_CC)) $(CFLAGS) -MMD -MP -c $< -o $@
 
 build/musl/engine/embedded.o: engine/embedded.S $(EMBED_MODEL)
 	@mkdir -p $(dir $@)
@@ -54,6 +61,22 @@ build/default.nmt: $(DEFAULT_MODEL_SRC) $(DEFAULT_VMAP) model-pack
 
 LIB_MUSL = $(patsubst %.c,build/musl/%.o,$(LIB_SRC))
 
+# make SLEEF=1: also ./nmt-sleef, dynamically linked (glibc), whose array
+# math runs on SLEEF's vector functions (quant/vecmath_sleef.c).
+ifeq ($(SLEEF),1)
+all: nmt-sleef
+endif
+build/sleef/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(CFLAGS_COMMON) $(call gcc_only,$(HOST_CC)) -DNMT_WITH_SLEEF $(CFLAGS) -MMD -MP -c $< -o $@
+
+build/sleef/engine/embedded.o: engine/embedded.S $(EMBED_MODEL)
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(EMBED_FLAGS) -c $< -o $@
+
+nmt-sleef: $(patsubst %.c,build/sleef/%.o,main.c $(LIB_SRC)) build/sleef/engine/embedded.o
+	$(HOST_CC) -o $@ $^ -lsleef $(LDLIBS)
+
 nmt: build/musl/main.o $(LIB_MUSL) build/musl/engine/embedded.o
 	$(MUSL_CC) -static -o $@ $^ $(LDLIBS)
 
@@ -63,7 +86,7 @@ model-pack: build/musl/pack/main.o $(patsubst %.c,build/musl/%.o,$(PACK_SRC)) $(
 # ---- tests (host compiler, cmocka) --------------------------------------
 $(H)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(HOST_CC) $(CFLAGS_COMMON) $(SAN) $(CFLAGS) -MMD -MP -c $< -o $@
+	$(HOST_CC) $(CFLAGS_COMMON) $(call gcc_only,$(HOST_CC)) $(SAN) $(CFLAGS) -MMD -MP -c $< -o $@
 
 $(H)/engine/embedded.o: engine/embedded.S
 	@mkdir -p $(dir $@)
@@ -77,6 +100,14 @@ $(H)/tests/%: $(H)/tests/%.o $(LIB_HOST)
 
 $(H)/tests/spm_tool: $(H)/tests/spm_tool.o $(LIB_HOST)
 	$(HOST_CC) $(SAN) -o $@ $^ $(LDLIBS)
+
+# SLEEF (Debian's libsleef-dev, a shared library only) is the accuracy oracle
+# of the element-wise math when it is installed; libm in double otherwise.
+HAVE_SLEEF := $(shell printf '#include <sleef.h>\n' | $(HOST_CC) -E -x c - >/dev/null 2>&1 && echo yes)
+ifeq ($(HAVE_SLEEF),yes)
+$(H)/tests/test_vecmath.o: CFLAGS += -DNMT_HAVE_SLEEF
+$(H)/tests/test_vecmath: LDLIBS += -lsleef
+endif
 
 # The tiny parity model, packed by the model-pack under test.
 build/tiny.nmt: model-pack tests/fixtures/tiny/tiny.safetensors tests/fixtures/tiny/src.model tests/fixtures/tiny/tgt.model
@@ -112,7 +143,7 @@ endif
 
 build/a64/test_quant: tests/test_quant.c $(wildcard quant/*.c)
 	@mkdir -p $(dir $@)
-	$(A64_CC) $(CFLAGS_COMMON) $(CFLAGS) $^ -o $@ -lcmocka -lm
+	$(A64_CC) $(CFLAGS_COMMON) $(call gcc_only,$(A64_CC)) $(CFLAGS) $^ -o $@ -lcmocka -lm
 
 build/a64/%.qemu: build/a64/%
 	printf '#!/bin/sh\nexec $(QEMU_A64) -L /usr/aarch64-linux-gnu %s "$$@"\n' "$(abspath $<)" >$@
@@ -122,16 +153,24 @@ test: all $(TESTS) $(A64_TESTS) build/tiny.nmt build/tiny_vmap_full.nmt build/ti
 	@$(if $(A64_TESTS),,echo "note: aarch64 cross compiler, qemu-aarch64-static or arm64 cmocka missing: NEON kernel tests skipped";)
 	@E2E_ALSO="$(E2E_ALSO)" sh tests/run.sh $(TESTS) $(A64_TESTS)
 
+# Kernel throughput per format and ISA at the default model's shapes, next to
+# the measured peak (bench/kernels.c); figures go into docs/RESULTS.md.
+$(H)/bench/kernels: $(H)/bench/kernels.o $(LIB_HOST)
+	$(HOST_CC) $(SAN) -o $@ $^ $(LDLIBS)
+
+bench-kernels: $(H)/bench/kernels
+	$(H)/bench/kernels
+
 # Tokenizer parity with SentencePiece's spm_encode/spm_decode (Debian package
 # sentencepiece) on the fixtures and, when ../shared/data/multi30k exists, Multi30k.
 spm-parity: $(H)/tests/spm_tool
 	sh tests/spm_parity.sh --tool $(H)/tests/spm_tool
 
 check-clang:
-	@for f in main.c pack/main.c $(LIB_SRC) $(PACK_SRC) $(TEST_SRC); do \
+	@for f in main.c pack/main.c bench/kernels.c $(LIB_SRC) $(PACK_SRC) $(TEST_SRC); do \
 		clang $(CFLAGS_COMMON) -fsyntax-only $$f || exit 1; done; echo "clang: no warnings"
 
 clean:
-	rm -rf build nmt model-pack
+	rm -rf build nmt nmt-sleef model-pack
 
 -include $(shell find build -name '*.d' 2>/dev/null)

@@ -1,18 +1,31 @@
+/* The array functions of vecmath.h on its inline approximations; loops the
+ * compiler vectorizes. Built instead of vecmath_sleef.c unless SLEEF=1. */
 #include "vecmath.h"
 
 #include <math.h>
 
+#ifndef NMT_WITH_SLEEF
 void nmt_vec_sigmoid(float *x, int n)
 {
 	for (int i = 0; i < n; i++)
-		x[i] = 1.0f / (1.0f + expf(-x[i]));
+		x[i] = nmt_sigmoid(x[i]);
 }
 
 void nmt_vec_tanh(float *x, int n)
 {
 	for (int i = 0; i < n; i++)
-		x[i] = tanhf(x[i]);
+		x[i] = nmt_tanh(x[i]);
 }
+
+static void vec_exp(float *x, int n)
+{
+	for (int i = 0; i < n; i++)
+		x[i] = nmt_exp(x[i]);
+}
+#else
+void nmt_vec_exp_sleef(float *x, int n);
+#define vec_exp nmt_vec_exp_sleef
+#endif
 
 void nmt_vec_relu(float *x, int n)
 {
@@ -24,31 +37,50 @@ static float max_of(const float *x, int n)
 {
 	float m = x[0];
 	for (int i = 1; i < n; i++)
-		if (x[i] > m)
-			m = x[i];
+		m = x[i] > m ? x[i] : m;
 	return m;
+}
+
+/* Sum in eight lanes (vectorizable without reassociation), then reduced. */
+static float sum_of(const float *x, int n)
+{
+	float acc[8] = { 0 };
+	int i = 0;
+	for (; i + 8 <= n; i += 8)
+		for (int k = 0; k < 8; k++)
+			acc[k] += x[i + k];
+	float s = ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
+	for (; i < n; i++)
+		s += x[i];
+	return s;
+}
+
+static void sub_scalar(float *x, int n, float v)
+{
+	for (int i = 0; i < n; i++)
+		x[i] -= v;
 }
 
 void nmt_vec_softmax(float *x, int n)
 {
-	float m = max_of(x, n);
-	double sum = 0.0;
-	for (int i = 0; i < n; i++) {
-		x[i] = expf(x[i] - m);
-		sum += x[i];
-	}
-	float inv = (float)(1.0 / sum);
+	sub_scalar(x, n, max_of(x, n));
+	vec_exp(x, n);
+	float inv = 1.0f / sum_of(x, n);
 	for (int i = 0; i < n; i++)
 		x[i] *= inv;
 }
 
+/* (x - max) - log(sum e^(x - max)), PyTorch's order. The exponentials need a
+ * copy, which the caller's row cannot give; they are summed block by block. */
 void nmt_vec_log_softmax(float *x, int n)
 {
-	float m = max_of(x, n);
-	double sum = 0.0;
-	for (int i = 0; i < n; i++)
-		sum += exp((double)(x[i] - m));
-	float log_sum = (float)log(sum);
-	for (int i = 0; i < n; i++)  /* (x - max) - log(sum), PyTorch's order */
-		x[i] = (x[i] - m) - log_sum;
+	sub_scalar(x, n, max_of(x, n));
+	float tmp[256], sum = 0.0f;
+	for (int i = 0; i < n; i += 256) {
+		int m = n - i < 256 ? n - i : 256;
+		memcpy(tmp, x + i, (size_t)m * sizeof *tmp);
+		vec_exp(tmp, m);
+		sum += sum_of(tmp, m);
+	}
+	sub_scalar(x, n, logf(sum));
 }

@@ -1,0 +1,267 @@
+/* Kernel throughput at the default model's real shapes, for every format
+ * (f32, q8, q4) and every implementation this CPU runs, next to the
+ * machine's measured peak. Run by bench/kernels.sh (`make bench-kernels`).
+ *
+ * GOP/s counts a multiply-add as two operations, for every format, over the
+ * useful rows x cols (padding not counted). Peaks come from loops of
+ * independent register-only instructions: f32 FMA (what no kernel here
+ * uses: f32 products keep separate multiply and add for bit-identical
+ * results) and int8 dot products (AVX-512 VNNI vpdpbusd, AVX2 vpmaddubsw). */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+#include "../quant/matrix.h"
+#include "../quant/qdot.h"
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static uint32_t rng = 12345;
+
+static uint32_t next_random(void)
+{
+	rng = rng * 1664525u + 1013904223u;
+	return rng >> 8;
+}
+
+typedef struct {
+	const char *name;
+	int rows, cols, shortlist;   /* shortlist > 0: nmt_matmul_rows over that many random rows */
+} shape;
+
+/* The default model: e = re = r = a = 256, f = 512, 8000 target pieces. */
+static const shape SHAPES[] = {
+	{ "decoder GRU W_ih (3r x e+2re)", 768, 768, 0 },
+	{ "decoder GRU W_hh (3r x r)", 768, 256, 0 },
+	{ "FC layer (f x f)", 512, 512, 0 },
+	{ "output layer, shortlist of 700", 8000, 256, 700 },
+	{ "output layer, all 8000 rows", 8000, 256, 0 },
+};
+
+static void *checked_malloc(size_t n)
+{
+	void *p = malloc(n);
+	if (!p) {
+		fprintf(stderr, "bench: out of memory\n");
+		exit(1);
+	}
+	return p;
+}
+
+static nmt_matrix make_matrix(nmt_format f, int rows, int cols)
+{
+	nmt_matrix W = { .format = f, .rows = rows, .cols = cols };
+	if (f == NMT_FMT_F32) {
+		float *w = checked_malloc((size_t)rows * cols * sizeof *w);
+		for (size_t i = 0; i < (size_t)rows * cols; i++)
+			w[i] = (float)next_random() / 16777216.0f - 0.5f;
+		W.data = w;
+	} else {
+		size_t bytes = nmt_matrix_code_bytes(f, rows, cols);
+		uint8_t *codes = checked_malloc(bytes);
+		float *factor = checked_malloc((size_t)rows * sizeof *factor);
+		for (size_t i = 0; i < bytes; i++)
+			codes[i] = (uint8_t)next_random();
+		for (int r = 0; r < rows; r++)
+			factor[r] = 1e-3f;
+		W.data = codes;
+		W.row_factor = factor;
+	}
+	return W;
+}
+
+static void free_matrix(nmt_matrix *W)
+{
+	free((void *)W->data);
+	free((void *)W->row_factor);
+}
+
+/* Seconds per call, best of three runs of at least 0.2 s each. */
+static double time_product(const nmt_matrix *W, const shape *s, const int32_t *rows, const float *x, int n,
+			   float *y, nmt_kscratch *k)
+{
+	double best = 1e30;
+	for (int run = 0; run < 3; run++) {
+		long calls = 0;
+		double t0 = now(), t;
+		do {
+			if (s->shortlist)
+				nmt_matmul_rows(W, rows, s->shortlist, x, n, s->cols, NULL, y, s->shortlist, k);
+			else
+				nmt_matmul(W, x, n, s->cols, NULL, y, s->rows, k);
+			calls++;
+		} while ((t = now() - t0) < 0.2);
+		if (t / (double)calls < best)
+			best = t / (double)calls;
+	}
+	return best;
+}
+
+static void bench_shapes(const nmt_qdot *const *qdots, int n_qdots)
+{
+	static const char *format_names[] = { "f32", "q8", "q4" };
+	const int batches[] = { 1, 4 };
+	printf("%-32s %-4s %5s", "shape", "fmt", "batch");
+	for (int d = 0; d < n_qdots; d++)
+		printf(" %12s", qdots[d]->name);
+	printf("   (GOP/s)\n");
+	for (size_t si = 0; si < sizeof SHAPES / sizeof SHAPES[0]; si++) {
+		const shape *s = &SHAPES[si];
+		int out_rows = s->shortlist ? s->shortlist : s->rows;
+		int32_t *rows = checked_malloc((size_t)(s->shortlist + 1) * sizeof *rows);
+		float *x = checked_malloc((size_t)8 * s->cols * sizeof *x);
+		float *y = checked_malloc((size_t)8 * out_rows * sizeof *y);
+		for (int j = 0; j < s->shortlist; j++)
+			rows[j] = (int32_t)(next_random() % (uint32_t)s->rows);
+		for (int i = 0; i < 8 * s->cols; i++)
+			x[i] = (float)next_random() / 16777216.0f - 0.5f;
+		for (int f = NMT_FMT_F32; f <= NMT_FMT_Q4; f++) {
+			nmt_matrix W = make_matrix((nmt_format)f, s->rows, s->cols);
+			for (size_t b = 0; b < sizeof batches / sizeof batches[0]; b++) {
+				int n = batches[b];
+				printf("%-32s %-4s %5d", s->name, format_names[f], n);
+				for (int d = 0; d < n_qdots; d++) {
+					nmt_kscratch k;
+					if (nmt_kscratch_init(&k, s->cols, qdots[d]) != 0) {
+						fprintf(stderr, "bench: out of memory\n");
+						exit(1);
+					}
+					double sec = time_product(&W, s, rows, x, n, y, &k);
+					printf(" %12.2f", 2.0 * out_rows * s->cols * n / sec / 1e9);
+					nmt_kscratch_free(&k);
+				}
+				printf("\n");
+				fflush(stdout);
+			}
+			free_matrix(&W);
+		}
+		free(rows);
+		free(x);
+		free(y);
+	}
+}
+
+#if defined(__x86_64__)
+#define CHAINS 8
+#define PEAK_ITERS 20000000L
+
+/* Each loop runs CHAINS independent accumulators, enough to cover the
+ * instructions' latency on current cores. */
+__attribute__((target("avx512f"))) static double peak_fma512(void)
+{
+	__m512 acc[CHAINS], a = _mm512_set1_ps(1.0000001f), b = _mm512_set1_ps(0.9999999f);
+	for (int c = 0; c < CHAINS; c++)
+		acc[c] = _mm512_set1_ps((float)c);
+	double t0 = now();
+	for (long i = 0; i < PEAK_ITERS; i++)
+		for (int c = 0; c < CHAINS; c++)
+			acc[c] = _mm512_fmadd_ps(acc[c], a, b);
+	double t = now() - t0;
+	float sink = 0;
+	for (int c = 0; c < CHAINS; c++)
+		sink += _mm512_reduce_add_ps(acc[c]);
+	if (sink == 12345.0f)
+		printf(" ");
+	return 2.0 * 16 * CHAINS * PEAK_ITERS / t / 1e9;
+}
+
+__attribute__((target("avx2,fma"))) static double peak_fma256(void)
+{
+	__m256 acc[CHAINS], a = _mm256_set1_ps(1.0000001f), b = _mm256_set1_ps(0.9999999f);
+	for (int c = 0; c < CHAINS; c++)
+		acc[c] = _mm256_set1_ps((float)c);
+	double t0 = now();
+	for (long i = 0; i < PEAK_ITERS; i++)
+		for (int c = 0; c < CHAINS; c++)
+			acc[c] = _mm256_fmadd_ps(acc[c], a, b);
+	double t = now() - t0;
+	float sink = 0;
+	for (int c = 0; c < CHAINS; c++) {
+		float v[8];
+		_mm256_storeu_ps(v, acc[c]);
+		sink += v[0];
+	}
+	if (sink == 12345.0f)
+		printf(" ");
+	return 2.0 * 8 * CHAINS * PEAK_ITERS / t / 1e9;
+}
+
+/* vpdpbusd: 16 lanes x 4 u8*s8 products, accumulated in 32 bits. */
+__attribute__((target("avx512f,avx512vnni"))) static double peak_vnni512(void)
+{
+	__m512i acc[CHAINS], a = _mm512_set1_epi8(3), b = _mm512_set1_epi8(-2);
+	for (int c = 0; c < CHAINS; c++)
+		acc[c] = _mm512_set1_epi32(c);
+	double t0 = now();
+	for (long i = 0; i < PEAK_ITERS; i++)
+		for (int c = 0; c < CHAINS; c++)
+			acc[c] = _mm512_dpbusd_epi32(acc[c], a, b);
+	double t = now() - t0;
+	int sink = 0;
+	for (int c = 0; c < CHAINS; c++)
+		sink += _mm512_reduce_add_epi32(acc[c]);
+	if (sink == 12345)
+		printf(" ");
+	return 2.0 * 64 * CHAINS * PEAK_ITERS / t / 1e9;
+}
+
+/* vpmaddubsw: 32 u8*s8 products summed in pairs (the AVX2 int8 path). */
+__attribute__((target("avx2"))) static double peak_maddubs256(void)
+{
+	__m256i acc[CHAINS], a = _mm256_set1_epi8(3), b = _mm256_set1_epi8(-2);
+	for (int c = 0; c < CHAINS; c++)
+		acc[c] = _mm256_set1_epi16((short)c);
+	double t0 = now();
+	for (long i = 0; i < PEAK_ITERS; i++)
+		for (int c = 0; c < CHAINS; c++)
+			acc[c] = _mm256_add_epi16(acc[c], _mm256_maddubs_epi16(a, b));
+	double t = now() - t0;
+	int sink = 0;
+	for (int c = 0; c < CHAINS; c++)
+		sink += _mm256_extract_epi16(acc[c], 0);
+	if (sink == 12345)
+		printf(" ");
+	return 2.0 * 32 * CHAINS * PEAK_ITERS / t / 1e9;
+}
+
+static void bench_peaks(void)
+{
+	printf("measured peaks, one core (GOP/s, multiply-add = 2):\n");
+	if (__builtin_cpu_supports("avx512f"))
+		printf("  f32 FMA, AVX-512        %8.1f\n", peak_fma512());
+	if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+		printf("  f32 FMA, AVX2           %8.1f\n", peak_fma256());
+	if (__builtin_cpu_supports("avx512vnni"))
+		printf("  int8 vpdpbusd, AVX-512  %8.1f\n", peak_vnni512());
+	if (__builtin_cpu_supports("avx2"))
+		printf("  int8 vpmaddubsw, AVX2   %8.1f\n", peak_maddubs256());
+}
+#else
+static void bench_peaks(void)
+{
+	printf("measured peaks: not implemented for this architecture\n");
+}
+#endif
+
+int main(void)
+{
+	const char *names[] = { "scalar", "avx2", "avx512", "neon", "neon-dotprod" };
+	const nmt_qdot *qdots[5];
+	int n = 0;
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if ((qdots[n] = nmt_qdot_select(names[i])) != NULL)
+			n++;
+	bench_peaks();
+	bench_shapes(qdots, n);
+	return 0;
+}
