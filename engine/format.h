@@ -1,4 +1,4 @@
-/* The packed model file, version 1 (docs/FORMAT.md is the full description).
+/* The packed model file, version 2 (docs/FORMAT.md is the full description).
  *
  *   [header 64 B][section table: n x 48 B][sections, each 64-byte aligned]
  *
@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #define NMT_MAGIC "NMTMODEL"
-#define NMT_FORMAT_VERSION 1
+#define NMT_FORMAT_VERSION 2
 #define NMT_HEADER_SIZE 64
 #define NMT_SECTION_ENTRY_SIZE 48
 #define NMT_SECTION_TAG_LEN 16

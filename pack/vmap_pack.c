@@ -1,5 +1,5 @@
 /* Reading train/vmap.py's text file and laying it out as the engine's
- * "vmap" section (engine/vmap.h): a hash table at load factor <= 1/2. */
+ * "vmap" section (engine/vmap.h): a hash table at load factor <= 3/4. */
 #include "vmap_pack.h"
 
 #include <errno.h>
@@ -128,47 +128,149 @@ static int read_text(const char *path, vmap_text *t, int src_vocab, int tgt_voca
 	return 0;
 }
 
-static int insert(uint8_t *slots, uint32_t n_slots, const entry *e, char *err, size_t errlen)
+/* Where every entry goes: owner[slot] is the entry stored there (-1: empty);
+ * an entry whose fingerprint is already on its probe path is merged into
+ * that slot's entry instead (merged_next chains them from merged_head). */
+typedef struct {
+	uint32_t n_slots;
+	int32_t *owner, *merged_head, *merged_next;
+	uint32_t *fp;
+} table;
+
+static void place(table *tb, const vmap_text *t)
 {
-	uint64_t key = nmt_vmap_hash(e->src, e->n);
-	for (uint32_t i = (uint32_t)key & (n_slots - 1);; i = (i + 1) & (n_slots - 1)) {
-		uint8_t *s = slots + (size_t)i * 16;
-		uint64_t fp = nmt_rd64(s);
-		if (fp == key)
-			return nmt_fail(err, errlen, "vocabulary map: an n-gram appears twice (or two share a 64-bit hash)");
-		if (fp == 0) {
-			nmt_wr64(s, key);
-			nmt_wr32(s + 8, e->offset);
-			nmt_wr32(s + 12, e->count);
-			return 0;
+	for (size_t i = 0; i < t->n_entries; i++) {
+		uint64_t hash = nmt_vmap_hash(t->entries[i].src, t->entries[i].n);
+		uint32_t fp = nmt_vmap_fingerprint(hash);
+		for (uint32_t k = nmt_vmap_home(hash, tb->n_slots);; k = (k + 1) & (tb->n_slots - 1)) {
+			if (tb->owner[k] < 0) {
+				tb->owner[k] = (int32_t)i;
+				tb->fp[k] = fp;
+				break;
+			}
+			if (tb->fp[k] == fp) {
+				int32_t j = tb->owner[k];
+				tb->merged_next[i] = tb->merged_head[j];
+				tb->merged_head[j] = (int32_t)i;
+				break;
+			}
 		}
 	}
 }
 
-static int layout(const vmap_text *t, uint8_t **out, size_t *out_len, char *err, size_t errlen)
+static void put_value(uint8_t *p, int id_bytes, uint64_t i, uint32_t v)
 {
-	uint32_t n_slots = 2;
-	while (n_slots < 2 * t->n_entries + 1)
-		n_slots *= 2;
-	size_t zero_bytes = (t->n_zero + (t->n_zero & 1)) * 4;
-	size_t size = 24 + zero_bytes + (size_t)n_slots * 16 + t->n_payload * 4;
-	uint8_t *buf = calloc(1, size);
-	if (!buf)
-		return nmt_fail(err, errlen, "out of memory");
-	nmt_wr32(buf, (uint32_t)t->max_n);
-	nmt_wr32(buf + 4, (uint32_t)t->n_zero);
-	nmt_wr32(buf + 8, n_slots);
-	nmt_wr64(buf + 16, t->n_payload);
-	for (size_t i = 0; i < t->n_zero; i++)
-		nmt_wr32(buf + 24 + 4 * i, t->zero[i]);
-	uint8_t *slots = buf + 24 + zero_bytes, *payload = slots + (size_t)n_slots * 16;
-	for (size_t i = 0; i < t->n_entries; i++)
-		if (insert(slots, n_slots, &t->entries[i], err, errlen) != 0) {
-			free(buf);
-			return -1;
+	if (id_bytes == 2) {
+		p[2 * i] = (uint8_t)v;
+		p[2 * i + 1] = (uint8_t)(v >> 8);
+	} else {
+		nmt_wr32(p + 4 * i, v);
+	}
+}
+
+/* Append entry e's targets not yet marked to list[*n]. */
+static void add_targets(const vmap_text *t, const entry *e, uint8_t *marks, uint32_t *list, uint32_t *n)
+{
+	for (uint32_t k = 0; k < e->count; k++) {
+		uint32_t id = t->payload[e->offset + k];
+		if (!marks[id]) {
+			marks[id] = 1;
+			list[(*n)++] = id;
 		}
-	for (size_t i = 0; i < t->n_payload; i++)
-		nmt_wr32(payload + 4 * i, t->payload[i]);
+	}
+}
+
+/* The payload: for each used slot in slot order, its count and the union of
+ * its entry's and merged entries' targets. Returns the number of values. */
+static uint64_t write_payload(const table *tb, const vmap_text *t, int id_bytes,
+			      uint8_t *slots, uint8_t *payload, uint8_t *marks, uint32_t *list)
+{
+	uint64_t used = 0;
+	for (uint32_t k = 0; k < tb->n_slots; k++) {
+		if (tb->owner[k] < 0)
+			continue;
+		uint32_t n = 0;
+		add_targets(t, &t->entries[tb->owner[k]], marks, list, &n);
+		for (int32_t i = tb->merged_head[tb->owner[k]]; i >= 0; i = tb->merged_next[i])
+			add_targets(t, &t->entries[i], marks, list, &n);
+		nmt_wr32(slots + (size_t)k * NMT_VMAP_SLOT_BYTES, tb->fp[k]);
+		nmt_wr32(slots + (size_t)k * NMT_VMAP_SLOT_BYTES + 4, (uint32_t)used);
+		if (payload) {
+			put_value(payload, id_bytes, used, n);
+			for (uint32_t j = 0; j < n; j++)
+				put_value(payload, id_bytes, used + 1 + j, list[j]);
+		}
+		for (uint32_t j = 0; j < n; j++)
+			marks[list[j]] = 0;
+		used += 1 + n;
+	}
+	return used;
+}
+
+static void free_table(table *tb)
+{
+	free(tb->owner);
+	free(tb->merged_head);
+	free(tb->merged_next);
+	free(tb->fp);
+}
+
+static int make_table(table *tb, const vmap_text *t)
+{
+	/* load factor at most 3/4, and always an empty slot */
+	tb->n_slots = 2;
+	while ((uint64_t)tb->n_slots * 3 < (uint64_t)t->n_entries * 4 || tb->n_slots <= t->n_entries)
+		tb->n_slots *= 2;
+	size_t n = t->n_entries ? t->n_entries : 1;
+	tb->owner = malloc(tb->n_slots * sizeof *tb->owner);
+	tb->fp = malloc(tb->n_slots * sizeof *tb->fp);
+	tb->merged_head = malloc(n * sizeof *tb->merged_head);
+	tb->merged_next = malloc(n * sizeof *tb->merged_next);
+	if (!tb->owner || !tb->fp || !tb->merged_head || !tb->merged_next)
+		return -1;
+	for (uint32_t k = 0; k < tb->n_slots; k++)
+		tb->owner[k] = -1;
+	for (size_t i = 0; i < n; i++)
+		tb->merged_head[i] = tb->merged_next[i] = -1;
+	place(tb, t);
+	return 0;
+}
+
+static int layout(const vmap_text *t, int tgt_vocab, uint8_t **out, size_t *out_len, char *err, size_t errlen)
+{
+	int id_bytes = tgt_vocab <= 65535 ? 2 : 4;
+	table tb = { 0 };
+	uint8_t *marks = calloc((size_t)tgt_vocab, 1);
+	uint32_t *list = malloc((size_t)tgt_vocab * sizeof *list);
+	if (!marks || !list || make_table(&tb, t) != 0) {
+		free(marks);
+		free(list);
+		free_table(&tb);
+		return nmt_fail(err, errlen, "out of memory");
+	}
+	size_t zero_bytes = (t->n_zero * (size_t)id_bytes + 3) / 4 * 4;
+	size_t slot_bytes = (size_t)tb.n_slots * NMT_VMAP_SLOT_BYTES;
+	uint8_t *slots = calloc(1, slot_bytes);
+	uint64_t n_payload = slots ? write_payload(&tb, t, id_bytes, slots, NULL, marks, list) : 0;
+	size_t size = 24 + zero_bytes + slot_bytes + (size_t)n_payload * id_bytes;
+	uint8_t *buf = slots && n_payload < UINT32_MAX ? calloc(1, size) : NULL;
+	if (buf) {
+		nmt_wr32(buf, (uint32_t)t->max_n);
+		nmt_wr32(buf + 4, (uint32_t)t->n_zero);
+		nmt_wr32(buf + 8, tb.n_slots);
+		nmt_wr32(buf + 12, (uint32_t)id_bytes);
+		nmt_wr64(buf + 16, n_payload);
+		for (size_t i = 0; i < t->n_zero; i++)
+			put_value(buf + 24, id_bytes, i, t->zero[i]);
+		uint8_t *table_at = buf + 24 + zero_bytes;
+		write_payload(&tb, t, id_bytes, table_at, table_at + slot_bytes, marks, list);
+	}
+	free(slots);
+	free(marks);
+	free(list);
+	free_table(&tb);
+	if (!buf)
+		return nmt_fail(err, errlen, "out of memory (or a vocabulary map over 2^32 ids)");
 	*out = buf;
 	*out_len = size;
 	return 0;
@@ -180,7 +282,7 @@ int pack_vmap(const char *path, int src_vocab, int tgt_vocab, uint8_t **out, siz
 	vmap_text t = { 0 };
 	int rc = read_text(path, &t, src_vocab, tgt_vocab, err, errlen);
 	if (rc == 0)
-		rc = layout(&t, out, out_len, err, errlen);
+		rc = layout(&t, tgt_vocab, out, out_len, err, errlen);
 	free(t.entries);
 	free(t.payload);
 	free(t.zero);

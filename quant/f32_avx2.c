@@ -17,22 +17,25 @@ TARGET static inline float reduce8(__m256 acc)
 	return _mm_cvtss_f32(_mm_add_ss(pairs, _mm_movehl_ps(pairs, pairs)));
 }
 
+/* The four accumulators are named variables: as an array, gcc keeps them on
+ * the stack and every step waits on a store and a reload. */
 TARGET void nmt_f32_rows_avx2(const float *const w[NMT_PANEL_ROWS], const float *x, int cols, float *out)
 {
-	__m256 acc[NMT_PANEL_ROWS];
-	for (int r = 0; r < NMT_PANEL_ROWS; r++)
-		acc[r] = _mm256_setzero_ps();
+	const float *w0 = w[0], *w1 = w[1], *w2 = w[2], *w3 = w[3];
+	__m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
 	int c = 0;
 	for (; c + 8 <= cols; c += 8) {
 		__m256 xv = _mm256_loadu_ps(x + c);
-		for (int r = 0; r < NMT_PANEL_ROWS; r++)
-			acc[r] = _mm256_add_ps(acc[r], _mm256_mul_ps(_mm256_loadu_ps(w[r] + c), xv));
+		a0 = _mm256_add_ps(a0, _mm256_mul_ps(_mm256_loadu_ps(w0 + c), xv));
+		a1 = _mm256_add_ps(a1, _mm256_mul_ps(_mm256_loadu_ps(w1 + c), xv));
+		a2 = _mm256_add_ps(a2, _mm256_mul_ps(_mm256_loadu_ps(w2 + c), xv));
+		a3 = _mm256_add_ps(a3, _mm256_mul_ps(_mm256_loadu_ps(w3 + c), xv));
 	}
+	float sums[NMT_PANEL_ROWS] = { reduce8(a0), reduce8(a1), reduce8(a2), reduce8(a3) };
 	for (int r = 0; r < NMT_PANEL_ROWS; r++) {
-		float sum = reduce8(acc[r]);
 		for (int t = c; t < cols; t++)
-			sum += w[r][t] * x[t];
-		out[r] = sum;
+			sums[r] += w[r][t] * x[t];
+		out[r] = sums[r];
 	}
 }
 #endif

@@ -27,6 +27,9 @@ typedef struct nmt_qdot {
 	void (*f32_rows)(const float *const w[NMT_PANEL_ROWS], const float *x, int cols, float *out);
 } nmt_qdot;
 
+/* The f32 kernels are written for panels of four rows. */
+_Static_assert(NMT_PANEL_ROWS == 4, "f32_rows kernels assume four rows");
+
 void nmt_f32_rows_scalar(const float *const w[NMT_PANEL_ROWS], const float *x, int cols, float *out);
 #if defined(__x86_64__)
 void nmt_f32_rows_avx2(const float *const w[NMT_PANEL_ROWS], const float *x, int cols, float *out);

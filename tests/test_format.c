@@ -311,6 +311,14 @@ static uint8_t *read_all(const char *path, size_t *len)
 	return buf;
 }
 
+static uint32_t first_used_slot(const uint8_t *slots, uint32_t n_slots)
+{
+	for (uint32_t k = 0; k < n_slots; k++)
+		if (nmt_rd32(slots + (size_t)k * NMT_VMAP_SLOT_BYTES) != 0)
+			return k;
+	return 0;
+}
+
 /* A vocabulary map whose header, slots or ids are wrong (with correct
  * checksums) must be refused before any lookup runs. */
 static void test_hostile_vmap(void **state)
@@ -324,8 +332,9 @@ static void test_hostile_vmap(void **state)
 	const nmt_section *s = nmt_format_find(&v, NMT_TAG_VMAP);
 	assert_non_null(s);
 	size_t off = (size_t)(s->data - good);
-	uint32_t n_zero = nmt_rd32(s->data + 4), n_slots = nmt_rd32(s->data + 8);
-	size_t slots = off + 24 + (n_zero + (n_zero & 1)) * 4, payload = slots + (size_t)n_slots * 16;
+	uint32_t n_zero = nmt_rd32(s->data + 4), n_slots = nmt_rd32(s->data + 8), w = nmt_rd32(s->data + 12);
+	size_t slots = off + 24 + (n_zero * w + 3) / 4 * 4, payload = slots + (size_t)n_slots * NMT_VMAP_SLOT_BYTES;
+	assert_int_equal(w, 2);   /* 300 target pieces: 16-bit ids */
 	assert_int_equal(try_open(good, len, 1), 0);
 
 	struct { size_t at; uint32_t value; } edits[] = {
@@ -333,9 +342,10 @@ static void test_hostile_vmap(void **state)
 		{ off, NMT_VMAP_MAX_N + 1 },         /* max_n too large */
 		{ off + 8, n_slots - 1 },            /* n_slots not a power of two */
 		{ off + 8, n_slots * 2 },            /* n_slots disagrees with the size */
+		{ off + 12, 3 },                     /* an id width other than 2 or 4 */
+		{ off + 12, 4 },                     /* id width disagrees with the size */
 		{ off + 16, 0xFFFFFFFFu },           /* n_payload absurd */
 		{ off + 24, 300 },                   /* a 0-gram outside the vocabulary */
-		{ payload, 300 },                    /* a payload id outside the vocabulary */
 	};
 	for (size_t i = 0; i < sizeof edits / sizeof edits[0]; i++) {
 		memcpy(work, good, len);
@@ -343,20 +353,36 @@ static void test_hostile_vmap(void **state)
 		refresh_checksums(work, len);
 		assert_int_equal(try_open(work, len, 0), -1);
 	}
-	for (uint32_t k = 0; k < n_slots; k++) {   /* a used slot pointing past the payload */
-		uint8_t *slot = work + slots + (size_t)k * 16;
+	/* A used slot whose offset points past the payload, whose count runs
+	 * past it, or whose list names an id outside the vocabulary. */
+	for (uint32_t k = 0; k < n_slots; k++) {
+		uint8_t *slot = work + slots + (size_t)k * NMT_VMAP_SLOT_BYTES;
 		memcpy(work, good, len);
-		if (nmt_rd64(slot) == 0)
+		if (nmt_rd32(slot) == 0)
 			continue;
-		nmt_wr32(slot + 12, 0x7FFFFFFFu);
+		uint32_t list = nmt_rd32(slot + 4);
+		nmt_wr32(slot + 4, 0x7FFFFFFFu);
+		refresh_checksums(work, len);
+		assert_int_equal(try_open(work, len, 0), -1);
+		memcpy(work, good, len);
+		work[payload + 2 * (size_t)list] = 0xFF;       /* count 0xFFxx */
+		work[payload + 2 * (size_t)list + 1] = 0xFF;
+		refresh_checksums(work, len);
+		assert_int_equal(try_open(work, len, 0), -1);
+		memcpy(work, good, len);
+		assert_true((work[payload + 2 * (size_t)list] | work[payload + 2 * (size_t)list + 1] << 8) >= 1);
+		work[payload + 2 * (size_t)list + 2] = 0x2C;   /* first id = 300 */
+		work[payload + 2 * (size_t)list + 3] = 0x01;
 		refresh_checksums(work, len);
 		assert_int_equal(try_open(work, len, 0), -1);
 		break;
 	}
 	memcpy(work, good, len);   /* no empty slot: a probe could run forever */
 	for (uint32_t k = 0; k < n_slots; k++)
-		if (nmt_rd64(work + slots + (size_t)k * 16) == 0)
-			nmt_wr64(work + slots + (size_t)k * 16, 12345 + k);
+		if (nmt_rd32(work + slots + (size_t)k * NMT_VMAP_SLOT_BYTES) == 0)
+			memcpy(work + slots + (size_t)k * NMT_VMAP_SLOT_BYTES,
+			       work + slots + NMT_VMAP_SLOT_BYTES * (size_t)first_used_slot(work + slots, n_slots),
+			       NMT_VMAP_SLOT_BYTES);
 	refresh_checksums(work, len);
 	assert_int_equal(try_open(work, len, 0), -1);
 	free(good);
