@@ -5,6 +5,7 @@
 #   make test SANITIZE=1 the same, built with clang -fsanitize=address,undefined
 #   make SLEEF=1         also ./nmt-sleef: dynamic, element-wise math on SLEEF
 #   make check-clang     compile everything with clang -Wall -Wextra -Werror
+#   make models          the default model packed as f32, q8 and q4 (build/models/)
 #   make bench-kernels   kernel GOP/s per format and ISA, and the CPU's peak
 #   make spm-parity      tokenizer vs spm_encode/spm_decode (needs sentencepiece)
 #   make clean
@@ -28,10 +29,20 @@ TEST_SRC = $(wildcard tests/test_*.c)
 
 # The default model: packed at build time from the committed checkpoint and
 # SentencePiece models in models/ (never retrained by make), then embedded
-# into ./nmt. EMBED_MODEL= (empty) builds a binary without a model.
-DEFAULT_MODEL_SRC = models/ende.safetensors models/en.model models/de.model
-EMBED_MODEL ?= $(if $(wildcard models/ende.safetensors),build/default.nmt)
+# into ./nmt. `make models` packs all three weight formats; EMBED_QUANT picks
+# the one embedded (chosen by measurement: docs/RESULTS.md), EMBED_MODEL=
+# (empty) builds a binary without a model. A format with its own fine-tuned
+# weights (models/ende-q4.safetensors, quantization-aware) packs those.
+EMBED_QUANT ?= q8
+DEFAULT_SPM = models/en.model models/de.model
+DEFAULT_VMAP = $(wildcard models/ende.vmap)
+default_weights = $(firstword $(wildcard models/ende-$(1).safetensors) models/ende.safetensors)
+EMBED_MODEL ?= $(if $(wildcard models/ende.safetensors),build/models/ende.$(EMBED_QUANT).nmt)
 EMBED_FLAGS = $(if $(EMBED_MODEL),-DNMT_EMBED_PATH='"$(EMBED_MODEL)"')
+MODEL_VARIANTS = $(foreach q,f32 q8 q4,build/models/ende.$(q).nmt)
+# The embedded model's object is named after the model, so choosing another
+# one rebuilds it.
+EMBED_TAG = $(if $(EMBED_MODEL),$(basename $(notdir $(EMBED_MODEL))),none)
 
 # Host builds go to build/host, sanitized ones to build/san, so the two never mix.
 H = build/host
@@ -42,7 +53,6 @@ H = build/san
 endif
 
 .PHONY: all test check-clang clean spm-parity bench-kernels models
-.SECONDARY:
 all: nmt model-pack
 
 # ---- static binaries (musl) ---------------------------------------------
@@ -50,14 +60,16 @@ build/musl/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(MUSL_CC) $(CFLAGS_COMMON) $(call gcc_only,$(MUSL_CC)) $(CFLAGS) -MMD -MP -c $< -o $@
 
-build/musl/engine/embedded.o: engine/embedded.S $(EMBED_MODEL)
+build/musl/engine/embedded-$(EMBED_TAG).o: engine/embedded.S $(EMBED_MODEL)
 	@mkdir -p $(dir $@)
 	$(MUSL_CC) $(EMBED_FLAGS) -c $< -o $@
 
-DEFAULT_VMAP = $(wildcard models/ende.vmap)
-build/default.nmt: $(DEFAULT_MODEL_SRC) $(DEFAULT_VMAP) model-pack
-	@mkdir -p build
-	./model-pack $(if $(DEFAULT_VMAP),--vmap $(DEFAULT_VMAP)) -o $@ $(DEFAULT_MODEL_SRC)
+build/models/ende.%.nmt: $(DEFAULT_SPM) $(DEFAULT_VMAP) models/ende.safetensors $(wildcard models/ende-*.safetensors) model-pack
+	@mkdir -p build/models
+	./model-pack --quant $* $(if $(DEFAULT_VMAP),--vmap $(DEFAULT_VMAP)) -o $@ $(call default_weights,$*) $(DEFAULT_SPM)
+
+models: $(MODEL_VARIANTS)
+	@ls -l $(MODEL_VARIANTS)
 
 LIB_MUSL = $(patsubst %.c,build/musl/%.o,$(LIB_SRC))
 
@@ -70,14 +82,14 @@ build/sleef/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(HOST_CC) $(CFLAGS_COMMON) $(call gcc_only,$(HOST_CC)) -DNMT_WITH_SLEEF $(CFLAGS) -MMD -MP -c $< -o $@
 
-build/sleef/engine/embedded.o: engine/embedded.S $(EMBED_MODEL)
+build/sleef/engine/embedded-$(EMBED_TAG).o: engine/embedded.S $(EMBED_MODEL)
 	@mkdir -p $(dir $@)
 	$(HOST_CC) $(EMBED_FLAGS) -c $< -o $@
 
-nmt-sleef: $(patsubst %.c,build/sleef/%.o,main.c $(LIB_SRC)) build/sleef/engine/embedded.o
+nmt-sleef: $(patsubst %.c,build/sleef/%.o,main.c $(LIB_SRC)) build/sleef/engine/embedded-$(EMBED_TAG).o
 	$(HOST_CC) -o $@ $^ -lsleef $(LDLIBS)
 
-nmt: build/musl/main.o $(LIB_MUSL) build/musl/engine/embedded.o
+nmt: build/musl/main.o $(LIB_MUSL) build/musl/engine/embedded-$(EMBED_TAG).o
 	$(MUSL_CC) -static -o $@ $^ $(LDLIBS)
 
 model-pack: build/musl/pack/main.o $(patsubst %.c,build/musl/%.o,$(PACK_SRC)) $(LIB_MUSL)
@@ -160,6 +172,11 @@ $(H)/bench/kernels: $(H)/bench/kernels.o $(LIB_HOST)
 
 bench-kernels: $(H)/bench/kernels
 	$(H)/bench/kernels
+
+# Objects and binaries made only on the way to another target: kept, but a
+# missing one is remade (a bare .SECONDARY: would make every target
+# intermediate, and a deleted or renamed prerequisite would go unnoticed).
+.SECONDARY: $(TESTS:=.o) $(H)/tests/spm_tool.o $(H)/bench/kernels.o build/a64/test_quant
 
 # Tokenizer parity with SentencePiece's spm_encode/spm_decode (Debian package
 # sentencepiece) on the fixtures and, when ../shared/data/multi30k exists, Multi30k.
