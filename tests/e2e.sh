@@ -118,6 +118,18 @@ done
 # pad to the same size here)
 check "q4 file no larger than q8, q8 smaller than f32" sh -c \
 	"[ \$(wc -c <$TMP/q4.nmt) -le \$(wc -c <$TMP/q8.nmt) ] && [ \$(wc -c <$TMP/q8.nmt) -lt \$(wc -c <$M) ]"
+# Every kernel implementation this CPU runs translates identically, for every
+# weight format (the f32 kernels have a fixed summation order; the integer
+# ones are exact): 4-best lists with their scores, byte for byte.
+for q in f32 q8 q4; do
+	[ $q = f32 ] && model=$M || model=$TMP/$q.nmt
+	NMT_KERNELS=scalar $NMT -m "$model" -b 4 --nbest 4 <"$TMP/src.txt" >"$TMP/kern.scalar.$q"
+	for k in avx2 avx512 neon neon-dotprod; do
+		NMT_KERNELS=$k $NMT -m "$model" -b 4 --nbest 4 <"$TMP/src.txt" >"$TMP/kern.$k.$q" 2>/dev/null || continue
+		check "$q: NMT_KERNELS=$k translates like scalar" cmp -s "$TMP/kern.scalar.$q" "$TMP/kern.$k.$q"
+	done
+done
+expect_error "unknown NMT_KERNELS" 1 env NMT_KERNELS=bogus $NMT -m "$M"
 expect_error "pack: unknown --quant" 2 $PACK --quant q3 -o "$TMP/x.nmt" "$FIX/tiny.safetensors" "$FIX/src.model" "$FIX/tgt.model"
 
 # ---- bad model files --------------------------------------------------------
