@@ -26,10 +26,8 @@ typedef enum { NMT_LOGQ_8 = 8, NMT_LOGQ_4 = 4 } nmt_logq_bits;
 int nmt_logq_levels(nmt_logq_bits bits);
 const int16_t *nmt_logq_table(nmt_logq_bits bits);
 
-/* Signed integer level of every q8 code byte and every q4 nibble, and the
- * q8 levels 32 bits wide (for gathers). */
+/* Signed integer level of every q8 code byte and every q4 nibble. */
 extern const int16_t nmt_q8_levels[256];
-extern const int32_t nmt_q8_levels32[256];
 extern const int8_t nmt_q4_levels[16];
 
 /* The value of one code in a row of scale s. */

@@ -6,8 +6,8 @@
  * moves the weight's sign onto the activation; vpmaddubsw multiplies
  * unsigned magnitudes by signed activations into 16-bit pairs (at most
  * 2 * 64 * 127, so never saturating) and vpmaddwd widens them to 32 bits.
- * q8: AVX2 has no 16-bit permute, so eight levels at a time are gathered
- * from the 256-entry table as 32-bit words and multiplied in 32 bits. */
+ * q8: AVX2 has no 16-bit table lookup; the levels are computed from byte
+ * shuffles and a rounding multiply (q8_mac32), then vpmaddwd. */
 #if defined(__x86_64__)
 #include <immintrin.h>
 
@@ -87,33 +87,92 @@ TARGET static void q4_panel(const uint8_t *panel, int chunks, const int8_t *xq, 
 
 /* ---- q8 ------------------------------------------------------------------ */
 
-TARGET static inline __m256i q8_chunk(__m256i acc, const uint8_t *codes, const int8_t *xq, const int32_t *table)
+/* AVX2 has no 16-bit table lookup, so a q8 magnitude code k = 16a + b
+ * (a = 0..7, b = 0..15) is decoded arithmetically from byte shuffles:
+ *     level(k) = round(2 L(b) * 2^(14 - a) / 2^15) - fix(k)
+ * with L(b) = nmt_q8_levels[b], the rounding multiply being vpmulhrsw. The
+ * double rounding is off by one for five codes (19, 23, 31, 41, 106): fix
+ * is bit a of FIX[b]. Code 127 is the zero weight: its activation is
+ * zeroed instead. test_quant checks every code against the level table. */
+typedef struct {
+	__m256i l2_lo, l2_hi;   /* bytes of 2 L(b) */
+	__m256i y_lo, y_hi;     /* bytes of 2^(14 - a) */
+	__m256i fix, bit;       /* FIX[b]; 1 << a */
+	__m256i low4, low3, magnitude, zero_code, one;
+} q8_consts;
+
+#define BOTH_LANES(...) _mm256_broadcastsi128_si256(_mm_setr_epi8(__VA_ARGS__))
+
+TARGET static inline q8_consts q8_setup(void)
 {
-	for (int j = 0; j < NMT_CHUNK_BYTES; j += 8) {
-		__m256i idx = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(codes + j)));
-		__m256i w = _mm256_i32gather_epi32(table, idx, 4);
-		__m256i x = _mm256_cvtepi8_epi32(_mm_loadl_epi64((const __m128i *)(xq + j)));
-		acc = _mm256_add_epi32(acc, _mm256_mullo_epi32(w, x));
-	}
-	return acc;
+	q8_consts k;
+	k.l2_lo = BOTH_LANES(0, (char)164, 88, 26, (char)232, (char)196, (char)172, (char)162, (char)160, (char)172,
+			     (char)192, (char)222, 6, 56, 114, (char)182);
+	k.l2_hi = BOTH_LANES(32, 30, 29, 28, 26, 25, 24, 23, 22, 21, 20, 19, 19, 18, 17, 16);
+	k.y_lo = BOTH_LANES(0, 0, 0, 0, 0, 0, 0, (char)128, 0, 0, 0, 0, 0, 0, 0, 0);
+	k.y_hi = BOTH_LANES(64, 32, 16, 8, 4, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+	k.fix = BOTH_LANES(0, 0, 0, 2, 0, 0, 0, 2, 0, 4, 64, 0, 0, 0, 0, 2);
+	k.bit = BOTH_LANES(1, 2, 4, 8, 16, 32, 64, (char)128, 0, 0, 0, 0, 0, 0, 0, 0);
+	k.low4 = _mm256_set1_epi8(0x0F);
+	k.low3 = _mm256_set1_epi8(0x07);
+	k.magnitude = _mm256_set1_epi8(0x7F);
+	k.zero_code = _mm256_set1_epi8(0x7F);
+	k.one = _mm256_set1_epi8(1);
+	return k;
+}
+
+/* 32 codes against 32 activations, into eight 32-bit sums. The bytes are
+ * widened to 16 bits by unpacking, levels and activations alike, so both
+ * come out in the same (lane-interleaved) order. */
+TARGET static inline __m256i q8_mac32(__m256i acc, __m256i c, __m256i x, const q8_consts *k)
+{
+	__m256i mag = _mm256_and_si256(c, k->magnitude);
+	__m256i b = _mm256_and_si256(mag, k->low4);
+	__m256i a = _mm256_and_si256(_mm256_srli_epi16(mag, 4), k->low3);
+	__m256i bit_a = _mm256_shuffle_epi8(k->bit, a);
+	__m256i fix = _mm256_min_epu8(_mm256_and_si256(_mm256_shuffle_epi8(k->fix, b), bit_a), k->one);
+	/* the weight's sign onto the activation; the zero code zeroes it */
+	__m256i sx = _mm256_sign_epi8(x, _mm256_or_si256(c, k->one));
+	sx = _mm256_andnot_si256(_mm256_cmpeq_epi8(mag, k->zero_code), sx);
+	__m256i sx_high = _mm256_cmpgt_epi8(_mm256_setzero_si256(), sx);
+	__m256i l2_lo = _mm256_shuffle_epi8(k->l2_lo, b), l2_hi = _mm256_shuffle_epi8(k->l2_hi, b);
+	__m256i y_lo = _mm256_shuffle_epi8(k->y_lo, a), y_hi = _mm256_shuffle_epi8(k->y_hi, a);
+
+	__m256i level0 = _mm256_sub_epi16(_mm256_mulhrs_epi16(_mm256_unpacklo_epi8(l2_lo, l2_hi),
+							      _mm256_unpacklo_epi8(y_lo, y_hi)),
+					  _mm256_unpacklo_epi8(fix, _mm256_setzero_si256()));
+	__m256i level1 = _mm256_sub_epi16(_mm256_mulhrs_epi16(_mm256_unpackhi_epi8(l2_lo, l2_hi),
+							      _mm256_unpackhi_epi8(y_lo, y_hi)),
+					  _mm256_unpackhi_epi8(fix, _mm256_setzero_si256()));
+	acc = _mm256_add_epi32(acc, _mm256_madd_epi16(level0, _mm256_unpacklo_epi8(sx, sx_high)));
+	return _mm256_add_epi32(acc, _mm256_madd_epi16(level1, _mm256_unpackhi_epi8(sx, sx_high)));
+}
+
+TARGET static inline __m256i q8_chunk(__m256i acc, const uint8_t *codes, const int8_t *xq, const q8_consts *k)
+{
+	acc = q8_mac32(acc, _mm256_loadu_si256((const __m256i *)codes), _mm256_loadu_si256((const __m256i *)xq), k);
+	return q8_mac32(acc, _mm256_loadu_si256((const __m256i *)(codes + 32)),
+			_mm256_loadu_si256((const __m256i *)(xq + 32)), k);
 }
 
 TARGET static int32_t q8_dot(const uint8_t *row, int chunks, const int8_t *xq)
 {
+	q8_consts k = q8_setup();
 	__m256i acc = _mm256_setzero_si256();
 	for (int ch = 0; ch < chunks; ch++, row += CHUNK_STRIDE, xq += NMT_CHUNK_BYTES)
-		acc = q8_chunk(acc, row, xq, nmt_q8_levels32);
+		acc = q8_chunk(acc, row, xq, &k);
 	return hsum(acc);
 }
 
 TARGET static void q8_panel(const uint8_t *panel, int chunks, const int8_t *xq, int32_t *out)
 {
+	q8_consts k = q8_setup();
 	__m256i acc[NMT_PANEL_ROWS];
 	for (int r = 0; r < NMT_PANEL_ROWS; r++)
 		acc[r] = _mm256_setzero_si256();
 	for (int ch = 0; ch < chunks; ch++, panel += CHUNK_STRIDE, xq += NMT_CHUNK_BYTES)
 		for (int r = 0; r < NMT_PANEL_ROWS; r++)
-			acc[r] = q8_chunk(acc[r], panel + r * NMT_CHUNK_BYTES, xq, nmt_q8_levels32);
+			acc[r] = q8_chunk(acc[r], panel + r * NMT_CHUNK_BYTES, xq, &k);
 	for (int r = 0; r < NMT_PANEL_ROWS; r++)
 		out[r] = hsum(acc[r]);
 }

@@ -290,6 +290,42 @@ static void test_qmatmul_odd_sizes(void **state)
 		print_message("%s: exact on all sizes\n", qdots[d]->name);
 }
 
+/* Every code of both formats, in every column position of a chunk, against
+ * activations of both signs and the extremes: each implementation's dot
+ * products equal the level table's sums (the AVX2 q8 kernel computes its
+ * levels instead of looking them up, so every code must be seen). */
+static void test_every_code(void **state)
+{
+	(void)state;
+	const nmt_qdot *qdots[5];
+	int n_qdots = available_qdots(qdots);
+	enum { ROWS = 8, COLS = 512 };
+	static uint8_t codes[ROWS * COLS], packed[ROWS * COLS];
+	static int8_t xq[COLS];
+	for (int f = 0; f < 2; f++) {
+		nmt_format fmt = f ? NMT_FMT_Q4 : NMT_FMT_Q8;
+		int n_codes = f ? 16 : 256;
+		for (int r = 0; r < ROWS; r++)
+			for (int c = 0; c < COLS; c++)
+				codes[r * COLS + c] = (uint8_t)((c * 7 + r * 37) % n_codes);
+		nmt_q_layout(fmt, ROWS, COLS, codes, packed);
+		for (int c = 0; c < COLS; c++)
+			xq[c] = (int8_t)(c % 5 == 0 ? 127 : c % 5 == 1 ? -127 : (c * 13) % 255 - 127);
+		int chunks = nmt_chunks_per_row(fmt, COLS);
+		for (int d = 0; d < n_qdots; d++)
+			for (int r = 0; r < ROWS; r++) {
+				int32_t want = 0, panel[NMT_PANEL_ROWS];
+				for (int c = 0; c < COLS; c++)
+					want += nmt_q_level(fmt, codes[r * COLS + c]) * xq[c];
+				const uint8_t *row = packed + nmt_chunk_offset(fmt, COLS, r, 0);
+				assert_int_equal((f ? qdots[d]->q4 : qdots[d]->q8)(row, chunks, xq), want);
+				const uint8_t *p = packed + nmt_chunk_offset(fmt, COLS, r - r % NMT_PANEL_ROWS, 0);
+				(f ? qdots[d]->q4_panel : qdots[d]->q8_panel)(p, chunks, xq, panel);
+				assert_int_equal(panel[r % NMT_PANEL_ROWS], want);
+			}
+	}
+}
+
 /* The f32 products of every implementation equal the scalar reference's bit
  * for bit (the summation order is fixed: quant/f32_scalar.c), whole matrix
  * and shortlist rows, one input and several. */
@@ -353,8 +389,6 @@ static void test_level_tables(void **state)
 	(void)state;
 	for (int c = 0; c < 256; c++)
 		assert_int_equal(nmt_q8_levels[c], nmt_q_level(NMT_FMT_Q8, (uint8_t)c));
-	for (int c = 0; c < 256; c++)
-		assert_int_equal(nmt_q8_levels32[c], nmt_q8_levels[c]);
 	for (int c = 0; c < 16; c++)
 		assert_int_equal(nmt_q4_levels[c], nmt_q_level(NMT_FMT_Q4, (uint8_t)c));
 	assert_null(nmt_qdot_select("bogus"));
@@ -408,6 +442,7 @@ int main(void)
 		cmocka_unit_test(test_zero_row),
 		cmocka_unit_test(test_exact_levels),
 		cmocka_unit_test(test_level_tables),
+		cmocka_unit_test(test_every_code),
 		cmocka_unit_test(test_f32_matmul_bit_identical),
 		cmocka_unit_test(test_qmatmul_odd_sizes),
 		cmocka_unit_test(test_qmatmul_accuracy),
