@@ -185,7 +185,9 @@ spm-parity: $(H)/tests/spm_tool
 
 check-clang:
 	@for f in main.c pack/main.c bench/kernels.c $(LIB_SRC) $(PACK_SRC) $(TEST_SRC); do \
-		clang $(CFLAGS_COMMON) -fsyntax-only $$f || exit 1; done; echo "clang: no warnings"
+		clang $(CFLAGS_COMMON) -fsyntax-only $$f || exit 1; done
+	@$(if $(HAVE_SLEEF),clang $(CFLAGS_COMMON) -DNMT_WITH_SLEEF -fsyntax-only quant/vecmath_sleef.c quant/vecmath.c &&) \
+		echo "clang: no warnings"
 
 clean:
 	rm -rf build nmt nmt-sleef model-pack

@@ -17,6 +17,18 @@ static __m128 sigmoid4(__m128 x)
 	return _mm_div_ps(one, _mm_add_ps(one, Sleef_expf4_u10(_mm_sub_ps(_mm_setzero_ps(), x))));
 }
 
+/* SLEEF declares its functions with a const-qualified return type, which
+ * clang will not convert to vec4_fn: plain wrappers. */
+static __m128 tanh4(__m128 x)
+{
+	return Sleef_tanhf4_u10(x);
+}
+
+static __m128 exp4(__m128 x)
+{
+	return Sleef_expf4_u10(x);
+}
+
 /* Whole groups of four in registers, the rest through a zero-padded block. */
 static void apply4(float *x, int n, vec4_fn f)
 {
@@ -38,12 +50,12 @@ void nmt_vec_sigmoid(float *x, int n)
 
 void nmt_vec_tanh(float *x, int n)
 {
-	apply4(x, n, Sleef_tanhf4_u10);
+	apply4(x, n, tanh4);
 }
 
 void nmt_vec_exp_sleef(float *x, int n)
 {
-	apply4(x, n, Sleef_expf4_u10);
+	apply4(x, n, exp4);
 }
 #elif defined(NMT_WITH_SLEEF)
 #error "make SLEEF=1 is for x86-64"
