@@ -177,5 +177,5 @@ TARGET static void q8_panel(const uint8_t *panel, int chunks, const int8_t *xq, 
 		out[r] = hsum(acc[r]);
 }
 
-const nmt_qdot nmt_qdot_avx2 = { "avx2", q8_dot, q4_dot, q8_panel, q4_panel, nmt_f32_rows_avx2 };
+const nmt_qdot nmt_qdot_avx2 = { "avx2", q8_dot, q4_dot, q8_panel, q4_panel, NULL, NULL, nmt_f32_rows_avx2 };
 #endif

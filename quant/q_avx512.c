@@ -119,5 +119,92 @@ TARGET static void q8_panel(const uint8_t *panel, int chunks, const int8_t *xq, 
 		out[r] = _mm512_reduce_add_epi32(acc[r]);
 }
 
-const nmt_qdot nmt_qdot_avx512 = { "avx512", q8_dot, q4_dot, q8_panel, q4_panel, nmt_f32_rows_avx512 };
+/* ---- several inputs at once ------------------------------------------------ */
+
+/* One row of a panel against NB inputs: each chunk's codes are decoded once
+ * (q4: the magnitudes and sign mask; q8: the 16-bit levels and sign mask)
+ * and reused for every input. NB is a constant after inlining, so the
+ * accumulators stay in registers. */
+#define FOR_INPUTS _Pragma("GCC unroll 4") for (int b = 0; b < NB; b++)
+
+TARGET static inline __attribute__((always_inline)) void q4_row_multi(const uint8_t *row, int chunks,
+								     const int8_t *xq, size_t stride,
+								     const int NB, int32_t *out)
+{
+	const __m512i mags = q4_magnitudes(), low = _mm512_set1_epi8(0x0F), sign = _mm512_set1_epi8(0x08);
+	__m512i acc[NMT_PANEL_INPUTS];
+	FOR_INPUTS
+		acc[b] = _mm512_setzero_si512();
+	for (int ch = 0; ch < chunks; ch++, row += CHUNK_STRIDE, xq += 2 * NMT_CHUNK_BYTES) {
+		__m512i c = _mm512_loadu_si512(row);
+		__m512i n0 = _mm512_and_si512(c, low), n1 = _mm512_and_si512(_mm512_srli_epi16(c, 4), low);
+		__m512i m0 = _mm512_shuffle_epi8(mags, n0), m1 = _mm512_shuffle_epi8(mags, n1);
+		__mmask64 neg0 = _mm512_test_epi8_mask(n0, sign), neg1 = _mm512_test_epi8_mask(n1, sign);
+		FOR_INPUTS {
+			__m512i x0 = _mm512_loadu_si512(xq + b * stride);
+			__m512i x1 = _mm512_loadu_si512(xq + b * stride + NMT_CHUNK_BYTES);
+			x0 = _mm512_mask_sub_epi8(x0, neg0, _mm512_setzero_si512(), x0);
+			x1 = _mm512_mask_sub_epi8(x1, neg1, _mm512_setzero_si512(), x1);
+			acc[b] = _mm512_dpbusd_epi32(_mm512_dpbusd_epi32(acc[b], m0, x0), m1, x1);
+		}
+	}
+	FOR_INPUTS
+		out[b * NMT_PANEL_ROWS] = _mm512_reduce_add_epi32(acc[b]);
+}
+
+/* The 16-bit levels of 32 codes, and which are negative. */
+TARGET static inline __m512i q8_levels(__m256i codes, const q8_table *t, __mmask32 *negative)
+{
+	__m512i c = _mm512_cvtepu8_epi16(codes);
+	__m512i lo = _mm512_permutex2var_epi16(t->t[0], c, t->t[1]);
+	__m512i hi = _mm512_permutex2var_epi16(t->t[2], c, t->t[3]);
+	*negative = _mm512_test_epi16_mask(c, _mm512_set1_epi16(0x80));
+	return _mm512_mask_blend_epi16(_mm512_test_epi16_mask(c, _mm512_set1_epi16(0x40)), lo, hi);
+}
+
+TARGET static inline __attribute__((always_inline)) void q8_row_multi(const uint8_t *row, int chunks,
+								     const int8_t *xq, size_t stride,
+								     const int NB, int32_t *out)
+{
+	q8_table t = q8_load_table();
+	__m512i acc[NMT_PANEL_INPUTS];
+	FOR_INPUTS
+		acc[b] = _mm512_setzero_si512();
+	for (int ch = 0; ch < chunks; ch++, row += CHUNK_STRIDE, xq += NMT_CHUNK_BYTES)
+		for (int half = 0; half < 2; half++) {
+			__mmask32 neg;
+			__m512i mag = q8_levels(_mm256_loadu_si256((const __m256i *)(row + 32 * half)), &t, &neg);
+			FOR_INPUTS {
+				__m512i x = _mm512_cvtepi8_epi16(
+					_mm256_loadu_si256((const __m256i *)(xq + b * stride + 32 * half)));
+				x = _mm512_mask_sub_epi16(x, neg, _mm512_setzero_si512(), x);
+				acc[b] = _mm512_dpwssd_epi32(acc[b], mag, x);
+			}
+		}
+	FOR_INPUTS
+		out[b * NMT_PANEL_ROWS] = _mm512_reduce_add_epi32(acc[b]);
+}
+
+/* Each row of the panel in turn (its chunks NMT_CHUNK_BYTES apart within a
+ * panel's chunk group), with the input count made a constant. */
+#define PANEL_MULTI(name, row_fn)                                                                 \
+	TARGET static void name(const uint8_t *panel, int chunks, const int8_t *xq, size_t stride,  \
+				int nb, int32_t *out)                                              \
+	{                                                                                         \
+		for (int r = 0; r < NMT_PANEL_ROWS; r++) {                                        \
+			const uint8_t *row = panel + r * NMT_CHUNK_BYTES;                          \
+			switch (nb) {                                                             \
+			case 1: row_fn(row, chunks, xq, stride, 1, out + r); break;               \
+			case 2: row_fn(row, chunks, xq, stride, 2, out + r); break;               \
+			case 3: row_fn(row, chunks, xq, stride, 3, out + r); break;               \
+			default: row_fn(row, chunks, xq, stride, 4, out + r); break;              \
+			}                                                                         \
+		}                                                                                 \
+	}
+
+PANEL_MULTI(q4_panel_multi, q4_row_multi)
+PANEL_MULTI(q8_panel_multi, q8_row_multi)
+
+const nmt_qdot nmt_qdot_avx512 = { "avx512", q8_dot, q4_dot, q8_panel, q4_panel, q8_panel_multi, q4_panel_multi,
+				       nmt_f32_rows_avx512 };
 #endif

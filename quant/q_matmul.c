@@ -21,6 +21,8 @@ static void quantize_inputs(const nmt_matrix *W, const float *X, int nb, int ldx
 		k->x_scale[b] = nmt_quantize_x(X + (size_t)b * ldx, W->cols, padded, k->xq + (size_t)b * padded);
 }
 
+/* All panels against nb quantized inputs, into sums[b * NMT_PANEL_ROWS + r]
+ * per panel, then rescaled into Y. */
 void nmt_matmul_q(const nmt_matrix *W, const float *X, int n, int ldx,
 		  const float *bias, float *Y, int ldy, nmt_kscratch *k)
 {
@@ -31,18 +33,28 @@ void nmt_matmul_q(const nmt_matrix *W, const float *X, int n, int ldx,
 	size_t panel_bytes = (size_t)NMT_PANEL_ROWS * chunks * NMT_CHUNK_BYTES;
 	void (*panel_dot)(const uint8_t *, int, const int8_t *, int32_t *) =
 		W->format == NMT_FMT_Q8 ? q->q8_panel : q->q4_panel;
+	void (*panel_multi)(const uint8_t *, int, const int8_t *, size_t, int, int32_t *) =
+		W->format == NMT_FMT_Q8 ? q->q8_panel_multi : q->q4_panel_multi;
 
 	for (int i0 = 0; i0 < n; i0 += NMT_KBATCH) {
 		int nb = n - i0 < NMT_KBATCH ? n - i0 : NMT_KBATCH;
 		quantize_inputs(W, X + (size_t)i0 * ldx, nb, ldx, k);
 		for (int r0 = 0; r0 < W->rows; r0 += NMT_PANEL_ROWS) {
 			const uint8_t *panel = codes + (size_t)(r0 / NMT_PANEL_ROWS) * panel_bytes;
+			int32_t sums[NMT_KBATCH * NMT_PANEL_ROWS];
+			for (int b = 0; b < nb; b += NMT_PANEL_INPUTS) {
+				int m = nb - b < NMT_PANEL_INPUTS ? nb - b : NMT_PANEL_INPUTS;
+				if (panel_multi && m > 1)
+					panel_multi(panel, chunks, k->xq + (size_t)b * padded, (size_t)padded, m,
+						    sums + b * NMT_PANEL_ROWS);
+				else
+					for (int j = b; j < b + m; j++)
+						panel_dot(panel, chunks, k->xq + (size_t)j * padded, sums + j * NMT_PANEL_ROWS);
+			}
 			for (int b = 0; b < nb; b++) {
-				int32_t sums[NMT_PANEL_ROWS];
-				panel_dot(panel, chunks, k->xq + (size_t)b * padded, sums);
 				float *y = Y + (size_t)(i0 + b) * ldy;
 				for (int r = r0; r < r0 + NMT_PANEL_ROWS && r < W->rows; r++)
-					y[r] = finish(W, r, sums[r - r0], k->x_scale[b], bias);
+					y[r] = finish(W, r, sums[b * NMT_PANEL_ROWS + r - r0], k->x_scale[b], bias);
 			}
 		}
 	}

@@ -10,6 +10,7 @@
  * implementation must return the same integers as the scalar one. */
 #ifndef NMT_QUANT_QDOT_H
 #define NMT_QUANT_QDOT_H
+#include <stddef.h>
 #include <stdint.h>
 
 #include "logquant.h"
@@ -22,10 +23,22 @@ typedef struct nmt_qdot {
 	/* All NMT_PANEL_ROWS rows of a panel (panel = its row 0): out[r]. */
 	void (*q8_panel)(const uint8_t *panel, int chunks, const int8_t *xq, int32_t *out);
 	void (*q4_panel)(const uint8_t *panel, int chunks, const int8_t *xq, int32_t *out);
+	/* Optional (NULL: the driver calls the panel functions once per input):
+	 * the panel against nb <= NMT_PANEL_INPUTS inputs, input b at
+	 * xq + b * x_stride, out[b * NMT_PANEL_ROWS + r]. Decoding each weight
+	 * once for all the inputs is what makes beam and batch steps cheaper
+	 * than that many single products. */
+	void (*q8_panel_multi)(const uint8_t *panel, int chunks, const int8_t *xq, size_t x_stride, int nb,
+			       int32_t *out);
+	void (*q4_panel_multi)(const uint8_t *panel, int chunks, const int8_t *xq, size_t x_stride, int nb,
+			       int32_t *out);
 	/* f32: out[r] = w[r] . x over cols columns, r < NMT_PANEL_ROWS, every
 	 * result bit-identical to nmt_f32_rows_scalar's. */
 	void (*f32_rows)(const float *const w[NMT_PANEL_ROWS], const float *x, int cols, float *out);
 } nmt_qdot;
+
+/* Inputs one q*_panel_multi call takes at most. */
+#define NMT_PANEL_INPUTS 4
 
 /* The f32 kernels are written for panels of four rows. */
 _Static_assert(NMT_PANEL_ROWS == 4, "f32_rows kernels assume four rows");

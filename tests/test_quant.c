@@ -301,7 +301,7 @@ static void test_every_code(void **state)
 	int n_qdots = available_qdots(qdots);
 	enum { ROWS = 8, COLS = 512 };
 	static uint8_t codes[ROWS * COLS], packed[ROWS * COLS];
-	static int8_t xq[COLS];
+	static int8_t xq[COLS], xq3[NMT_PANEL_INPUTS * COLS];
 	for (int f = 0; f < 2; f++) {
 		nmt_format fmt = f ? NMT_FMT_Q4 : NMT_FMT_Q8;
 		int n_codes = f ? 16 : 256;
@@ -311,6 +311,9 @@ static void test_every_code(void **state)
 		nmt_q_layout(fmt, ROWS, COLS, codes, packed);
 		for (int c = 0; c < COLS; c++)
 			xq[c] = (int8_t)(c % 5 == 0 ? 127 : c % 5 == 1 ? -127 : (c * 13) % 255 - 127);
+		for (int b = 0; b < NMT_PANEL_INPUTS; b++)
+			for (int c = 0; c < COLS; c++)
+				xq3[b * COLS + c] = (int8_t)(b % 2 ? -xq[c] : xq[c]);
 		int chunks = nmt_chunks_per_row(fmt, COLS);
 		for (int d = 0; d < n_qdots; d++)
 			for (int r = 0; r < ROWS; r++) {
@@ -322,6 +325,18 @@ static void test_every_code(void **state)
 				const uint8_t *p = packed + nmt_chunk_offset(fmt, COLS, r - r % NMT_PANEL_ROWS, 0);
 				(f ? qdots[d]->q4_panel : qdots[d]->q8_panel)(p, chunks, xq, panel);
 				assert_int_equal(panel[r % NMT_PANEL_ROWS], want);
+				/* several inputs: xq, then -xq, then xq again */
+				void (*multi)(const uint8_t *, int, const int8_t *, size_t, int, int32_t *) =
+					f ? qdots[d]->q4_panel_multi : qdots[d]->q8_panel_multi;
+				if (!multi)
+					continue;
+				for (int nb = 1; nb <= NMT_PANEL_INPUTS; nb++) {
+					int32_t outs[NMT_PANEL_INPUTS * NMT_PANEL_ROWS];
+					multi(p, chunks, xq3, COLS, nb, outs);
+					for (int b = 0; b < nb; b++)
+						assert_int_equal(outs[b * NMT_PANEL_ROWS + r % NMT_PANEL_ROWS],
+								 b % 2 ? -want : want);
+				}
 			}
 	}
 }
