@@ -121,31 +121,49 @@ TARGET static inline q8_consts q8_setup(void)
 	return k;
 }
 
-/* 32 codes against 32 activations, into eight 32-bit sums. The bytes are
- * widened to 16 bits by unpacking, levels and activations alike, so both
- * come out in the same (lane-interleaved) order. */
-TARGET static inline __m256i q8_mac32(__m256i acc, __m256i c, __m256i x, const q8_consts *k)
+/* 32 codes decoded: their levels widened to 16 bits (in the lane-interleaved
+ * order of unpacklo/unpackhi), the byte whose sign is the weight's, and
+ * which are the zero code. */
+typedef struct {
+	__m256i level0, level1, sign, zero;
+} q8_decoded;
+
+TARGET static inline q8_decoded q8_decode32(__m256i c, const q8_consts *k)
 {
+	q8_decoded d;
 	__m256i mag = _mm256_and_si256(c, k->magnitude);
 	__m256i b = _mm256_and_si256(mag, k->low4);
 	__m256i a = _mm256_and_si256(_mm256_srli_epi16(mag, 4), k->low3);
 	__m256i bit_a = _mm256_shuffle_epi8(k->bit, a);
 	__m256i fix = _mm256_min_epu8(_mm256_and_si256(_mm256_shuffle_epi8(k->fix, b), bit_a), k->one);
-	/* the weight's sign onto the activation; the zero code zeroes it */
-	__m256i sx = _mm256_sign_epi8(x, _mm256_or_si256(c, k->one));
-	sx = _mm256_andnot_si256(_mm256_cmpeq_epi8(mag, k->zero_code), sx);
-	__m256i sx_high = _mm256_cmpgt_epi8(_mm256_setzero_si256(), sx);
 	__m256i l2_lo = _mm256_shuffle_epi8(k->l2_lo, b), l2_hi = _mm256_shuffle_epi8(k->l2_hi, b);
 	__m256i y_lo = _mm256_shuffle_epi8(k->y_lo, a), y_hi = _mm256_shuffle_epi8(k->y_hi, a);
+	d.level0 = _mm256_sub_epi16(_mm256_mulhrs_epi16(_mm256_unpacklo_epi8(l2_lo, l2_hi),
+							_mm256_unpacklo_epi8(y_lo, y_hi)),
+				    _mm256_unpacklo_epi8(fix, _mm256_setzero_si256()));
+	d.level1 = _mm256_sub_epi16(_mm256_mulhrs_epi16(_mm256_unpackhi_epi8(l2_lo, l2_hi),
+							_mm256_unpackhi_epi8(y_lo, y_hi)),
+				    _mm256_unpackhi_epi8(fix, _mm256_setzero_si256()));
+	d.sign = _mm256_or_si256(c, k->one);   /* negative exactly when the weight is */
+	d.zero = _mm256_cmpeq_epi8(mag, k->zero_code);
+	return d;
+}
 
-	__m256i level0 = _mm256_sub_epi16(_mm256_mulhrs_epi16(_mm256_unpacklo_epi8(l2_lo, l2_hi),
-							      _mm256_unpacklo_epi8(y_lo, y_hi)),
-					  _mm256_unpacklo_epi8(fix, _mm256_setzero_si256()));
-	__m256i level1 = _mm256_sub_epi16(_mm256_mulhrs_epi16(_mm256_unpackhi_epi8(l2_lo, l2_hi),
-							      _mm256_unpackhi_epi8(y_lo, y_hi)),
-					  _mm256_unpackhi_epi8(fix, _mm256_setzero_si256()));
-	acc = _mm256_add_epi32(acc, _mm256_madd_epi16(level0, _mm256_unpacklo_epi8(sx, sx_high)));
-	return _mm256_add_epi32(acc, _mm256_madd_epi16(level1, _mm256_unpackhi_epi8(sx, sx_high)));
+/* Decoded codes against 32 activations, into eight 32-bit sums: the weight's
+ * sign moves onto the activation, the zero code zeroes it, and the bytes
+ * are widened by the same unpacking as the levels. */
+TARGET static inline __m256i q8_apply32(__m256i acc, const q8_decoded *d, __m256i x)
+{
+	__m256i sx = _mm256_andnot_si256(d->zero, _mm256_sign_epi8(x, d->sign));
+	__m256i sx_high = _mm256_cmpgt_epi8(_mm256_setzero_si256(), sx);
+	acc = _mm256_add_epi32(acc, _mm256_madd_epi16(d->level0, _mm256_unpacklo_epi8(sx, sx_high)));
+	return _mm256_add_epi32(acc, _mm256_madd_epi16(d->level1, _mm256_unpackhi_epi8(sx, sx_high)));
+}
+
+TARGET static inline __m256i q8_mac32(__m256i acc, __m256i c, __m256i x, const q8_consts *k)
+{
+	q8_decoded d = q8_decode32(c, k);
+	return q8_apply32(acc, &d, x);
 }
 
 TARGET static inline __m256i q8_chunk(__m256i acc, const uint8_t *codes, const int8_t *xq, const q8_consts *k)
@@ -177,5 +195,73 @@ TARGET static void q8_panel(const uint8_t *panel, int chunks, const int8_t *xq, 
 		out[r] = hsum(acc[r]);
 }
 
-const nmt_qdot nmt_qdot_avx2 = { "avx2", q8_dot, q4_dot, q8_panel, q4_panel, NULL, NULL, nmt_f32_rows_avx2 };
+/* ---- several inputs at once ------------------------------------------------ */
+
+/* One row of a panel against NB inputs, each chunk decoded once (qdot.h);
+ * NB is a constant after inlining, so the accumulators stay in registers. */
+#define FOR_INPUTS _Pragma("GCC unroll 4") for (int b = 0; b < NB; b++)
+
+TARGET static inline __attribute__((always_inline)) void q8_row_multi(const uint8_t *row, int chunks,
+								     const int8_t *xq, size_t stride,
+								     const int NB, int32_t *out)
+{
+	q8_consts k = q8_setup();
+	__m256i acc[NMT_PANEL_INPUTS];
+	FOR_INPUTS
+		acc[b] = _mm256_setzero_si256();
+	for (int ch = 0; ch < chunks; ch++, row += CHUNK_STRIDE, xq += NMT_CHUNK_BYTES)
+		for (int half = 0; half < 2; half++) {
+			q8_decoded d = q8_decode32(_mm256_loadu_si256((const __m256i *)(row + 32 * half)), &k);
+			FOR_INPUTS
+				acc[b] = q8_apply32(acc[b], &d,
+						    _mm256_loadu_si256((const __m256i *)(xq + b * stride + 32 * half)));
+		}
+	FOR_INPUTS
+		out[b * NMT_PANEL_ROWS] = hsum(acc[b]);
+}
+
+TARGET static inline __attribute__((always_inline)) void q4_row_multi(const uint8_t *row, int chunks,
+								     const int8_t *xq, size_t stride,
+								     const int NB, int32_t *out)
+{
+	q4_consts k = q4_setup();
+	__m256i acc[NMT_PANEL_INPUTS];
+	FOR_INPUTS
+		acc[b] = _mm256_setzero_si256();
+	for (int ch = 0; ch < chunks; ch++, row += CHUNK_STRIDE, xq += 2 * NMT_CHUNK_BYTES)
+		for (int part = 0; part < 4; part++) {   /* low nibbles of bytes 0-31, 32-63, then high */
+			__m256i c = _mm256_loadu_si256((const __m256i *)(row + 32 * (part & 1)));
+			__m256i nib = _mm256_and_si256(part < 2 ? c : _mm256_srli_epi16(c, 4), k.low);
+			__m256i mag = _mm256_shuffle_epi8(k.magnitude, nib), sign = _mm256_shuffle_epi8(k.level, nib);
+			const int8_t *x = xq + (part >> 1) * NMT_CHUNK_BYTES + 32 * (part & 1);
+			FOR_INPUTS {
+				__m256i sx = _mm256_sign_epi8(_mm256_loadu_si256((const __m256i *)(x + b * stride)), sign);
+				acc[b] = _mm256_add_epi32(acc[b], _mm256_madd_epi16(_mm256_maddubs_epi16(mag, sx), k.ones));
+			}
+		}
+	FOR_INPUTS
+		out[b * NMT_PANEL_ROWS] = hsum(acc[b]);
+}
+
+/* Each row of the panel in turn, with the input count made a constant. */
+#define PANEL_MULTI(name, row_fn)                                                                 \
+	TARGET static void name(const uint8_t *panel, int chunks, const int8_t *xq, size_t stride,  \
+				int nb, int32_t *out)                                              \
+	{                                                                                         \
+		for (int r = 0; r < NMT_PANEL_ROWS; r++) {                                        \
+			const uint8_t *row = panel + r * NMT_CHUNK_BYTES;                          \
+			switch (nb) {                                                             \
+			case 1: row_fn(row, chunks, xq, stride, 1, out + r); break;               \
+			case 2: row_fn(row, chunks, xq, stride, 2, out + r); break;               \
+			case 3: row_fn(row, chunks, xq, stride, 3, out + r); break;               \
+			default: row_fn(row, chunks, xq, stride, 4, out + r); break;              \
+			}                                                                         \
+		}                                                                                 \
+	}
+
+PANEL_MULTI(q8_panel_multi, q8_row_multi)
+PANEL_MULTI(q4_panel_multi, q4_row_multi)
+
+const nmt_qdot nmt_qdot_avx2 = { "avx2", q8_dot, q4_dot, q8_panel, q4_panel, q8_panel_multi, q4_panel_multi,
+				     nmt_f32_rows_avx2 };
 #endif
