@@ -52,32 +52,46 @@ float nmt_logq_value(nmt_logq_bits bits, float scale, uint8_t code)
 	return code >> (bits - 1) & 1 ? -v : v;
 }
 
-/* The code k whose magnitude is nearest to m (in units of the scale):
- * binary search over the descending table. */
-static int nearest_level(const int16_t *level, int n_levels, double m)
+/* The midpoints between neighbouring levels in units of the scale,
+ * mid[k] = (level[k] + level[k + 1]) / (2 level[0]); a magnitude m >= mid[k]
+ * is nearer to level k than to level k + 1. */
+typedef struct {
+	double mid[127];
+	int n_levels;
+} midpoints;
+
+static void make_midpoints(nmt_logq_bits bits, midpoints *mp)
 {
-	double unit = level[0];
-	int lo = 0, hi = n_levels - 1;          /* answer in [lo, hi] */
-	while (lo < hi) {
-		int mid = (lo + hi) / 2;
-		double midpoint = (level[mid] + level[mid + 1]) / (2.0 * unit);
-		if (m >= midpoint)
-			hi = mid;
-		else
-			lo = mid + 1;
+	const int16_t *level = nmt_logq_table(bits);
+	mp->n_levels = nmt_logq_levels(bits);
+	for (int k = 0; k + 1 < mp->n_levels; k++)
+		mp->mid[k] = (level[k] + level[k + 1]) / (2.0 * level[0]);
+}
+
+/* The code k whose magnitude is nearest to m (in units of the scale): the
+ * number of midpoints above m, since they descend. A branch-free binary
+ * search (the comparisons are unpredictable, and this runs for every weight
+ * in every round of the scale search). */
+static int nearest_level(const midpoints *mp, double m)
+{
+	const double *base = mp->mid;
+	int len = mp->n_levels - 1;
+	while (len > 1) {
+		int half = len / 2;
+		base = base[half - 1] > m ? base + half : base;
+		len -= half;
 	}
-	return lo;
+	return (int)(base - mp->mid) + (base[0] > m);
 }
 
 /* Assign every weight its nearest code for scale s; return the error. */
-static double assign(nmt_logq_bits bits, const float *w, int n, double s, uint8_t *codes)
+static double assign(nmt_logq_bits bits, const midpoints *mp, const float *w, int n, double s, uint8_t *codes)
 {
 	const int16_t *level = nmt_logq_table(bits);
-	int n_levels = nmt_logq_levels(bits);
 	double err = 0;
 	for (int i = 0; i < n; i++) {
 		double a = fabs((double)w[i]);
-		int k = nearest_level(level, n_levels, a / s);
+		int k = nearest_level(mp, a / s);
 		double d = a - s * level[k] / level[0];
 		err += d * d;
 		codes[i] = (uint8_t)((w[i] < 0 && level[k] != 0 ? 1u : 0u) << (bits - 1) | (unsigned)k);
@@ -114,15 +128,17 @@ float nmt_logq_quantize_row(nmt_logq_bits bits, const float *w, int n, uint8_t *
 	}
 	/* Starting points between amax and amax/2: the largest weights may be
 	 * better clipped than fitted (most weights are far smaller). */
+	midpoints mp;
+	make_midpoints(bits, &mp);
 	double best_s = amax, best_err = INFINITY;
 	for (int start = 0; start < STARTS; start++) {
 		double s = amax * exp2(-(double)start / STARTS);
-		double err = assign(bits, w, n, s, codes);
+		double err = assign(bits, &mp, w, n, s, codes);
 		for (int round = 0; round < ROUNDS; round++) {
 			double s2 = best_scale(bits, w, n, codes);
 			if (s2 <= 0 || s2 == s)
 				break;
-			double err2 = assign(bits, w, n, s2, codes);
+			double err2 = assign(bits, &mp, w, n, s2, codes);
 			if (err2 >= err)
 				break;
 			s = s2;
@@ -133,7 +149,7 @@ float nmt_logq_quantize_row(nmt_logq_bits bits, const float *w, int n, uint8_t *
 			best_s = s;
 		}
 	}
-	assign(bits, w, n, best_s, codes);
+	assign(bits, &mp, w, n, best_s, codes);
 	return (float)best_s;
 }
 
