@@ -217,7 +217,10 @@ static void free_table(table *tb)
 
 static int make_table(table *tb, const vmap_text *t)
 {
-	/* load factor at most 3/4, and always an empty slot */
+	/* load factor at most 3/4, and always an empty slot; the reader takes
+	 * at most 2^30 slots */
+	if (t->n_entries > (size_t)3 << 27)
+		return -1;
 	tb->n_slots = 2;
 	while ((uint64_t)tb->n_slots * 3 < (uint64_t)t->n_entries * 4 || tb->n_slots <= t->n_entries)
 		tb->n_slots *= 2;
@@ -246,7 +249,7 @@ static int layout(const vmap_text *t, int tgt_vocab, uint8_t **out, size_t *out_
 		free(marks);
 		free(list);
 		free_table(&tb);
-		return nmt_fail(err, errlen, "out of memory");
+		return nmt_fail(err, errlen, "out of memory (or a vocabulary map of over 400 million n-grams)");
 	}
 	size_t zero_bytes = (t->n_zero * (size_t)id_bytes + 3) / 4 * 4;
 	size_t slot_bytes = (size_t)tb.n_slots * NMT_VMAP_SLOT_BYTES;
