@@ -32,9 +32,10 @@ void nmt_f32_rows_scalar(const float *const w[NMT_PANEL_ROWS], const float *x, i
 		out[r] = dot8(w[r], x, cols);
 }
 
-/* Products of the rows named by `row_of` (NMT_PANEL_ROWS at a time, the last
- * group padded by repeating its last row) with each input. The weight rows of
- * a group stay in L1 while every input passes over them. */
+/* Products of the rows named by `rows` (NULL: rows 0 .. n_rows - 1), taken
+ * NMT_PANEL_ROWS at a time (the last group padded by repeating its last row),
+ * with each input. The weight rows of a group stay in L1 while every input
+ * passes over them. */
 static void rows_times_inputs(const nmt_matrix *W, const int32_t *rows, int n_rows, const float *X,
 			      int n, int ldx, const float *bias, float *Y, int ldy, const nmt_qdot *q)
 {
