@@ -6,7 +6,11 @@
 # MODEL defaults to the embedded model ("-"), CORPUS_DIR to ../shared/data/multi30k;
 # OPTIONS are passed to nmt (e.g. --no-shortlist). For test_2016_flickr and
 # test_2017_flickr, greedy and beam 4: BLEU (13a, cased and lowercased) and
-# chrF (train/bleu.py), one line each, plus the seconds taken.
+# chrF (train/bleu.py), one line each, plus the seconds taken; where the
+# corpus has the lowercased, tokenized references the published Multi30k
+# scores use (SET.lc.norm.tok.de), also lowercased BLEU against those
+# ("BLEU-tok"; their tokenization is Moses', which 13a matches here except
+# for a few escaped apostrophes).
 set -eu
 MODEL=${1:--}
 CORPUS=${2:-../shared/data/multi30k}
@@ -15,7 +19,7 @@ PY=${PYTHON:-/usr/bin/python3}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 if [ "$MODEL" = - ]; then M=""; else M="-m $MODEL"; fi
-printf '%-18s %-6s %8s %8s %8s %8s\n' set search BLEU BLEU-lc chrF time
+printf '%-18s %-6s %8s %8s %8s %8s %8s\n' set search BLEU BLEU-lc BLEU-tok chrF time
 for set in test_2016_flickr test_2017_flickr; do
 	zcat "$CORPUS/$set.en.gz" >"$TMP/src"
 	zcat "$CORPUS/$set.de.gz" >"$TMP/ref"
@@ -25,8 +29,12 @@ for set in test_2016_flickr test_2017_flickr; do
 		end=$(date +%s%N)
 		cased=$($PY train/bleu.py "$TMP/hyp" "$TMP/ref")
 		lower=$($PY train/bleu.py "$TMP/hyp" "$TMP/ref" --lowercase)
-		printf '%-18s %-6s %8s %8s %8s %8s\n' "$set" "beam$beam" \
-			"$(echo "$cased" | awk '{print $2}')" "$(echo "$lower" | awk '{print $2}')" \
+		tok=-
+		if [ -f "$CORPUS/$set.lc.norm.tok.de" ]; then
+			tok=$($PY train/bleu.py "$TMP/hyp" "$CORPUS/$set.lc.norm.tok.de" --lowercase | awk '{print $2}')
+		fi
+		printf '%-18s %-6s %8s %8s %8s %8s %8s\n' "$set" "beam$beam" \
+			"$(echo "$cased" | awk '{print $2}')" "$(echo "$lower" | awk '{print $2}')" "$tok" \
 			"$(echo "$cased" | awk '{print $4}')" "$(( (end - start) / 1000000 ))ms"
 	done
 done
