@@ -25,6 +25,8 @@ LDLIBS   = -lm
 # The engine library: everything the binaries and the tests share.
 LIB_SRC  = $(wildcard engine/*.c) $(wildcard quant/*.c) $(wildcard vocab/*.c)
 PACK_SRC = $(filter-out pack/main.c,$(wildcard pack/*.c))
+# The command line's input reader and worker threads (nmt only).
+CLI_SRC  = $(wildcard cli/*.c)
 TEST_SRC = $(wildcard tests/test_*.c)
 
 # The default model: packed at build time from the committed checkpoint and
@@ -86,10 +88,10 @@ build/sleef/engine/embedded-$(EMBED_TAG).o: engine/embedded.S $(EMBED_MODEL)
 	@mkdir -p $(dir $@)
 	$(HOST_CC) $(EMBED_FLAGS) -c $< -o $@
 
-nmt-sleef: $(patsubst %.c,build/sleef/%.o,main.c $(LIB_SRC)) build/sleef/engine/embedded-$(EMBED_TAG).o
+nmt-sleef: $(patsubst %.c,build/sleef/%.o,main.c $(CLI_SRC) $(LIB_SRC)) build/sleef/engine/embedded-$(EMBED_TAG).o
 	$(HOST_CC) -o $@ $^ -lsleef $(LDLIBS)
 
-nmt: build/musl/main.o $(LIB_MUSL) build/musl/engine/embedded-$(EMBED_TAG).o
+nmt: build/musl/main.o $(patsubst %.c,build/musl/%.o,$(CLI_SRC)) $(LIB_MUSL) build/musl/engine/embedded-$(EMBED_TAG).o
 	$(MUSL_CC) -static -o $@ $^ $(LDLIBS)
 
 model-pack: build/musl/pack/main.o $(patsubst %.c,build/musl/%.o,$(PACK_SRC)) $(LIB_MUSL)
@@ -104,7 +106,7 @@ $(H)/engine/embedded.o: engine/embedded.S
 	@mkdir -p $(dir $@)
 	$(HOST_CC) -c $< -o $@
 
-LIB_HOST = $(patsubst %.c,$(H)/%.o,$(LIB_SRC) $(PACK_SRC)) $(H)/engine/embedded.o
+LIB_HOST = $(patsubst %.c,$(H)/%.o,$(LIB_SRC) $(PACK_SRC) $(CLI_SRC)) $(H)/engine/embedded.o
 TESTS    = $(patsubst tests/%.c,$(H)/tests/%,$(TEST_SRC))
 
 $(H)/tests/%: $(H)/tests/%.o $(LIB_HOST)
@@ -184,7 +186,7 @@ spm-parity: $(H)/tests/spm_tool
 	sh tests/spm_parity.sh --tool $(H)/tests/spm_tool
 
 check-clang:
-	@for f in main.c pack/main.c bench/kernels.c $(LIB_SRC) $(PACK_SRC) $(TEST_SRC); do \
+	@for f in main.c pack/main.c bench/kernels.c $(CLI_SRC) $(LIB_SRC) $(PACK_SRC) $(TEST_SRC); do \
 		clang $(CFLAGS_COMMON) -fsyntax-only $$f || exit 1; done
 	@$(if $(HAVE_SLEEF),clang $(CFLAGS_COMMON) -DNMT_WITH_SLEEF -fsyntax-only quant/vecmath_sleef.c quant/vecmath.c &&) \
 		echo "clang: no warnings"

@@ -1,6 +1,6 @@
 /* nmt: translate stdin to stdout, one line in, one line out.
  *
- *   nmt [-m MODEL] [-b BEAM] [--nbest N] < input > output
+ *   nmt [-m MODEL] [-b BEAM] [--nbest N] [-t THREADS] < input > output
  *   nmt info [--verify] MODEL
  *
  * Errors are one line on stderr starting "nmt: ", exit status 1 (2 for bad
@@ -18,12 +18,15 @@
 #include "engine/embedded.h"
 #include "engine/model.h"
 #include "engine/translator.h"
+#include "cli/lines.h"
+#include "cli/workers.h"
 
 #define NMT_VERSION "0.1.0"
 
 typedef struct {
 	const char *model_path;
 	nmt_search_options search;
+	int threads;
 } cli_options;
 
 _Noreturn static void die(int status, const char *fmt, ...)
@@ -51,6 +54,8 @@ static void usage(FILE *f)
 	      "      --max-length N   at most N target tokens (default 1.5 * source + 10)\n"
 	      "      --no-shortlist   score the whole target vocabulary, not the shortlist of\n"
 	      "                       the model's vocabulary map\n"
+	      "  -t, --threads N      translate on N threads (default: one per core); the\n"
+	      "                       output is the same for any N\n"
 	      "  -h, --help           this help\n"
 	      "      --version        print the version\n", f);
 }
@@ -75,6 +80,15 @@ static double parse_alpha(const char *s)
 	return v;
 }
 
+#define MAX_THREADS 256
+
+/* One worker per online core, within 1..MAX_THREADS. */
+static int default_threads(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : (int)n;
+}
+
 static void parse_args(int argc, char **argv, cli_options *o)
 {
 	enum { OPT_NBEST = 256, OPT_ALPHA, OPT_MAXLEN, OPT_VERSION, OPT_NO_SHORTLIST };
@@ -83,16 +97,19 @@ static void parse_args(int argc, char **argv, cli_options *o)
 		{ "nbest", required_argument, NULL, OPT_NBEST }, { "alpha", required_argument, NULL, OPT_ALPHA },
 		{ "max-length", required_argument, NULL, OPT_MAXLEN }, { "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, OPT_VERSION },
-		{ "no-shortlist", no_argument, NULL, OPT_NO_SHORTLIST }, { NULL, 0, NULL, 0 },
+		{ "no-shortlist", no_argument, NULL, OPT_NO_SHORTLIST }, { "threads", required_argument, NULL, 't' },
+		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 
-	*o = (cli_options){ .search = { .use_shortlist = 1, .beam = 4, .nbest = 1, .alpha = 0.6 } };
+	*o = (cli_options){ .search = { .use_shortlist = 1, .beam = 4, .nbest = 1, .alpha = 0.6 },
+			    .threads = default_threads() };
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":m:b:h", longs, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":m:b:t:h", longs, NULL)) != -1) {
 		switch (c) {
 		case 'm': o->model_path = optarg; break;
 		case 'b': o->search.beam = (int)parse_int(optarg, "--beam", 1, NMT_MAX_BEAM); break;
+		case 't': o->threads = (int)parse_int(optarg, "--threads", 1, MAX_THREADS); break;
 		case OPT_NBEST: o->search.nbest = (int)parse_int(optarg, "--nbest", 1, NMT_MAX_BEAM); break;
 		case OPT_ALPHA: o->search.alpha = parse_alpha(optarg); break;
 		case OPT_NO_SHORTLIST: o->search.use_shortlist = 0; break;
@@ -127,27 +144,6 @@ static nmt_model *load_model(const char *path, int verify_all)
 	return m;
 }
 
-/* A translation must stay on one line whatever the vocabulary decodes to. */
-static void put_line_text(const char *text, size_t len, FILE *out)
-{
-	for (size_t i = 0; i < len; i++)
-		fputc(text[i] == '\n' || text[i] == '\r' ? ' ' : text[i], out);
-}
-
-static void write_result(FILE *out, unsigned long line_no, const nmt_translation *tr, int n, int nbest)
-{
-	if (nbest == 1) {
-		put_line_text(tr[0].text, tr[0].len, out);
-		fputc('\n', out);
-		return;
-	}
-	for (int i = 0; i < n; i++) {
-		fprintf(out, "%lu ||| ", line_no);
-		put_line_text(tr[i].text, tr[i].len, out);
-		fprintf(out, " ||| %.6f ||| %.6f\n", tr[i].score, tr[i].logprob);
-	}
-}
-
 /* Flush per line unless stdout is a regular file, so a program that writes
  * a line into a pipe and waits for the answer gets it. */
 static int stdout_is_interactive(void)
@@ -156,36 +152,62 @@ static int stdout_is_interactive(void)
 	return fstat(STDOUT_FILENO, &st) != 0 || !S_ISREG(st.st_mode);
 }
 
-static void translate_stream(const nmt_model *m, const nmt_search_options *o)
-{
-	nmt_translator *t = nmt_translator_new(m);
-	nmt_translation tr[NMT_MAX_BEAM];
-	int flush_each = stdout_is_interactive();
-	char *line = NULL, err[256];
-	size_t cap = 0;
-	ssize_t len;
-	unsigned long line_no = 0;
-	int n;
+/* Lines per batch: what is already there, up to this many, goes to the
+ * workers together. */
+#define BATCH_LINES 256
 
-	if (!t)
+/* Write a batch's outputs in input order; die at the first failed line. */
+static void write_batch(const nmt_line_output *out, int count, unsigned long first_line_no, int flush_each)
+{
+	for (int i = 0; i < count; i++) {
+		if (out[i].failed)
+			die(1, "line %lu: %s", first_line_no + (unsigned long)i + 1, out[i].err);
+		if (fwrite(out[i].text, 1, out[i].len, stdout) != out[i].len)
+			die(1, "error writing output: %s", strerror(errno));
+	}
+	if (flush_each && fflush(stdout) != 0)
+		die(1, "error writing output: %s", strerror(errno));
+}
+
+/* Translate stdin as it arrives: whatever complete lines are buffered (at
+ * most BATCH_LINES) form a batch, so a line sent alone through a pipe is
+ * answered at once and a file is translated in full batches. */
+static void translate_stream(const nmt_model *m, const nmt_search_options *o, int threads)
+{
+	nmt_workers *w = nmt_workers_new(m, threads);
+	static nmt_line batch[BATCH_LINES];
+	static nmt_line_output out[BATCH_LINES];
+	int flush_each = stdout_is_interactive(), count = 0;
+	unsigned long line_no = 0;
+	nmt_lines in;
+
+	if (!w)
 		die(1, "out of memory");
-	while ((len = getline(&line, &cap, stdin)) >= 0) {
-		if (len > 0 && line[len - 1] == '\n')
-			len--;
-		if (len > 0 && line[len - 1] == '\r')
-			len--;
-		if (nmt_translate(t, o, line, (size_t)len, tr, &n, err, sizeof err) != 0)
-			die(1, "line %lu: %s", line_no + 1, err);
-		write_result(stdout, line_no++, tr, n, o->nbest);
-		if (flush_each && fflush(stdout) != 0)
+	nmt_lines_init(&in, STDIN_FILENO);
+	for (;;) {
+		char *text;
+		size_t len;
+		while (count < BATCH_LINES && nmt_lines_next(&in, &text, &len))
+			batch[count++] = (nmt_line){ text, len };
+		if (count > 0) {
+			nmt_workers_run(w, o, batch, out, count, line_no);
+			write_batch(out, count, line_no, flush_each);
+			line_no += (unsigned long)count;
+			count = 0;
+			continue;
+		}
+		int rc = nmt_lines_fill(&in);
+		if (rc < 0)
+			die(1, "error reading input: %s", strerror(errno));
+		if (rc == 0 && in.start == in.end)
 			break;
 	}
-	if (ferror(stdin))
-		die(1, "error reading input: %s", strerror(errno));
 	if (fflush(stdout) != 0 || ferror(stdout))
 		die(1, "error writing output: %s", strerror(errno));
-	free(line);
-	nmt_translator_free(t);
+	for (int i = 0; i < BATCH_LINES; i++)
+		free(out[i].text);
+	nmt_lines_free(&in);
+	nmt_workers_free(w);
 }
 
 static int cmd_info(int argc, char **argv)
@@ -221,7 +243,7 @@ int main(int argc, char **argv)
 		return cmd_info(argc, argv);
 	parse_args(argc, argv, &o);
 	nmt_model *m = load_model(o.model_path, 0);
-	translate_stream(m, &o.search);
+	translate_stream(m, &o.search, o.threads);
 	nmt_model_close(m);
 	return 0;
 }

@@ -129,6 +129,35 @@ for q in f32 q8 q4; do
 		check "$q: NMT_KERNELS=$k translates like scalar" cmp -s "$TMP/kern.scalar.$q" "$TMP/kern.$k.$q"
 	done
 done
+# Threads: byte-identical output for any thread count, over more lines than
+# one batch (256), 1-best and n-best with scores.
+for i in $(seq 60); do cat "$TMP/src.txt"; done >"$TMP/many.txt"
+$NMT -m "$M" -b 4 -t 1 <"$TMP/many.txt" >"$TMP/threads.1"
+$NMT -m "$M" -b 4 --nbest 3 -t 1 <"$TMP/many.txt" >"$TMP/threads.nbest.1"
+check "-t 1: one line per input line" test "$(wc -l <"$TMP/threads.1")" -eq "$(wc -l <"$TMP/many.txt")"
+for t in 2 3 8; do
+	$NMT -m "$M" -b 4 -t $t <"$TMP/many.txt" >"$TMP/threads.$t"
+	check "-t $t translates like -t 1" cmp -s "$TMP/threads.1" "$TMP/threads.$t"
+	$NMT -m "$M" -b 4 --nbest 3 --threads $t <"$TMP/many.txt" >"$TMP/threads.nbest.$t"
+	check "-t $t: n-best like -t 1" cmp -s "$TMP/threads.nbest.1" "$TMP/threads.nbest.$t"
+done
+# Streaming: a line sent alone through a pipe is answered before the next is
+# sent (the writer keeps the pipe open and waits up to 10 s for the answer).
+mkfifo "$TMP/fifo"
+: >"$TMP/stream.out"
+($NMT -m "$M" -b 1 -t 2 <"$TMP/fifo" | cat >>"$TMP/stream.out") &
+stream_pid=$!
+exec 3>"$TMP/fifo"
+head -n 1 "$TMP/src.txt" >&3
+tries=0
+while [ "$(wc -l <"$TMP/stream.out")" -lt 1 ] && [ $tries -lt 100 ]; do sleep 0.1; tries=$((tries + 1)); done
+check "streaming: the first line is answered while the pipe stays open" test "$(wc -l <"$TMP/stream.out")" -eq 1
+sed -n 2p "$TMP/src.txt" >&3
+exec 3>&-
+wait $stream_pid
+check "streaming: then the second" test "$(wc -l <"$TMP/stream.out")" -eq 2
+expect_error "threads 0" 2 $NMT -t 0
+expect_error "threads not a number" 2 $NMT --threads x
 expect_error "unknown NMT_KERNELS" 1 env NMT_KERNELS=bogus $NMT -m "$M"
 expect_error "pack: unknown --quant" 2 $PACK --quant q3 -o "$TMP/x.nmt" "$FIX/tiny.safetensors" "$FIX/src.model" "$FIX/tgt.model"
 

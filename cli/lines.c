@@ -1,0 +1,87 @@
+#include "lines.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define READ_BYTES 65536
+
+void nmt_lines_init(nmt_lines *r, int fd)
+{
+	*r = (nmt_lines){ .fd = fd };
+}
+
+void nmt_lines_free(nmt_lines *r)
+{
+	free(r->buf);
+	*r = (nmt_lines){ .fd = -1 };
+}
+
+static size_t strip_cr(const char *line, size_t len)
+{
+	return len > 0 && line[len - 1] == '\r' ? len - 1 : len;
+}
+
+int nmt_lines_next(nmt_lines *r, char **line, size_t *len)
+{
+	char *begin = r->buf + r->start;
+	char *nl = r->start < r->end ? memchr(begin, '\n', r->end - r->start) : NULL;
+	if (nl) {
+		*line = begin;
+		*len = strip_cr(begin, (size_t)(nl - begin));
+		r->start += (size_t)(nl - begin) + 1;
+		return 1;
+	}
+	if (r->eof && r->start < r->end) {   /* the last line has no newline */
+		*line = begin;
+		*len = strip_cr(begin, r->end - r->start);
+		r->start = r->end;
+		return 1;
+	}
+	return 0;
+}
+
+/* Room for READ_BYTES more: move the unread bytes to the front, then grow. */
+static int make_room(nmt_lines *r)
+{
+	if (r->start > 0) {
+		memmove(r->buf, r->buf + r->start, r->end - r->start);
+		r->end -= r->start;
+		r->start = 0;
+	}
+	if (r->cap - r->end >= READ_BYTES)
+		return 0;
+	size_t cap = r->cap ? r->cap : READ_BYTES;
+	while (cap - r->end < READ_BYTES)
+		cap *= 2;
+	char *buf = realloc(r->buf, cap);
+	if (!buf) {
+		errno = ENOMEM;
+		return -1;
+	}
+	r->buf = buf;
+	r->cap = cap;
+	return 0;
+}
+
+int nmt_lines_fill(nmt_lines *r)
+{
+	if (r->eof)
+		return 0;
+	if (make_room(r) != 0)
+		return -1;
+	for (;;) {
+		ssize_t n = read(r->fd, r->buf + r->end, r->cap - r->end);
+		if (n > 0) {
+			r->end += (size_t)n;
+			return 1;
+		}
+		if (n == 0) {
+			r->eof = 1;
+			return 0;
+		}
+		if (errno != EINTR)
+			return -1;
+	}
+}
