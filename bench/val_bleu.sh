@@ -1,0 +1,31 @@
+#!/bin/sh
+# Validation BLEU of checkpoints through the C engine, to choose between
+# them (the best single checkpoint, an average of the last few, ...):
+#
+#   bench/val_bleu.sh [-q f32|q8|q4] CKPT.safetensors ...
+#
+# Each checkpoint is packed (with models/'s SentencePiece models and
+# vocabulary map, or SPM_SRC, SPM_TGT, VMAP) and translates Multi30k val
+# (CORPUS, default ../shared/data/multi30k) greedily and with beam 4; prints
+# cased 13a BLEU for both. Run from the repository root after `make`.
+set -eu
+QUANT=f32
+if [ "${1:-}" = -q ]; then QUANT=$2; shift 2; fi
+CORPUS=${CORPUS:-../shared/data/multi30k}
+SPM_SRC=${SPM_SRC:-models/en.model}
+SPM_TGT=${SPM_TGT:-models/de.model}
+VMAP=${VMAP:-models/ende.vmap}
+PY=${PYTHON:-/usr/bin/python3}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+zcat "$CORPUS/val.en.gz" >"$TMP/src"
+zcat "$CORPUS/val.de.gz" >"$TMP/ref"
+printf '%-48s %-4s %8s %8s\n' checkpoint fmt greedy beam4
+for ckpt in "$@"; do
+	./model-pack --quant "$QUANT" --vmap "$VMAP" -o "$TMP/m.nmt" "$ckpt" "$SPM_SRC" "$SPM_TGT" >/dev/null
+	./nmt -m "$TMP/m.nmt" -b 1 <"$TMP/src" >"$TMP/hyp1"
+	./nmt -m "$TMP/m.nmt" -b 4 <"$TMP/src" >"$TMP/hyp4"
+	printf '%-48s %-4s %8s %8s\n' "$ckpt" "$QUANT" \
+		"$($PY train/bleu.py "$TMP/hyp1" "$TMP/ref" | awk '{print $2}')" \
+		"$($PY train/bleu.py "$TMP/hyp4" "$TMP/ref" | awk '{print $2}')"
+done
