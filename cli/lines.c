@@ -25,15 +25,17 @@ static size_t strip_cr(const char *line, size_t len)
 
 int nmt_lines_next(nmt_lines *r, char **line, size_t *len)
 {
+	if (r->start == r->end)   /* nothing buffered (buf may still be NULL) */
+		return 0;
 	char *begin = r->buf + r->start;
-	char *nl = r->start < r->end ? memchr(begin, '\n', r->end - r->start) : NULL;
+	char *nl = memchr(begin, '\n', r->end - r->start);
 	if (nl) {
 		*line = begin;
 		*len = strip_cr(begin, (size_t)(nl - begin));
 		r->start += (size_t)(nl - begin) + 1;
 		return 1;
 	}
-	if (r->eof && r->start < r->end) {   /* the last line has no newline */
+	if (r->eof) {   /* the last line has no newline */
 		*line = begin;
 		*len = strip_cr(begin, r->end - r->start);
 		r->start = r->end;
