@@ -156,15 +156,18 @@ static void bench_shapes(const nmt_qdot *const *qdots, int n_qdots)
 #define PEAK_ITERS 20000000L
 
 /* Each loop runs CHAINS independent accumulators, enough to cover the
- * instructions' latency on current cores. */
+ * instructions' latency on current cores. The chain loops are unrolled
+ * completely (FOR_CHAINS), or gcc keeps the accumulators on the stack and
+ * the loop measures store-to-load forwarding instead of the unit. */
+#define FOR_CHAINS _Pragma("GCC unroll 8") for (int c = 0; c < CHAINS; c++)
 __attribute__((target("avx512f"))) static double peak_fma512(void)
 {
 	__m512 acc[CHAINS], a = _mm512_set1_ps(1.0000001f), b = _mm512_set1_ps(0.9999999f);
-	for (int c = 0; c < CHAINS; c++)
+	FOR_CHAINS
 		acc[c] = _mm512_set1_ps((float)c);
 	double t0 = now();
 	for (long i = 0; i < PEAK_ITERS; i++)
-		for (int c = 0; c < CHAINS; c++)
+		FOR_CHAINS
 			acc[c] = _mm512_fmadd_ps(acc[c], a, b);
 	double t = now() - t0;
 	float sink = 0;
@@ -178,11 +181,11 @@ __attribute__((target("avx512f"))) static double peak_fma512(void)
 __attribute__((target("avx2,fma"))) static double peak_fma256(void)
 {
 	__m256 acc[CHAINS], a = _mm256_set1_ps(1.0000001f), b = _mm256_set1_ps(0.9999999f);
-	for (int c = 0; c < CHAINS; c++)
+	FOR_CHAINS
 		acc[c] = _mm256_set1_ps((float)c);
 	double t0 = now();
 	for (long i = 0; i < PEAK_ITERS; i++)
-		for (int c = 0; c < CHAINS; c++)
+		FOR_CHAINS
 			acc[c] = _mm256_fmadd_ps(acc[c], a, b);
 	double t = now() - t0;
 	float sink = 0;
@@ -200,11 +203,11 @@ __attribute__((target("avx2,fma"))) static double peak_fma256(void)
 __attribute__((target("avx512f,avx512vnni"))) static double peak_vnni512(void)
 {
 	__m512i acc[CHAINS], a = _mm512_set1_epi8(3), b = _mm512_set1_epi8(-2);
-	for (int c = 0; c < CHAINS; c++)
+	FOR_CHAINS
 		acc[c] = _mm512_set1_epi32(c);
 	double t0 = now();
 	for (long i = 0; i < PEAK_ITERS; i++)
-		for (int c = 0; c < CHAINS; c++)
+		FOR_CHAINS
 			acc[c] = _mm512_dpbusd_epi32(acc[c], a, b);
 	double t = now() - t0;
 	int sink = 0;
@@ -219,11 +222,11 @@ __attribute__((target("avx512f,avx512vnni"))) static double peak_vnni512(void)
 __attribute__((target("avx2"))) static double peak_maddubs256(void)
 {
 	__m256i acc[CHAINS], a = _mm256_set1_epi8(3), b = _mm256_set1_epi8(-2);
-	for (int c = 0; c < CHAINS; c++)
+	FOR_CHAINS
 		acc[c] = _mm256_set1_epi16((short)c);
 	double t0 = now();
 	for (long i = 0; i < PEAK_ITERS; i++)
-		for (int c = 0; c < CHAINS; c++)
+		FOR_CHAINS
 			acc[c] = _mm256_add_epi16(acc[c], _mm256_maddubs_epi16(a, b));
 	double t = now() - t0;
 	int sink = 0;

@@ -13,6 +13,7 @@
 
 #include "matrix.h"
 #include "qdot.h"
+#include "qunroll.h"
 
 #define TARGET __attribute__((target("avx2")))
 #define CHUNK_STRIDE (NMT_PANEL_ROWS * NMT_CHUNK_BYTES)
@@ -76,12 +77,12 @@ TARGET static void q4_panel(const uint8_t *panel, int chunks, const int8_t *xq, 
 {
 	q4_consts k = q4_setup();
 	__m256i acc[NMT_PANEL_ROWS];
-	for (int r = 0; r < NMT_PANEL_ROWS; r++)
+	FOR_PANEL_ROWS(r)
 		acc[r] = _mm256_setzero_si256();
 	for (int ch = 0; ch < chunks; ch++, panel += CHUNK_STRIDE, xq += 2 * NMT_CHUNK_BYTES)
-		for (int r = 0; r < NMT_PANEL_ROWS; r++)
+		FOR_PANEL_ROWS(r)
 			acc[r] = q4_chunk(acc[r], panel + r * NMT_CHUNK_BYTES, xq, &k);
-	for (int r = 0; r < NMT_PANEL_ROWS; r++)
+	FOR_PANEL_ROWS(r)
 		out[r] = hsum(acc[r]);
 }
 
@@ -186,12 +187,12 @@ TARGET static void q8_panel(const uint8_t *panel, int chunks, const int8_t *xq, 
 {
 	q8_consts k = q8_setup();
 	__m256i acc[NMT_PANEL_ROWS];
-	for (int r = 0; r < NMT_PANEL_ROWS; r++)
+	FOR_PANEL_ROWS(r)
 		acc[r] = _mm256_setzero_si256();
 	for (int ch = 0; ch < chunks; ch++, panel += CHUNK_STRIDE, xq += NMT_CHUNK_BYTES)
-		for (int r = 0; r < NMT_PANEL_ROWS; r++)
+		FOR_PANEL_ROWS(r)
 			acc[r] = q8_chunk(acc[r], panel + r * NMT_CHUNK_BYTES, xq, &k);
-	for (int r = 0; r < NMT_PANEL_ROWS; r++)
+	FOR_PANEL_ROWS(r)
 		out[r] = hsum(acc[r]);
 }
 
@@ -199,7 +200,6 @@ TARGET static void q8_panel(const uint8_t *panel, int chunks, const int8_t *xq, 
 
 /* One row of a panel against NB inputs, each chunk decoded once (qdot.h);
  * NB is a constant after inlining, so the accumulators stay in registers. */
-#define FOR_INPUTS _Pragma("GCC unroll 4") for (int b = 0; b < NB; b++)
 
 TARGET static inline __attribute__((always_inline)) void q8_row_multi(const uint8_t *row, int chunks,
 								     const int8_t *xq, size_t stride,
@@ -207,16 +207,16 @@ TARGET static inline __attribute__((always_inline)) void q8_row_multi(const uint
 {
 	q8_consts k = q8_setup();
 	__m256i acc[NMT_PANEL_INPUTS];
-	FOR_INPUTS
+	FOR_INPUTS(b, NB)
 		acc[b] = _mm256_setzero_si256();
 	for (int ch = 0; ch < chunks; ch++, row += CHUNK_STRIDE, xq += NMT_CHUNK_BYTES)
 		for (int half = 0; half < 2; half++) {
 			q8_decoded d = q8_decode32(_mm256_loadu_si256((const __m256i *)(row + 32 * half)), &k);
-			FOR_INPUTS
+			FOR_INPUTS(b, NB)
 				acc[b] = q8_apply32(acc[b], &d,
 						    _mm256_loadu_si256((const __m256i *)(xq + b * stride + 32 * half)));
 		}
-	FOR_INPUTS
+	FOR_INPUTS(b, NB)
 		out[b * NMT_PANEL_ROWS] = hsum(acc[b]);
 }
 
@@ -226,7 +226,7 @@ TARGET static inline __attribute__((always_inline)) void q4_row_multi(const uint
 {
 	q4_consts k = q4_setup();
 	__m256i acc[NMT_PANEL_INPUTS];
-	FOR_INPUTS
+	FOR_INPUTS(b, NB)
 		acc[b] = _mm256_setzero_si256();
 	for (int ch = 0; ch < chunks; ch++, row += CHUNK_STRIDE, xq += 2 * NMT_CHUNK_BYTES)
 		for (int part = 0; part < 4; part++) {   /* low nibbles of bytes 0-31, 32-63, then high */
@@ -234,33 +234,17 @@ TARGET static inline __attribute__((always_inline)) void q4_row_multi(const uint
 			__m256i nib = _mm256_and_si256(part < 2 ? c : _mm256_srli_epi16(c, 4), k.low);
 			__m256i mag = _mm256_shuffle_epi8(k.magnitude, nib), sign = _mm256_shuffle_epi8(k.level, nib);
 			const int8_t *x = xq + (part >> 1) * NMT_CHUNK_BYTES + 32 * (part & 1);
-			FOR_INPUTS {
+			FOR_INPUTS(b, NB) {
 				__m256i sx = _mm256_sign_epi8(_mm256_loadu_si256((const __m256i *)(x + b * stride)), sign);
 				acc[b] = _mm256_add_epi32(acc[b], _mm256_madd_epi16(_mm256_maddubs_epi16(mag, sx), k.ones));
 			}
 		}
-	FOR_INPUTS
+	FOR_INPUTS(b, NB)
 		out[b * NMT_PANEL_ROWS] = hsum(acc[b]);
 }
 
-/* Each row of the panel in turn, with the input count made a constant. */
-#define PANEL_MULTI(name, row_fn)                                                                 \
-	TARGET static void name(const uint8_t *panel, int chunks, const int8_t *xq, size_t stride,  \
-				int nb, int32_t *out)                                              \
-	{                                                                                         \
-		for (int r = 0; r < NMT_PANEL_ROWS; r++) {                                        \
-			const uint8_t *row = panel + r * NMT_CHUNK_BYTES;                          \
-			switch (nb) {                                                             \
-			case 1: row_fn(row, chunks, xq, stride, 1, out + r); break;               \
-			case 2: row_fn(row, chunks, xq, stride, 2, out + r); break;               \
-			case 3: row_fn(row, chunks, xq, stride, 3, out + r); break;               \
-			default: row_fn(row, chunks, xq, stride, 4, out + r); break;              \
-			}                                                                         \
-		}                                                                                 \
-	}
-
-PANEL_MULTI(q8_panel_multi, q8_row_multi)
-PANEL_MULTI(q4_panel_multi, q4_row_multi)
+NMT_PANEL_MULTI(q8_panel_multi, q8_row_multi)
+NMT_PANEL_MULTI(q4_panel_multi, q4_row_multi)
 
 const nmt_qdot nmt_qdot_avx2 = { "avx2", q8_dot, q4_dot, q8_panel, q4_panel, q8_panel_multi, q4_panel_multi,
 				     nmt_f32_rows_avx2 };

@@ -13,6 +13,7 @@
 
 #include "matrix.h"
 #include "qdot.h"
+#include "qunroll.h"
 
 #define TARGET __attribute__((target("avx512f,avx512bw,avx512vnni")))
 #define CHUNK_STRIDE (NMT_PANEL_ROWS * NMT_CHUNK_BYTES)
@@ -49,17 +50,17 @@ TARGET static void q4_panel(const uint8_t *panel, int chunks, const int8_t *xq, 
 {
 	const __m512i mags = q4_magnitudes(), low = _mm512_set1_epi8(0x0F);
 	__m512i acc[NMT_PANEL_ROWS];
-	for (int r = 0; r < NMT_PANEL_ROWS; r++)
+	FOR_PANEL_ROWS(r)
 		acc[r] = _mm512_setzero_si512();
 	for (int ch = 0; ch < chunks; ch++, panel += CHUNK_STRIDE, xq += 2 * NMT_CHUNK_BYTES) {
 		__m512i x0 = _mm512_loadu_si512(xq), x1 = _mm512_loadu_si512(xq + NMT_CHUNK_BYTES);
-		for (int r = 0; r < NMT_PANEL_ROWS; r++) {
+		FOR_PANEL_ROWS(r) {
 			__m512i c = _mm512_loadu_si512(panel + r * NMT_CHUNK_BYTES);
 			acc[r] = q4_mac(acc[r], _mm512_and_si512(c, low), x0, mags);
 			acc[r] = q4_mac(acc[r], _mm512_and_si512(_mm512_srli_epi16(c, 4), low), x1, mags);
 		}
 	}
-	for (int r = 0; r < NMT_PANEL_ROWS; r++)
+	FOR_PANEL_ROWS(r)
 		out[r] = _mm512_reduce_add_epi32(acc[r]);
 }
 
@@ -110,12 +111,12 @@ TARGET static void q8_panel(const uint8_t *panel, int chunks, const int8_t *xq, 
 {
 	q8_table t = q8_load_table();
 	__m512i acc[NMT_PANEL_ROWS];
-	for (int r = 0; r < NMT_PANEL_ROWS; r++)
+	FOR_PANEL_ROWS(r)
 		acc[r] = _mm512_setzero_si512();
 	for (int ch = 0; ch < chunks; ch++, panel += CHUNK_STRIDE, xq += NMT_CHUNK_BYTES)
-		for (int r = 0; r < NMT_PANEL_ROWS; r++)
+		FOR_PANEL_ROWS(r)
 			acc[r] = q8_chunk(acc[r], panel + r * NMT_CHUNK_BYTES, xq, &t);
-	for (int r = 0; r < NMT_PANEL_ROWS; r++)
+	FOR_PANEL_ROWS(r)
 		out[r] = _mm512_reduce_add_epi32(acc[r]);
 }
 
@@ -125,7 +126,6 @@ TARGET static void q8_panel(const uint8_t *panel, int chunks, const int8_t *xq, 
  * (q4: the magnitudes and sign mask; q8: the 16-bit levels and sign mask)
  * and reused for every input. NB is a constant after inlining, so the
  * accumulators stay in registers. */
-#define FOR_INPUTS _Pragma("GCC unroll 4") for (int b = 0; b < NB; b++)
 
 TARGET static inline __attribute__((always_inline)) void q4_row_multi(const uint8_t *row, int chunks,
 								     const int8_t *xq, size_t stride,
@@ -133,14 +133,14 @@ TARGET static inline __attribute__((always_inline)) void q4_row_multi(const uint
 {
 	const __m512i mags = q4_magnitudes(), low = _mm512_set1_epi8(0x0F), sign = _mm512_set1_epi8(0x08);
 	__m512i acc[NMT_PANEL_INPUTS];
-	FOR_INPUTS
+	FOR_INPUTS(b, NB)
 		acc[b] = _mm512_setzero_si512();
 	for (int ch = 0; ch < chunks; ch++, row += CHUNK_STRIDE, xq += 2 * NMT_CHUNK_BYTES) {
 		__m512i c = _mm512_loadu_si512(row);
 		__m512i n0 = _mm512_and_si512(c, low), n1 = _mm512_and_si512(_mm512_srli_epi16(c, 4), low);
 		__m512i m0 = _mm512_shuffle_epi8(mags, n0), m1 = _mm512_shuffle_epi8(mags, n1);
 		__mmask64 neg0 = _mm512_test_epi8_mask(n0, sign), neg1 = _mm512_test_epi8_mask(n1, sign);
-		FOR_INPUTS {
+		FOR_INPUTS(b, NB) {
 			__m512i x0 = _mm512_loadu_si512(xq + b * stride);
 			__m512i x1 = _mm512_loadu_si512(xq + b * stride + NMT_CHUNK_BYTES);
 			x0 = _mm512_mask_sub_epi8(x0, neg0, _mm512_setzero_si512(), x0);
@@ -148,7 +148,7 @@ TARGET static inline __attribute__((always_inline)) void q4_row_multi(const uint
 			acc[b] = _mm512_dpbusd_epi32(_mm512_dpbusd_epi32(acc[b], m0, x0), m1, x1);
 		}
 	}
-	FOR_INPUTS
+	FOR_INPUTS(b, NB)
 		out[b * NMT_PANEL_ROWS] = _mm512_reduce_add_epi32(acc[b]);
 }
 
@@ -168,42 +168,25 @@ TARGET static inline __attribute__((always_inline)) void q8_row_multi(const uint
 {
 	q8_table t = q8_load_table();
 	__m512i acc[NMT_PANEL_INPUTS];
-	FOR_INPUTS
+	FOR_INPUTS(b, NB)
 		acc[b] = _mm512_setzero_si512();
 	for (int ch = 0; ch < chunks; ch++, row += CHUNK_STRIDE, xq += NMT_CHUNK_BYTES)
 		for (int half = 0; half < 2; half++) {
 			__mmask32 neg;
 			__m512i mag = q8_levels(_mm256_loadu_si256((const __m256i *)(row + 32 * half)), &t, &neg);
-			FOR_INPUTS {
+			FOR_INPUTS(b, NB) {
 				__m512i x = _mm512_cvtepi8_epi16(
 					_mm256_loadu_si256((const __m256i *)(xq + b * stride + 32 * half)));
 				x = _mm512_mask_sub_epi16(x, neg, _mm512_setzero_si512(), x);
 				acc[b] = _mm512_dpwssd_epi32(acc[b], mag, x);
 			}
 		}
-	FOR_INPUTS
+	FOR_INPUTS(b, NB)
 		out[b * NMT_PANEL_ROWS] = _mm512_reduce_add_epi32(acc[b]);
 }
 
-/* Each row of the panel in turn (its chunks NMT_CHUNK_BYTES apart within a
- * panel's chunk group), with the input count made a constant. */
-#define PANEL_MULTI(name, row_fn)                                                                 \
-	TARGET static void name(const uint8_t *panel, int chunks, const int8_t *xq, size_t stride,  \
-				int nb, int32_t *out)                                              \
-	{                                                                                         \
-		for (int r = 0; r < NMT_PANEL_ROWS; r++) {                                        \
-			const uint8_t *row = panel + r * NMT_CHUNK_BYTES;                          \
-			switch (nb) {                                                             \
-			case 1: row_fn(row, chunks, xq, stride, 1, out + r); break;               \
-			case 2: row_fn(row, chunks, xq, stride, 2, out + r); break;               \
-			case 3: row_fn(row, chunks, xq, stride, 3, out + r); break;               \
-			default: row_fn(row, chunks, xq, stride, 4, out + r); break;              \
-			}                                                                         \
-		}                                                                                 \
-	}
-
-PANEL_MULTI(q4_panel_multi, q4_row_multi)
-PANEL_MULTI(q8_panel_multi, q8_row_multi)
+NMT_PANEL_MULTI(q4_panel_multi, q4_row_multi)
+NMT_PANEL_MULTI(q8_panel_multi, q8_row_multi)
 
 const nmt_qdot nmt_qdot_avx512 = { "avx512", q8_dot, q4_dot, q8_panel, q4_panel, q8_panel_multi, q4_panel_multi,
 				       nmt_f32_rows_avx512 };

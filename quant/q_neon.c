@@ -13,6 +13,7 @@
 
 #include "matrix.h"
 #include "qdot.h"
+#include "qunroll.h"
 
 #define CHUNK_STRIDE (NMT_PANEL_ROWS * NMT_CHUNK_BYTES)
 
@@ -50,12 +51,12 @@ static void q4_panel(const uint8_t *panel, int chunks, const int8_t *xq, int32_t
 {
 	int8x16_t levels = vld1q_s8(nmt_q4_levels);
 	int32x4_t acc[NMT_PANEL_ROWS];
-	for (int r = 0; r < NMT_PANEL_ROWS; r++)
+	FOR_PANEL_ROWS(r)
 		acc[r] = vdupq_n_s32(0);
 	for (int ch = 0; ch < chunks; ch++, panel += CHUNK_STRIDE, xq += 2 * NMT_CHUNK_BYTES)
-		for (int r = 0; r < NMT_PANEL_ROWS; r++)
+		FOR_PANEL_ROWS(r)
 			acc[r] = q4_chunk(acc[r], panel + r * NMT_CHUNK_BYTES, xq, levels);
-	for (int r = 0; r < NMT_PANEL_ROWS; r++)
+	FOR_PANEL_ROWS(r)
 		out[r] = vaddvq_s32(acc[r]);
 }
 
@@ -86,12 +87,12 @@ static void q4_panel_sdot(const uint8_t *panel, int chunks, const int8_t *xq, in
 {
 	int8x16_t levels = vld1q_s8(nmt_q4_levels);
 	int32x4_t acc[NMT_PANEL_ROWS];
-	for (int r = 0; r < NMT_PANEL_ROWS; r++)
+	FOR_PANEL_ROWS(r)
 		acc[r] = vdupq_n_s32(0);
 	for (int ch = 0; ch < chunks; ch++, panel += CHUNK_STRIDE, xq += 2 * NMT_CHUNK_BYTES)
-		for (int r = 0; r < NMT_PANEL_ROWS; r++)
+		FOR_PANEL_ROWS(r)
 			acc[r] = q4_chunk_dot(acc[r], panel + r * NMT_CHUNK_BYTES, xq, levels);
-	for (int r = 0; r < NMT_PANEL_ROWS; r++)
+	FOR_PANEL_ROWS(r)
 		out[r] = vaddvq_s32(acc[r]);
 }
 #pragma GCC pop_options
@@ -156,12 +157,12 @@ static void q8_panel(const uint8_t *panel, int chunks, const int8_t *xq, int32_t
 {
 	q8_table t = q8_load_table();
 	int32x4_t acc[NMT_PANEL_ROWS];
-	for (int r = 0; r < NMT_PANEL_ROWS; r++)
+	FOR_PANEL_ROWS(r)
 		acc[r] = vdupq_n_s32(0);
 	for (int ch = 0; ch < chunks; ch++, panel += CHUNK_STRIDE, xq += NMT_CHUNK_BYTES)
-		for (int r = 0; r < NMT_PANEL_ROWS; r++)
+		FOR_PANEL_ROWS(r)
 			acc[r] = q8_chunk(acc[r], panel + r * NMT_CHUNK_BYTES, xq, &t);
-	for (int r = 0; r < NMT_PANEL_ROWS; r++)
+	FOR_PANEL_ROWS(r)
 		out[r] = vaddvq_s32(acc[r]);
 }
 
