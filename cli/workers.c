@@ -10,8 +10,9 @@
 #include "../engine/model.h"
 
 struct nmt_workers {
+	const nmt_model *model;
 	int n_threads;
-	nmt_translator **translators;
+	nmt_translator **translators;   /* [0] made at once, the others when first needed */
 	/* the batch being translated */
 	const nmt_search_options *o;
 	const nmt_line *in;
@@ -31,12 +32,12 @@ nmt_workers *nmt_workers_new(const nmt_model *m, int n_threads)
 		free(w);
 		return NULL;
 	}
+	w->model = m;
 	w->n_threads = n_threads;
-	for (int t = 0; t < n_threads; t++)
-		if (!(w->translators[t] = nmt_translator_new(m))) {
-			nmt_workers_free(w);
-			return NULL;
-		}
+	if (!(w->translators[0] = nmt_translator_new(m))) {
+		nmt_workers_free(w);
+		return NULL;
+	}
 	return w;
 }
 
@@ -154,9 +155,13 @@ void nmt_workers_run(nmt_workers *w, const nmt_search_options *o, const nmt_line
 	atomic_store(&w->next, 0);
 	for (int t = 0; t < n; t++)
 		args[t] = (worker_arg){ w, t };
-	/* A thread that cannot be started only means fewer hands: the others
-	 * take its lines. */
-	while (started < n && pthread_create(&threads[started], NULL, worker, &args[started]) == 0)
+	/* A translator that cannot be made or a thread that cannot be started
+	 * only means fewer hands: the others take its lines. Translators beyond
+	 * the first are made when a batch first needs them, so a single line
+	 * (interactive use, a one-line input) pays for one. */
+	while (started < n &&
+	       (w->translators[started] || (w->translators[started] = nmt_translator_new(w->model))) &&
+	       pthread_create(&threads[started], NULL, worker, &args[started]) == 0)
 		started++;
 	worker(&args[0]);
 	for (int t = 1; t < started; t++)
