@@ -448,10 +448,47 @@ static void test_qmatmul_accuracy(void **state)
 	}
 }
 
+/* The activation quantizer rounds x * 127 / max|x| to nearest, ties to
+ * even (lrintf's rule), including exact ties; any NaN or infinity makes the
+ * whole row zero rather than garbage integers. */
+static void test_quantize_x(void **state)
+{
+	(void)state;
+	float x[37];
+	int8_t xq[48];
+	uint32_t seed = 99;
+
+	for (int trial = 0; trial < 200; trial++) {
+		for (int c = 0; c < 37; c++)
+			x[c] = 5 * next_gaussian(&seed);
+		if (trial % 2)   /* amax 127: every multiple of 0.5 is representable, so ties happen */
+			for (int c = 0; c < 37; c++)
+				x[c] = (c == 0 ? 127.0f : (float)((int)(x[c] * 8) % 254) / 2);
+		float s = nmt_quantize_x(x, 37, 48, xq);
+		float amax = 0;
+		for (int c = 0; c < 37; c++)
+			amax = fabsf(x[c]) > amax ? fabsf(x[c]) : amax;
+		assert_true(s == amax / 127.0f);
+		for (int c = 0; c < 37; c++)
+			assert_int_equal(xq[c], (int8_t)lrintf(x[c] * (127.0f / amax)));
+		for (int c = 37; c < 48; c++)
+			assert_int_equal(xq[c], 0);
+	}
+	x[5] = NAN;
+	assert_true(nmt_quantize_x(x, 37, 48, xq) == 0);
+	for (int c = 0; c < 48; c++)
+		assert_int_equal(xq[c], 0);
+	x[5] = -INFINITY;
+	assert_true(nmt_quantize_x(x, 37, 48, xq) == 0);
+	for (int c = 0; c < 48; c++)
+		assert_int_equal(xq[c], 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tables),
+		cmocka_unit_test(test_quantize_x),
 		cmocka_unit_test(test_q8_rows),
 		cmocka_unit_test(test_q4_rows),
 		cmocka_unit_test(test_zero_row),
