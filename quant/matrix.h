@@ -65,6 +65,18 @@ void nmt_matmul(const nmt_matrix *W, const float *X, int n, int ldx,
 void nmt_matmul_rows(const nmt_matrix *W, const int32_t *rows, int n_rows, const float *X, int n,
 		     int ldx, const float *bias, float *Y, int ldy, nmt_kscratch *k);
 
+/* Bytes nmt_matrix_gather needs for n rows of a q8/q4 matrix (0 for f32,
+ * whose products read rows where they are: nmt_matmul_rows). */
+size_t nmt_matrix_gather_bytes(const nmt_matrix *W, int n);
+
+/* Copy rows[0..n) of a q8/q4 matrix into `codes` (nmt_matrix_gather_bytes)
+ * and their factors into `factors` [n], making *out an n-row matrix in the
+ * panel layout: a shortlist's rows gathered once, then multiplied by the
+ * panel kernels, several inputs per decoded weight. nmt_matmul on *out gives
+ * exactly what nmt_matmul_rows on W gives. */
+void nmt_matrix_gather(const nmt_matrix *W, const int32_t *rows, int n, void *codes, float *factors,
+		       nmt_matrix *out);
+
 /* One row of W as floats (an embedding lookup). */
 void nmt_matrix_row(const nmt_matrix *W, int row, float *out);
 

@@ -92,3 +92,33 @@ float nmt_quantize_x(const float *x, int cols, int padded, int8_t *xq)
 	memset(xq + cols, 0, (size_t)(padded - cols));
 	return amax / 127.0f;
 }
+
+size_t nmt_matrix_gather_bytes(const nmt_matrix *W, int n)
+{
+	return W->format == NMT_FMT_F32 ? 0 : nmt_matrix_code_bytes(W->format, n, W->cols);
+}
+
+/* A row's chunks are NMT_CHUNK_BYTES apart in no particular pattern once
+ * panels interleave them, so each is copied on its own; the rows filling up
+ * the last panel get zero codes. */
+void nmt_matrix_gather(const nmt_matrix *W, const int32_t *rows, int n, void *codes, float *factors,
+		       nmt_matrix *out)
+{
+	nmt_format f = W->format;
+	int chunks = nmt_chunks_per_row(f, W->cols);
+	int padded_rows = (n + NMT_PANEL_ROWS - 1) / NMT_PANEL_ROWS * NMT_PANEL_ROWS;
+	const uint8_t *src = W->data;
+	uint8_t *dst = codes;
+
+	for (int j = 0; j < padded_rows; j++)
+		for (int ch = 0; ch < chunks; ch++) {
+			uint8_t *to = dst + nmt_chunk_offset(f, W->cols, j, ch);
+			if (j < n)
+				memcpy(to, src + nmt_chunk_offset(f, W->cols, rows[j], ch), NMT_CHUNK_BYTES);
+			else
+				memset(to, f == NMT_FMT_Q8 ? 0x7F : 0x77, NMT_CHUNK_BYTES);
+		}
+	for (int j = 0; j < n; j++)
+		factors[j] = W->row_factor[rows[j]];
+	*out = (nmt_matrix){ .format = f, .rows = n, .cols = W->cols, .data = codes, .row_factor = factors };
+}

@@ -240,6 +240,19 @@ static void check_qmatmul(const nmt_qdot *const *qdots, int n_qdots, nmt_format 
 				assert_true(y[(size_t)i * ldy + r] == want[(size_t)i * rows + r] + bias[r]);
 				assert_true(yr[(size_t)i * rows + (rows - 1 - r)] == want[(size_t)i * rows + r]);
 			}
+		/* the same rows gathered into a matrix of their own */
+		uint8_t *gcodes = malloc(nmt_matrix_gather_bytes(&q.W, rows));
+		float *gfactors = malloc((size_t)rows * sizeof *gfactors);
+		assert_non_null(gcodes);
+		assert_non_null(gfactors);
+		nmt_matrix G;
+		nmt_matrix_gather(&q.W, sel, rows, gcodes, gfactors, &G);
+		nmt_matmul(&G, x, n, ldx, NULL, yr, rows, &k);
+		for (int i = 0; i < n; i++)
+			for (int r = 0; r < rows; r++)
+				assert_true(yr[(size_t)i * rows + (rows - 1 - r)] == want[(size_t)i * rows + r]);
+		free(gcodes);
+		free(gfactors);
 		nmt_kscratch_free(&k);
 	}
 	free(xq);
