@@ -27,7 +27,13 @@ typedef struct {
 	const char *model_path;
 	nmt_search_options search;
 	int threads;
+	int batch;
 } cli_options;
+
+/* Sentences decoded together unless --batch says otherwise (measured:
+ * docs/RESULTS.md, "Batched search"). */
+#define DEFAULT_BATCH 16
+#define MAX_BATCH 256
 
 _Noreturn static void die(int status, const char *fmt, ...)
 {
@@ -43,7 +49,7 @@ _Noreturn static void die(int status, const char *fmt, ...)
 
 static void usage(FILE *f)
 {
-	fputs("usage: nmt [options] < input > output\n"
+	fprintf(f, "usage: nmt [options] < input > output\n"
 	      "       nmt info [--verify] MODEL\n"
 	      "Translates stdin line by line with the embedded model or MODEL.\n"
 	      "  -m, --model FILE     packed model (.nmt) to use instead of the embedded one\n"
@@ -54,10 +60,11 @@ static void usage(FILE *f)
 	      "      --max-length N   at most N target tokens (default 1.5 * source + 10)\n"
 	      "      --no-shortlist   score the whole target vocabulary, not the shortlist of\n"
 	      "                       the model's vocabulary map\n"
-	      "  -t, --threads N      translate on N threads (default: one per core); the\n"
-	      "                       output is the same for any N\n"
+	      "  -t, --threads N      translate on N threads (default: one per core)\n"
+	      "      --batch N        decode up to N sentences of similar length together\n"
+	      "                       (default %d); the output is the same for any N and -t\n"
 	      "  -h, --help           this help\n"
-	      "      --version        print the version\n", f);
+	      "      --version        print the version\n", DEFAULT_BATCH);
 }
 
 static long parse_int(const char *s, const char *what, long lo, long hi)
@@ -91,25 +98,26 @@ static int default_threads(void)
 
 static void parse_args(int argc, char **argv, cli_options *o)
 {
-	enum { OPT_NBEST = 256, OPT_ALPHA, OPT_MAXLEN, OPT_VERSION, OPT_NO_SHORTLIST };
+	enum { OPT_NBEST = 256, OPT_ALPHA, OPT_MAXLEN, OPT_VERSION, OPT_NO_SHORTLIST, OPT_BATCH };
 	static const struct option longs[] = {
 		{ "model", required_argument, NULL, 'm' },   { "beam", required_argument, NULL, 'b' },
 		{ "nbest", required_argument, NULL, OPT_NBEST }, { "alpha", required_argument, NULL, OPT_ALPHA },
 		{ "max-length", required_argument, NULL, OPT_MAXLEN }, { "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ "no-shortlist", no_argument, NULL, OPT_NO_SHORTLIST }, { "threads", required_argument, NULL, 't' },
-		{ NULL, 0, NULL, 0 },
+		{ "batch", required_argument, NULL, OPT_BATCH }, { NULL, 0, NULL, 0 },
 	};
 	int c;
 
 	*o = (cli_options){ .search = { .use_shortlist = 1, .beam = 4, .nbest = 1, .alpha = 0.6 },
-			    .threads = default_threads() };
+			    .threads = default_threads(), .batch = DEFAULT_BATCH };
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":m:b:t:h", longs, NULL)) != -1) {
 		switch (c) {
 		case 'm': o->model_path = optarg; break;
 		case 'b': o->search.beam = (int)parse_int(optarg, "--beam", 1, NMT_MAX_BEAM); break;
 		case 't': o->threads = (int)parse_int(optarg, "--threads", 1, MAX_THREADS); break;
+		case OPT_BATCH: o->batch = (int)parse_int(optarg, "--batch", 1, MAX_BATCH); break;
 		case OPT_NBEST: o->search.nbest = (int)parse_int(optarg, "--nbest", 1, NMT_MAX_BEAM); break;
 		case OPT_ALPHA: o->search.alpha = parse_alpha(optarg); break;
 		case OPT_NO_SHORTLIST: o->search.use_shortlist = 0; break;
@@ -152,9 +160,9 @@ static int stdout_is_interactive(void)
 	return fstat(STDOUT_FILENO, &st) != 0 || !S_ISREG(st.st_mode);
 }
 
-/* Lines per batch: what is already there, up to this many, goes to the
- * workers together. */
-#define BATCH_LINES 256
+/* Lines read at a time: what is already there, up to this many, goes to
+ * the workers together (who cut it into batches). */
+#define CHUNK_LINES 256
 
 /* Write a batch's outputs in input order; die at the first failed line. */
 static void write_batch(const nmt_line_output *out, int count, unsigned long first_line_no, int flush_each)
@@ -170,13 +178,13 @@ static void write_batch(const nmt_line_output *out, int count, unsigned long fir
 }
 
 /* Translate stdin as it arrives: whatever complete lines are buffered (at
- * most BATCH_LINES) form a batch, so a line sent alone through a pipe is
+ * most CHUNK_LINES) form a batch, so a line sent alone through a pipe is
  * answered at once and a file is translated in full batches. */
-static void translate_stream(const nmt_model *m, const nmt_search_options *o, int threads)
+static void translate_stream(const nmt_model *m, const nmt_search_options *o, int threads, int batch)
 {
-	nmt_workers *w = nmt_workers_new(m, threads);
-	static nmt_line batch[BATCH_LINES];
-	static nmt_line_output out[BATCH_LINES];
+	nmt_workers *w = nmt_workers_new(m, threads, batch);
+	static nmt_line lines[CHUNK_LINES];
+	static nmt_line_output out[CHUNK_LINES];
 	int flush_each = stdout_is_interactive(), count = 0;
 	unsigned long line_no = 0;
 	nmt_lines in;
@@ -187,10 +195,11 @@ static void translate_stream(const nmt_model *m, const nmt_search_options *o, in
 	for (;;) {
 		char *text;
 		size_t len;
-		while (count < BATCH_LINES && nmt_lines_next(&in, &text, &len))
-			batch[count++] = (nmt_line){ text, len };
+		while (count < CHUNK_LINES && nmt_lines_next(&in, &text, &len))
+			lines[count++] = (nmt_line){ text, len };
 		if (count > 0) {
-			nmt_workers_run(w, o, batch, out, count, line_no);
+			if (nmt_workers_run(w, o, lines, out, count, line_no) != 0)
+				die(1, "out of memory");
 			write_batch(out, count, line_no, flush_each);
 			line_no += (unsigned long)count;
 			count = 0;
@@ -204,7 +213,7 @@ static void translate_stream(const nmt_model *m, const nmt_search_options *o, in
 	}
 	if (fflush(stdout) != 0 || ferror(stdout))
 		die(1, "error writing output: %s", strerror(errno));
-	for (int i = 0; i < BATCH_LINES; i++)
+	for (int i = 0; i < CHUNK_LINES; i++)
 		free(out[i].text);
 	nmt_lines_free(&in);
 	nmt_workers_free(w);
@@ -243,7 +252,7 @@ int main(int argc, char **argv)
 		return cmd_info(argc, argv);
 	parse_args(argc, argv, &o);
 	nmt_model *m = load_model(o.model_path, 0);
-	translate_stream(m, &o.search, o.threads);
+	translate_stream(m, &o.search, o.threads, o.batch);
 	nmt_model_close(m);
 	return 0;
 }

@@ -9,20 +9,31 @@
 
 #include "../engine/model.h"
 
+typedef struct {
+	size_t len;
+	int line;
+} line_key;
+
 struct nmt_workers {
 	const nmt_model *model;
 	int n_threads;
+	int batch;                      /* sentences decoded together */
 	nmt_translator **translators;   /* [0] made at once, the others when first needed */
-	/* the batch being translated */
+	/* the lines being translated */
 	const nmt_search_options *o;
 	const nmt_line *in;
 	nmt_line_output *out;
 	int count;
 	unsigned long first_line_no;
-	atomic_int next;
+	line_key *keys;                 /* [cap] the lines' lengths, for sorting */
+	int *order;                     /* [cap] line indices, shortest first */
+	const char **texts;             /* [cap] the lines in that order */
+	size_t *lens;                   /* [cap] */
+	int cap;
+	atomic_int next;                /* the next batch to take */
 };
 
-nmt_workers *nmt_workers_new(const nmt_model *m, int n_threads)
+nmt_workers *nmt_workers_new(const nmt_model *m, int n_threads, int batch)
 {
 	nmt_workers *w = calloc(1, sizeof *w);
 	if (!w)
@@ -34,6 +45,7 @@ nmt_workers *nmt_workers_new(const nmt_model *m, int n_threads)
 	}
 	w->model = m;
 	w->n_threads = n_threads;
+	w->batch = batch;
 	if (!(w->translators[0] = nmt_translator_new(m))) {
 		nmt_workers_free(w);
 		return NULL;
@@ -48,6 +60,10 @@ void nmt_workers_free(nmt_workers *w)
 	for (int t = 0; t < w->n_threads; t++)
 		nmt_translator_free(w->translators[t]);
 	free(w->translators);
+	free(w->keys);
+	free(w->order);
+	free(w->texts);
+	free(w->lens);
 	free(w);
 }
 
@@ -105,21 +121,47 @@ static int format_result(nmt_line_output *out, unsigned long line_no, const nmt_
 	return 0;
 }
 
-static void translate_line(nmt_workers *w, nmt_translator *t, int i)
-{
-	nmt_translation tr[NMT_MAX_BEAM];
-	nmt_line_output *out = &w->out[i];
-	int n;
+typedef struct {
+	nmt_workers *w;
+	const int *lines;   /* the batch's line indices */
+} batch_ctx;
 
-	out->len = 0;
-	out->failed = 0;
-	if (nmt_translate(t, w->o, w->in[i].text, w->in[i].len, tr, &n, out->err, sizeof out->err) != 0) {
-		out->failed = 1;
-		return;
-	}
-	if (format_result(out, w->first_line_no + (unsigned long)i, tr, n, w->o->nbest) != 0) {
-		out->failed = 1;
+/* Format line i of a batch into its output buffer. */
+static int emit(void *ctx, int i, const nmt_translation *tr, int n)
+{
+	batch_ctx *b = ctx;
+	int line = b->lines[i];
+	nmt_line_output *out = &b->w->out[line];
+
+	if (format_result(out, b->w->first_line_no + (unsigned long)line, tr, n, b->w->o->nbest) != 0) {
 		snprintf(out->err, sizeof out->err, "out of memory");
+		return -1;
+	}
+	out->failed = 0;
+	return 0;
+}
+
+/* Translate batch `k`: lines order[k * batch ..] (of similar lengths),
+ * decoded together. A line the batch did not reach keeps failed = 1 and the
+ * batch's error. */
+static void translate_batch(nmt_workers *w, nmt_translator *t, int k)
+{
+	int first = k * w->batch, n = w->count - first < w->batch ? w->count - first : w->batch;
+	batch_ctx ctx = { w, w->order + first };
+	char err[sizeof w->out->err];
+
+	for (int i = 0; i < n; i++) {
+		nmt_line_output *out = &w->out[ctx.lines[i]];
+		out->len = 0;
+		out->failed = 1;
+		out->err[0] = '\0';
+	}
+	if (nmt_translate_batch(t, w->o, w->texts + first, w->lens + first, n, emit, &ctx, err, sizeof err) == 0)
+		return;
+	for (int i = 0; i < n; i++) {
+		nmt_line_output *out = &w->out[ctx.lines[i]];
+		if (out->failed && out->err[0] == '\0')
+			snprintf(out->err, sizeof out->err, "%s", err);
 	}
 }
 
@@ -132,21 +174,66 @@ static void *worker(void *p)
 {
 	worker_arg *a = p;
 	nmt_workers *w = a->w;
-	for (int i; (i = atomic_fetch_add(&w->next, 1)) < w->count;)
-		translate_line(w, w->translators[a->thread], i);
+	int batches = (w->count + w->batch - 1) / w->batch;
+	for (int k; (k = atomic_fetch_add(&w->next, 1)) < batches;)
+		translate_batch(w, w->translators[a->thread], k);
 	return NULL;
 }
 
-void nmt_workers_run(nmt_workers *w, const nmt_search_options *o, const nmt_line *in, nmt_line_output *out,
-		     int count, unsigned long first_line_no)
+/* Shorter first; equal lengths in input order (qsort is not stable). */
+static int by_length(const void *a, const void *b)
 {
+	const line_key *x = a, *y = b;
+	if (x->len != y->len)
+		return x->len < y->len ? -1 : 1;
+	return (x->line > y->line) - (x->line < y->line);
+}
+
+/* Sort the lines into batches of similar length (bytes stand in for
+ * tokens), so a batch's sentences finish at about the same step. */
+static int make_batches(nmt_workers *w, const nmt_line *in, int count)
+{
+	if (count > w->cap) {
+		int *order = realloc(w->order, (size_t)count * sizeof *order);
+		if (order)
+			w->order = order;
+		line_key *keys = realloc(w->keys, (size_t)count * sizeof *keys);
+		if (keys)
+			w->keys = keys;
+		const char **texts = realloc(w->texts, (size_t)count * sizeof *texts);
+		if (texts)
+			w->texts = texts;
+		size_t *lens = realloc(w->lens, (size_t)count * sizeof *lens);
+		if (lens)
+			w->lens = lens;
+		if (!order || !keys || !texts || !lens)
+			return -1;
+		w->cap = count;
+	}
+	for (int i = 0; i < count; i++)
+		w->keys[i] = (line_key){ in[i].len, i };
+	qsort(w->keys, (size_t)count, sizeof *w->keys, by_length);
+	for (int i = 0; i < count; i++) {
+		w->order[i] = w->keys[i].line;
+		w->texts[i] = in[w->order[i]].text;
+		w->lens[i] = in[w->order[i]].len;
+	}
+	return 0;
+}
+
+int nmt_workers_run(nmt_workers *w, const nmt_search_options *o, const nmt_line *in, nmt_line_output *out,
+		    int count, unsigned long first_line_no)
+{
+	int batches = (count + w->batch - 1) / w->batch;
 	pthread_t threads[w->n_threads];
 	worker_arg args[w->n_threads];
-	/* no more threads than lines: a single line (interactive use) runs here */
-	int n = count < w->n_threads ? count : w->n_threads, started = 1;
+	/* no more threads than batches: a single line (interactive use) runs here */
+	int n = batches < w->n_threads ? batches : w->n_threads, started = 1;
 
 	if (count <= 0)
-		return;
+		return 0;
+	if (make_batches(w, in, count) != 0)
+		return -1;
 	w->o = o;
 	w->in = in;
 	w->out = out;
@@ -166,4 +253,5 @@ void nmt_workers_run(nmt_workers *w, const nmt_search_options *o, const nmt_line
 	worker(&args[0]);
 	for (int t = 1; t < started; t++)
 		pthread_join(threads[t], NULL);
+	return 0;
 }

@@ -20,20 +20,25 @@ static void attention_query(nmt_state *s, int n)
 	nmt_vec_tanh(s->q, n * d->att);
 }
 
-/* α = softmax_j(q · k_j), c = Σ_j α_j s_j, written after x in each xc row. */
+/* α = softmax_j(q · k_j), c = Σ_j α_j s_j over the row's own sentence,
+ * written after x in each xc row. */
 static void attention_context(nmt_state *s, int n)
 {
 	const nmt_dims *d = &s->m->d;
-	int S = s->src_len, ctx = 2 * d->enc_hidden, xc_dim = d->emb + ctx;
-	nmt_matrix keys = { .format = NMT_FMT_F32, .rows = S, .cols = d->att, .data = s->keys };
+	int ctx = 2 * d->enc_hidden, xc_dim = d->emb + ctx;
 
 	for (int i = 0; i < n; i++) {
+		const nmt_sentence *st = &s->sent[s->row_sent[i]];
+		int S = st->src_len;
+		const float *states = s->states + (size_t)st->src_off * ctx;
+		nmt_matrix keys = { .format = NMT_FMT_F32, .rows = S, .cols = d->att,
+				    .data = s->keys + (size_t)st->src_off * d->att };
 		float *c = s->xc + (size_t)i * xc_dim + d->emb;
 		nmt_matmul(&keys, s->q + (size_t)i * d->att, 1, d->att, NULL, s->att, S, NULL);
 		nmt_vec_softmax(s->att, S);
 		memset(c, 0, (size_t)ctx * sizeof *c);
 		for (int j = 0; j < S; j++) {
-			const float *sj = s->states + (size_t)j * ctx;
+			const float *sj = states + (size_t)j * ctx;
 			for (int k = 0; k < ctx; k++)
 				c[k] += s->att[j] * sj[k];
 		}
@@ -73,23 +78,41 @@ static void fc_stack(nmt_state *s, int n)
 	nmt_vec_tanh(s->t, n * d->emb);
 }
 
-void nmt_decode_step(nmt_state *s, int n, const int32_t *prev)
+/* The output layer is the target embedding matrix itself (tied): over the
+ * whole vocabulary in one product for all rows, or each sentence's rows
+ * over its shortlist (gathered for q8/q4 when the batch was prepared). */
+static void output_layer(nmt_state *s, int n)
+{
+	const nmt_model *m = s->m;
+	int e = m->d.emb, ld = s->logit_stride;
+
+	for (int i0 = 0, i1; i0 < n; i0 = i1) {
+		const nmt_sentence *st = &s->sent[s->row_sent[i0]];
+		for (i1 = i0 + 1; i1 < n && (st->shortlist_len == 0 || s->row_sent[i1] == s->row_sent[i0]); i1++)
+			;
+		const float *t = s->t + (size_t)i0 * e;
+		float *logits = s->logits + (size_t)i0 * ld;
+		if (st->shortlist_len == 0)
+			nmt_matmul(&m->tgt_emb, t, i1 - i0, e, m->out_bias, logits, ld, &s->kq);
+		else if (st->out_w.data)
+			nmt_matmul(&st->out_w, t, i1 - i0, e, st->out_bias, logits, ld, &s->kq);
+		else
+			nmt_matmul_rows(&m->tgt_emb, st->shortlist, st->shortlist_len, t, i1 - i0, e, m->out_bias,
+					logits, ld, &s->kq);
+	}
+}
+
+void nmt_decode_step(nmt_state *s, int n)
 {
 	const nmt_model *m = s->m;
 	const nmt_dims *d = &m->d;
 	int xc_dim = d->emb + 2 * d->enc_hidden;
 
 	for (int i = 0; i < n; i++)
-		nmt_matrix_row(&m->tgt_emb, prev[i], s->xc + (size_t)i * xc_dim);
+		nmt_matrix_row(&m->tgt_emb, s->row_prev[i], s->xc + (size_t)i * xc_dim);
 	attention_query(s, n);
 	attention_context(s, n);
 	gru_step(s, n);
 	fc_stack(s, n);
-	/* The output layer is the target embedding matrix itself (tied), over
-	 * the sentence's shortlist when it has one. */
-	if (s->shortlist_len > 0)
-		nmt_matmul_rows(&m->tgt_emb, s->shortlist, s->shortlist_len, s->t, n, d->emb, m->out_bias,
-				s->logits, s->shortlist_len, &s->kq);
-	else
-		nmt_matmul(&m->tgt_emb, s->t, n, d->emb, m->out_bias, s->logits, d->tgt_vocab, &s->kq);
+	output_layer(s, n);
 }

@@ -9,63 +9,90 @@
 
 #define NMT_MAX_BEAM 8
 
-/* Everything one thread needs to translate, allocated once for a model and
- * grown only when a longer sentence than any before arrives (never inside the
- * decode loop). Nothing in it is shared. */
+/* One sentence of a batch: where its encoder outputs sit, its output
+ * vocabulary, and its beam during the search. */
+typedef struct {
+	int src_off, src_len;       /* its rows of the concatenated encoder outputs */
+	int max_len;                /* decode steps allowed */
+
+	/* the output vocabulary: shortlist[0..shortlist_len) ids in increasing
+	 * order, or all of Vt when shortlist_len == 0 */
+	const int32_t *shortlist;
+	int shortlist_len;
+	nmt_matrix out_w;           /* q8/q4 beam with a shortlist: its rows gathered (data NULL otherwise) */
+	const float *out_bias;      /* the output bias of those rows */
+
+	/* the beam (search.c) */
+	int n_live, n_fin;
+	int32_t prev[NMT_MAX_BEAM];         /* each live hypothesis's last token */
+	int live_slot[NMT_MAX_BEAM];        /* and where it sits in the history */
+	float live_score[NMT_MAX_BEAM];     /* and its log-probability */
+	struct nmt_finished {
+		int step, slot;     /* where its last token sits in the history */
+		int len;            /* tokens, EOS included if it ended with one */
+		float logprob;
+		double score;
+	} fin[NMT_MAX_BEAM];
+} nmt_sentence;
+
+/* Everything one thread needs to translate a batch of sentences, allocated
+ * when the thread starts and grown only when a bigger batch than any before
+ * arrives, in nmt_batch_prepare (never inside the decode loop). Nothing in
+ * it is shared. */
 typedef struct nmt_state {
 	const nmt_model *m;
-	int cap_src;        /* source positions the buffers hold */
-	int cap_steps;      /* decode steps the search history holds */
+	int beam;                   /* of the prepared batch */
+	int n_sents, cap_sents;
+	nmt_sentence *sent;         /* [cap_sents] */
+	int total_src, max_src;     /* positions of all sentences; the longest */
+	int cap_src;                /* positions the encoder buffers hold */
+	int cap_rows;               /* decoder rows (sentences x beam) the buffers hold */
+	int cap_steps;              /* decode steps the search history holds per sentence */
+	int logit_stride;           /* floats per row of logits: the widest output vocabulary */
+	int cap_logit_stride;
 
-	/* encoder */
-	float *layer_a, *layer_b;   /* [S, max(e, 2re)] ping-pong layer input/output */
-	float *enc_gi;              /* [S, 3re] input projections of one direction */
-	float *enc_gh;              /* [3re] */
-	float *enc_h0;              /* [re] zeros: each direction starts from nothing */
-	float *enc_mean;            /* [2re] mean of the states, for h_0 */
-	const float *states;        /* [S, 2re] the encoder's output (layer_a or layer_b) */
-	float *keys;                /* [S, a] */
-	int src_len;
+	/* encoder, all sentences' positions one after the other */
+	float *layer_a, *layer_b;   /* [P, max(e, 2re)] ping-pong layer input/output */
+	float *enc_gi;              /* [P, 3re] input projections of one direction */
+	float *enc_h;               /* [n, re] the states the recurrence continues from */
+	float *enc_gh;              /* [n, 3re] */
+	int32_t *enc_pos;           /* [n] the position each of those rows writes */
+	float *enc_mean;            /* [2re] mean of a sentence's states, for h_0 */
+	const float *states;        /* [P, 2re] the encoder's output (layer_a or layer_b) */
+	float *keys;                /* [P, a] */
+	float *h0;                  /* [n, r] each sentence's initial decoder state */
 
-	/* decoder, one row per live hypothesis */
-	float *h, *h_next;          /* [B, r] */
-	float *xc;                  /* [B, e + 2re]: [embedding ; context] */
-	float *q, *qv;              /* [B, a] */
-	float *att;                 /* [S] */
-	float *gi, *gh;             /* [B, 3r] */
-	float *z, *z_next;          /* [B, f] */
-	float *t;                   /* [B, e] */
-	float *logits;              /* [B, V'] over the shortlist, or [B, Vt] */
+	/* decoder, one row per live hypothesis, grouped by sentence */
+	int32_t *row_sent;          /* [R] the sentence of each row */
+	int32_t *row_prev;          /* [R] the previous token of each row */
+	float *h, *h_next;          /* [R, r] */
+	float *xc;                  /* [R, e + 2re]: [embedding ; context] */
+	float *q, *qv;              /* [R, a] */
+	float *att;                 /* [max S] */
+	float *gi, *gh;             /* [R, 3r] */
+	float *z, *z_next;          /* [R, f] */
+	float *t;                   /* [R, e] */
+	float *logits;              /* [R, logit_stride] over each row's sentence's output vocabulary */
 
-	/* the output vocabulary of the current sentence: shortlist[0..n) ids in
-	 * increasing order, or all of Vt when shortlist_len == 0 */
-	int32_t *shortlist;         /* [Vt] */
-	int shortlist_len;
-	uint8_t *shortlist_marks;   /* [Vt] zeroed scratch for building it */
+	/* shortlists of the batch, one after the other, and their gathered
+	 * output rows */
+	int32_t *shortlist_ids;     /* [sum of lengths] */
+	size_t cap_shortlist_ids;
+	uint8_t *shortlist_marks;   /* [Vt] zeroed scratch for building one */
+	uint8_t *gathered;          /* codes of the gathered rows */
+	size_t cap_gathered;
+	float *gathered_f;          /* [2 * sum of lengths]: factors, then biases */
+	size_t cap_gathered_f;
 
 	nmt_kscratch kq;            /* the kernels' quantized activations */
 
-	/* search history: token and parent slot of each live hypothesis per step */
-	int32_t *hist_tok, *hist_parent;   /* [cap_steps, B] */
-	int32_t *out_ids;                  /* [B, cap_steps] reconstructed outputs */
+	/* search history per sentence: token and parent slot of each pick */
+	int32_t *hist_tok, *hist_parent;   /* [n, cap_steps, NMT_MAX_BEAM] */
+	int32_t *out_ids;                  /* [n, NMT_MAX_BEAM, cap_steps] reconstructed outputs */
 } nmt_state;
 
 int nmt_state_init(nmt_state *s, const nmt_model *m);
 void nmt_state_free(nmt_state *s);
-/* Make room for a source of src_len tokens decoded for up to max_steps steps. */
-int nmt_state_reserve(nmt_state *s, int src_len, int max_steps);
-
-/* h_out = GRU(h) given the input projections gi = W_ih x + b_ih and the
- * recurrent projections gh = W_hh h + b_hh, torch.nn.GRU's gate order. */
-void nmt_gru_cell(int hidden, const float *gi, const float *gh, const float *h, float *h_out);
-
-/* Encode src[0..S) (EOS included): fills states, keys and the decoder's
- * initial state h[0]. */
-void nmt_encode(nmt_state *s, const int32_t *src, int S);
-
-/* One decoder step for n rows: prev[i] is row i's previous token, s->h its
- * state. Writes s->h_next and the logits s->logits [n, Vt]. */
-void nmt_decode_step(nmt_state *s, int n, const int32_t *prev);
 
 typedef struct {
 	int use_shortlist;  /* restrict the output layer to the vocabulary map's shortlist, if the model has one */
@@ -75,6 +102,26 @@ typedef struct {
 	int max_len;    /* 0: ceil(1.5 * S + 10) */
 } nmt_search_options;
 
+/* Set up a batch of n sentences, src[i][0..src_len[i]) each (EOS included,
+ * src_len >= 1): buffers grown to fit, shortlists built and their output rows
+ * gathered. The arrays are read here only. -1 if memory runs out. */
+int nmt_batch_prepare(nmt_state *s, int n, const int32_t *const *src, const int *src_len,
+		      const nmt_search_options *o);
+
+/* h_out = GRU(h) given the input projections gi = W_ih x + b_ih and the
+ * recurrent projections gh = W_hh h + b_hh, torch.nn.GRU's gate order. */
+void nmt_gru_cell(int hidden, const float *gi, const float *gh, const float *h, float *h_out);
+
+/* Encode the prepared batch's sources: fills states, keys and each
+ * sentence's initial decoder state h0. */
+void nmt_encode(nmt_state *s, const int32_t *const *src);
+
+/* One decoder step for n rows: row i belongs to sentence s->row_sent[i]
+ * (rows of a sentence adjacent), s->row_prev[i] is its previous token, s->h
+ * its state. Writes s->h_next and the logits, row i at s->logits + i *
+ * s->logit_stride over its sentence's output vocabulary. */
+void nmt_decode_step(nmt_state *s, int n);
+
 typedef struct {
 	const int32_t *ids;   /* without EOS; points into the state */
 	int len;
@@ -82,9 +129,10 @@ typedef struct {
 	float score;          /* logprob / (tokens incl. EOS)^alpha */
 } nmt_hypothesis;
 
-/* Beam search over an encoded sentence (train/search.py is the spec).
- * Fills out[0..*n_out), best first. -1 only if memory runs out. */
-int nmt_search(nmt_state *s, const nmt_search_options *o, nmt_hypothesis *out, int *n_out);
+/* Beam search over the encoded batch (train/search.py is the spec for each
+ * sentence; sentences do not affect each other). Sentence i's best
+ * hypotheses go to out[i * o->nbest ..], best first, n_out[i] of them. */
+void nmt_search(nmt_state *s, const nmt_search_options *o, nmt_hypothesis *out, int *n_out);
 
 /* ceil(1.5 * S + 10), design-notes §1. */
 int nmt_default_max_len(int src_len);

@@ -18,12 +18,7 @@ typedef struct {
 	int flat;       /* row * V + token */
 } candidate;
 
-typedef struct {
-	int step, slot; /* where its last token sits in the history */
-	int len;        /* tokens, EOS included if it ended with one */
-	float logprob;
-	double score;
-} finished_hyp;
+typedef struct nmt_finished finished_hyp;
 
 int nmt_default_max_len(int src_len)
 {
@@ -47,28 +42,30 @@ static void offer(candidate *best, int *count, int k, float value, int flat)
 	best[p] = (candidate){ value, flat };
 }
 
-/* The size of the output layer for this sentence: its shortlist, if any. */
-static int output_size(const nmt_state *s)
+/* The size of a sentence's output layer: its shortlist, if any. */
+static int output_size(const nmt_state *s, const nmt_sentence *st)
 {
-	return s->shortlist_len > 0 ? s->shortlist_len : s->m->d.tgt_vocab;
+	return st->shortlist_len > 0 ? st->shortlist_len : s->m->d.tgt_vocab;
 }
 
 /* Target id of output position k. A shortlist is in increasing id order, so
  * the "lower index wins" tie rule still means "lower id wins". */
-static int32_t output_id(const nmt_state *s, int k)
+static int32_t output_id(const nmt_sentence *st, int k)
 {
-	return s->shortlist_len > 0 ? s->shortlist[k] : k;
+	return st->shortlist_len > 0 ? st->shortlist[k] : k;
 }
 
-static int pick_candidates(nmt_state *s, int n_live, const float *live_score, int k, candidate *best)
+/* The k best continuations of a sentence's live rows, whose logits start at
+ * row `row0`. */
+static int pick_candidates(nmt_state *s, const nmt_sentence *st, int row0, int k, candidate *best)
 {
-	int V = output_size(s), count = 0;
+	int V = output_size(s, st), count = 0;
 
-	for (int i = 0; i < n_live; i++) {
-		float *row = s->logits + (size_t)i * V;
+	for (int i = 0; i < st->n_live; i++) {
+		float *row = s->logits + (size_t)(row0 + i) * s->logit_stride;
 		nmt_vec_log_softmax(row, V);
 		for (int v = 0; v < V; v++)
-			offer(best, &count, k, live_score[i] + row[v], i * V + v);
+			offer(best, &count, k, st->live_score[i] + row[v], i * V + v);
 	}
 	return count;
 }
@@ -87,13 +84,18 @@ static void rank_finished(finished_hyp *fin, int n)
 	}
 }
 
+static int32_t *history(const nmt_state *s, int32_t *base, int sent, int step)
+{
+	return base + ((size_t)sent * s->cap_steps + (size_t)step) * NMT_MAX_BEAM;
+}
+
 /* Follow the parent links back from (step, slot); drop a final EOS. */
-static int backtrack(const nmt_state *s, const finished_hyp *f, int32_t *ids)
+static int backtrack(const nmt_state *s, int sent, const finished_hyp *f, int32_t *ids)
 {
 	int slot = f->slot;
 	for (int t = f->step; t >= 0; t--) {
-		ids[t] = s->hist_tok[(size_t)t * NMT_MAX_BEAM + slot];
-		slot = s->hist_parent[(size_t)t * NMT_MAX_BEAM + slot];
+		ids[t] = history(s, s->hist_tok, sent, t)[slot];
+		slot = history(s, s->hist_parent, sent, t)[slot];
 	}
 	int len = f->step + 1;
 	return len > 0 && ids[len - 1] == s->m->d.eos_id ? len - 1 : len;
@@ -105,50 +107,98 @@ static finished_hyp make_finished(int step, int slot, int len, float logprob, do
 			       .score = logprob / pow(len > 0 ? len : 1, alpha) };
 }
 
-int nmt_search(nmt_state *s, const nmt_search_options *o, nmt_hypothesis *out, int *n_out)
+/* Every sentence starts from BOS with one live hypothesis, in row i. */
+static void start(nmt_state *s)
 {
-	const nmt_dims *d = &s->m->d;
-	int beam = o->beam, V = output_size(s), r = d->dec_hidden;
-	int max_len = o->max_len > 0 ? o->max_len : nmt_default_max_len(s->src_len);
-	int32_t prev[NMT_MAX_BEAM] = { d->bos_id };
-	int live_slot[NMT_MAX_BEAM] = { -1 };
-	float live_score[NMT_MAX_BEAM] = { 0.0f };
-	finished_hyp fin[NMT_MAX_BEAM];
-	int n_live = 1, n_fin = 0, step;
+	int r = s->m->d.dec_hidden;
+	for (int i = 0; i < s->n_sents; i++) {
+		nmt_sentence *st = &s->sent[i];
+		st->n_live = 1;
+		st->n_fin = 0;
+		st->prev[0] = s->m->d.bos_id;
+		st->live_slot[0] = -1;
+		st->live_score[0] = 0.0f;
+	}
+	memcpy(s->h, s->h0, (size_t)s->n_sents * r * sizeof *s->h);
+}
 
-	if (nmt_state_reserve(s, s->src_len, max_len) != 0)
-		return -1;
-	for (step = 0; step < max_len && n_live > 0; step++) {
-		candidate best[NMT_MAX_BEAM];
-		int parent_slot[NMT_MAX_BEAM];   /* live_slot is rewritten below while still needed */
-		memcpy(parent_slot, live_slot, sizeof parent_slot);
-		nmt_decode_step(s, n_live, prev);
-		int count = pick_candidates(s, n_live, live_score, beam - n_fin, best);
-		int n_next = 0;
-		for (int p = 0; p < count; p++) {
-			int row = best[p].flat / V, tok = output_id(s, best[p].flat % V);
-			s->hist_tok[(size_t)step * NMT_MAX_BEAM + p] = tok;
-			s->hist_parent[(size_t)step * NMT_MAX_BEAM + p] = parent_slot[row];
-			if (tok == d->eos_id) {
-				fin[n_fin++] = make_finished(step, p, step + 1, best[p].value, o->alpha);
-				continue;
-			}
-			prev[n_next] = tok;
-			live_slot[n_next] = p;
-			live_score[n_next] = best[p].value;
-			memcpy(s->h + (size_t)n_next * r, s->h_next + (size_t)row * r, (size_t)r * sizeof(float));
-			n_next++;
+/* The rows of this step: every live hypothesis of every sentence still
+ * being decoded, grouped by sentence. Returns how many. */
+static int gather_rows(nmt_state *s)
+{
+	int n = 0;
+	for (int i = 0; i < s->n_sents; i++)
+		for (int k = 0; k < s->sent[i].n_live; k++) {
+			s->row_sent[n] = i;
+			s->row_prev[n++] = s->sent[i].prev[k];
 		}
-		n_live = n_next;
+	return n;
+}
+
+/* Advance sentence `sent`, whose rows start at row0, by one step: its k best
+ * continuations become finished hypotheses (EOS) or its next live rows,
+ * whose states go to s->h from row *next_row on. */
+static void advance(nmt_state *s, int sent, int row0, int step, const nmt_search_options *o, int *next_row)
+{
+	nmt_sentence *st = &s->sent[sent];
+	int r = s->m->d.dec_hidden, V = output_size(s, st);
+	candidate best[NMT_MAX_BEAM];
+	int parent_slot[NMT_MAX_BEAM];   /* live_slot is rewritten below while still needed */
+
+	memcpy(parent_slot, st->live_slot, sizeof parent_slot);
+	int count = pick_candidates(s, st, row0, s->beam - st->n_fin, best);
+	int n_next = 0;
+	for (int p = 0; p < count; p++) {
+		int row = best[p].flat / V, tok = output_id(st, best[p].flat % V);
+		history(s, s->hist_tok, sent, step)[p] = tok;
+		history(s, s->hist_parent, sent, step)[p] = parent_slot[row];
+		if (tok == s->m->d.eos_id) {
+			st->fin[st->n_fin++] = make_finished(step, p, step + 1, best[p].value, o->alpha);
+			continue;
+		}
+		st->prev[n_next] = tok;
+		st->live_slot[n_next] = p;
+		st->live_score[n_next] = best[p].value;
+		memcpy(s->h + (size_t)(*next_row + n_next) * r, s->h_next + (size_t)(row0 + row) * r,
+		       (size_t)r * sizeof(float));
+		n_next++;
 	}
-	for (int i = 0; i < n_live; i++)   /* max_len reached */
-		fin[n_fin++] = make_finished(step - 1, live_slot[i], step, live_score[i], o->alpha);
-	rank_finished(fin, n_fin);
-	*n_out = n_fin < o->nbest ? n_fin : o->nbest;
-	for (int i = 0; i < *n_out; i++) {
-		int32_t *ids = s->out_ids + (size_t)i * s->cap_steps;
-		out[i] = (nmt_hypothesis){ .ids = ids, .len = backtrack(s, &fin[i], ids),
-					   .logprob = fin[i].logprob, .score = (float)fin[i].score };
+	st->n_live = n_next;
+	if (step + 1 == st->max_len) {   /* out of steps: the live ones finish as they are */
+		for (int i = 0; i < st->n_live; i++)
+			st->fin[st->n_fin++] = make_finished(step, st->live_slot[i], step + 1, st->live_score[i],
+							     o->alpha);
+		st->n_live = 0;
 	}
-	return 0;
+	*next_row += st->n_live;
+}
+
+void nmt_search(nmt_state *s, const nmt_search_options *o, nmt_hypothesis *out, int *n_out)
+{
+	start(s);
+	for (int step = 0;; step++) {
+		int n = gather_rows(s);
+		if (n == 0)
+			break;
+		nmt_decode_step(s, n);
+		/* the step has read s->h: the surviving rows' states go back there
+		 * from s->h_next, compacted */
+		int next_row = 0;
+		for (int row0 = 0; row0 < n;) {
+			int sent = s->row_sent[row0], n_rows = s->sent[sent].n_live;
+			advance(s, sent, row0, step, o, &next_row);
+			row0 += n_rows;
+		}
+	}
+	for (int i = 0; i < s->n_sents; i++) {
+		nmt_sentence *st = &s->sent[i];
+		rank_finished(st->fin, st->n_fin);
+		n_out[i] = st->n_fin < o->nbest ? st->n_fin : o->nbest;
+		for (int k = 0; k < n_out[i]; k++) {
+			int32_t *ids = s->out_ids + ((size_t)i * NMT_MAX_BEAM + (size_t)k) * s->cap_steps;
+			out[i * o->nbest + k] = (nmt_hypothesis){ .ids = ids, .len = backtrack(s, i, &st->fin[k], ids),
+								 .logprob = st->fin[k].logprob,
+								 .score = (float)st->fin[k].score };
+		}
+	}
 }

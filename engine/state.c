@@ -1,43 +1,21 @@
-/* Per-thread engine state: allocation and growth. */
+/* Per-thread engine state: allocation, growth, and setting up a batch. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine.h"
 
-static int grow(float **p, size_t n)
+/* realloc to n elements of `size` bytes (at least one); 0 on success. */
+static int grow_bytes(void *pp, size_t n, size_t size)
 {
-	float *q = realloc(*p, (n ? n : 1) * sizeof **p);
+	void **p = pp;
+	void *q = realloc(*p, (n ? n : 1) * size);
 	if (!q)
 		return -1;
 	*p = q;
 	return 0;
 }
 
-static int grow_i32(int32_t **p, size_t n)
-{
-	int32_t *q = realloc(*p, (n ? n : 1) * sizeof **p);
-	if (!q)
-		return -1;
-	*p = q;
-	return 0;
-}
-
-/* Buffers whose size depends only on the model and the beam width. */
-static int alloc_fixed(nmt_state *s)
-{
-	const nmt_dims *d = &s->m->d;
-	size_t B = NMT_MAX_BEAM, ctx = 2 * (size_t)d->enc_hidden;
-
-	if (grow(&s->enc_h0, (size_t)d->enc_hidden) != 0)
-		return -1;
-	memset(s->enc_h0, 0, (size_t)d->enc_hidden * sizeof *s->enc_h0);
-	return grow(&s->enc_gh, 3 * (size_t)d->enc_hidden) | grow(&s->enc_mean, ctx) | grow(&s->h, B * d->dec_hidden) |
-	       grow(&s->h_next, B * d->dec_hidden) | grow(&s->xc, B * (d->emb + ctx)) |
-	       grow(&s->q, B * d->att) | grow(&s->qv, B * d->att) |
-	       grow(&s->gi, B * 3 * d->dec_hidden) | grow(&s->gh, B * 3 * d->dec_hidden) |
-	       grow(&s->z, B * d->fc) | grow(&s->z_next, B * d->fc) | grow(&s->t, B * d->emb) |
-	       grow(&s->logits, B * d->tgt_vocab);
-}
+#define GROW(p, n) grow_bytes(&(p), (n), sizeof *(p))
 
 /* The widest input any matrix product of the model takes. */
 static int widest_input(const nmt_dims *d)
@@ -55,52 +33,192 @@ int nmt_state_init(nmt_state *s, const nmt_model *m)
 {
 	memset(s, 0, sizeof *s);
 	s->m = m;
-	if (nmt_kscratch_init(&s->kq, widest_input(&m->d), m->qdot) != 0)
-		return -1;
-	s->shortlist = malloc((size_t)m->d.tgt_vocab * sizeof *s->shortlist);
-	s->shortlist_marks = calloc((size_t)m->d.tgt_vocab, 1);
-	if (!s->shortlist || !s->shortlist_marks || alloc_fixed(s) != 0 ||
-	    nmt_state_reserve(s, 64, 128) != 0) {
+	if (nmt_kscratch_init(&s->kq, widest_input(&m->d), m->qdot) != 0 ||
+	    !(s->shortlist_marks = calloc((size_t)m->d.tgt_vocab, 1)) || GROW(s->enc_mean, 2 * (size_t)m->d.enc_hidden)) {
 		nmt_state_free(s);
 		return -1;
 	}
 	return 0;
 }
 
-int nmt_state_reserve(nmt_state *s, int src_len, int max_steps)
+/* Buffers per sentence of the batch. */
+static int reserve_sentences(nmt_state *s, int n_sents)
 {
 	const nmt_dims *d = &s->m->d;
-	size_t ctx = 2 * (size_t)d->enc_hidden;
-	size_t width = ctx > (size_t)d->emb ? ctx : (size_t)d->emb;
+	size_t n = (size_t)n_sents;
 
-	if (src_len > s->cap_src) {
-		size_t S = (size_t)src_len;
-		if (grow(&s->layer_a, S * width) | grow(&s->layer_b, S * width) |
-		    grow(&s->enc_gi, S * 3 * d->enc_hidden) | grow(&s->keys, S * d->att) |
-		    grow(&s->att, S))
+	if (n_sents > s->cap_sents) {
+		if (GROW(s->sent, n) | GROW(s->enc_h, n * d->enc_hidden) | GROW(s->enc_gh, n * 3 * d->enc_hidden) |
+		    GROW(s->enc_pos, n) | GROW(s->h0, n * d->dec_hidden))
 			return -1;
-		s->cap_src = src_len;
-	}
-	if (max_steps > s->cap_steps) {
-		size_t n = (size_t)max_steps * NMT_MAX_BEAM;
-		if (grow_i32(&s->hist_tok, n) | grow_i32(&s->hist_parent, n) | grow_i32(&s->out_ids, n))
-			return -1;
-		s->cap_steps = max_steps;
+		s->cap_sents = n_sents;
+		s->cap_steps = 0;   /* the history is per sentence: regrow it */
 	}
 	return 0;
 }
 
+/* Buffers per decoder row; the logits also grow with s->logit_stride. */
+static int reserve_rows(nmt_state *s, int rows)
+{
+	const nmt_dims *d = &s->m->d;
+	size_t R = (size_t)rows, ctx = 2 * (size_t)d->enc_hidden;
+
+	if (rows > s->cap_rows) {
+		if (GROW(s->row_sent, R) | GROW(s->row_prev, R) | GROW(s->h, R * d->dec_hidden) |
+		    GROW(s->h_next, R * d->dec_hidden) | GROW(s->xc, R * (d->emb + ctx)) | GROW(s->q, R * d->att) |
+		    GROW(s->qv, R * d->att) | GROW(s->gi, R * 3 * d->dec_hidden) | GROW(s->gh, R * 3 * d->dec_hidden) |
+		    GROW(s->z, R * d->fc) | GROW(s->z_next, R * d->fc) | GROW(s->t, R * d->emb))
+			return -1;
+		s->cap_rows = rows;
+		s->cap_logit_stride = 0;   /* logits are per row: regrow them */
+	}
+	if (s->logit_stride > s->cap_logit_stride) {
+		if (GROW(s->logits, (size_t)s->cap_rows * (size_t)s->logit_stride))
+			return -1;
+		s->cap_logit_stride = s->logit_stride;
+	}
+	return 0;
+}
+
+static int reserve_source(nmt_state *s, int total)
+{
+	const nmt_dims *d = &s->m->d;
+	size_t ctx = 2 * (size_t)d->enc_hidden, width = ctx > (size_t)d->emb ? ctx : (size_t)d->emb;
+
+	if (total > s->cap_src) {
+		size_t P = (size_t)total;
+		if (GROW(s->layer_a, P * width) | GROW(s->layer_b, P * width) | GROW(s->enc_gi, P * 3 * d->enc_hidden) |
+		    GROW(s->keys, P * d->att) | GROW(s->att, P))
+			return -1;
+		s->cap_src = total;
+	}
+	return 0;
+}
+
+static int reserve_steps(nmt_state *s, int steps)
+{
+	if (steps > s->cap_steps) {
+		size_t n = (size_t)s->cap_sents * (size_t)steps * NMT_MAX_BEAM;
+		if (GROW(s->hist_tok, n) | GROW(s->hist_parent, n) | GROW(s->out_ids, n))
+			return -1;
+		s->cap_steps = steps;
+	}
+	return 0;
+}
+
+/* Build every sentence's shortlist into s->shortlist_ids, one after the
+ * other (at most Vt ids each); 0 on success. */
+static int build_shortlists(nmt_state *s, const int32_t *const *src)
+{
+	const nmt_model *m = s->m;
+	size_t used = 0;
+
+	for (int i = 0; i < s->n_sents; i++) {
+		if (used + (size_t)m->d.tgt_vocab > s->cap_shortlist_ids) {
+			size_t cap = used + (size_t)m->d.tgt_vocab;
+			if (cap < 2 * s->cap_shortlist_ids)
+				cap = 2 * s->cap_shortlist_ids;
+			if (GROW(s->shortlist_ids, cap))
+				return -1;
+			s->cap_shortlist_ids = cap;
+		}
+		nmt_sentence *st = &s->sent[i];
+		st->shortlist_len = nmt_vmap_shortlist(&m->vmap, src[i], st->src_len - 1, m->d.eos_id,
+						       m->d.tgt_vocab, s->shortlist_marks, s->shortlist_ids + used);
+		used += (size_t)st->shortlist_len;
+	}
+	used = 0;   /* the array has stopped moving: point into it */
+	for (int i = 0; i < s->n_sents; i++) {
+		s->sent[i].shortlist = s->shortlist_ids + used;
+		used += (size_t)s->sent[i].shortlist_len;
+	}
+	return 0;
+}
+
+/* Gather each shortlist's rows of the (q8/q4) output layer and its biases,
+ * once for the whole batch; 0 on success. */
+static int gather_output_rows(nmt_state *s)
+{
+	const nmt_model *m = s->m;
+	size_t bytes = 0, floats = 0;
+
+	for (int i = 0; i < s->n_sents; i++) {
+		bytes += nmt_matrix_gather_bytes(&m->tgt_emb, s->sent[i].shortlist_len);
+		floats += 2 * (size_t)s->sent[i].shortlist_len;
+	}
+	if (bytes > s->cap_gathered) {
+		if (GROW(s->gathered, bytes))
+			return -1;
+		s->cap_gathered = bytes;
+	}
+	if (floats > s->cap_gathered_f) {
+		if (GROW(s->gathered_f, floats))
+			return -1;
+		s->cap_gathered_f = floats;
+	}
+	bytes = floats = 0;
+	for (int i = 0; i < s->n_sents; i++) {
+		nmt_sentence *st = &s->sent[i];
+		int n = st->shortlist_len;
+		float *factors = s->gathered_f + floats, *bias = factors + n;
+		nmt_matrix_gather(&m->tgt_emb, st->shortlist, n, s->gathered + bytes, factors, &st->out_w);
+		for (int k = 0; k < n; k++)
+			bias[k] = m->out_bias[st->shortlist[k]];
+		st->out_bias = bias;
+		bytes += nmt_matrix_gather_bytes(&m->tgt_emb, n);
+		floats += 2 * (size_t)n;
+	}
+	return 0;
+}
+
+int nmt_batch_prepare(nmt_state *s, int n, const int32_t *const *src, const int *src_len,
+		      const nmt_search_options *o)
+{
+	const nmt_model *m = s->m;
+	int total = 0, longest = 0, steps = 0;
+
+	if (reserve_sentences(s, n) != 0)
+		return -1;
+	s->n_sents = n;
+	s->beam = o->beam;
+	for (int i = 0; i < n; i++) {
+		nmt_sentence *st = &s->sent[i];
+		memset(st, 0, sizeof *st);
+		st->src_off = total;
+		st->src_len = src_len[i];
+		st->max_len = o->max_len > 0 ? o->max_len : nmt_default_max_len(src_len[i]);
+		st->out_bias = m->out_bias;
+		total += src_len[i];
+		longest = src_len[i] > longest ? src_len[i] : longest;
+		steps = st->max_len > steps ? st->max_len : steps;
+	}
+	s->total_src = total;
+	s->max_src = longest;
+	s->logit_stride = m->d.tgt_vocab;
+	if (o->use_shortlist && m->has_vmap) {
+		if (build_shortlists(s, src) != 0)
+			return -1;
+		s->logit_stride = 1;
+		for (int i = 0; i < n; i++)
+			if (s->sent[i].shortlist_len > s->logit_stride)
+				s->logit_stride = s->sent[i].shortlist_len;
+		/* Gathering lets a sentence's beam rows share each decoded
+		 * weight; a single row (greedy) gains nothing from it, and f32
+		 * rows are read in place anyway. */
+		if (o->beam > 1 && m->tgt_emb.format != NMT_FMT_F32 && gather_output_rows(s) != 0)
+			return -1;
+	}
+	return reserve_rows(s, n * o->beam) | reserve_source(s, total) | reserve_steps(s, steps);
+}
+
 void nmt_state_free(nmt_state *s)
 {
-	float *floats[] = { s->layer_a, s->layer_b, s->enc_gi, s->enc_gh, s->enc_h0, s->enc_mean, s->keys, s->h, s->h_next,
-			    s->xc, s->q, s->qv, s->att, s->gi, s->gh, s->z, s->z_next, s->t, s->logits };
-	for (size_t i = 0; i < sizeof floats / sizeof floats[0]; i++)
-		free(floats[i]);
-	free(s->hist_tok);
-	free(s->hist_parent);
-	free(s->out_ids);
-	free(s->shortlist);
-	free(s->shortlist_marks);
+	void *p[] = { s->sent, s->layer_a, s->layer_b, s->enc_gi, s->enc_h, s->enc_gh, s->enc_pos, s->enc_mean,
+		      s->keys, s->h0, s->row_sent, s->row_prev, s->h, s->h_next, s->xc, s->q, s->qv, s->att,
+		      s->gi, s->gh, s->z, s->z_next, s->t, s->logits, s->shortlist_ids, s->shortlist_marks,
+		      s->gathered, s->gathered_f, s->hist_tok, s->hist_parent, s->out_ids };
+	for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
+		free(p[i]);
 	nmt_kscratch_free(&s->kq);
 	memset(s, 0, sizeof *s);
 }

@@ -8,8 +8,15 @@ struct nmt_translator {
 	const nmt_model *m;
 	nmt_state state;
 	spm_scratch *src_scratch, *tgt_scratch;
-	int32_t *src;                      /* source ids + EOS */
-	size_t src_cap;
+	int32_t *ids;                      /* the batch's source ids, each line's + EOS, one after the other */
+	size_t ids_cap;
+	int lines_cap;
+	size_t *ids_off;                   /* [lines_cap] where each line's ids start */
+	int *src_len;                      /* [lines_cap] ids per line, EOS included */
+	const int32_t **src;               /* [lines_cap] the non-empty lines' ids, in order */
+	int *batch_len;                    /* [lines_cap] and their lengths */
+	nmt_hypothesis *hyps;              /* [lines_cap * NMT_MAX_BEAM] */
+	int *n_hyps;                       /* [lines_cap] */
 	char *text[NMT_MAX_BEAM];          /* detokenized n-best outputs */
 	size_t text_cap[NMT_MAX_BEAM];
 };
@@ -38,10 +45,39 @@ void nmt_translator_free(nmt_translator *t)
 		nmt_state_free(&t->state);
 	spm_scratch_free(t->src_scratch);
 	spm_scratch_free(t->tgt_scratch);
+	free(t->ids);
+	free(t->ids_off);
+	free(t->src_len);
 	free(t->src);
+	free(t->batch_len);
+	free(t->hyps);
+	free(t->n_hyps);
 	for (int i = 0; i < NMT_MAX_BEAM; i++)
 		free(t->text[i]);
 	free(t);
+}
+
+static int grow(void *pp, size_t n, size_t size)
+{
+	void **p = pp;
+	void *q = realloc(*p, n * size);
+	if (!q)
+		return -1;
+	*p = q;
+	return 0;
+}
+
+static int reserve_lines(nmt_translator *t, int n)
+{
+	if (n <= t->lines_cap)
+		return 0;
+	size_t N = (size_t)n;
+	if (grow(&t->ids_off, N, sizeof *t->ids_off) | grow(&t->src_len, N, sizeof *t->src_len) |
+	    grow(&t->src, N, sizeof *t->src) | grow(&t->batch_len, N, sizeof *t->batch_len) |
+	    grow(&t->hyps, N * NMT_MAX_BEAM, sizeof *t->hyps) | grow(&t->n_hyps, N, sizeof *t->n_hyps))
+		return -1;
+	t->lines_cap = n;
+	return 0;
 }
 
 static int set_text(nmt_translator *t, int rank, const char *text, size_t len)
@@ -58,70 +94,114 @@ static int set_text(nmt_translator *t, int rank, const char *text, size_t len)
 	return 0;
 }
 
-/* Tokenize into t->src and append the source EOS. Returns the length. */
-static int source_ids(nmt_translator *t, const char *line, size_t len)
+/* Tokenize line i, appending its ids and the source EOS at *used. */
+static int source_ids(nmt_translator *t, int i, const char *line, size_t len, size_t *used)
 {
 	const int32_t *ids;
 	size_t n;
 
-	if (spm_encode(t->m->src_vocab, t->src_scratch, line, len, &ids, &n) != 0 ||
-	    n >= (size_t)1 << 24)
+	if (spm_encode(t->m->src_vocab, t->src_scratch, line, len, &ids, &n) != 0 || n >= (size_t)1 << 24)
 		return -1;
-	if (n + 1 > t->src_cap) {
-		int32_t *p = realloc(t->src, (n + 1) * sizeof *p);
-		if (!p)
+	if (*used + n + 1 > t->ids_cap) {
+		size_t cap = *used + n + 1 > 2 * t->ids_cap ? *used + n + 1 : 2 * t->ids_cap;
+		if (grow(&t->ids, cap, sizeof *t->ids) != 0)
 			return -1;
-		t->src = p;
-		t->src_cap = n + 1;
+		t->ids_cap = cap;
 	}
-	memcpy(t->src, ids, n * sizeof *ids);
-	t->src[n] = t->m->d.src_eos_id;
-	return (int)n + 1;
+	memcpy(t->ids + *used, ids, n * sizeof *ids);
+	t->ids[*used + n] = t->m->d.src_eos_id;
+	t->ids_off[i] = *used;
+	t->src_len[i] = (int)n + 1;
+	*used += n + 1;
+	return 0;
+}
+
+/* Detokenize line i's hypotheses (none for an empty line) and emit them:
+ * emit's value, or -1 and a message when memory runs out. */
+static int emit_line(nmt_translator *t, const nmt_hypothesis *hyps, int n_hyps, int i, nmt_emit_fn emit,
+		     void *ctx, char *err, size_t errlen)
+{
+	nmt_translation out[NMT_MAX_BEAM];
+
+	if (n_hyps == 0) {   /* nothing but EOS: the empty line translates to the empty line */
+		if (set_text(t, 0, "", 0) != 0)
+			goto oom;
+		out[0] = (nmt_translation){ .text = t->text[0], .len = 0, .logprob = 0, .score = 0 };
+		return emit(ctx, i, out, 1);
+	}
+	for (int k = 0; k < n_hyps; k++) {
+		const char *text;
+		size_t len;
+		if (spm_decode(t->m->tgt_vocab, t->tgt_scratch, hyps[k].ids, (size_t)hyps[k].len, &text, &len) != 0 ||
+		    set_text(t, k, text, len) != 0)
+			goto oom;
+		out[k] = (nmt_translation){ .text = t->text[k], .len = len, .logprob = hyps[k].logprob,
+					    .score = hyps[k].score };
+	}
+	return emit(ctx, i, out, n_hyps);
+oom:
+	snprintf(err, errlen, "out of memory");
+	return -1;
+}
+
+int nmt_translate_batch(nmt_translator *t, const nmt_search_options *o, const char *const *lines,
+			const size_t *lens, int n, nmt_emit_fn emit, void *ctx, char *err, size_t errlen)
+{
+	size_t used = 0;
+	int n_batch = 0;
+
+	if (o->beam < 1 || o->beam > NMT_MAX_BEAM || o->nbest < 1 || o->nbest > o->beam) {
+		snprintf(err, errlen, "beam must be 1..%d and nbest 1..beam", NMT_MAX_BEAM);
+		return -1;
+	}
+	if (reserve_lines(t, n) != 0)
+		goto oom;
+	for (int i = 0; i < n; i++)
+		if (source_ids(t, i, lines[i], lens[i], &used) != 0)
+			goto oom;
+	for (int i = 0; i < n; i++)   /* the ids have stopped moving */
+		if (t->src_len[i] > 1) {
+			t->src[n_batch] = t->ids + t->ids_off[i];
+			t->batch_len[n_batch++] = t->src_len[i];
+		}
+	if (n_batch > 0) {
+		if (nmt_batch_prepare(&t->state, n_batch, t->src, t->batch_len, o) != 0)
+			goto oom;
+		nmt_encode(&t->state, t->src);
+		nmt_search(&t->state, o, t->hyps, t->n_hyps);
+	}
+	for (int i = 0, b = 0; i < n; i++) {
+		int has_model_output = t->src_len[i] > 1;
+		int rc = emit_line(t, has_model_output ? t->hyps + (size_t)b * o->nbest : NULL,
+				   has_model_output ? t->n_hyps[b] : 0, i, emit, ctx, err, errlen);
+		b += has_model_output;
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
+oom:
+	snprintf(err, errlen, "out of memory");
+	return -1;
+}
+
+typedef struct {
+	nmt_translation *out;
+	int *n_out;
+} single_line;
+
+static int copy_single(void *ctx, int i, const nmt_translation *tr, int n)
+{
+	single_line *s = ctx;
+	(void)i;
+	memcpy(s->out, tr, (size_t)n * sizeof *tr);
+	*s->n_out = n;
+	return 0;
 }
 
 int nmt_translate(nmt_translator *t, const nmt_search_options *o, const char *line, size_t len,
 		  nmt_translation *out, int *n_out, char *err, size_t errlen)
 {
-	nmt_hypothesis hyps[NMT_MAX_BEAM];
-	int n_hyps;
-
+	single_line s = { out, n_out };
 	*n_out = 0;
-	if (o->beam < 1 || o->beam > NMT_MAX_BEAM || o->nbest < 1 || o->nbest > o->beam) {
-		snprintf(err, errlen, "beam must be 1..%d and nbest 1..beam", NMT_MAX_BEAM);
-		return -1;
-	}
-	int S = source_ids(t, line, len);
-	if (S < 0)
-		goto oom;
-	if (S == 1) {   /* nothing but EOS: the empty line translates to the empty line */
-		if (set_text(t, 0, "", 0) != 0)
-			goto oom;
-		out[0] = (nmt_translation){ .text = t->text[0], .len = 0, .logprob = 0, .score = 0 };
-		*n_out = 1;
-		return 0;
-	}
-	if (nmt_state_reserve(&t->state, S, 0) != 0)
-		goto oom;
-	t->state.shortlist_len = 0;
-	if (o->use_shortlist && t->m->has_vmap)
-		t->state.shortlist_len = nmt_vmap_shortlist(&t->m->vmap, t->src, S - 1, t->m->d.eos_id,
-							    t->m->d.tgt_vocab, t->state.shortlist_marks,
-							    t->state.shortlist);
-	nmt_encode(&t->state, t->src, S);
-	if (nmt_search(&t->state, o, hyps, &n_hyps) != 0)
-		goto oom;
-	for (int i = 0; i < n_hyps; i++) {
-		const char *text;
-		size_t text_len;
-		if (spm_decode(t->m->tgt_vocab, t->tgt_scratch, hyps[i].ids, (size_t)hyps[i].len,
-			       &text, &text_len) != 0 || set_text(t, i, text, text_len) != 0)
-			goto oom;
-		out[i] = (nmt_translation){ .text = t->text[i], .len = text_len,
-					    .logprob = hyps[i].logprob, .score = hyps[i].score };
-	}
-	*n_out = n_hyps;
-	return 0;
-oom:
-	snprintf(err, errlen, "out of memory");
-	return -1;
+	return nmt_translate_batch(t, o, &line, &len, 1, copy_single, &s, err, errlen);
 }

@@ -18,10 +18,21 @@ typedef struct nmt_translator nmt_translator;
 nmt_translator *nmt_translator_new(const nmt_model *m);
 void nmt_translator_free(nmt_translator *t);
 
-/* Translate one line (no newline). out must hold o->nbest entries; *n_out
- * receives how many were filled (>= 1). A line with no source tokens
- * translates to the empty string without running the model. Returns -1 with
- * a message in err when memory runs out or the options are invalid. */
+/* Receives line i's o->nbest best translations (n >= 1 of them), best
+ * first, valid until it returns; nonzero stops the batch. */
+typedef int (*nmt_emit_fn)(void *ctx, int i, const nmt_translation *tr, int n);
+
+/* Translate lines[0..n) (no newlines) decoded together as one batch,
+ * calling emit for line 0, 1, ... n-1 in order. The result of a line does
+ * not depend on the other lines of its batch. A line with no source tokens
+ * translates to the empty string without running the model. Returns 0;
+ * -1 with a message in err when the options are invalid or memory runs out
+ * (the lines before were emitted, the others not); or emit's nonzero value. */
+int nmt_translate_batch(nmt_translator *t, const nmt_search_options *o, const char *const *lines,
+			const size_t *lens, int n, nmt_emit_fn emit, void *ctx, char *err, size_t errlen);
+
+/* One line: out must hold o->nbest entries; *n_out receives how many were
+ * filled (>= 1). */
 int nmt_translate(nmt_translator *t, const nmt_search_options *o, const char *line, size_t len,
 		  nmt_translation *out, int *n_out, char *err, size_t errlen);
 

@@ -141,6 +141,27 @@ for t in 2 3 8; do
 	$NMT -m "$M" -b 4 --nbest 3 --threads $t <"$TMP/many.txt" >"$TMP/threads.nbest.$t"
 	check "-t $t: n-best like -t 1" cmp -s "$TMP/threads.nbest.1" "$TMP/threads.nbest.$t"
 done
+# Batches: byte-identical output for any --batch, for every weight format,
+# greedy and beam, with and without a shortlist, over lines of mixed lengths
+# (empty ones among them) that sort into different batches each time.
+{ cat "$TMP/src.txt"; echo; paste -d ' ' "$TMP/src.txt" "$TMP/src.txt"; echo "  "; cat "$TMP/src.txt"; } >"$TMP/mixed1.txt"
+for i in $(seq 8); do cat "$TMP/mixed1.txt"; done >"$TMP/mixed.txt"
+for model in "$M" "$TMP/q8.nmt" "$TMP/q4.nmt" "$TMP/vmap.nmt"; do
+	name=$(basename "$model" .nmt)
+	for beam in 1 4; do
+		$NMT -m "$model" -b $beam --nbest $((beam > 1 ? 3 : 1)) -t 1 --batch 1 <"$TMP/mixed.txt" >"$TMP/batch.1"
+		ok=1
+		for b in 2 7 64 256; do
+			$NMT -m "$model" -b $beam --nbest $((beam > 1 ? 3 : 1)) -t 2 --batch $b <"$TMP/mixed.txt" >"$TMP/batch.$b"
+			cmp -s "$TMP/batch.1" "$TMP/batch.$b" || ok=0
+		done
+		check "$name beam $beam: --batch 2/7/64/256 (-t 2) translate like --batch 1" test $ok -eq 1
+		[ $beam = 1 ] && cp "$TMP/batch.64" "$TMP/batch.greedy"
+	done
+done
+check "--batch: one line per input line" test "$(wc -l <"$TMP/batch.greedy")" -eq "$(wc -l <"$TMP/mixed.txt")"
+expect_error "batch 0" 2 $NMT --batch 0
+expect_error "batch too big" 2 $NMT --batch 100000
 # Streaming: a line sent alone through a pipe is answered before the next is
 # sent (the writer keeps the pipe open and waits up to 10 s for the answer).
 mkfifo "$TMP/fifo"

@@ -134,6 +134,19 @@ static int teardown(void **state)
 	return 0;
 }
 
+/* Set up a batch of sentences first..first+n-1 of the fixture and encode it. */
+static void prepare(nmt_state *s, const fixture *f, int first, int n, const nmt_search_options *o)
+{
+	const int32_t *src[MAX_SENT];
+	int len[MAX_SENT];
+	for (int i = 0; i < n; i++) {
+		src[i] = f->sent[first + i].src;
+		len[i] = f->sent[first + i].src_len;
+	}
+	assert_int_equal(nmt_batch_prepare(s, n, src, len, o), 0);
+	nmt_encode(s, src);
+}
+
 /* Every "logits" record: feed the recorded previous token, compare all Vt logits. */
 static void test_logits_match_reference(void **state)
 {
@@ -156,12 +169,15 @@ static void test_logits_match_reference(void **state)
 		int step = (int)strtol(end, &end, 10);
 		int32_t prev = (int32_t)strtol(end, &end, 10);
 		if (step == 0) {
-			assert_int_equal(nmt_state_reserve(&s, f->sent[i].src_len, 1), 0);
-			nmt_encode(&s, f->sent[i].src, f->sent[i].src_len);
+			nmt_search_options o = { .beam = 1, .nbest = 1, .alpha = ALPHA };
+			prepare(&s, f, i, 1, &o);
+			memcpy(s.h, s.h0, (size_t)f->model->d.dec_hidden * sizeof(float));
 		} else {
 			memcpy(s.h, s.h_next, (size_t)f->model->d.dec_hidden * sizeof(float));
 		}
-		nmt_decode_step(&s, 1, &prev);
+		s.row_sent[0] = 0;
+		s.row_prev[0] = prev;
+		nmt_decode_step(&s, 1);
 		for (int v = 0; v < V; v++) {
 			double want = strtod(end, &end);
 			double diff = fabs(want - s.logits[v]);
@@ -186,22 +202,26 @@ static void check_hyp(const expected_hyp *want, const nmt_hypothesis *got)
 	assert_true(fabsf(got->score - want->score) <= 1e-3f);
 }
 
+/* Each sentence alone, then all of them as one batch, then in batches of
+ * three: a sentence's result must not depend on its batch. */
 static void run_search(fixture *f, int beam, int nbest, void (*check)(const expected_sentence *,
 								      const nmt_hypothesis *, int))
 {
 	nmt_state s;
 	nmt_search_options o = { .beam = beam, .nbest = nbest, .alpha = ALPHA, .max_len = 0 };
-	nmt_hypothesis out[NMT_MAX_BEAM];
-	int n;
+	nmt_hypothesis out[MAX_SENT * NMT_MAX_BEAM];
+	int n[MAX_SENT];
+	int batch_sizes[] = { 1, f->n_sent, 3 };
 
 	assert_int_equal(nmt_state_init(&s, f->model), 0);
-	for (int i = 0; i < f->n_sent; i++) {
-		const expected_sentence *e = &f->sent[i];
-		assert_int_equal(nmt_state_reserve(&s, e->src_len, 0), 0);
-		nmt_encode(&s, e->src, e->src_len);
-		assert_int_equal(nmt_search(&s, &o, out, &n), 0);
-		check(e, out, n);
-	}
+	for (int b = 0; b < 3; b++)
+		for (int first = 0; first < f->n_sent; first += batch_sizes[b]) {
+			int count = f->n_sent - first < batch_sizes[b] ? f->n_sent - first : batch_sizes[b];
+			prepare(&s, f, first, count, &o);
+			nmt_search(&s, &o, out, n);
+			for (int i = 0; i < count; i++)
+				check(&f->sent[first + i], out + i * nbest, n[i]);
+		}
 	nmt_state_free(&s);
 }
 
@@ -305,10 +325,8 @@ static void test_max_len_bounds_output(void **state)
 	assert_int_equal(nmt_state_init(&s, f->model), 0);
 	for (int max_len = 1; max_len <= 5; max_len++) {
 		nmt_search_options o = { .beam = 4, .nbest = 4, .alpha = ALPHA, .max_len = max_len };
-		const expected_sentence *e = &f->sent[3];
-		assert_int_equal(nmt_state_reserve(&s, e->src_len, 0), 0);
-		nmt_encode(&s, e->src, e->src_len);
-		assert_int_equal(nmt_search(&s, &o, out, &n), 0);
+		prepare(&s, f, 3, 1, &o);
+		nmt_search(&s, &o, out, &n);
 		for (int r = 0; r < n; r++)
 			assert_true(out[r].len <= max_len);
 	}
@@ -372,22 +390,22 @@ static void test_small_shortlist_restricts_output(void **state)
 				for (int k = 0; k < 5; k++)
 					want[(sum * 31 + 17 * k) % V] = 1;
 			}
-		s.shortlist_len = nmt_vmap_shortlist(&m->vmap, e->src, len, m->d.eos_id, V, s.shortlist_marks,
-						     s.shortlist);
+		nmt_search_options o = { .use_shortlist = 1, .beam = 4, .nbest = 4, .alpha = ALPHA };
+		const int32_t *src = e->src;
+		assert_int_equal(nmt_batch_prepare(&s, 1, &src, &e->src_len, &o), 0);
+		const nmt_sentence *st = &s.sent[0];
 		int expect_len = 0;
 		for (int id = 0; id < V; id++)
 			expect_len += want[id];
-		assert_int_equal(s.shortlist_len, expect_len);
-		for (int k = 0; k < s.shortlist_len; k++) {
-			assert_true(want[s.shortlist[k]]);
-			assert_true(k == 0 || s.shortlist[k] > s.shortlist[k - 1]);
+		assert_int_equal(st->shortlist_len, expect_len);
+		for (int k = 0; k < st->shortlist_len; k++) {
+			assert_true(want[st->shortlist[k]]);
+			assert_true(k == 0 || st->shortlist[k] > st->shortlist[k - 1]);
 		}
 		for (int id = 0; id < V; id++)
 			assert_int_equal(s.shortlist_marks[id], 0);
-		nmt_search_options o = { .beam = 4, .nbest = 4, .alpha = ALPHA };
-		assert_int_equal(nmt_state_reserve(&s, e->src_len, 0), 0);
-		nmt_encode(&s, e->src, e->src_len);
-		assert_int_equal(nmt_search(&s, &o, out, &n), 0);
+		nmt_encode(&s, &src);
+		nmt_search(&s, &o, out, &n);
 		for (int r = 0; r < n; r++)
 			for (int k = 0; k < out[r].len; k++)
 				assert_true(want[out[r].ids[k]]);
