@@ -27,19 +27,21 @@ int nmt_default_max_len(int src_len)
 
 /* Keep best[0..*count) sorted by value, descending; a newcomer equal to an
  * entry ranks after it, which with flat indices visited in increasing order
- * gives the "lower index wins" tie rule. NaN ranks as -inf. */
-static void offer(candidate *best, int *count, int k, float value, int flat)
+ * gives the "lower index wins" tie rule. NaN ranks as -inf. Returns whether
+ * the newcomer was kept. */
+static int offer(candidate *best, int *count, int k, float value, int flat)
 {
 	if (isnan(value))
 		value = -INFINITY;
 	if (*count == k && !(value > best[k - 1].value))
-		return;
+		return 0;
 	int p = *count < k ? (*count)++ : k - 1;
 	while (p > 0 && best[p - 1].value < value) {
 		best[p] = best[p - 1];
 		p--;
 	}
 	best[p] = (candidate){ value, flat };
+	return 1;
 }
 
 /* The size of a sentence's output layer: its shortlist, if any. */
@@ -56,16 +58,31 @@ static int32_t output_id(const nmt_sentence *st, int k)
 }
 
 /* The k best continuations of a sentence's live rows, whose logits start at
- * row `row0`. */
+ * row `row0`: the output layer's bias is already in the logits, and the
+ * log-softmax and the k-best selection are one pass (Amun 2018 Alg. 4):
+ * a continuation's value live_score + ((x - max) - L) is computed only for a
+ * logit x that can still enter the k best. That value never decreases as x
+ * grows, and the bar to enter only rises, so once a logit has been turned
+ * away every logit not above it would be too: the result is exactly that of
+ * offering every value of the full log-softmax. */
 static int pick_candidates(nmt_state *s, const nmt_sentence *st, int row0, int k, candidate *best)
 {
 	int V = output_size(s, st), count = 0;
 
 	for (int i = 0; i < st->n_live; i++) {
-		float *row = s->logits + (size_t)(row0 + i) * s->logit_stride;
-		nmt_vec_log_softmax(row, V);
-		for (int v = 0; v < V; v++)
-			offer(best, &count, k, st->live_score[i] + row[v], i * V + v);
+		const float *x = s->logits + (size_t)(row0 + i) * s->logit_stride;
+		float max, log_sum = nmt_vec_log_normalizer(x, V, &max), live = st->live_score[i];
+		float turned_away = 0;
+		int have_turned_away = 0;
+		for (int v = 0; v < V; v++) {
+			if (have_turned_away && x[v] <= turned_away)
+				continue;
+			if (!offer(best, &count, k, live + ((x[v] - max) - log_sum), i * V + v) &&
+			    (!have_turned_away || x[v] > turned_away)) {
+				turned_away = x[v];
+				have_turned_away = !isnan(x[v]);
+			}
+		}
 	}
 	return count;
 }

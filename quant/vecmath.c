@@ -70,17 +70,26 @@ void nmt_vec_softmax(float *x, int n)
 		x[i] *= inv;
 }
 
-/* (x - max) - log(sum e^(x - max)), PyTorch's order. The exponentials need a
- * copy, which the caller's row cannot give; they are summed block by block. */
+/* log(sum e^(x - max)), the exponentials summed block by block (they need
+ * a copy: x is left as it is); *max receives max(x). */
+float nmt_vec_log_normalizer(const float *x, int n, float *max)
+{
+	float m = max_of(x, n), tmp[256], sum = 0.0f;
+	for (int i = 0; i < n; i += 256) {
+		int len = n - i < 256 ? n - i : 256;
+		for (int j = 0; j < len; j++)
+			tmp[j] = x[i + j] - m;
+		vec_exp(tmp, len);
+		sum += sum_of(tmp, len);
+	}
+	*max = m;
+	return logf(sum);
+}
+
+/* (x - max) - log(sum e^(x - max)), PyTorch's order. */
 void nmt_vec_log_softmax(float *x, int n)
 {
-	sub_scalar(x, n, max_of(x, n));
-	float tmp[256], sum = 0.0f;
-	for (int i = 0; i < n; i += 256) {
-		int m = n - i < 256 ? n - i : 256;
-		memcpy(tmp, x + i, (size_t)m * sizeof *tmp);
-		vec_exp(tmp, m);
-		sum += sum_of(tmp, m);
-	}
-	sub_scalar(x, n, logf(sum));
+	float max, log_sum = nmt_vec_log_normalizer(x, n, &max);
+	for (int i = 0; i < n; i++)
+		x[i] = (x[i] - max) - log_sum;
 }

@@ -64,7 +64,10 @@ void nmt_vec_tanh(float *x, int n);
 void nmt_vec_relu(float *x, int n);
 /* In-place softmax over n values; returns nothing, n >= 1. */
 void nmt_vec_softmax(float *x, int n);
-/* In-place log-softmax over n values. */
+/* In-place log-softmax over n values: x_i becomes (x_i - max) - L. */
 void nmt_vec_log_softmax(float *x, int n);
+/* L = log(sum_i e^(x_i - max)) and *max = max_i x_i, x untouched: log-softmax
+ * for the few values a search keeps, bit-identical to nmt_vec_log_softmax. */
+float nmt_vec_log_normalizer(const float *x, int n, float *max);
 
 #endif

@@ -109,6 +109,11 @@ static void test_softmax_and_log_softmax(void **state)
 		lse = mx + log(lse);
 		for (int i = 0; i < n; i++)
 			assert_true(fabs(p[i] - (x[i] - lse)) < 1e-4);
+		/* the search's fused pass computes single values from the
+		 * normalizer: they must be log-softmax's, bit for bit */
+		float max, log_sum = nmt_vec_log_normalizer(x, n, &max);
+		for (int i = 0; i < n; i++)
+			assert_true((x[i] - max) - log_sum == p[i]);
 		free(x);
 		free(p);
 	}
