@@ -14,7 +14,16 @@ static void attention_query(nmt_state *s, int n)
 	int xc_dim = d->emb + 2 * d->enc_hidden;
 
 	nmt_matmul(&m->att_W, s->h, n, d->dec_hidden, NULL, s->q, d->att, &s->kq);
-	nmt_matmul(&m->att_V, s->xc, n, xc_dim, NULL, s->qv, d->att, &s->kq);
+	if (m->pre_tgt == 0)
+		nmt_matmul(&m->att_V, s->xc, n, xc_dim, NULL, s->qv, d->att, &s->kq);
+	else   /* V_a x from the model's table where it has the word */
+		for (int i = 0; i < n; i++) {
+			float *qv = s->qv + (size_t)i * d->att;
+			if (s->row_prev[i] < m->pre_tgt)
+				memcpy(qv, m->pre_att + (size_t)s->row_prev[i] * d->att, (size_t)d->att * sizeof *qv);
+			else
+				nmt_matmul(&m->att_V, s->xc + (size_t)i * xc_dim, 1, xc_dim, NULL, qv, d->att, &s->kq);
+		}
 	for (int k = 0; k < n * d->att; k++)
 		s->q[k] += s->qv[k];
 	nmt_vec_tanh(s->q, n * d->att);

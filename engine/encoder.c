@@ -29,16 +29,44 @@ static int running_rows(nmt_state *s, int i, int dir, const float *out)
 	return m;
 }
 
-/* Run one direction of one layer over every sentence. `in` has a row of
- * in_dim floats per position; the outputs go to column block dir*re of
- * `out` (stride 2re). Step i advances all sentences at once, so the
- * recurrent product has one input per sentence. */
-static void gru_direction(nmt_state *s, const nmt_gru *g, const float *in, int in_dim, int dir, float *out)
+/* The first layer's input projections from the model's precomputed table
+ * where it has the word, computed for the other positions (their
+ * embeddings gathered into one product). */
+static void precomputed_projections(nmt_state *s, const nmt_gru *g, int dir)
 {
-	int re = s->m->d.enc_hidden, ctx = 2 * re;
+	const nmt_model *m = s->m;
+	int re = m->d.enc_hidden, e = m->d.emb, n = 0;
 
-	/* All input projections at once: one matrix product instead of one per position. */
-	nmt_matmul(&g->w_ih, in, s->total_src, in_dim, g->b_ih, s->enc_gi, 3 * re, &s->kq);
+	for (int p = 0; p < s->total_src; p++) {
+		int32_t id = s->src_ids[p];
+		if (id < m->pre_src)
+			memcpy(s->enc_gi + (size_t)p * 3 * re, m->pre_enc + ((size_t)id * 2 + (size_t)dir) * 3 * re,
+			       (size_t)3 * re * sizeof(float));
+		else {
+			nmt_matrix_row(&m->src_emb, id, s->enc_x + (size_t)n * e);
+			s->enc_unc[n++] = p;
+		}
+	}
+	nmt_matmul(&g->w_ih, s->enc_x, n, e, g->b_ih, s->enc_gi_u, 3 * re, &s->kq);
+	for (int k = 0; k < n; k++)
+		memcpy(s->enc_gi + (size_t)s->enc_unc[k] * 3 * re, s->enc_gi_u + (size_t)k * 3 * re,
+		       (size_t)3 * re * sizeof(float));
+}
+
+/* Run one direction of one layer over every sentence. `in` has a row of
+ * in_dim floats per position (unused for a first layer with precomputed
+ * projections); the outputs go to column block dir*re of `out` (stride
+ * 2re). Step i advances all sentences at once, so the recurrent product has
+ * one input per sentence. */
+static void gru_direction(nmt_state *s, int layer, int dir, const float *in, float *out)
+{
+	const nmt_gru *g = &s->m->enc[layer][dir];
+	int re = s->m->d.enc_hidden, ctx = 2 * re, in_dim = layer ? ctx : s->m->d.emb;
+
+	if (layer == 0 && s->m->pre_src > 0)
+		precomputed_projections(s, g, dir);
+	else   /* all input projections at once: one matrix product instead of one per position */
+		nmt_matmul(&g->w_ih, in, s->total_src, in_dim, g->b_ih, s->enc_gi, 3 * re, &s->kq);
 	for (int i = 0; i < s->max_src; i++) {
 		int m = running_rows(s, i, dir, out);
 		nmt_matmul(&g->w_hh, s->enc_h, m, re, g->b_hh, s->enc_gh, 3 * re, &s->kq);
@@ -77,12 +105,13 @@ void nmt_encode(nmt_state *s, const int32_t *const *src)
 	float *in = s->layer_a, *out = s->layer_b;
 
 	for (int i = 0; i < s->n_sents; i++)
-		for (int j = 0; j < s->sent[i].src_len; j++)
-			nmt_matrix_row(&m->src_emb, src[i][j], in + (size_t)(s->sent[i].src_off + j) * d->emb);
+		memcpy(s->src_ids + s->sent[i].src_off, src[i], (size_t)s->sent[i].src_len * sizeof *s->src_ids);
+	if (m->pre_src == 0)
+		for (int p = 0; p < s->total_src; p++)
+			nmt_matrix_row(&m->src_emb, s->src_ids[p], in + (size_t)p * d->emb);
 	for (int l = 0; l < d->enc_layers; l++) {
-		int in_dim = l ? ctx : d->emb;
-		gru_direction(s, &m->enc[l][0], in, in_dim, 0, out);
-		gru_direction(s, &m->enc[l][1], in, in_dim, 1, out);
+		gru_direction(s, l, 0, in, out);
+		gru_direction(s, l, 1, in, out);
 		float *tmp = in;
 		in = out;
 		out = tmp;

@@ -54,6 +54,10 @@ typedef struct nmt_state {
 	/* encoder, all sentences' positions one after the other */
 	float *layer_a, *layer_b;   /* [P, max(e, 2re)] ping-pong layer input/output */
 	float *enc_gi;              /* [P, 3re] input projections of one direction */
+	int32_t *src_ids;           /* [P] each position's source id */
+	int32_t *enc_unc;           /* [P] positions whose word has no precomputed projection */
+	float *enc_x;               /* [P, e] their embeddings, one after the other */
+	float *enc_gi_u;            /* [P, 3re] and their projections */
 	float *enc_h;               /* [n, re] the states the recurrence continues from */
 	float *enc_gh;              /* [n, 3re] */
 	int32_t *enc_pos;           /* [n] the position each of those rows writes */

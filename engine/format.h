@@ -50,6 +50,7 @@ enum {
 #define NMT_TAG_WEIGHTS "weights"     /* tensor data, bulk */
 #define NMT_TAG_SRC_VOCAB "src.vocab" /* SentencePiece blob, see docs/TOKENIZER.md */
 #define NMT_TAG_TGT_VOCAB "tgt.vocab"
+#define NMT_TAG_PRECOMP "precomp"     /* per-word input projections, bulk (optional) */
 
 /* Tensor directory: u32 count, u32 reserved, then count 64-byte entries. */
 #define NMT_TENSOR_ENTRY_SIZE 64

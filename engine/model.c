@@ -266,6 +266,28 @@ static int open_vmap(nmt_model *m, char *err, size_t errlen)
 	return 0;
 }
 
+/* The precomputed tables are optional too (docs/FORMAT.md, "precomp"). */
+static int open_precomp(nmt_model *m, char *err, size_t errlen)
+{
+	const nmt_section *s = nmt_format_find(&m->view, NMT_TAG_PRECOMP);
+	if (!s)
+		return 0;
+	if (s->size < 16)
+		return nmt_fail(err, errlen, "corrupt model: precomp section too small");
+	uint32_t n_src = nmt_rd32(s->data), n_tgt = nmt_rd32(s->data + 4);
+	uint32_t enc_cols = nmt_rd32(s->data + 8), att_cols = nmt_rd32(s->data + 12);
+	if (n_src > (uint32_t)m->d.src_vocab || n_tgt > (uint32_t)m->d.tgt_vocab ||
+	    enc_cols != 6u * (uint32_t)m->d.enc_hidden || att_cols != (uint32_t)m->d.att)
+		return nmt_fail(err, errlen, "corrupt model: precomp header does not fit the model");
+	if (s->size != 16 + 4 * ((uint64_t)n_src * enc_cols + (uint64_t)n_tgt * att_cols))
+		return nmt_fail(err, errlen, "corrupt model: precomp section has the wrong size");
+	m->pre_src = (int)n_src;
+	m->pre_tgt = (int)n_tgt;
+	m->pre_enc = (const float *)(s->data + 16);
+	m->pre_att = m->pre_enc + (size_t)n_src * enc_cols;
+	return 0;
+}
+
 /* ---- open / close ------------------------------------------------------- */
 
 int nmt_model_open_memory(const void *buf, size_t len, int verify_all, nmt_model **out,
@@ -298,7 +320,7 @@ int nmt_model_open_memory(const void *buf, size_t len, int verify_all, nmt_model
 	m->meta = (const char *)meta->data;
 	m->meta_len = (size_t)meta->size;
 	if (read_dims(m, err, errlen) != 0 || bind_tensors(m, err, errlen) != 0 ||
-	    open_vocabs(m, err, errlen) != 0 || open_vmap(m, err, errlen) != 0)
+	    open_vocabs(m, err, errlen) != 0 || open_vmap(m, err, errlen) != 0 || open_precomp(m, err, errlen) != 0)
 		goto fail;
 	*out = m;
 	return 0;

@@ -47,6 +47,13 @@ typedef struct nmt_model {
 	const float *out_bias;                       /* [Vt] */
 	spm_model *src_vocab, *tgt_vocab;
 	nmt_vmap vmap;                               /* valid if has_vmap */
+	/* Precomputed per-word products (Devlin 2014 §4.2), for the first
+	 * pre_src / pre_tgt ids (0: none): the first encoder layer's input
+	 * projections W_ih e_w + b_ih, forward then backward [6re]; the
+	 * attention query's V_a e_w [a]. Exactly what the engine computes
+	 * without them. */
+	const float *pre_enc, *pre_att;
+	int pre_src, pre_tgt;
 	int has_vmap;
 	const char *meta;                            /* key=value lines, not NUL-terminated */
 	size_t meta_len;

@@ -88,7 +88,8 @@ static int reserve_source(nmt_state *s, int total)
 	if (total > s->cap_src) {
 		size_t P = (size_t)total;
 		if (GROW(s->layer_a, P * width) | GROW(s->layer_b, P * width) | GROW(s->enc_gi, P * 3 * d->enc_hidden) |
-		    GROW(s->keys, P * d->att) | GROW(s->att, P))
+		    GROW(s->src_ids, P) | GROW(s->enc_unc, P) | GROW(s->enc_x, P * d->emb) |
+		    GROW(s->enc_gi_u, P * 3 * d->enc_hidden) | GROW(s->keys, P * d->att) | GROW(s->att, P))
 			return -1;
 		s->cap_src = total;
 	}
@@ -213,7 +214,7 @@ int nmt_batch_prepare(nmt_state *s, int n, const int32_t *const *src, const int 
 
 void nmt_state_free(nmt_state *s)
 {
-	void *p[] = { s->sent, s->layer_a, s->layer_b, s->enc_gi, s->enc_h, s->enc_gh, s->enc_pos, s->enc_mean,
+	void *p[] = { s->sent, s->layer_a, s->layer_b, s->enc_gi, s->src_ids, s->enc_unc, s->enc_x, s->enc_gi_u, s->enc_h, s->enc_gh, s->enc_pos, s->enc_mean,
 		      s->keys, s->h0, s->row_sent, s->row_prev, s->h, s->h_next, s->xc, s->q, s->qv, s->att,
 		      s->gi, s->gh, s->z, s->z_next, s->t, s->logits, s->shortlist_ids, s->shortlist_marks,
 		      s->gathered, s->gathered_f, s->hist_tok, s->hist_parent, s->out_ids };

@@ -1,6 +1,7 @@
 /* model-pack: a trained checkpoint plus SentencePiece models -> packed .nmt file.
  *
- *   model-pack [--quant f32|q8|q4] [--vmap VMAP.txt] -o OUT.nmt CHECKPOINT.safetensors SRC.model TGT.model
+ *   model-pack [--quant f32|q8|q4] [--vmap VMAP.txt] [--precompute-top K] -o OUT.nmt
+ *              CHECKPOINT.safetensors SRC.model TGT.model
  *
  * The checkpoint is what train/export.py writes: safetensors whose
  * __metadata__ holds the model's dimensions (train/model.py Config). */
@@ -14,6 +15,7 @@
 #include "../engine/arch.h"
 #include "../quant/matrix.h"
 #include "../vocab/spm.h"
+#include "precomp.h"
 #include "safetensors.h"
 #include "vmap_pack.h"
 #include "writer.h"
@@ -34,13 +36,18 @@ _Noreturn static void die(int status, const char *fmt, ...)
 
 static void usage(FILE *f)
 {
-	fputs("usage: model-pack [--quant f32|q8|q4] [--vmap VMAP.txt] -o OUT.nmt CHECKPOINT.safetensors SRC.model TGT.model\n"
+	fputs("usage: model-pack [--quant f32|q8|q4] [--vmap VMAP.txt] [--precompute-top K] -o OUT.nmt\n"
+	      "                  CHECKPOINT.safetensors SRC.model TGT.model\n"
 	      "Packs a checkpoint (train/export.py) and the source and target SentencePiece\n"
 	      "models (the same file twice for a joint vocabulary) into one .nmt file.\n"
 	      "  -o, --output FILE   the packed model to write\n"
 	      "      --quant F       weight format of the matrices: f32 (default), or the 8-bit\n"
 	      "                      or 4-bit log quantization q8, q4 (biases stay f32)\n"
 	      "      --vmap FILE     n-gram vocabulary map (train/vmap.py) for output shortlists\n"
+	      "      --precompute-top K  store the first encoder layer's input projections and\n"
+	      "                      the attention's V_a e for the K most frequent source and\n"
+	      "                      target words (the first K ids), 7 KB per word at the\n"
+	      "                      default model's size (default 0: none; docs/RESULTS.md)\n"
 	      "  -h, --help          this help\n", f);
 }
 
@@ -221,11 +228,12 @@ int main(int argc, char **argv)
 	static const struct option longs[] = {
 		{ "output", required_argument, NULL, 'o' }, { "quant", required_argument, NULL, 'q' },
 		{ "vmap", required_argument, NULL, 'v' }, { "help", no_argument, NULL, 'h' },
+		{ "precompute-top", required_argument, NULL, 'p' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *output = NULL, *vmap = NULL;
 	nmt_dtype quant = NMT_DTYPE_F32;
-	int c;
+	int c, precompute_top = 0;
 
 	{ const uint16_t one = 1; if (*(const uint8_t *)&one != 1) die(1, "big-endian hosts are not supported"); }
 	opterr = 0;
@@ -243,6 +251,15 @@ int main(int argc, char **argv)
 				die(2, "--quant %s: the formats are f32, q8 and q4", optarg);
 			break;
 		case 'v': vmap = optarg; break;
+		case 'p': {
+			char *end;
+			errno = 0;
+			long k = strtol(optarg, &end, 10);
+			if (errno || *optarg == '\0' || *end != '\0' || k < 0 || k > 1 << 22)
+				die(2, "--precompute-top must be an integer in 0..%d, not \"%s\"", 1 << 22, optarg);
+			precompute_top = (int)k;
+			break;
+		}
 		case 'h': usage(stdout); return 0;
 		case ':': die(2, "option %s needs a value (try --help)", argv[optind - 1]); break;
 		default: die(2, "unknown option %s (try --help)", argv[optind - 1]);
@@ -273,6 +290,18 @@ int main(int argc, char **argv)
 	}
 	if (pack_write(&out, output, err, sizeof err) != 0)
 		die(1, "%s", err);
+	if (precompute_top > 0) {
+		/* The tables come from the engine running on the file just
+		 * written; then it is written again with them. */
+		uint8_t *blob;
+		size_t blob_len;
+		if (pack_precomp(output, precompute_top, &blob, &blob_len, err, sizeof err) != 0)
+			die(1, "%s: %s", output, err);
+		if (pack_add_section(&out, NMT_TAG_PRECOMP, blob, blob_len, NMT_SECTION_BULK) != 0)
+			die(1, "too many sections");
+		if (pack_write(&out, output, err, sizeof err) != 0)
+			die(1, "%s", err);
+	}
 	pack_free(&out);
 	return 0;
 }

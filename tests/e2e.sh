@@ -141,10 +141,25 @@ for t in 2 3 8; do
 	$NMT -m "$M" -b 4 --nbest 3 --threads $t <"$TMP/many.txt" >"$TMP/threads.nbest.$t"
 	check "-t $t: n-best like -t 1" cmp -s "$TMP/threads.nbest.1" "$TMP/threads.nbest.$t"
 done
+{ cat "$TMP/src.txt"; echo; paste -d ' ' "$TMP/src.txt" "$TMP/src.txt"; echo "  "; cat "$TMP/src.txt"; } >"$TMP/mixed1.txt"
+# Precomputed tables (model-pack --precompute-top K): the same n-best lists,
+# scores included, for every weight format, with part of the vocabulary
+# covered (K=50) and all of it (K larger than the vocabulary).
+for q in f32 q8 q4; do
+	for k in 50 100000; do
+		check "pack --quant $q --precompute-top $k" $PACK --quant $q --precompute-top $k -o "$TMP/pre.$q.$k.nmt" \
+			"$FIX/tiny.safetensors" "$FIX/src.model" "$FIX/tgt.model"
+		[ $q = f32 ] && plain=$M || plain=$TMP/$q.nmt
+		$NMT -m "$plain" -b 4 --nbest 4 <"$TMP/mixed1.txt" >"$TMP/pre.plain"
+		$NMT -m "$TMP/pre.$q.$k.nmt" -b 4 --nbest 4 <"$TMP/mixed1.txt" >"$TMP/pre.got"
+		check "$q --precompute-top $k translates exactly as without" cmp -s "$TMP/pre.plain" "$TMP/pre.got"
+	done
+done
+check "nmt info shows the precomp section" sh -c "$NMT info $TMP/pre.q8.50.nmt | grep -q '^section precomp'"
+expect_error "pack: --precompute-top -1" 2 $PACK --precompute-top -1 -o "$TMP/x.nmt" "$FIX/tiny.safetensors" "$FIX/src.model" "$FIX/tgt.model"
 # Batches: byte-identical output for any --batch, for every weight format,
 # greedy and beam, with and without a shortlist, over lines of mixed lengths
 # (empty ones among them) that sort into different batches each time.
-{ cat "$TMP/src.txt"; echo; paste -d ' ' "$TMP/src.txt" "$TMP/src.txt"; echo "  "; cat "$TMP/src.txt"; } >"$TMP/mixed1.txt"
 for i in $(seq 8); do cat "$TMP/mixed1.txt"; done >"$TMP/mixed.txt"
 for model in "$M" "$TMP/q8.nmt" "$TMP/q4.nmt" "$TMP/vmap.nmt"; do
 	name=$(basename "$model" .nmt)
