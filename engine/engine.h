@@ -19,7 +19,7 @@ typedef struct {
 	 * order, or all of Vt when shortlist_len == 0 */
 	const int32_t *shortlist;
 	int shortlist_len;
-	nmt_matrix out_w;           /* q8/q4 beam with a shortlist: its rows gathered (data NULL otherwise) */
+	nmt_matrix out_w;           /* q8/q4 with a shortlist: its rows gathered (data NULL otherwise) */
 	const float *out_bias;      /* the output bias of those rows */
 
 	/* the beam (search.c) */
