@@ -5,6 +5,7 @@
 
 #include "../quant/vecmath.h"
 #include "engine.h"
+#include "../quant/qdot.h"
 
 /* q = tanh(W_a h + V_a x) for every row; xc holds x in its first e columns. */
 static void attention_query(nmt_state *s, int n)
@@ -26,7 +27,7 @@ static void attention_query(nmt_state *s, int n)
 		}
 	for (int k = 0; k < n * d->att; k++)
 		s->q[k] += s->qv[k];
-	nmt_vec_tanh(s->q, n * d->att);
+	s->kq.qdot->ew->tanh(s->q, n * d->att);
 }
 
 /* α = softmax_j(q · k_j), c = Σ_j α_j s_j over the row's own sentence,
@@ -63,7 +64,7 @@ static void gru_step(nmt_state *s, int n)
 	nmt_matmul(&m->dec.w_ih, s->xc, n, xc_dim, m->dec.b_ih, s->gi, 3 * r, &s->kq);
 	nmt_matmul(&m->dec.w_hh, s->h, n, r, m->dec.b_hh, s->gh, 3 * r, &s->kq);
 	for (int i = 0; i < n; i++)
-		nmt_gru_cell(r, s->gi + (size_t)i * 3 * r, s->gh + (size_t)i * 3 * r,
+		s->kq.qdot->ew->gru_cell(r, s->gi + (size_t)i * 3 * r, s->gh + (size_t)i * 3 * r,
 			     s->h + (size_t)i * r, s->h_next + (size_t)i * r);
 }
 
@@ -84,7 +85,7 @@ static void fc_stack(nmt_state *s, int n)
 			s->z[k] += s->z_next[k];
 	}
 	nmt_matmul(&m->top.w, s->z, n, f, m->top.b, s->t, d->emb, &s->kq);
-	nmt_vec_tanh(s->t, n * d->emb);
+	s->kq.qdot->ew->tanh(s->t, n * d->emb);
 }
 
 /* The output layer is the target embedding matrix itself (tied): over the

@@ -5,6 +5,7 @@
 
 #include "../quant/vecmath.h"
 #include "engine.h"
+#include "../quant/qdot.h"
 
 /* Gather into s->enc_h the state each sentence still running at step i of
  * direction dir continues from (zeros at its start), and into s->enc_pos
@@ -72,7 +73,7 @@ static void gru_direction(nmt_state *s, int layer, int dir, const float *in, flo
 		nmt_matmul(&g->w_hh, s->enc_h, m, re, g->b_hh, s->enc_gh, 3 * re, &s->kq);
 		for (int k = 0; k < m; k++) {
 			size_t pos = (size_t)s->enc_pos[k];
-			nmt_gru_cell(re, s->enc_gi + pos * 3 * re, s->enc_gh + (size_t)k * 3 * re,
+			s->kq.qdot->ew->gru_cell(re, s->enc_gi + pos * 3 * re, s->enc_gh + (size_t)k * 3 * re,
 				     s->enc_h + (size_t)k * re, out + pos * ctx + (size_t)dir * re);
 		}
 	}
@@ -94,7 +95,7 @@ static void initial_state(nmt_state *s, int i)
 	for (int k = 0; k < ctx; k++)
 		mean[k] /= (float)st->src_len;
 	nmt_matmul(&m->init.w, mean, 1, ctx, m->init.b, h0, m->d.dec_hidden, &s->kq);
-	nmt_vec_tanh(h0, m->d.dec_hidden);
+	s->kq.qdot->ew->tanh(h0, m->d.dec_hidden);
 }
 
 void nmt_encode(nmt_state *s, const int32_t *const *src)
@@ -118,7 +119,7 @@ void nmt_encode(nmt_state *s, const int32_t *const *src)
 	}
 	s->states = in;
 	nmt_matmul(&m->att_U, s->states, s->total_src, ctx, NULL, s->keys, d->att, &s->kq);
-	nmt_vec_tanh(s->keys, s->total_src * d->att);
+	s->kq.qdot->ew->tanh(s->keys, s->total_src * d->att);
 	for (int i = 0; i < s->n_sents; i++)
 		initial_state(s, i);
 }

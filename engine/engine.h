@@ -112,10 +112,6 @@ typedef struct {
 int nmt_batch_prepare(nmt_state *s, int n, const int32_t *const *src, const int *src_len,
 		      const nmt_search_options *o);
 
-/* h_out = GRU(h) given the input projections gi = W_ih x + b_ih and the
- * recurrent projections gh = W_hh h + b_hh, torch.nn.GRU's gate order. */
-void nmt_gru_cell(int hidden, const float *gi, const float *gh, const float *h, float *h_out);
-
 /* Encode the prepared batch's sources: fills states, keys and each
  * sentence's initial decoder state h0. */
 void nmt_encode(nmt_state *s, const int32_t *const *src);

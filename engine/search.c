@@ -12,6 +12,7 @@
 
 #include "../quant/vecmath.h"
 #include "engine.h"
+#include "../quant/qdot.h"
 
 typedef struct {
 	float value;
@@ -71,7 +72,7 @@ static int pick_candidates(nmt_state *s, const nmt_sentence *st, int row0, int k
 
 	for (int i = 0; i < st->n_live; i++) {
 		const float *x = s->logits + (size_t)(row0 + i) * s->logit_stride;
-		float max, log_sum = nmt_vec_log_normalizer(x, V, &max), live = st->live_score[i];
+		float max, log_sum = s->kq.qdot->ew->log_normalizer(x, V, &max), live = st->live_score[i];
 		float turned_away = 0;
 		int have_turned_away = 0;
 		for (int v = 0; v < V; v++) {

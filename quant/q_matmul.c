@@ -18,7 +18,7 @@ static void quantize_inputs(const nmt_matrix *W, const float *X, int nb, int ldx
 {
 	int padded = nmt_matrix_padded_cols(W->format, W->cols);
 	for (int b = 0; b < nb; b++)
-		k->x_scale[b] = nmt_quantize_x(X + (size_t)b * ldx, W->cols, padded, k->xq + (size_t)b * padded);
+		k->x_scale[b] = k->qdot->ew->quantize_x(X + (size_t)b * ldx, W->cols, padded, k->xq + (size_t)b * padded);
 }
 
 /* All panels against nb quantized inputs, into sums[b * NMT_PANEL_ROWS + r]

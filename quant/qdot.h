@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ew.h"
 #include "logquant.h"
 #include "matrix.h"
 
@@ -35,6 +36,8 @@ typedef struct nmt_qdot {
 	/* f32: out[r] = w[r] . x over cols columns, r < NMT_PANEL_ROWS, every
 	 * result bit-identical to nmt_f32_rows_scalar's. */
 	void (*f32_rows)(const float *const w[NMT_PANEL_ROWS], const float *x, int cols, float *out);
+	/* the element-wise kernels for the same instruction set */
+	const struct nmt_ew *ew;
 } nmt_qdot;
 
 /* Inputs one q*_panel_multi call takes at most. */

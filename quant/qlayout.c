@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "ew_body.h"
 #include "logquant.h"
 
 int nmt_matrix_padded_cols(nmt_format f, int cols)
@@ -59,38 +60,9 @@ void nmt_q_layout(nmt_format f, int rows, int cols, const uint8_t *codes, uint8_
 			put_code(f, out, cols, r, c, codes[(size_t)r * cols + c]);
 }
 
-/* Round to nearest, ties to even, for |v| <= 2^22: adding and subtracting
- * 1.5 * 2^23 leaves no fraction bits, so the FPU's own rounding does it.
- * This is exactly lrintf under the default rounding mode, but a plain
- * expression the compiler vectorizes (lrintf and fmaxf are library calls in
- * musl, and were a fifth of the decoder's time). -ffp-contract=off keeps the
- * two operations apart. */
-static inline float round_even(float v)
-{
-	const float magic = 12582912.0f;
-	return (v + magic) - magic;
-}
-
 float nmt_quantize_x(const float *x, int cols, int padded, int8_t *xq)
 {
-	float amax = 0;
-	int not_finite = 0;
-	for (int c = 0; c < cols; c++) {
-		float a = fabsf(x[c]);
-		amax = a > amax ? a : amax;
-		not_finite |= !(a <= 3.402823466e38f);   /* NaN or inf */
-	}
-	if (!(amax > 0) || not_finite) {
-		/* zeros (or a non-finite input, which must not become garbage
-		 * integers: the row then contributes nothing) */
-		memset(xq, 0, (size_t)padded);
-		return 0;
-	}
-	float inv = 127.0f / amax;
-	for (int c = 0; c < cols; c++)
-		xq[c] = (int8_t)(int)round_even(x[c] * inv);
-	memset(xq + cols, 0, (size_t)(padded - cols));
-	return amax / 127.0f;
+	return nmt_ew_quantize_x(x, cols, padded, xq);
 }
 
 size_t nmt_matrix_gather_bytes(const nmt_matrix *W, int n)

@@ -4,6 +4,10 @@
 
 #include <math.h>
 
+#include "ew.h"
+#include "ew_body.h"
+#include "qlayout.h"
+
 #ifndef NMT_WITH_SLEEF
 void nmt_vec_sigmoid(float *x, int n)
 {
@@ -13,8 +17,7 @@ void nmt_vec_sigmoid(float *x, int n)
 
 void nmt_vec_tanh(float *x, int n)
 {
-	for (int i = 0; i < n; i++)
-		x[i] = nmt_tanh(x[i]);
+	nmt_ew_tanh(x, n);
 }
 
 static void vec_exp(float *x, int n)
@@ -33,27 +36,8 @@ void nmt_vec_relu(float *x, int n)
 		x[i] = x[i] > 0.0f ? x[i] : 0.0f;
 }
 
-static float max_of(const float *x, int n)
-{
-	float m = x[0];
-	for (int i = 1; i < n; i++)
-		m = x[i] > m ? x[i] : m;
-	return m;
-}
-
-/* Sum in eight lanes (vectorizable without reassociation), then reduced. */
-static float sum_of(const float *x, int n)
-{
-	float acc[8] = { 0 };
-	int i = 0;
-	for (; i + 8 <= n; i += 8)
-		for (int k = 0; k < 8; k++)
-			acc[k] += x[i + k];
-	float s = ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
-	for (; i < n; i++)
-		s += x[i];
-	return s;
-}
+#define max_of nmt_ew_max
+#define sum_of nmt_ew_sum
 
 static void sub_scalar(float *x, int n, float v)
 {
@@ -74,6 +58,9 @@ void nmt_vec_softmax(float *x, int n)
  * a copy: x is left as it is); *max receives max(x). */
 float nmt_vec_log_normalizer(const float *x, int n, float *max)
 {
+#ifndef NMT_WITH_SLEEF
+	return nmt_ew_log_normalizer(x, n, max);
+#else
 	float m = max_of(x, n), tmp[256], sum = 0.0f;
 	for (int i = 0; i < n; i += 256) {
 		int len = n - i < 256 ? n - i : 256;
@@ -84,6 +71,7 @@ float nmt_vec_log_normalizer(const float *x, int n, float *max)
 	}
 	*max = m;
 	return logf(sum);
+#endif
 }
 
 /* (x - max) - log(sum e^(x - max)), PyTorch's order. */
@@ -93,3 +81,10 @@ void nmt_vec_log_softmax(float *x, int n)
 	for (int i = 0; i < n; i++)
 		x[i] = (x[i] - max) - log_sum;
 }
+
+static void gru_cell(int hidden, const float *gi, const float *gh, const float *h, float *h_out)
+{
+	nmt_ew_gru_cell(hidden, gi, gh, h, h_out);
+}
+
+const nmt_ew nmt_ew_generic = { gru_cell, nmt_vec_tanh, nmt_quantize_x, nmt_vec_log_normalizer };

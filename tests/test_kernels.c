@@ -12,6 +12,7 @@
 
 #include "../engine/engine.h"
 #include "../quant/matrix.h"
+#include "../quant/qdot.h"
 #include "../quant/vecmath.h"
 
 static const int SIZES[] = { 1, 3, 17, 255, 1000 };
@@ -150,7 +151,7 @@ static void test_gru_cell(void **state)
 	}
 	for (int k = 0; k < H; k++)
 		h[k] = next_value(&seed);
-	nmt_gru_cell(H, gi, gh, h, out);
+	nmt_ew_generic.gru_cell(H, gi, gh, h, out);
 	for (int k = 0; k < H; k++) {
 		double r = 1 / (1 + exp(-(double)(gi[k] + gh[k])));
 		double z = 1 / (1 + exp(-(double)(gi[H + k] + gh[H + k])));
@@ -159,10 +160,61 @@ static void test_gru_cell(void **state)
 	}
 }
 
+/* Every ISA's element-wise kernels give the generic build's floats and
+ * integers bit for bit, on odd sizes and on inputs from tiny to huge
+ * (where the exponential clamps). */
+static void test_ew_bit_identical(void **state)
+{
+	(void)state;
+	const char *isas[] = { "avx2", "avx512", "neon", "neon-dotprod" };
+	const nmt_ew *ref = &nmt_ew_generic;
+	uint32_t seed = 3;
+	for (size_t a = 0; a < sizeof isas / sizeof isas[0]; a++) {
+		const nmt_qdot *q = nmt_qdot_select(isas[a]);
+		if (!q)
+			continue;
+		for (int s = 0; s < N_SIZES; s++) {
+			int n = SIZES[s];
+			float *x = random_floats((size_t)3 * n, &seed), *g = random_floats((size_t)3 * n, &seed);
+			float *h = random_floats((size_t)n, &seed);
+			float *y1 = malloc((size_t)3 * n * sizeof *y1), *y2 = malloc((size_t)3 * n * sizeof *y2);
+			int8_t *q1 = malloc((size_t)n + 64), *q2 = malloc((size_t)n + 64);
+			assert_non_null(y1);
+			assert_non_null(y2);
+			assert_non_null(q1);
+			assert_non_null(q2);
+			for (int i = 0; i < 3 * n; i++)   /* magnitudes from 1e-3 to 1e3 */
+				x[i] *= powf(10.0f, (float)(i % 7) - 3.0f);
+			ref->gru_cell(n, x, g, h, y1);
+			q->ew->gru_cell(n, x, g, h, y2);
+			assert_memory_equal(y1, y2, (size_t)n * sizeof *y1);
+			memcpy(y1, x, (size_t)3 * n * sizeof *y1);
+			memcpy(y2, x, (size_t)3 * n * sizeof *y2);
+			ref->tanh(y1, 3 * n);
+			q->ew->tanh(y2, 3 * n);
+			assert_memory_equal(y1, y2, (size_t)3 * n * sizeof *y1);
+			float m1, m2;
+			assert_true(ref->log_normalizer(x, 3 * n, &m1) == q->ew->log_normalizer(x, 3 * n, &m2));
+			assert_true(m1 == m2);
+			assert_true(ref->quantize_x(x, n, n + 64, q1) == q->ew->quantize_x(x, n, n + 64, q2));
+			assert_memory_equal(q1, q2, (size_t)n + 64);
+			free(x);
+			free(g);
+			free(h);
+			free(y1);
+			free(y2);
+			free(q1);
+			free(q2);
+		}
+		print_message("%s element-wise kernels: bit-identical to the generic ones\n", isas[a]);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_matmul_f32_odd_sizes),
+		cmocka_unit_test(test_ew_bit_identical),
 		cmocka_unit_test(test_matrix_row),
 		cmocka_unit_test(test_softmax_and_log_softmax),
 		cmocka_unit_test(test_elementwise),

@@ -1,0 +1,25 @@
+/* Element-wise kernels per ISA: the loops of quant/ew_body.h compiled for
+ * each instruction set, bit-identical to each other (so a translation does
+ * not depend on the CPU). Chosen with the dot products (qdot.h: its `ew`). */
+#ifndef NMT_QUANT_EW_H
+#define NMT_QUANT_EW_H
+#include <stdint.h>
+
+typedef struct nmt_ew {
+	/* h_out = GRU(h) given gi = W_ih x + b_ih, gh = W_hh h + b_hh */
+	void (*gru_cell)(int hidden, const float *gi, const float *gh, const float *h, float *h_out);
+	void (*tanh)(float *x, int n);
+	/* qlayout.h's nmt_quantize_x */
+	float (*quantize_x)(const float *x, int cols, int padded, int8_t *xq);
+	/* vecmath.h's nmt_vec_log_normalizer */
+	float (*log_normalizer)(const float *x, int n, float *max);
+} nmt_ew;
+
+/* The baseline build's (SSE2 on x86-64, NEON on aarch64); with SLEEF=1 its
+ * tanh and exponentials are SLEEF's, and so are every ISA's. */
+extern const nmt_ew nmt_ew_generic;
+#if defined(__x86_64__)
+extern const nmt_ew nmt_ew_avx2, nmt_ew_avx512;
+#endif
+
+#endif

@@ -1,0 +1,33 @@
+/* quant/ew_body.h's loops compiled for AVX2 (see ew.h). */
+#if defined(__x86_64__)
+#include "ew.h"
+#include "ew_body.h"
+
+#define TARGET __attribute__((target("avx2")))
+
+TARGET static void gru_cell(int hidden, const float *gi, const float *gh, const float *h, float *h_out)
+{
+	nmt_ew_gru_cell(hidden, gi, gh, h, h_out);
+}
+
+TARGET static float quantize_x(const float *x, int cols, int padded, int8_t *xq)
+{
+	return nmt_ew_quantize_x(x, cols, padded, xq);
+}
+
+#ifdef NMT_WITH_SLEEF   /* the SLEEF build's tanh and exponentials */
+const nmt_ew nmt_ew_avx2 = { gru_cell, nmt_vec_tanh, quantize_x, nmt_vec_log_normalizer };
+#else
+TARGET static void vec_tanh(float *x, int n)
+{
+	nmt_ew_tanh(x, n);
+}
+
+TARGET static float log_normalizer(const float *x, int n, float *max)
+{
+	return nmt_ew_log_normalizer(x, n, max);
+}
+
+const nmt_ew nmt_ew_avx2 = { gru_cell, vec_tanh, quantize_x, log_normalizer };
+#endif
+#endif

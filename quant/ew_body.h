@@ -1,0 +1,107 @@
+/* The engine's element-wise loops (the GRU cell, tanh over an array, the
+ * activation quantizer, the log-softmax normalizer) as always-inline
+ * bodies. Each ISA file wraps them in functions compiled for its
+ * instruction set (quant/ew.h), so the compiler vectorizes the same loops
+ * 4 (SSE2, NEON), 8 (AVX2) or 16 (AVX-512) lanes wide. Every element sees
+ * the same IEEE operations in the same order (-ffp-contract=off) and sums
+ * keep a fixed eight-lane order, so the results are bit-identical on every
+ * ISA. Internal to quant/. */
+#ifndef NMT_QUANT_EW_BODY_H
+#define NMT_QUANT_EW_BODY_H
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "vecmath.h"
+
+#define NMT_EW_INLINE static inline __attribute__((always_inline))
+
+/* torch.nn.GRU's cell given gi = W_ih x + b_ih and gh = W_hh h + b_hh:
+ *   r = σ(gi_r + gh_r)   z = σ(gi_z + gh_z)   n = tanh(gi_n + r ⊙ gh_n)
+ *   h' = (1 − z) ⊙ n + z ⊙ h  =  n + z ⊙ (h − n) */
+NMT_EW_INLINE void nmt_ew_gru_cell(int hidden, const float *gi, const float *gh, const float *h, float *h_out)
+{
+	for (int k = 0; k < hidden; k++) {
+		float r = nmt_sigmoid(gi[k] + gh[k]);
+		float z = nmt_sigmoid(gi[hidden + k] + gh[hidden + k]);
+		float n = nmt_tanh(gi[2 * hidden + k] + r * gh[2 * hidden + k]);
+		h_out[k] = n + z * (h[k] - n);
+	}
+}
+
+NMT_EW_INLINE void nmt_ew_tanh(float *x, int n)
+{
+	for (int i = 0; i < n; i++)
+		x[i] = nmt_tanh(x[i]);
+}
+
+/* Round to nearest, ties to even, for |v| <= 2^22: adding and subtracting
+ * 1.5 * 2^23 leaves no fraction bits, so the FPU's own rounding does it —
+ * exactly lrintf under the default rounding mode, but a plain expression the
+ * compiler vectorizes. */
+NMT_EW_INLINE float nmt_ew_round_even(float v)
+{
+	const float magic = 12582912.0f;
+	return (v + magic) - magic;
+}
+
+/* qlayout.h's nmt_quantize_x: int8 activations, scale max|x| / 127. */
+NMT_EW_INLINE float nmt_ew_quantize_x(const float *x, int cols, int padded, int8_t *xq)
+{
+	float amax = 0;
+	int not_finite = 0;
+	for (int c = 0; c < cols; c++) {
+		float a = fabsf(x[c]);
+		amax = a > amax ? a : amax;
+		not_finite |= !(a <= 3.402823466e38f);   /* NaN or inf */
+	}
+	if (!(amax > 0) || not_finite) {
+		/* zeros (or a non-finite input, which must not become garbage
+		 * integers: the row then contributes nothing) */
+		memset(xq, 0, (size_t)padded);
+		return 0;
+	}
+	float inv = 127.0f / amax;
+	for (int c = 0; c < cols; c++)
+		xq[c] = (int8_t)(int)nmt_ew_round_even(x[c] * inv);
+	memset(xq + cols, 0, (size_t)(padded - cols));
+	return amax / 127.0f;
+}
+
+NMT_EW_INLINE float nmt_ew_max(const float *x, int n)
+{
+	float m = x[0];
+	for (int i = 1; i < n; i++)
+		m = x[i] > m ? x[i] : m;
+	return m;
+}
+
+/* Sum in eight lanes (vectorizable without reassociation), then reduced. */
+NMT_EW_INLINE float nmt_ew_sum(const float *x, int n)
+{
+	float acc[8] = { 0 };
+	int i = 0;
+	for (; i + 8 <= n; i += 8)
+		for (int k = 0; k < 8; k++)
+			acc[k] += x[i + k];
+	float s = ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
+	for (; i < n; i++)
+		s += x[i];
+	return s;
+}
+
+/* vecmath.h's nmt_vec_log_normalizer: log(sum e^(x - max)) in blocks. */
+NMT_EW_INLINE float nmt_ew_log_normalizer(const float *x, int n, float *max)
+{
+	float m = nmt_ew_max(x, n), tmp[256], sum = 0.0f;
+	for (int i = 0; i < n; i += 256) {
+		int len = n - i < 256 ? n - i : 256;
+		for (int j = 0; j < len; j++)
+			tmp[j] = nmt_exp(x[i + j] - m);
+		sum += nmt_ew_sum(tmp, len);
+	}
+	*max = m;
+	return logf(sum);
+}
+
+#endif
