@@ -3,6 +3,8 @@
  * exact integer dot product, and one float rescale ends it:
  *     y = (float)sum * (row_factor[r] * x_scale) [+ bias[r]]
  * in that order, whatever the ISA, so every kernel gives the same floats. */
+#include <string.h>
+
 #include "kernels.h"
 #include "qdot.h"
 #include "qlayout.h"
@@ -21,8 +23,24 @@ static void quantize_inputs(const nmt_matrix *W, const float *X, int nb, int ldx
 		k->x_scale[b] = k->qdot->ew->quantize_x(X + (size_t)b * ldx, W->cols, padded, k->xq + (size_t)b * padded);
 }
 
-/* All panels against nb quantized inputs, into sums[b * NMT_PANEL_ROWS + r]
- * per panel, then rescaled into Y. */
+/* Rows rescaled at a time: their sums wait in an array on the stack, and
+ * the rescale runs as one loop the compiler vectorizes. A multiple of
+ * NMT_PANEL_ROWS. */
+#define BLOCK_ROWS 256
+
+/* y[r] = (float)sum[r] * (factor[r] * x_scale) [+ bias[r]] for r < n. */
+static void rescale(const int32_t *sum, const float *factor, float x_scale, const float *bias, int n, float *y)
+{
+	if (bias)
+		for (int r = 0; r < n; r++)
+			y[r] = (float)sum[r] * (factor[r] * x_scale) + bias[r];
+	else
+		for (int r = 0; r < n; r++)
+			y[r] = (float)sum[r] * (factor[r] * x_scale);
+}
+
+/* Every panel against nb quantized inputs, BLOCK_ROWS rows at a time: the
+ * integer sums, then their rescale into Y. */
 void nmt_matmul_q(const nmt_matrix *W, const float *X, int n, int ldx,
 		  const float *bias, float *Y, int ldy, nmt_kscratch *k)
 {
@@ -39,23 +57,27 @@ void nmt_matmul_q(const nmt_matrix *W, const float *X, int n, int ldx,
 	for (int i0 = 0; i0 < n; i0 += NMT_KBATCH) {
 		int nb = n - i0 < NMT_KBATCH ? n - i0 : NMT_KBATCH;
 		quantize_inputs(W, X + (size_t)i0 * ldx, nb, ldx, k);
-		for (int r0 = 0; r0 < W->rows; r0 += NMT_PANEL_ROWS) {
-			const uint8_t *panel = codes + (size_t)(r0 / NMT_PANEL_ROWS) * panel_bytes;
-			int32_t sums[NMT_KBATCH * NMT_PANEL_ROWS];
-			for (int b = 0; b < nb; b += NMT_PANEL_INPUTS) {
-				int m = nb - b < NMT_PANEL_INPUTS ? nb - b : NMT_PANEL_INPUTS;
-				if (panel_multi && m > 1)
-					panel_multi(panel, chunks, k->xq + (size_t)b * padded, (size_t)padded, m,
-						    sums + b * NMT_PANEL_ROWS);
-				else
-					for (int j = b; j < b + m; j++)
-						panel_dot(panel, chunks, k->xq + (size_t)j * padded, sums + j * NMT_PANEL_ROWS);
+		for (int r0 = 0; r0 < W->rows; r0 += BLOCK_ROWS) {
+			int32_t sums[NMT_KBATCH][BLOCK_ROWS];
+			int rows = W->rows - r0 < BLOCK_ROWS ? W->rows - r0 : BLOCK_ROWS;
+			for (int p = 0; p < rows; p += NMT_PANEL_ROWS) {
+				const uint8_t *panel = codes + (size_t)((r0 + p) / NMT_PANEL_ROWS) * panel_bytes;
+				int32_t out[NMT_KBATCH * NMT_PANEL_ROWS];
+				for (int b = 0; b < nb; b += NMT_PANEL_INPUTS) {
+					int m = nb - b < NMT_PANEL_INPUTS ? nb - b : NMT_PANEL_INPUTS;
+					if (panel_multi && m > 1)
+						panel_multi(panel, chunks, k->xq + (size_t)b * padded, (size_t)padded, m,
+							    out + b * NMT_PANEL_ROWS);
+					else
+						for (int j = b; j < b + m; j++)
+							panel_dot(panel, chunks, k->xq + (size_t)j * padded, out + j * NMT_PANEL_ROWS);
+				}
+				for (int b = 0; b < nb; b++)
+					memcpy(&sums[b][p], out + b * NMT_PANEL_ROWS, sizeof(int32_t) * NMT_PANEL_ROWS);
 			}
-			for (int b = 0; b < nb; b++) {
-				float *y = Y + (size_t)(i0 + b) * ldy;
-				for (int r = r0; r < r0 + NMT_PANEL_ROWS && r < W->rows; r++)
-					y[r] = finish(W, r, sums[b * NMT_PANEL_ROWS + r - r0], k->x_scale[b], bias);
-			}
+			for (int b = 0; b < nb; b++)
+				rescale(sums[b], W->row_factor + r0, k->x_scale[b], bias ? bias + r0 : NULL, rows,
+					Y + (size_t)(i0 + b) * ldy + r0);
 		}
 	}
 }
