@@ -45,33 +45,64 @@ NMT_EW_INLINE float nmt_ew_round_even(float v)
 	return (v + magic) - magic;
 }
 
-/* qlayout.h's nmt_quantize_x: int8 activations, scale max|x| / 127. */
+/* qlayout.h's nmt_quantize_x: int8 activations, scale max|x| / 127. The
+ * maximum is taken in eight lanes, which the compiler vectorizes (a single
+ * running maximum it does not); x * 0 is NaN exactly when x is NaN or
+ * infinite, so a plain sum of those flags a bad input. */
 NMT_EW_INLINE float nmt_ew_quantize_x(const float *x, int cols, int padded, int8_t *xq)
 {
-	float amax = 0;
-	int not_finite = 0;
-	for (int c = 0; c < cols; c++) {
+	float lane_max[8] = { 0 }, lane_bad[8] = { 0 }, amax = 0, bad = 0;
+	int c = 0;
+	for (; c + 8 <= cols; c += 8)
+		for (int k = 0; k < 8; k++) {
+			float a = fabsf(x[c + k]);
+			lane_max[k] = a > lane_max[k] ? a : lane_max[k];
+			lane_bad[k] += x[c + k] * 0.0f;
+		}
+	for (int k = 0; k < 8; k++) {
+		amax = lane_max[k] > amax ? lane_max[k] : amax;
+		bad += lane_bad[k];
+	}
+	for (; c < cols; c++) {
 		float a = fabsf(x[c]);
 		amax = a > amax ? a : amax;
-		not_finite |= !(a <= 3.402823466e38f);   /* NaN or inf */
+		bad += x[c] * 0.0f;
 	}
-	if (!(amax > 0) || not_finite) {
+	if (!(amax > 0) || bad != 0) {
 		/* zeros (or a non-finite input, which must not become garbage
 		 * integers: the row then contributes nothing) */
 		memset(xq, 0, (size_t)padded);
 		return 0;
 	}
 	float inv = 127.0f / amax;
-	for (int c = 0; c < cols; c++)
+	for (c = 0; c < cols; c++)
 		xq[c] = (int8_t)(int)nmt_ew_round_even(x[c] * inv);
 	memset(xq + cols, 0, (size_t)(padded - cols));
 	return amax / 127.0f;
 }
 
+/* The maximum, in eight lanes that the compiler vectorizes, then across
+ * them in order. Exact; a NaN counts only as x[0] (as in a left-to-right
+ * scan, where a NaN first element wins and later ones lose every
+ * comparison). */
 NMT_EW_INLINE float nmt_ew_max(const float *x, int n)
 {
-	float m = x[0];
-	for (int i = 1; i < n; i++)
+	if (n < 8) {
+		float m = x[0];
+		for (int i = 1; i < n; i++)
+			m = x[i] > m ? x[i] : m;
+		return m;
+	}
+	float lane[8];
+	memcpy(lane, x, sizeof lane);
+	int i = 8;
+	for (; i + 8 <= n; i += 8)
+		for (int k = 0; k < 8; k++)
+			lane[k] = x[i + k] > lane[k] ? x[i + k] : lane[k];
+	float m = lane[0];
+	for (int k = 1; k < 8; k++)
+		m = lane[k] > m ? lane[k] : m;
+	for (; i < n; i++)
 		m = x[i] > m ? x[i] : m;
 	return m;
 }
