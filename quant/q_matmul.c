@@ -103,12 +103,25 @@ void nmt_matmul_rows_q(const nmt_matrix *W, const int32_t *rows, int n_rows, con
 	}
 }
 
+/* A row chunk by chunk: a q8 chunk is 64 codes in column order; a q4 chunk
+ * 64 bytes whose low nibbles are its first 64 columns and high nibbles the
+ * next 64 (qlayout.c). */
 void nmt_matrix_row_q(const nmt_matrix *W, int row, float *out)
 {
 	const uint8_t *codes = W->data;
-	for (int c = 0; c < W->cols; c++) {
-		uint8_t code = nmt_q_code_at(W->format, codes, W->cols, row, c);
-		int level = W->format == NMT_FMT_Q8 ? nmt_q8_levels[code] : nmt_q4_levels[code];
-		out[c] = (float)level * W->row_factor[row];
+	int per_chunk = nmt_chunk_cols(W->format), chunks = nmt_chunks_per_row(W->format, W->cols);
+	float factor = W->row_factor[row];
+
+	for (int ch = 0; ch < chunks; ch++) {
+		const uint8_t *chunk = codes + nmt_chunk_offset(W->format, W->cols, row, ch);
+		int c0 = ch * per_chunk, n = W->cols - c0 < per_chunk ? W->cols - c0 : per_chunk;
+		float *o = out + c0;
+		if (W->format == NMT_FMT_Q8)
+			for (int j = 0; j < n; j++)
+				o[j] = (float)nmt_q8_levels[chunk[j]] * factor;
+		else
+			for (int j = 0; j < n; j++)
+				o[j] = (float)nmt_q4_levels[j < NMT_CHUNK_BYTES ? chunk[j] & 0x0F
+									: chunk[j - NMT_CHUNK_BYTES] >> 4] * factor;
 	}
 }
