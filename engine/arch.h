@@ -8,6 +8,11 @@
 #define NMT_ARCH_NAME "gru-fc-1"
 #define NMT_ARCH_MAX_TENSORS (24 + 8 * NMT_MAX_ENC_LAYERS)
 
+/* The packed file holds the checkpoint's dec.weight_ih [3r, e + ctx] as two
+ * matrices, its embedding columns and its context columns. */
+#define NMT_TENSOR_DEC_IH_X "dec.weight_ih.emb"
+#define NMT_TENSOR_DEC_IH_C "dec.weight_ih.ctx"
+
 typedef struct {
 	char name[32];
 	int rows, cols;    /* a vector is 1 x cols */

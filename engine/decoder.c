@@ -7,24 +7,40 @@
 #include "engine.h"
 #include "../quant/qdot.h"
 
-/* q = tanh(W_a h + V_a x) for every row; xc holds x in its first e columns. */
+/* The products of each row's previous-word embedding x: V_a x into s->qv
+ * and the GRU's input projection of it, W_ih,x x, into s->gx; from the
+ * model's precomputed table where it has the word. */
+static void embedding_products(nmt_state *s, int n)
+{
+	const nmt_model *m = s->m;
+	const nmt_dims *d = &m->d;
+	int xc_dim = d->emb + 2 * d->enc_hidden, a = d->att, g = 3 * d->dec_hidden;
+
+	if (m->pre_tgt == 0) {
+		nmt_matmul(&m->att_V, s->xc, n, xc_dim, NULL, s->qv, a, &s->kq);
+		nmt_matmul(&m->dec_ih_x, s->xc, n, xc_dim, NULL, s->gx, g, &s->kq);
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		float *qv = s->qv + (size_t)i * a, *gx = s->gx + (size_t)i * g;
+		if (s->row_prev[i] < m->pre_tgt) {
+			const float *row = m->pre_att + (size_t)s->row_prev[i] * (a + g);
+			memcpy(qv, row, (size_t)a * sizeof *qv);
+			memcpy(gx, row + a, (size_t)g * sizeof *gx);
+		} else {
+			nmt_matmul(&m->att_V, s->xc + (size_t)i * xc_dim, 1, xc_dim, NULL, qv, a, &s->kq);
+			nmt_matmul(&m->dec_ih_x, s->xc + (size_t)i * xc_dim, 1, xc_dim, NULL, gx, g, &s->kq);
+		}
+	}
+}
+
+/* q = tanh(W_a h + V_a x) for every row. */
 static void attention_query(nmt_state *s, int n)
 {
 	const nmt_model *m = s->m;
 	const nmt_dims *d = &m->d;
-	int xc_dim = d->emb + 2 * d->enc_hidden;
 
 	nmt_matmul(&m->att_W, s->h, n, d->dec_hidden, NULL, s->q, d->att, &s->kq);
-	if (m->pre_tgt == 0)
-		nmt_matmul(&m->att_V, s->xc, n, xc_dim, NULL, s->qv, d->att, &s->kq);
-	else   /* V_a x from the model's table where it has the word */
-		for (int i = 0; i < n; i++) {
-			float *qv = s->qv + (size_t)i * d->att;
-			if (s->row_prev[i] < m->pre_tgt)
-				memcpy(qv, m->pre_att + (size_t)s->row_prev[i] * d->att, (size_t)d->att * sizeof *qv);
-			else
-				nmt_matmul(&m->att_V, s->xc + (size_t)i * xc_dim, 1, xc_dim, NULL, qv, d->att, &s->kq);
-		}
 	for (int k = 0; k < n * d->att; k++)
 		s->q[k] += s->qv[k];
 	s->kq.qdot->ew->tanh(s->q, n * d->att);
@@ -55,17 +71,21 @@ static void attention_context(nmt_state *s, int n)
 	}
 }
 
+/* gi = (W_ih,c c + b_ih) + W_ih,x x: the input projection in two parts,
+ * the embedding's computed (or looked up) once per word. */
 static void gru_step(nmt_state *s, int n)
 {
 	const nmt_model *m = s->m;
 	const nmt_dims *d = &m->d;
 	int r = d->dec_hidden, xc_dim = d->emb + 2 * d->enc_hidden;
 
-	nmt_matmul(&m->dec.w_ih, s->xc, n, xc_dim, m->dec.b_ih, s->gi, 3 * r, &s->kq);
+	nmt_matmul(&m->dec_ih_c, s->xc + d->emb, n, xc_dim, m->dec.b_ih, s->gi, 3 * r, &s->kq);
+	for (int k = 0; k < n * 3 * r; k++)
+		s->gi[k] += s->gx[k];
 	nmt_matmul(&m->dec.w_hh, s->h, n, r, m->dec.b_hh, s->gh, 3 * r, &s->kq);
 	for (int i = 0; i < n; i++)
 		s->kq.qdot->ew->gru_cell(r, s->gi + (size_t)i * 3 * r, s->gh + (size_t)i * 3 * r,
-			     s->h + (size_t)i * r, s->h_next + (size_t)i * r);
+					 s->h + (size_t)i * r, s->h_next + (size_t)i * r);
 }
 
 /* z_0 = relu(W_in h + b); z_k = relu(W_fc z_{k-1} + b_fc) + z_{k-1};
@@ -120,6 +140,7 @@ void nmt_decode_step(nmt_state *s, int n)
 
 	for (int i = 0; i < n; i++)
 		nmt_matrix_row(&m->tgt_emb, s->row_prev[i], s->xc + (size_t)i * xc_dim);
+	embedding_products(s, n);
 	attention_query(s, n);
 	attention_context(s, n);
 	gru_step(s, n);

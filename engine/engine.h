@@ -73,7 +73,7 @@ typedef struct nmt_state {
 	float *xc;                  /* [R, e + 2re]: [embedding ; context] */
 	float *q, *qv;              /* [R, a] */
 	float *att;                 /* [max S] */
-	float *gi, *gh;             /* [R, 3r] */
+	float *gi, *gh, *gx;        /* [R, 3r] */
 	float *z, *z_next;          /* [R, f] */
 	float *t;                   /* [R, e] */
 	float *logits;              /* [R, logit_stride] over each row's sentence's output vocabulary */

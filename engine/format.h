@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #define NMT_MAGIC "NMTMODEL"
-#define NMT_FORMAT_VERSION 2
+#define NMT_FORMAT_VERSION 3
 #define NMT_HEADER_SIZE 64
 #define NMT_SECTION_ENTRY_SIZE 48
 #define NMT_SECTION_TAG_LEN 16

@@ -1,5 +1,6 @@
 /* Opening a packed model: map, validate, bind tensors by name. */
 #include "model.h"
+#include "arch.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -167,13 +168,14 @@ static int bind_linear(const tensor_dir *td, const char *prefix, int out, int in
 }
 
 /* torch.nn.GRU names its tensors weight_ih_l0, ..., with "_reverse" for the
- * backward direction; nn.GRUCell has no layer suffix (suffix = ""). */
+ * backward direction; nn.GRUCell has no layer suffix (suffix = ""). in = 0:
+ * the input weights are bound by the caller. */
 static int bind_gru(const tensor_dir *td, const char *prefix, const char *suffix, int in, int h,
 		    nmt_gru *g, char *err, size_t errlen)
 {
 	char name[64];
 	snprintf(name, sizeof name, "%s.weight_ih%s", prefix, suffix);
-	if (bind_matrix(td, name, 3 * h, in, &g->w_ih, err, errlen) != 0)
+	if (in > 0 && bind_matrix(td, name, 3 * h, in, &g->w_ih, err, errlen) != 0)
 		return -1;
 	snprintf(name, sizeof name, "%s.weight_hh%s", prefix, suffix);
 	if (bind_matrix(td, name, 3 * h, h, &g->w_hh, err, errlen) != 0)
@@ -214,7 +216,9 @@ static int bind_tensors(nmt_model *m, char *err, size_t errlen)
 	if (bind_linear(&td, "att_V", d->att, d->emb, 0, &att, err, errlen) != 0)
 		return -1;
 	m->att_V = att.w;
-	if (bind_gru(&td, "dec", "", d->emb + ctx, d->dec_hidden, &m->dec, err, errlen) != 0 ||
+	if (bind_gru(&td, "dec", "", 0, d->dec_hidden, &m->dec, err, errlen) != 0 ||
+	    bind_matrix(&td, NMT_TENSOR_DEC_IH_X, 3 * d->dec_hidden, d->emb, &m->dec_ih_x, err, errlen) != 0 ||
+	    bind_matrix(&td, NMT_TENSOR_DEC_IH_C, 3 * d->dec_hidden, ctx, &m->dec_ih_c, err, errlen) != 0 ||
 	    bind_linear(&td, "fc_in", d->fc, d->dec_hidden, 1, &m->fc_in, err, errlen) != 0 ||
 	    bind_linear(&td, "fc", d->fc, d->fc, 1, &m->fc, err, errlen) != 0 ||
 	    bind_linear(&td, "top", d->emb, d->fc, 1, &m->top, err, errlen) != 0)
@@ -277,7 +281,7 @@ static int open_precomp(nmt_model *m, char *err, size_t errlen)
 	uint32_t n_src = nmt_rd32(s->data), n_tgt = nmt_rd32(s->data + 4);
 	uint32_t enc_cols = nmt_rd32(s->data + 8), att_cols = nmt_rd32(s->data + 12);
 	if (n_src > (uint32_t)m->d.src_vocab || n_tgt > (uint32_t)m->d.tgt_vocab ||
-	    enc_cols != 6u * (uint32_t)m->d.enc_hidden || att_cols != (uint32_t)m->d.att)
+	    enc_cols != 6u * (uint32_t)m->d.enc_hidden || att_cols != (uint32_t)(m->d.att + 3 * m->d.dec_hidden))
 		return nmt_fail(err, errlen, "corrupt model: precomp header does not fit the model");
 	if (s->size != 16 + 4 * ((uint64_t)n_src * enc_cols + (uint64_t)n_tgt * att_cols))
 		return nmt_fail(err, errlen, "corrupt model: precomp section has the wrong size");

@@ -42,16 +42,18 @@ typedef struct nmt_model {
 	nmt_gru enc[NMT_MAX_ENC_LAYERS][2];          /* [layer][0 fwd, 1 bwd] */
 	nmt_linear init;                             /* [r, 2re] */
 	nmt_matrix att_U, att_W, att_V;              /* [a, 2re], [a, r], [a, e] */
-	nmt_gru dec;                                 /* input [e + 2re] */
+	nmt_gru dec;                                 /* input [e + 2re]; w_ih unused: */
+	nmt_matrix dec_ih_x, dec_ih_c;               /* its columns split: [3r, e], [3r, 2re] */
 	nmt_linear fc_in, fc, top;                   /* [f, r], [f, f], [e, f] */
 	const float *out_bias;                       /* [Vt] */
 	spm_model *src_vocab, *tgt_vocab;
 	nmt_vmap vmap;                               /* valid if has_vmap */
 	/* Precomputed per-word products (Devlin 2014 §4.2), for the first
 	 * pre_src / pre_tgt ids (0: none): the first encoder layer's input
-	 * projections W_ih e_w + b_ih, forward then backward [6re]; the
-	 * attention query's V_a e_w [a]. Exactly what the engine computes
-	 * without them. */
+	 * projections W_ih e_w + b_ih, forward then backward [6re]; per target
+	 * word the attention query's V_a e_w, then the decoder GRU's input
+	 * projection of the embedding, dec_ih_x e_w [a + 3r]. Exactly what
+	 * the engine computes without them. */
 	const float *pre_enc, *pre_att;
 	int pre_src, pre_tgt;
 	int has_vmap;

@@ -66,7 +66,7 @@ static int reserve_rows(nmt_state *s, int rows)
 	if (rows > s->cap_rows) {
 		if (GROW(s->row_sent, R) | GROW(s->row_prev, R) | GROW(s->h, R * d->dec_hidden) |
 		    GROW(s->h_next, R * d->dec_hidden) | GROW(s->xc, R * (d->emb + ctx)) | GROW(s->q, R * d->att) |
-		    GROW(s->qv, R * d->att) | GROW(s->gi, R * 3 * d->dec_hidden) | GROW(s->gh, R * 3 * d->dec_hidden) |
+		    GROW(s->qv, R * d->att) | GROW(s->gi, R * 3 * d->dec_hidden) | GROW(s->gh, R * 3 * d->dec_hidden) | GROW(s->gx, R * 3 * d->dec_hidden) |
 		    GROW(s->z, R * d->fc) | GROW(s->z_next, R * d->fc) | GROW(s->t, R * d->emb))
 			return -1;
 		s->cap_rows = rows;
@@ -217,7 +217,7 @@ void nmt_state_free(nmt_state *s)
 {
 	void *p[] = { s->sent, s->layer_a, s->layer_b, s->enc_gi, s->src_ids, s->enc_unc, s->enc_x, s->enc_gi_u, s->enc_h, s->enc_gh, s->enc_pos, s->enc_mean,
 		      s->keys, s->h0, s->row_sent, s->row_prev, s->h, s->h_next, s->xc, s->q, s->qv, s->att,
-		      s->gi, s->gh, s->z, s->z_next, s->t, s->logits, s->shortlist_ids, s->shortlist_marks,
+		      s->gi, s->gh, s->gx, s->z, s->z_next, s->t, s->logits, s->shortlist_ids, s->shortlist_marks,
 		      s->gathered, s->gathered_f, s->hist_tok, s->hist_parent, s->out_ids };
 	for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
 		free(p[i]);

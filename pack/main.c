@@ -114,6 +114,20 @@ static float *load_tensor(const st_file *ck, const nmt_tensor_spec *spec)
 
 static const char *const quant_names[] = { [NMT_DTYPE_F32] = "f32", [NMT_DTYPE_Q8] = "q8", [NMT_DTYPE_Q4] = "q4" };
 
+/* A matrix in the chosen weight format. */
+static void add_matrix(pack_tensors *t, const char *name, nmt_dtype quant, int rows, int cols, const float *data)
+{
+	int rc;
+	if (quant == NMT_DTYPE_F32)
+		rc = pack_tensor_f32(t, name, rows, cols, data);
+	else if (quant == NMT_DTYPE_Q8 && cols > NMT_Q8_MAX_COLS)
+		die(1, "tensor \"%s\" has %d columns; q8 allows at most %d", name, cols, NMT_Q8_MAX_COLS);
+	else
+		rc = pack_tensor_quant(t, name, quant, rows, cols, data);
+	if (rc != 0)
+		die(1, "out of memory");
+}
+
 static void pack_weights(const st_file *ck, const nmt_dims *d, nmt_dtype quant, pack_file *out)
 {
 	nmt_tensor_spec specs[NMT_ARCH_MAX_TENSORS];
@@ -131,16 +145,28 @@ static void pack_weights(const st_file *ck, const nmt_dims *d, nmt_dtype quant, 
 	}
 	for (int k = 0; k < n; k++) {
 		float *data = load_tensor(ck, &specs[k]);
-		int rc;
-		if (quant == NMT_DTYPE_F32 || specs[k].is_vector)
-			rc = pack_tensor_f32(&t, specs[k].name, specs[k].rows, specs[k].cols, data);
-		else if (quant == NMT_DTYPE_Q8 && specs[k].cols > NMT_Q8_MAX_COLS)
-			die(1, "tensor \"%s\" has %d columns; q8 allows at most %d", specs[k].name, specs[k].cols,
-			    NMT_Q8_MAX_COLS);
-		else
-			rc = pack_tensor_quant(&t, specs[k].name, quant, specs[k].rows, specs[k].cols, data);
-		if (rc != 0)
-			die(1, "out of memory");
+		if (strcmp(specs[k].name, "dec.weight_ih") == 0) {
+			/* Split by input: the embedding's columns, whose product
+			 * has one result per word (the precomp section), and the
+			 * context's (docs/FORMAT.md). */
+			int rows = specs[k].rows, cols = specs[k].cols, e = d->emb;
+			float *x = malloc((size_t)rows * e * sizeof *x), *c = malloc((size_t)rows * (cols - e) * sizeof *c);
+			if (!x || !c)
+				die(1, "out of memory");
+			for (int r = 0; r < rows; r++) {
+				memcpy(x + (size_t)r * e, data + (size_t)r * cols, (size_t)e * sizeof *x);
+				memcpy(c + (size_t)r * (cols - e), data + (size_t)r * cols + e, (size_t)(cols - e) * sizeof *c);
+			}
+			add_matrix(&t, NMT_TENSOR_DEC_IH_X, quant, rows, e, x);
+			add_matrix(&t, NMT_TENSOR_DEC_IH_C, quant, rows, cols - e, c);
+			free(x);
+			free(c);
+		} else if (specs[k].is_vector) {
+			if (pack_tensor_f32(&t, specs[k].name, specs[k].rows, specs[k].cols, data) != 0)
+				die(1, "out of memory");
+		} else {
+			add_matrix(&t, specs[k].name, quant, specs[k].rows, specs[k].cols, data);
+		}
 		free(data);
 	}
 	if (pack_add_section(out, NMT_TAG_TENSORS, t.dir, t.dir_size, 0) != 0 ||

@@ -34,7 +34,9 @@ static int fill(const nmt_model *m, int n_src, int n_tgt, float *enc, float *att
 	for (int dir = 0; dir < 2; dir++)
 		nmt_matmul(&m->enc[0][dir].w_ih, xs, n_src, d->emb, m->enc[0][dir].b_ih, enc + (size_t)dir * 3 * re,
 			   6 * re, k);
-	nmt_matmul(&m->att_V, xt, n_tgt, d->emb, NULL, att, d->att, k);
+	int tgt_cols = d->att + 3 * d->dec_hidden;
+	nmt_matmul(&m->att_V, xt, n_tgt, d->emb, NULL, att, tgt_cols, k);
+	nmt_matmul(&m->dec_ih_x, xt, n_tgt, d->emb, NULL, att + d->att, tgt_cols, k);
 	free(xs);
 	free(xt);
 	return 0;
@@ -50,7 +52,8 @@ int pack_precomp(const char *path, int top, uint8_t **blob, size_t *len, char *e
 	const nmt_dims *d = &m->d;
 	int n_src = top < d->src_vocab ? top : d->src_vocab, n_tgt = top < d->tgt_vocab ? top : d->tgt_vocab;
 	size_t enc_cols = 6 * (size_t)d->enc_hidden;
-	*len = 16 + 4 * ((size_t)n_src * enc_cols + (size_t)n_tgt * (size_t)d->att);
+	size_t tgt_cols = (size_t)d->att + 3 * (size_t)d->dec_hidden;
+	*len = 16 + 4 * ((size_t)n_src * enc_cols + (size_t)n_tgt * tgt_cols);
 	*blob = malloc(*len);
 	if (!*blob || nmt_kscratch_init(&k, d->emb, m->qdot) != 0) {
 		free(*blob);
@@ -60,7 +63,7 @@ int pack_precomp(const char *path, int top, uint8_t **blob, size_t *len, char *e
 	nmt_wr32(*blob, (uint32_t)n_src);
 	nmt_wr32(*blob + 4, (uint32_t)n_tgt);
 	nmt_wr32(*blob + 8, (uint32_t)enc_cols);
-	nmt_wr32(*blob + 12, (uint32_t)d->att);
+	nmt_wr32(*blob + 12, (uint32_t)tgt_cols);
 	float *enc = (float *)(*blob + 16);   /* malloc's alignment suits floats; little-endian host */
 	int rc = fill(m, n_src, n_tgt, enc, enc + (size_t)n_src * enc_cols, &k);
 	nmt_kscratch_free(&k);
