@@ -114,10 +114,6 @@ for q in q8 q4; do
 	$NMT -m "$TMP/$q.nmt" -b 4 <"$TMP/src.txt" >"$TMP/got.$q"
 	check "$q: one line per input" test "$(wc -l <"$TMP/got.$q")" -eq "$n_sent"
 done
-# (the tiny model's rows are shorter than one chunk, so its q4 matrices pad
-# more than its q8 ones: only the comparison with f32 holds here)
-check "q8 and q4 files smaller than f32" sh -c \
-	"[ \$(wc -c <$TMP/q4.nmt) -lt \$(wc -c <$M) ] && [ \$(wc -c <$TMP/q8.nmt) -lt \$(wc -c <$M) ]"
 # Every kernel implementation this CPU runs translates identically, for every
 # weight format (the f32 kernels have a fixed summation order; the integer
 # ones are exact): 4-best lists with their scores, byte for byte.
