@@ -1,0 +1,67 @@
+#!/bin/sh
+# What each speed technique buys (issue 5): the same input translated with
+# the technique on and off, one thread, greedy and beam 4, for the q8 and q4
+# packings of the default model. Prints seconds (wall clock, best of RUNS)
+# and whether the output is byte-identical (the shortlist changes it, and
+# its BLEU is in bench/eval.sh's rows).
+#
+#   bench/techniques.sh [CORPUS_DIR] [REPEAT] [RUNS]
+#
+# Run after `make && make models`. Input: test_2016_flickr.en REPEAT times
+# (default 3), best of RUNS (default 3) runs. Techniques:
+#   batch      --batch 1 (one sentence at a time) vs the default (16)
+#   shortlist  --no-shortlist vs the vocabulary map's shortlist
+#   precompute model-pack --precompute-top 0 vs K (K = 250, 1000, 8000)
+#   threads    -t 1 vs -t 2
+set -eu
+CORPUS=${1:-../shared/data/multi30k}
+REPEAT=${2:-3}
+RUNS=${3:-3}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+zcat "$CORPUS/test_2016_flickr.en.gz" >"$TMP/one"
+i=0
+: >"$TMP/in"
+while [ $i -lt "$REPEAT" ]; do cat "$TMP/one" >>"$TMP/in"; i=$((i + 1)); done
+
+# best MODEL OUT ARGS...: the best wall-clock seconds of RUNS runs
+best() {
+	model=$1 out=$2
+	shift 2
+	b=
+	for r in $(seq "$RUNS"); do
+		s=$(date +%s%N)
+		./nmt -m "$model" "$@" <"$TMP/in" >"$out"
+		ms=$((($(date +%s%N) - s) / 1000000))
+		[ -z "$b" ] || [ $ms -lt "$b" ] && b=$ms
+	done
+	echo "$b" | awk '{printf "%.2f", $1 / 1000}'
+}
+
+same() { cmp -s "$1" "$2" && echo identical || echo differs; }
+
+echo "input: test_2016_flickr.en x$REPEAT ($(wc -l <"$TMP/in") lines), seconds = best of $RUNS, 1 thread unless said"
+printf '%-10s %-4s %-7s %-26s %8s %-26s %8s %s\n' technique fmt search off "" on "" output
+for q in q8 q4; do
+	M=build/models/ende.$q.nmt
+	[ $q = q8 ] && W=models/ende.safetensors || W=models/ende-q4.safetensors
+	for K in 250 1000 8000; do
+		./model-pack --quant $q --vmap models/ende.vmap --precompute-top $K -o "$TMP/pre$K.$q.nmt" \
+			$W models/en.model models/de.model >/dev/null
+	done
+	for beam in 1 4; do
+		search=$([ $beam = 1 ] && echo greedy || echo beam4)
+		t_off=$(best "$M" "$TMP/a" -t 1 -b $beam --batch 1)
+		t_on=$(best "$M" "$TMP/b" -t 1 -b $beam)
+		printf '%-10s %-4s %-7s %-26s %8s %-26s %8s %s\n' batch $q $search "--batch 1" "$t_off" "--batch 16" "$t_on" "$(same "$TMP/a" "$TMP/b")"
+		t_off=$(best "$M" "$TMP/a" -t 1 -b $beam --no-shortlist)
+		printf '%-10s %-4s %-7s %-26s %8s %-26s %8s %s\n' shortlist $q $search "--no-shortlist" "$t_off" "shortlist" "$t_on" "$(same "$TMP/a" "$TMP/b")"
+		for K in 250 1000 8000; do
+			t_pre=$(best "$TMP/pre$K.$q.nmt" "$TMP/c" -t 1 -b $beam)
+			printf '%-10s %-4s %-7s %-26s %8s %-26s %8s %s\n' precompute $q $search "none ($(wc -c <"$M") B)" "$t_on" \
+				"top $K ($(wc -c <"$TMP/pre$K.$q.nmt") B)" "$t_pre" "$(same "$TMP/b" "$TMP/c")"
+		done
+		t_two=$(best "$M" "$TMP/c" -t 2 -b $beam)
+		printf '%-10s %-4s %-7s %-26s %8s %-26s %8s %s\n' threads $q $search "-t 1" "$t_on" "-t 2" "$t_two" "$(same "$TMP/b" "$TMP/c")"
+	done
+done
