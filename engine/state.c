@@ -4,18 +4,20 @@
 
 #include "engine.h"
 
-/* realloc to n elements of `size` bytes (at least one); 0 on success. */
-static int grow_bytes(void *pp, size_t n, size_t size)
+/* p reallocated to n elements of `size` bytes (at least one), or p as it
+ * was and *failed set. */
+static void *resized(void *p, size_t n, size_t size, int *failed)
 {
-	void **p = pp;
-	void *q = realloc(*p, (n ? n : 1) * size);
-	if (!q)
-		return -1;
-	*p = q;
-	return 0;
+	void *q = realloc(p, (n ? n : 1) * size);
+	if (!q) {
+		*failed = 1;
+		return p;
+	}
+	return q;
 }
 
-#define GROW(p, n) grow_bytes(&(p), (n), sizeof *(p))
+/* Grow array p to n elements; a failure sets the caller's `failed`. */
+#define GROW(p, n) ((p) = resized((p), (n), sizeof *(p), &failed))
 
 /* The widest input any matrix product of the model takes. */
 static int widest_input(const nmt_dims *d)
@@ -31,10 +33,13 @@ static int widest_input(const nmt_dims *d)
 
 int nmt_state_init(nmt_state *s, const nmt_model *m)
 {
+	int failed = 0;
+
 	memset(s, 0, sizeof *s);
 	s->m = m;
-	if (nmt_kscratch_init(&s->kq, widest_input(&m->d), m->qdot) != 0 ||
-	    !(s->shortlist_marks = calloc((size_t)m->d.tgt_vocab, 1)) || GROW(s->enc_mean, 2 * (size_t)m->d.enc_hidden)) {
+	GROW(s->enc_mean, 2 * (size_t)m->d.enc_hidden);
+	if (failed || nmt_kscratch_init(&s->kq, widest_input(&m->d), m->qdot) != 0 ||
+	    !(s->shortlist_marks = calloc((size_t)m->d.tgt_vocab, 1))) {
 		nmt_state_free(s);
 		return -1;
 	}
@@ -44,12 +49,17 @@ int nmt_state_init(nmt_state *s, const nmt_model *m)
 /* Buffers per sentence of the batch. */
 static int reserve_sentences(nmt_state *s, int n_sents)
 {
+	int failed = 0;
 	const nmt_dims *d = &s->m->d;
 	size_t n = (size_t)n_sents;
 
 	if (n_sents > s->cap_sents) {
-		if (GROW(s->sent, n) | GROW(s->enc_h, n * d->enc_hidden) | GROW(s->enc_gh, n * 3 * d->enc_hidden) |
-		    GROW(s->enc_pos, n) | GROW(s->h0, n * d->dec_hidden))
+		GROW(s->sent, n);
+		GROW(s->enc_h, n * d->enc_hidden);
+		GROW(s->enc_gh, n * 3 * d->enc_hidden);
+		GROW(s->enc_pos, n);
+		GROW(s->h0, n * d->dec_hidden);
+		if (failed)
 			return -1;
 		s->cap_sents = n_sents;
 		s->cap_steps = 0;   /* the history is per sentence: regrow it */
@@ -60,20 +70,32 @@ static int reserve_sentences(nmt_state *s, int n_sents)
 /* Buffers per decoder row; the logits also grow with s->logit_stride. */
 static int reserve_rows(nmt_state *s, int rows)
 {
+	int failed = 0;
 	const nmt_dims *d = &s->m->d;
 	size_t R = (size_t)rows, ctx = 2 * (size_t)d->enc_hidden;
 
 	if (rows > s->cap_rows) {
-		if (GROW(s->row_sent, R) | GROW(s->row_prev, R) | GROW(s->h, R * d->dec_hidden) |
-		    GROW(s->h_next, R * d->dec_hidden) | GROW(s->xc, R * (d->emb + ctx)) | GROW(s->q, R * d->att) |
-		    GROW(s->qv, R * d->att) | GROW(s->gi, R * 3 * d->dec_hidden) | GROW(s->gh, R * 3 * d->dec_hidden) | GROW(s->gx, R * 3 * d->dec_hidden) |
-		    GROW(s->z, R * d->fc) | GROW(s->z_next, R * d->fc) | GROW(s->t, R * d->emb))
+		GROW(s->row_sent, R);
+		GROW(s->row_prev, R);
+		GROW(s->h, R * d->dec_hidden);
+		GROW(s->h_next, R * d->dec_hidden);
+		GROW(s->xc, R * (d->emb + ctx));
+		GROW(s->q, R * d->att);
+		GROW(s->qv, R * d->att);
+		GROW(s->gi, R * 3 * d->dec_hidden);
+		GROW(s->gh, R * 3 * d->dec_hidden);
+		GROW(s->gx, R * 3 * d->dec_hidden);
+		GROW(s->z, R * d->fc);
+		GROW(s->z_next, R * d->fc);
+		GROW(s->t, R * d->emb);
+		if (failed)
 			return -1;
 		s->cap_rows = rows;
 		s->cap_logit_stride = 0;   /* logits are per row: regrow them */
 	}
 	if (s->logit_stride > s->cap_logit_stride) {
-		if (GROW(s->logits, (size_t)s->cap_rows * (size_t)s->logit_stride))
+		GROW(s->logits, (size_t)s->cap_rows * (size_t)s->logit_stride);
+		if (failed)
 			return -1;
 		s->cap_logit_stride = s->logit_stride;
 	}
@@ -82,14 +104,22 @@ static int reserve_rows(nmt_state *s, int rows)
 
 static int reserve_source(nmt_state *s, int total)
 {
+	int failed = 0;
 	const nmt_dims *d = &s->m->d;
 	size_t ctx = 2 * (size_t)d->enc_hidden, width = ctx > (size_t)d->emb ? ctx : (size_t)d->emb;
 
 	if (total > s->cap_src) {
 		size_t P = (size_t)total;
-		if (GROW(s->layer_a, P * width) | GROW(s->layer_b, P * width) | GROW(s->enc_gi, P * 3 * d->enc_hidden) |
-		    GROW(s->src_ids, P) | GROW(s->enc_unc, P) | GROW(s->enc_x, P * d->emb) |
-		    GROW(s->enc_gi_u, P * 3 * d->enc_hidden) | GROW(s->keys, P * d->att) | GROW(s->att, P))
+		GROW(s->layer_a, P * width);
+		GROW(s->layer_b, P * width);
+		GROW(s->enc_gi, P * 3 * d->enc_hidden);
+		GROW(s->src_ids, P);
+		GROW(s->enc_unc, P);
+		GROW(s->enc_x, P * d->emb);
+		GROW(s->enc_gi_u, P * 3 * d->enc_hidden);
+		GROW(s->keys, P * d->att);
+		GROW(s->att, P);
+		if (failed)
 			return -1;
 		s->cap_src = total;
 	}
@@ -98,9 +128,13 @@ static int reserve_source(nmt_state *s, int total)
 
 static int reserve_steps(nmt_state *s, int steps)
 {
+	int failed = 0;
 	if (steps > s->cap_steps) {
 		size_t n = (size_t)s->cap_sents * (size_t)steps * NMT_MAX_BEAM;
-		if (GROW(s->hist_tok, n) | GROW(s->hist_parent, n) | GROW(s->out_ids, n))
+		GROW(s->hist_tok, n);
+		GROW(s->hist_parent, n);
+		GROW(s->out_ids, n);
+		if (failed)
 			return -1;
 		s->cap_steps = steps;
 	}
@@ -111,6 +145,7 @@ static int reserve_steps(nmt_state *s, int steps)
  * other (at most Vt ids each); 0 on success. */
 static int build_shortlists(nmt_state *s, const int32_t *const *src)
 {
+	int failed = 0;
 	const nmt_model *m = s->m;
 	size_t used = 0;
 
@@ -119,7 +154,8 @@ static int build_shortlists(nmt_state *s, const int32_t *const *src)
 			size_t cap = used + (size_t)m->d.tgt_vocab;
 			if (cap < 2 * s->cap_shortlist_ids)
 				cap = 2 * s->cap_shortlist_ids;
-			if (GROW(s->shortlist_ids, cap))
+			GROW(s->shortlist_ids, cap);
+			if (failed)
 				return -1;
 			s->cap_shortlist_ids = cap;
 		}
@@ -140,6 +176,7 @@ static int build_shortlists(nmt_state *s, const int32_t *const *src)
  * once for the whole batch; 0 on success. */
 static int gather_output_rows(nmt_state *s)
 {
+	int failed = 0;
 	const nmt_model *m = s->m;
 	size_t bytes = 0, floats = 0;
 
@@ -148,12 +185,14 @@ static int gather_output_rows(nmt_state *s)
 		floats += 2 * (size_t)s->sent[i].shortlist_len;
 	}
 	if (bytes > s->cap_gathered) {
-		if (GROW(s->gathered, bytes))
+		GROW(s->gathered, bytes);
+		if (failed)
 			return -1;
 		s->cap_gathered = bytes;
 	}
 	if (floats > s->cap_gathered_f) {
-		if (GROW(s->gathered_f, floats))
+		GROW(s->gathered_f, floats);
+		if (failed)
 			return -1;
 		s->cap_gathered_f = floats;
 	}
