@@ -174,9 +174,11 @@ static void *worker(void *p)
 {
 	worker_arg *a = p;
 	nmt_workers *w = a->w;
+	/* Longest batches first (the lines are sorted shortest first), so
+	 * that the threads run out of work at about the same time. */
 	int batches = (w->count + w->batch - 1) / w->batch;
 	for (int k; (k = atomic_fetch_add(&w->next, 1)) < batches;)
-		translate_batch(w, w->translators[a->thread], k);
+		translate_batch(w, w->translators[a->thread], batches - 1 - k);
 	return NULL;
 }
 
