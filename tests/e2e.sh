@@ -142,11 +142,13 @@ done
 # scores included, for every weight format, with part of the vocabulary
 # covered (K=50) and all of it (K larger than the vocabulary).
 for q in f32 q8 q4; do
+	check "pack --quant $q --precompute-top 0" $PACK --quant $q --precompute-top 0 -o "$TMP/pre.$q.0.nmt" \
+		"$FIX/tiny.safetensors" "$FIX/src.model" "$FIX/tgt.model"
+	check "--precompute-top 0: no precomp section" sh -c "! $NMT info $TMP/pre.$q.0.nmt | grep -q '^section precomp'"
+	$NMT -m "$TMP/pre.$q.0.nmt" -b 4 --nbest 4 <"$TMP/mixed1.txt" >"$TMP/pre.plain"
 	for k in 50 100000; do
 		check "pack --quant $q --precompute-top $k" $PACK --quant $q --precompute-top $k -o "$TMP/pre.$q.$k.nmt" \
 			"$FIX/tiny.safetensors" "$FIX/src.model" "$FIX/tgt.model"
-		[ $q = f32 ] && plain=$M || plain=$TMP/$q.nmt
-		$NMT -m "$plain" -b 4 --nbest 4 <"$TMP/mixed1.txt" >"$TMP/pre.plain"
 		$NMT -m "$TMP/pre.$q.$k.nmt" -b 4 --nbest 4 <"$TMP/mixed1.txt" >"$TMP/pre.got"
 		check "$q --precompute-top $k translates exactly as without" cmp -s "$TMP/pre.plain" "$TMP/pre.got"
 	done
