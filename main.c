@@ -30,9 +30,10 @@ typedef struct {
 	int batch;
 } cli_options;
 
-/* Sentences decoded together unless --batch says otherwise (measured:
- * docs/RESULTS.md, "Batched search"). */
-#define DEFAULT_BATCH 16
+/* Decoder rows (sentences x beam) decoded together unless --batch says
+ * otherwise: 16 greedy sentences, 4 with beam 4. More rows were no faster
+ * and cost ~0.45 MB per beam-4 sentence (docs/RESULTS.md, issue 5). */
+#define DEFAULT_BATCH_ROWS 16
 #define MAX_BATCH 256
 
 _Noreturn static void die(int status, const char *fmt, ...)
@@ -62,9 +63,9 @@ static void usage(FILE *f)
 	      "                       the model's vocabulary map\n"
 	      "  -t, --threads N      translate on N threads (default: one per core)\n"
 	      "      --batch N        decode up to N sentences of similar length together\n"
-	      "                       (default %d); the output is the same for any N and -t\n"
+	      "                       (default %d / beam); the output is the same for any N and -t\n"
 	      "  -h, --help           this help\n"
-	      "      --version        print the version\n", DEFAULT_BATCH);
+	      "      --version        print the version\n", DEFAULT_BATCH_ROWS);
 }
 
 static long parse_int(const char *s, const char *what, long lo, long hi)
@@ -110,7 +111,7 @@ static void parse_args(int argc, char **argv, cli_options *o)
 	int c;
 
 	*o = (cli_options){ .search = { .use_shortlist = 1, .beam = 4, .nbest = 1, .alpha = 0.6 },
-			    .threads = default_threads(), .batch = DEFAULT_BATCH };
+			    .threads = default_threads(), .batch = 0 };
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":m:b:t:h", longs, NULL)) != -1) {
 		switch (c) {
@@ -132,6 +133,8 @@ static void parse_args(int argc, char **argv, cli_options *o)
 		die(2, "unexpected argument \"%s\" (input is read from stdin; try --help)", argv[optind]);
 	if (o->search.nbest > o->search.beam)
 		die(2, "--nbest %d is larger than the beam (%d)", o->search.nbest, o->search.beam);
+	if (o->batch == 0)
+		o->batch = DEFAULT_BATCH_ROWS / o->search.beam > 1 ? DEFAULT_BATCH_ROWS / o->search.beam : 1;
 }
 
 static nmt_model *load_model(const char *path, int verify_all)

@@ -46,6 +46,7 @@ typedef struct nmt_state {
 	nmt_sentence *sent;         /* [cap_sents] */
 	int total_src, max_src;     /* positions of all sentences; the longest */
 	int cap_src;                /* positions the encoder buffers hold */
+	int cap_unc;                /* positions without precomputed projections they hold */
 	int cap_rows;               /* decoder rows (sentences x beam) the buffers hold */
 	int cap_steps;              /* decode steps the search history holds per sentence */
 	int logit_stride;           /* floats per row of logits: the widest output vocabulary */
@@ -55,9 +56,9 @@ typedef struct nmt_state {
 	float *layer_a, *layer_b;   /* [P, max(e, 2re)] ping-pong layer input/output */
 	float *enc_gi;              /* [P, 3re] input projections of one direction */
 	int32_t *src_ids;           /* [P] each position's source id */
-	int32_t *enc_unc;           /* [P] positions whose word has no precomputed projection */
-	float *enc_x;               /* [P, e] their embeddings, one after the other */
-	float *enc_gi_u;            /* [P, 3re] and their projections */
+	int32_t *enc_unc;           /* [U] positions whose word has no precomputed projection */
+	float *enc_x;               /* [U, e] their embeddings, one after the other */
+	float *enc_gi_u;            /* [U, 3re] and their projections */
 	float *enc_h;               /* [n, re] the states the recurrence continues from */
 	float *enc_gh;              /* [n, 3re] */
 	int32_t *enc_pos;           /* [n] the position each of those rows writes */

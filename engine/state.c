@@ -114,14 +114,30 @@ static int reserve_source(nmt_state *s, int total)
 		GROW(s->layer_b, P * width);
 		GROW(s->enc_gi, P * 3 * d->enc_hidden);
 		GROW(s->src_ids, P);
-		GROW(s->enc_unc, P);
-		GROW(s->enc_x, P * d->emb);
-		GROW(s->enc_gi_u, P * 3 * d->enc_hidden);
 		GROW(s->keys, P * d->att);
 		GROW(s->att, P);
 		if (failed)
 			return -1;
 		s->cap_src = total;
+	}
+	return 0;
+}
+
+/* The first encoder layer's positions whose word has no precomputed
+ * projections: their embeddings and projections are computed together. */
+static int reserve_uncovered(nmt_state *s, int n)
+{
+	int failed = 0;
+	const nmt_dims *d = &s->m->d;
+
+	if (n > s->cap_unc) {
+		size_t N = (size_t)n;
+		GROW(s->enc_unc, N);
+		GROW(s->enc_x, N * d->emb);
+		GROW(s->enc_gi_u, N * 3 * d->enc_hidden);
+		if (failed)
+			return -1;
+		s->cap_unc = n;
 	}
 	return 0;
 }
@@ -215,7 +231,7 @@ int nmt_batch_prepare(nmt_state *s, int n, const int32_t *const *src, const int 
 		      const nmt_search_options *o)
 {
 	const nmt_model *m = s->m;
-	int total = 0, longest = 0, steps = 0;
+	int total = 0, longest = 0, steps = 0, uncovered = 0;
 
 	if (reserve_sentences(s, n) != 0)
 		return -1;
@@ -229,6 +245,8 @@ int nmt_batch_prepare(nmt_state *s, int n, const int32_t *const *src, const int 
 		st->max_len = o->max_len > 0 ? o->max_len : nmt_default_max_len(src_len[i]);
 		st->out_bias = m->out_bias;
 		total += src_len[i];
+		for (int j = 0; m->pre_src > 0 && j < src_len[i]; j++)
+			uncovered += src[i][j] >= m->pre_src;
 		longest = src_len[i] > longest ? src_len[i] : longest;
 		steps = st->max_len > steps ? st->max_len : steps;
 	}
@@ -249,7 +267,8 @@ int nmt_batch_prepare(nmt_state *s, int n, const int32_t *const *src, const int 
 		if (m->tgt_emb.format != NMT_FMT_F32 && gather_output_rows(s) != 0)
 			return -1;
 	}
-	return reserve_rows(s, n * o->beam) | reserve_source(s, total) | reserve_steps(s, steps);
+	return reserve_rows(s, n * o->beam) | reserve_source(s, total) | reserve_uncovered(s, uncovered) |
+	       reserve_steps(s, steps);
 }
 
 void nmt_state_free(nmt_state *s)
