@@ -207,15 +207,20 @@ static uint8_t *read_file(const char *path, size_t *len)
 	return buf;
 }
 
-/* Pack a SentencePiece model and check it against the checkpoint's vocabulary. */
-static void pack_vocab(const char *path, const char *tag, int expect_size, int bos, int eos, pack_file *out)
+/* Pack a SentencePiece model and check it against the checkpoint's vocabulary.
+ * The target side is only ever decoded, so it is packed without the tables
+ * only encoding reads (vocab/spm.h: spm_pack_decoder). */
+static void pack_vocab(const char *path, const char *tag, int expect_size, int bos, int eos, int decode_only,
+		       pack_file *out)
 {
 	size_t len, blob_len;
 	uint8_t *proto = read_file(path, &len), *blob;
 	char err[256];
 	spm_model *sp;
 
-	if (spm_pack(proto, len, &blob, &blob_len, err, sizeof err) != 0)
+	int rc = decode_only ? spm_pack_decoder(proto, len, &blob, &blob_len, err, sizeof err)
+			     : spm_pack(proto, len, &blob, &blob_len, err, sizeof err);
+	if (rc != 0)
 		die(1, "%s: %s", path, err);
 	free(proto);
 	/* Open what was packed, exactly as the engine will. (The blob from malloc
@@ -310,8 +315,8 @@ int main(int argc, char **argv)
 	pack_file out = { .n = 0 };
 	pack_meta(ck, &d, quant, &out);
 	pack_weights(ck, &d, quant, &out);
-	pack_vocab(argv[optind + 1], NMT_TAG_SRC_VOCAB, d.src_vocab, -1, -1, &out);
-	pack_vocab(argv[optind + 2], NMT_TAG_TGT_VOCAB, d.tgt_vocab, d.bos_id, d.eos_id, &out);
+	pack_vocab(argv[optind + 1], NMT_TAG_SRC_VOCAB, d.src_vocab, -1, -1, 0, &out);
+	pack_vocab(argv[optind + 2], NMT_TAG_TGT_VOCAB, d.tgt_vocab, d.bos_id, d.eos_id, 1, &out);
 	st_close(ck);
 	if (vmap) {
 		uint8_t *blob;

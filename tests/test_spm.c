@@ -176,6 +176,50 @@ static void test_fixture_model(void **state) {
     close_fixture(&o);
 }
 
+/* A decode-only blob (a model's target side) decodes every fixture exactly as
+ * spm_decode does, with the same special ids, in less space; it cannot encode,
+ * and a blob that claims to be decode-only but carries tables is refused. */
+static void test_decode_only(void **state) {
+    (void)state;
+    spm_scratch *s = spm_scratch_new();
+    assert_non_null(s);
+    for (size_t k = 0; k < sizeof kModels / sizeof *kModels; k++) {
+        const char *model = kModels[k];
+        opened full = open_fixture(model);
+        buffer proto = read_fixture(model, ".model");
+        uint8_t *blob;
+        size_t blob_len;
+        spm_model *m;
+        char err[256] = "";
+        assert_int_equal(spm_pack_decoder(proto.data, proto.len, &blob, &blob_len, err, sizeof err), 0);
+        if (spm_open(blob, blob_len, &m, err, sizeof err)) fail_msg("spm_open %s: %s", model, err);
+        assert_true(blob_len < full.blob_len);
+        assert_int_equal(spm_vocab_size(m), spm_vocab_size(full.m));
+        assert_int_equal(spm_unk_id(m), spm_unk_id(full.m));
+        assert_int_equal(spm_bos_id(m), spm_bos_id(full.m));
+        assert_int_equal(spm_eos_id(m), spm_eos_id(full.m));
+        assert_int_equal(spm_pad_id(m), spm_pad_id(full.m));
+        for (size_t t = 0; t < sizeof kTexts / sizeof *kTexts; t++) check_decode(m, s, model, kTexts[t]);
+        const int32_t *ids;
+        size_t n;
+        assert_int_equal(spm_encode(m, s, "a b", 3, &ids, &n), -1);
+        assert_int_equal(spm_piece_to_id(m, "</s>", 4), -1);
+        spm_close(m);
+        /* a full blob with the decode-only flag set: its tables contradict it */
+        uint8_t *bad = malloc(full.blob_len);
+        assert_non_null(bad);
+        memcpy(bad, full.blob, full.blob_len);
+        bad[16] |= 1u << 5;
+        assert_int_equal(spm_open(bad, full.blob_len, &m, err, sizeof err), -1);
+        assert_non_null(strstr(err, "decode-only"));
+        free(bad);
+        free(blob);
+        free(proto.data);
+        close_fixture(&full);
+    }
+    spm_scratch_free(s);
+}
+
 static void test_special_ids(void **state) {
     (void)state;
     opened o = open_fixture("uni_nfkc");
@@ -453,7 +497,7 @@ static void test_scrambled_piece_types(void **state) {
 }
 
 int main(void) {
-    struct CMUnitTest tests[sizeof kModels / sizeof *kModels + 7];
+    struct CMUnitTest tests[sizeof kModels / sizeof *kModels + 8];
     size_t n = 0;
     for (size_t i = 0; i < sizeof kModels / sizeof *kModels; i++) {
         struct CMUnitTest t = {kModels[i], test_fixture_model, NULL, NULL, (void *)kModels[i]};
@@ -461,6 +505,7 @@ int main(void) {
     }
     const struct CMUnitTest rest[] = {
         cmocka_unit_test(test_special_ids),
+        cmocka_unit_test(test_decode_only),
         cmocka_unit_test(test_encode_edge_cases),
         cmocka_unit_test(test_pack_rejects_bad_protos),
         cmocka_unit_test(test_open_rejects_truncated_blobs),

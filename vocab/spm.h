@@ -21,6 +21,13 @@ typedef struct spm_scratch spm_scratch; /* per-thread working memory, reused acr
 int spm_pack(const uint8_t *model_proto, size_t len, uint8_t **out, size_t *out_len,
              char *err, size_t errlen);
 
+/* The same for a vocabulary only ever decoded (a translation model's target
+ * side): the blob leaves out the piece lookup table and the normalizer, so
+ * spm_decode and the accessors work, spm_encode/spm_normalize_text fail and
+ * spm_piece_to_id finds nothing. */
+int spm_pack_decoder(const uint8_t *model_proto, size_t len, uint8_t **out, size_t *out_len,
+                     char *err, size_t errlen);
+
 /* Validate a blob (every offset, size, count, piece and table entry) and wrap it without
  * copying. The blob must outlive the model. Returns 0, or -1 with a reason in err. */
 int spm_open(const void *blob, size_t blob_len, spm_model **out, char *err, size_t errlen);
@@ -40,7 +47,8 @@ spm_scratch *spm_scratch_new(void);
 void spm_scratch_free(spm_scratch *s);
 
 /* Encode one line (no newline) of arbitrary bytes. *ids points into the scratch and stays
- * valid until its next use. Returns 0, or -1 (out of memory / input over 256 MiB). */
+ * valid until its next use. Returns 0, or -1 (out of memory / input over 256 MiB / a
+ * decode-only blob). */
 int spm_encode(const spm_model *m, spm_scratch *s, const char *text, size_t len,
                const int32_t **ids, size_t *n_ids);
 

@@ -45,7 +45,9 @@ static int postprocess(const spm_model *m, spm_scratch *s, size_t n_spans, size_
 
 int spm_normalize_text(const spm_model *m, spm_scratch *s, const char *text, size_t len,
                        const char **out, size_t *out_len) {
-    if (len > SPM_MAX_INPUT || spm_normalize(m, s, text, len, out_len)) return -1;
+    if ((m->flags & SPM_F_DECODE_ONLY) || len > SPM_MAX_INPUT ||
+        spm_normalize(m, s, text, len, out_len))
+        return -1;
     *out = s->norm;
     return 0;
 }
@@ -56,7 +58,8 @@ int spm_encode(const spm_model *m, spm_scratch *s, const char *text, size_t len,
     *ids = kNoIds;
     *n_ids = 0;
     size_t n, n_spans;
-    if (len > SPM_MAX_INPUT || spm_normalize(m, s, text, len, &n)) return -1;
+    if ((m->flags & SPM_F_DECODE_ONLY) || len > SPM_MAX_INPUT || spm_normalize(m, s, text, len, &n))
+        return -1;
     int rc = m->model_type == SPM_BPE ? spm_bpe_segment(m, s, n, &n_spans)
                                       : spm_unigram_segment(m, s, n, &n_spans);
     if (rc || postprocess(m, s, n_spans, n_ids)) return -1;

@@ -25,7 +25,8 @@ enum {
     SPM_F_ESCAPE_WS = 1u << 2,
     SPM_F_WS_AS_SUFFIX = 1u << 3,
     SPM_F_BYTE_FALLBACK = 1u << 4,
-    SPM_F_ALL = (1u << 5) - 1
+    SPM_F_DECODE_ONLY = 1u << 5, /* no lookup table, no charsmap: spm_pack_decoder */
+    SPM_F_ALL = (1u << 6) - 1
 };
 
 /* Blob layout constants (see docs/TOKENIZER.md). */

@@ -115,6 +115,11 @@ static int bind_sections(spm_model *m, const uint8_t *b, const section *sec, cha
     m->unk_surface_len = sec[SPM_SEC_UNK_SURFACE].size;
     if (m->n_pieces == 0 || (uint64_t)m->n_pieces * SPM_PIECE_REC != sec[SPM_SEC_PIECES].size)
         return spm_fail(err, errlen, "tokenizer piece table size mismatch");
+    if (m->flags & SPM_F_DECODE_ONLY) {
+        if (m->n_slots || m->trie_units || m->norm_len)
+            return spm_fail(err, errlen, "decode-only tokenizer has encoding tables");
+        return 0;
+    }
     if (sec[SPM_SEC_HASH].size % 4 || m->n_slots <= m->n_pieces || (m->n_slots & (m->n_slots - 1)))
         return spm_fail(err, errlen, "tokenizer hash table has a bad size");
     if (sec[SPM_SEC_TRIE].size % 4 || (m->trie_units == 0) != (m->norm_len == 0))
@@ -149,7 +154,7 @@ static int check_piece_content(spm_model *m, int32_t id, int *n_unk, char *err, 
     uint32_t type = spm_piece_type(m, id);
     if (type == SPM_BYTE && !is_byte_piece(p, len))
         return spm_fail(err, errlen, "tokenizer byte piece %d is malformed", (int)id);
-    if (spm_lookup(m, p, len) != id)
+    if (!(m->flags & SPM_F_DECODE_ONLY) && spm_lookup(m, p, len) != id)
         return spm_fail(err, errlen, "tokenizer hash table does not find piece %d", (int)id);
     float score = spm_piece_score(m, id);
     if (type == SPM_NORMAL) {

@@ -144,8 +144,9 @@ static void plan_layout(blob_layout *L, const spm_proto_model *pm, size_t string
 }
 
 static void write_header(uint8_t *b, const blob_layout *L, const spm_proto_model *pm,
-                         const int32_t ids[4]) {
-    uint32_t flags = (pm->add_dummy_prefix ? SPM_F_ADD_DUMMY_PREFIX : 0) |
+                         const int32_t ids[4], int decode_only) {
+    uint32_t flags = (decode_only ? SPM_F_DECODE_ONLY : 0) |
+                     (pm->add_dummy_prefix ? SPM_F_ADD_DUMMY_PREFIX : 0) |
                      (pm->remove_extra_ws ? SPM_F_REMOVE_EXTRA_WS : 0) |
                      (pm->escape_ws ? SPM_F_ESCAPE_WS : 0) |
                      (pm->ws_as_suffix ? SPM_F_WS_AS_SUFFIX : 0) |
@@ -176,26 +177,40 @@ static void write_pieces(uint8_t *b, const blob_layout *L, const spm_proto_model
     }
 }
 
-static int build_blob(const spm_proto_model *pm, uint8_t **out, size_t *out_len,
+/* A decode-only blob keeps what turning ids into text needs (pieces, flags,
+ * the unk surface) and leaves out what only encoding reads: the piece lookup
+ * table and the normalizer's charsmap (together 300 KB for an 8000-piece
+ * nmt_nfkc model). The lookup table is still built, to find the special ids. */
+static int build_blob(const spm_proto_model *pm, int decode_only, uint8_t **out, size_t *out_len,
                       char *err, size_t errlen) {
     spm_bytes trie, norm;
     if (check_charsmap(pm->charsmap, &trie, &norm, err, errlen)) return -1;
+    if (decode_only) trie.len = norm.len = 0;
     /* Replacement strings are read as C strings: make sure the last one ends. */
     int add_nul = trie.len > 0 && (norm.len == 0 || norm.p[norm.len - 1] != 0);
     size_t strings_len = 0;
     for (size_t i = 0; i < pm->n_pieces; i++) strings_len += pm->pieces[i].piece.len;
     uint32_t n_slots = table_slots(pm->n_pieces);
     blob_layout L;
-    plan_layout(&L, pm, strings_len, n_slots, trie, norm.len + (size_t)add_nul);
+    plan_layout(&L, pm, strings_len, decode_only ? 0 : n_slots, trie, norm.len + (size_t)add_nul);
     if (L.total > 0xffffffffu) return spm_fail(err, errlen, "model too large");
-    uint8_t *b = calloc(1, L.total);
-    if (b == NULL) return spm_fail(err, errlen, "out of memory");
-    uint8_t *slots = b + L.off[SPM_SEC_HASH];
-    if (fill_table(slots, n_slots, pm, err, errlen)) { free(b); return -1; }
+    uint8_t *b = calloc(1, L.total), *slots = calloc(n_slots, 4);
+    if (b == NULL || slots == NULL) {
+        free(b);
+        free(slots);
+        return spm_fail(err, errlen, "out of memory");
+    }
+    if (fill_table(slots, n_slots, pm, err, errlen)) {
+        free(b);
+        free(slots);
+        return -1;
+    }
     int32_t ids[4] = {unknown_id(pm), control_id(slots, n_slots, pm, pm->bos_piece),
                       control_id(slots, n_slots, pm, pm->eos_piece),
                       control_id(slots, n_slots, pm, pm->pad_piece)};
-    write_header(b, &L, pm, ids);
+    if (!decode_only) memcpy(b + L.off[SPM_SEC_HASH], slots, (size_t)n_slots * 4);
+    free(slots);
+    write_header(b, &L, pm, ids, decode_only);
     write_pieces(b, &L, pm);
     if (trie.len) memcpy(b + L.off[SPM_SEC_TRIE], trie.p, trie.len);
     if (norm.len) memcpy(b + L.off[SPM_SEC_NORM], norm.p, norm.len);
@@ -206,8 +221,8 @@ static int build_blob(const spm_proto_model *pm, uint8_t **out, size_t *out_len,
     return 0;
 }
 
-int spm_pack(const uint8_t *model_proto, size_t len, uint8_t **out, size_t *out_len,
-             char *err, size_t errlen) {
+static int pack(const uint8_t *model_proto, size_t len, int decode_only, uint8_t **out,
+                size_t *out_len, char *err, size_t errlen) {
     if (out == NULL || out_len == NULL) return spm_fail(err, errlen, "no output pointer");
     *out = NULL;
     *out_len = 0;
@@ -220,8 +235,18 @@ int spm_pack(const uint8_t *model_proto, size_t len, uint8_t **out, size_t *out_
         spm_fail(err, errlen, "denormalization rules are not supported");
         goto done;
     }
-    rc = build_blob(&pm, out, out_len, err, errlen);
+    rc = build_blob(&pm, decode_only, out, out_len, err, errlen);
 done:
     spm_proto_free(&pm);
     return rc;
+}
+
+int spm_pack(const uint8_t *model_proto, size_t len, uint8_t **out, size_t *out_len,
+             char *err, size_t errlen) {
+    return pack(model_proto, len, 0, out, out_len, err, errlen);
+}
+
+int spm_pack_decoder(const uint8_t *model_proto, size_t len, uint8_t **out, size_t *out_len,
+                     char *err, size_t errlen) {
+    return pack(model_proto, len, 1, out, out_len, err, errlen);
 }
