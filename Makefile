@@ -35,7 +35,7 @@ TEST_SRC = $(wildcard tests/test_*.c)
 # the one embedded (chosen by measurement: docs/RESULTS.md), EMBED_MODEL=
 # (empty) builds a binary without a model. A format with its own fine-tuned
 # weights (models/ende-q4.safetensors, quantization-aware) packs those.
-EMBED_QUANT ?= q8
+EMBED_QUANT ?= q4
 DEFAULT_SPM = models/en.model models/de.model
 DEFAULT_VMAP = $(wildcard models/ende.vmap)
 default_weights = $(firstword $(wildcard models/ende-$(1).safetensors) models/ende.safetensors)
