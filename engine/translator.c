@@ -4,6 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "segment.h"
+
+/* Segments of a long line decoded together (segment.h): with the pieces
+ * per segment, this bounds the memory a line of any length needs. */
+#define SEGMENTS_PER_PASS 8
+
 struct nmt_translator {
 	const nmt_model *m;
 	nmt_state state;
@@ -19,6 +25,10 @@ struct nmt_translator {
 	int *n_hyps;                       /* [lines_cap] */
 	char *text[NMT_MAX_BEAM];          /* detokenized n-best outputs */
 	size_t text_cap[NMT_MAX_BEAM];
+	/* a long line's segments: their ids with EOS, and the joined outputs */
+	int32_t seg_ids[SEGMENTS_PER_PASS][NMT_SEGMENT_PIECES + 1];
+	char *joined[NMT_MAX_BEAM];
+	size_t joined_len[NMT_MAX_BEAM], joined_cap[NMT_MAX_BEAM];
 };
 
 nmt_translator *nmt_translator_new(const nmt_model *m)
@@ -52,8 +62,10 @@ void nmt_translator_free(nmt_translator *t)
 	free(t->batch_len);
 	free(t->hyps);
 	free(t->n_hyps);
-	for (int i = 0; i < NMT_MAX_BEAM; i++)
+	for (int i = 0; i < NMT_MAX_BEAM; i++) {
 		free(t->text[i]);
+		free(t->joined[i]);
+	}
 	free(t);
 }
 
@@ -144,39 +156,144 @@ oom:
 	return -1;
 }
 
-int nmt_translate_batch(nmt_translator *t, const nmt_search_options *o, const char *const *lines,
-			const size_t *lens, int n, nmt_emit_fn emit, void *ctx, char *err, size_t errlen)
+/* Lines [first, last), none longer than a segment, decoded as one batch
+ * and emitted in order. */
+static int translate_run(nmt_translator *t, const nmt_search_options *o, int first, int last, nmt_emit_fn emit,
+			 void *ctx, char *err, size_t errlen)
 {
-	size_t used = 0;
 	int n_batch = 0;
 
-	if (o->beam < 1 || o->beam > NMT_MAX_BEAM || o->nbest < 1 || o->nbest > o->beam) {
-		snprintf(err, errlen, "beam must be 1..%d and nbest 1..beam", NMT_MAX_BEAM);
-		return -1;
-	}
-	if (reserve_lines(t, n) != 0)
-		goto oom;
-	for (int i = 0; i < n; i++)
-		if (source_ids(t, i, lines[i], lens[i], &used) != 0)
-			goto oom;
-	for (int i = 0; i < n; i++)   /* the ids have stopped moving */
+	for (int i = first; i < last; i++)   /* the ids have stopped moving */
 		if (t->src_len[i] > 1) {
 			t->src[n_batch] = t->ids + t->ids_off[i];
 			t->batch_len[n_batch++] = t->src_len[i];
 		}
 	if (n_batch > 0) {
-		if (nmt_batch_prepare(&t->state, n_batch, t->src, t->batch_len, o) != 0)
-			goto oom;
+		if (nmt_batch_prepare(&t->state, n_batch, t->src, t->batch_len, o) != 0) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
 		nmt_encode(&t->state, t->src);
 		nmt_search(&t->state, o, t->hyps, t->n_hyps);
 	}
-	for (int i = 0, b = 0; i < n; i++) {
+	for (int i = first, b = 0; i < last; i++) {
 		int has_model_output = t->src_len[i] > 1;
 		int rc = emit_line(t, has_model_output ? t->hyps + (size_t)b * o->nbest : NULL,
 				   has_model_output ? t->n_hyps[b] : 0, i, emit, ctx, err, errlen);
 		b += has_model_output;
 		if (rc != 0)
 			return rc;
+	}
+	return 0;
+}
+
+/* Append text to joined output k, after a space if both are non-empty. */
+static int join(nmt_translator *t, int k, const char *text, size_t len)
+{
+	size_t sep = t->joined_len[k] > 0 && len > 0, need = t->joined_len[k] + sep + len + 1;
+	if (need > t->joined_cap[k]) {
+		size_t cap = need > 2 * t->joined_cap[k] ? need : 2 * t->joined_cap[k];
+		char *p = realloc(t->joined[k], cap);
+		if (!p)
+			return -1;
+		t->joined[k] = p;
+		t->joined_cap[k] = cap;
+	}
+	if (sep)
+		t->joined[k][t->joined_len[k]++] = ' ';
+	memcpy(t->joined[k] + t->joined_len[k], text, len);
+	t->joined_len[k] += len;
+	t->joined[k][t->joined_len[k]] = '\0';
+	return 0;
+}
+
+/* Decode the next pass of up to SEGMENTS_PER_PASS segments of ids[*pos..n)
+ * and join their translations: rank k of the line is every segment's k-th
+ * best (or its last, if it has fewer), with logprobs and scores added. */
+static int translate_pass(nmt_translator *t, const nmt_search_options *o, const int32_t *ids, int n, int *pos,
+			  float *logprob, float *score, int *n_out)
+{
+	int n_seg = 0;
+	while (n_seg < SEGMENTS_PER_PASS && *pos < n) {
+		int len = nmt_segment_length(t->m->src_vocab, ids + *pos, n - *pos);
+		memcpy(t->seg_ids[n_seg], ids + *pos, (size_t)len * sizeof *ids);
+		t->seg_ids[n_seg][len] = t->m->d.src_eos_id;
+		t->src[n_seg] = t->seg_ids[n_seg];
+		t->batch_len[n_seg++] = len + 1;
+		*pos += len;
+	}
+	if (nmt_batch_prepare(&t->state, n_seg, t->src, t->batch_len, o) != 0)
+		return -1;
+	nmt_encode(&t->state, t->src);
+	nmt_search(&t->state, o, t->hyps, t->n_hyps);
+	for (int s = 0; s < n_seg; s++) {
+		if (t->n_hyps[s] < *n_out)
+			*n_out = t->n_hyps[s];
+		for (int k = 0; k < o->nbest; k++) {
+			const nmt_hypothesis *h = &t->hyps[(size_t)s * o->nbest + (k < t->n_hyps[s] ? k : t->n_hyps[s] - 1)];
+			const char *text;
+			size_t len;
+			if (spm_decode(t->m->tgt_vocab, t->tgt_scratch, h->ids, (size_t)h->len, &text, &len) != 0 ||
+			    join(t, k, text, len) != 0)
+				return -1;
+			logprob[k] += h->logprob;
+			score[k] += h->score;
+		}
+	}
+	return 0;
+}
+
+/* Line i, longer than one segment: translated segment by segment, a pass of
+ * them at a time, then emitted as one line. */
+static int translate_long(nmt_translator *t, const nmt_search_options *o, int i, nmt_emit_fn emit, void *ctx,
+			  char *err, size_t errlen)
+{
+	const int32_t *ids = t->ids + t->ids_off[i];
+	int n = t->src_len[i] - 1, pos = 0, n_out = o->nbest;
+	float logprob[NMT_MAX_BEAM] = { 0 }, score[NMT_MAX_BEAM] = { 0 };
+	nmt_translation out[NMT_MAX_BEAM];
+
+	for (int k = 0; k < o->nbest; k++)
+		t->joined_len[k] = 0;
+	while (pos < n)
+		if (translate_pass(t, o, ids, n, &pos, logprob, score, &n_out) != 0) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+	for (int k = 0; k < n_out; k++)
+		out[k] = (nmt_translation){ .text = t->joined[k], .len = t->joined_len[k], .logprob = logprob[k],
+					    .score = score[k] };
+	return emit(ctx, i, out, n_out);
+}
+
+int nmt_translate_batch(nmt_translator *t, const nmt_search_options *o, const char *const *lines,
+			const size_t *lens, int n, nmt_emit_fn emit, void *ctx, char *err, size_t errlen)
+{
+	size_t used = 0;
+
+	if (o->beam < 1 || o->beam > NMT_MAX_BEAM || o->nbest < 1 || o->nbest > o->beam) {
+		snprintf(err, errlen, "beam must be 1..%d and nbest 1..beam", NMT_MAX_BEAM);
+		return -1;
+	}
+	if (reserve_lines(t, n > SEGMENTS_PER_PASS ? n : SEGMENTS_PER_PASS) != 0)
+		goto oom;
+	for (int i = 0; i < n; i++)
+		if (source_ids(t, i, lines[i], lens[i], &used) != 0)
+			goto oom;
+	/* runs of ordinary lines as batches, each long line on its own */
+	for (int i = 0; i < n;) {
+		int rc, j = i;
+		if (t->src_len[i] - 1 > NMT_SEGMENT_PIECES) {
+			rc = translate_long(t, o, i, emit, ctx, err, errlen);
+			j = i + 1;
+		} else {
+			while (j < n && t->src_len[j] - 1 <= NMT_SEGMENT_PIECES)
+				j++;
+			rc = translate_run(t, o, i, j, emit, ctx, err, errlen);
+		}
+		if (rc != 0)
+			return rc;
+		i = j;
 	}
 	return 0;
 oom:

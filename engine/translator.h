@@ -24,7 +24,9 @@ typedef int (*nmt_emit_fn)(void *ctx, int i, const nmt_translation *tr, int n);
 
 /* Translate lines[0..n) (no newlines) decoded together as one batch,
  * calling emit for line 0, 1, ... n-1 in order. The result of a line does
- * not depend on the other lines of its batch. A line with no source tokens
+ * not depend on the other lines of its batch. A line of more than
+ * NMT_SEGMENT_PIECES source pieces is translated segment by segment and
+ * emitted as one joined translation (segment.h, docs/INPUT.md). A line with no source tokens
  * translates to the empty string without running the model. Returns 0;
  * -1 with a message in err when the options are invalid or memory runs out
  * (the lines before were emitted, the others not); or emit's nonzero value. */

@@ -1,0 +1,34 @@
+#include "segment.h"
+
+#include <string.h>
+
+/* SentencePiece marks a word's first piece with U+2581 (escaped whitespace). */
+static int starts_word(const spm_model *vocab, int32_t id)
+{
+	size_t len;
+	const char *p = spm_piece(vocab, id, &len);
+	return p && len >= 3 && memcmp(p, "\xe2\x96\x81", 3) == 0;
+}
+
+static int ends_sentence(const spm_model *vocab, int32_t id)
+{
+	size_t len;
+	const char *p = spm_piece(vocab, id, &len);
+	return p && len > 0 && strchr(".!?;:", p[len - 1]) != NULL && p[len - 1] != '\0';
+}
+
+int nmt_segment_length(const spm_model *vocab, const int32_t *ids, int n)
+{
+	const int most = NMT_SEGMENT_PIECES, least = NMT_SEGMENT_PIECES / 2;
+
+	if (n <= most)
+		return n;
+	/* a cut at k puts ids[0..k) in this segment and ids[k] first in the next */
+	for (int k = most; k >= least; k--)
+		if (starts_word(vocab, ids[k]) && ends_sentence(vocab, ids[k - 1]))
+			return k;
+	for (int k = most; k >= least; k--)
+		if (starts_word(vocab, ids[k]))
+			return k;
+	return most;
+}
