@@ -7,6 +7,8 @@
 #   make check-clang     compile everything with clang -Wall -Wextra -Werror
 #   make models          the default model packed as f32, q8 and q4 (build/models/)
 #   make bench-kernels   kernel GOP/s per format and ISA, and the CPU's peak
+#   make fuzz            every libFuzzer harness for FUZZ_SECONDS (default 60) each
+#   make memcheck        valgrind memcheck on end-to-end translations
 #   make spm-parity      tokenizer vs spm_encode/spm_decode (needs sentencepiece)
 #   make clean
 
@@ -54,7 +56,7 @@ SAN      = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-re
 H = build/san
 endif
 
-.PHONY: all test check-clang clean spm-parity bench-kernels models
+.PHONY: all test check-clang clean spm-parity bench-kernels models fuzz memcheck
 all: nmt model-pack
 
 # ---- static binaries (musl) ---------------------------------------------
@@ -144,6 +146,14 @@ endif
 build/tiny_vmap_%.nmt: model-pack tests/fixtures/tiny/vmap_%.txt tests/fixtures/tiny/tiny.safetensors
 	./model-pack --vmap tests/fixtures/tiny/vmap_$*.txt -o $@ tests/fixtures/tiny/tiny.safetensors tests/fixtures/tiny/src.model tests/fixtures/tiny/tgt.model
 
+# The fuzz harnesses (tests/fuzz/) replayed over their committed corpora,
+# seeds and every input that once failed, by the end-to-end tests.
+FUZZ_NAMES = model tokenizer lines translate
+REPLAYS  = $(foreach n,$(FUZZ_NAMES),$(H)/tests/fuzz/replay_$(n))
+
+$(H)/tests/fuzz/replay_%: $(H)/tests/fuzz/fuzz_%.o $(H)/tests/fuzz/replay.o $(LIB_HOST)
+	$(HOST_CC) $(SAN) -o $@ $^ $(LDLIBS) -lpthread
+
 # The NEON kernels: the quantization tests cross-built for aarch64 and run
 # under qemu, when the cross compiler, qemu-user-static and cmocka for arm64
 # are installed (.ci/run installs them); skipped with a note otherwise.
@@ -163,9 +173,35 @@ build/a64/%.qemu: build/a64/%
 	printf '#!/bin/sh\nexec $(QEMU_A64) -L /usr/aarch64-linux-gnu %s "$$@"\n' "$(abspath $<)" >$@
 	chmod +x $@
 
-test: all $(TESTS) $(A64_TESTS) build/tiny.nmt build/tiny_vmap_full.nmt build/tiny_vmap_small.nmt $(E2E_ALSO)
+test: all $(TESTS) $(A64_TESTS) build/tiny.nmt build/tiny_vmap_full.nmt build/tiny_vmap_small.nmt $(E2E_ALSO) $(REPLAYS)
 	@$(if $(A64_TESTS),,echo "note: aarch64 cross compiler, qemu-aarch64-static or arm64 cmocka missing: NEON kernel tests skipped";)
-	@E2E_ALSO="$(E2E_ALSO)" sh tests/run.sh $(TESTS) $(A64_TESTS)
+	@E2E_ALSO="$(E2E_ALSO)" REPLAY=$(H)/tests/fuzz sh tests/run.sh $(TESTS) $(A64_TESTS)
+
+# libFuzzer (clang, libclang-rt-14-dev) with ASan and UBSan: each harness
+# runs FUZZ_SECONDS on a working corpus in build/fuzz/corpus/ seeded from
+# tests/fuzz/NAME/; a failing input lands in build/fuzz/artifacts/NAME/ and
+# belongs in tests/fuzz/NAME/ once fixed, where make test replays it.
+FUZZ_SECONDS ?= 60
+F = build/fuzz
+FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+LIB_FUZZ = $(patsubst %.c,$(F)/%.o,$(LIB_SRC) $(CLI_SRC))
+
+$(F)/%.o: %.c
+	@mkdir -p $(dir $@)
+	clang $(CFLAGS_COMMON) -g -fsanitize=fuzzer-no-link $(FUZZ_SAN) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(F)/fuzz_%: $(F)/tests/fuzz/fuzz_%.o $(LIB_FUZZ)
+	clang -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $^ $(LDLIBS) -lpthread
+
+fuzz: $(foreach n,$(FUZZ_NAMES),$(F)/fuzz_$(n)) build/tiny_vmap_small.nmt
+	@for n in $(FUZZ_NAMES); do \
+		mkdir -p $(F)/corpus/$$n $(F)/artifacts/$$n; \
+		echo "== fuzz_$$n: $(FUZZ_SECONDS) s"; \
+		$(F)/fuzz_$$n -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -timeout=20 -rss_limit_mb=2048 \
+			-artifact_prefix=$(F)/artifacts/$$n/ $(F)/corpus/$$n tests/fuzz/$$n 2>$(F)/fuzz_$$n.log || \
+			{ tail -n 40 $(F)/fuzz_$$n.log; exit 1; }; \
+		grep -E '^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)' $(F)/fuzz_$$n.log; \
+	done
 
 # Kernel throughput per format and ISA at the default model's shapes, next to
 # the measured peak (bench/kernels.c); figures go into docs/RESULTS.md.
@@ -178,7 +214,8 @@ bench-kernels: $(H)/bench/kernels
 # Objects and binaries made only on the way to another target: kept, but a
 # missing one is remade (a bare .SECONDARY: would make every target
 # intermediate, and a deleted or renamed prerequisite would go unnoticed).
-.SECONDARY: $(TESTS:=.o) $(H)/tests/spm_tool.o $(H)/bench/kernels.o build/a64/test_quant
+.SECONDARY: $(TESTS:=.o) $(H)/tests/spm_tool.o $(H)/bench/kernels.o build/a64/test_quant \
+	$(foreach n,$(FUZZ_NAMES),$(H)/tests/fuzz/fuzz_$(n).o $(F)/tests/fuzz/fuzz_$(n).o) $(H)/tests/fuzz/replay.o $(LIB_FUZZ)
 
 # Tokenizer parity with SentencePiece's spm_encode/spm_decode (Debian package
 # sentencepiece) on the fixtures and, when ../shared/data/multi30k exists, Multi30k.
@@ -186,7 +223,7 @@ spm-parity: $(H)/tests/spm_tool
 	sh tests/spm_parity.sh --tool $(H)/tests/spm_tool
 
 check-clang:
-	@for f in main.c pack/main.c bench/kernels.c $(CLI_SRC) $(LIB_SRC) $(PACK_SRC) $(TEST_SRC); do \
+	@for f in main.c pack/main.c bench/kernels.c $(CLI_SRC) $(LIB_SRC) $(PACK_SRC) $(TEST_SRC) $(wildcard tests/fuzz/*.c); do \
 		clang $(CFLAGS_COMMON) -fsyntax-only $$f || exit 1; done
 	@$(if $(HAVE_SLEEF),clang $(CFLAGS_COMMON) -DNMT_WITH_SLEEF -fsyntax-only quant/vecmath_sleef.c quant/vecmath.c &&) \
 		echo "clang: no warnings"

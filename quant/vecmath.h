@@ -17,11 +17,14 @@
 /* e^x, Cody-Waite reduction x = n ln2 + r, |r| <= ln2 / 2, and a degree-7
  * polynomial for e^r (Cephes' expf). Arguments are clamped to
  * [-87.33, 88]: below, the result is ~FLT_MIN instead of a subnormal or 0;
- * above, e^88 instead of a value near the overflow threshold. */
+ * above, e^88 instead of a value near the overflow threshold. The clamps
+ * are written so that a NaN fails the first test and becomes 88: a NaN must
+ * not reach the float-to-int conversion below, which would be undefined (a
+ * damaged model can produce one; found by tests/fuzz/fuzz_model.c). */
 static inline float nmt_exp(float x)
 {
-	x = x > 88.0f ? 88.0f : x;
-	x = x < -87.33f ? -87.33f : x;
+	x = x < 88.0f ? x : 88.0f;
+	x = x > -87.33f ? x : -87.33f;
 	float n = (x * 1.44269504088896341f + 12582912.0f) - 12582912.0f;   /* round(x / ln 2) */
 	float r = (x - n * 0.693359375f) - n * -2.12194440e-4f;
 	float p = 1.9875691500e-4f;

@@ -237,6 +237,14 @@ check "closed pipe: nothing on stderr" test ! -s "$TMP/pipe.err"
 expect_error "full disk: a write error, not silent loss" 1 sh -c "exec $NMT -m $M -b 1 <$TMP/many2 >/dev/full"
 expect_error "unreadable input (a directory)" 1 sh -c "exec $NMT -m $M -b 1 <$TMP"
 
+# ---- the fuzz harnesses over their committed corpora (tests/fuzz/) ----------
+R=${REPLAY:-build/host/tests/fuzz}
+if [ -z "${E2E_SANITIZED:-}" ]; then
+	for n in model tokenizer lines translate; do
+		check "fuzz corpus replays clean: $n" sh -c "$R/replay_$n tests/fuzz/$n >/dev/null"
+	done
+fi
+
 # ---- bad model files --------------------------------------------------------
 : >"$TMP/empty.nmt"
 head -c 1000 "$M" >"$TMP/trunc.nmt"

@@ -220,6 +220,29 @@ static void test_decode_only(void **state) {
     spm_scratch_free(s);
 }
 
+/* One scratch serving models of both types in turn (a unigram model grows
+ * its work buffers first, then a BPE model reuses them for longer input):
+ * under ASan this overflowed before the work buffers' capacities were all
+ * counted in bytes (found by tests/fuzz/fuzz_tokenizer.c). */
+static void test_scratch_shared_by_model_types(void **state) {
+    (void)state;
+    opened uni = open_fixture("uni_nfkc"), bpe = open_fixture("bpe_bytes");
+    spm_scratch *s = spm_scratch_new();
+    assert_non_null(s);
+    char text[4096];
+    for (size_t len = 16; len <= sizeof text; len *= 2) {
+        for (size_t i = 0; i < len; i++) text[i] = "ab cde fgh"[i % 10];
+        const int32_t *ids;
+        size_t n;
+        assert_int_equal(spm_encode(uni.m, s, text, len / 2, &ids, &n), 0);
+        assert_int_equal(spm_encode(bpe.m, s, text, len, &ids, &n), 0);
+        assert_true(n > 0);
+    }
+    spm_scratch_free(s);
+    close_fixture(&uni);
+    close_fixture(&bpe);
+}
+
 static void test_special_ids(void **state) {
     (void)state;
     opened o = open_fixture("uni_nfkc");
@@ -497,7 +520,7 @@ static void test_scrambled_piece_types(void **state) {
 }
 
 int main(void) {
-    struct CMUnitTest tests[sizeof kModels / sizeof *kModels + 8];
+    struct CMUnitTest tests[sizeof kModels / sizeof *kModels + 9];
     size_t n = 0;
     for (size_t i = 0; i < sizeof kModels / sizeof *kModels; i++) {
         struct CMUnitTest t = {kModels[i], test_fixture_model, NULL, NULL, (void *)kModels[i]};
@@ -506,6 +529,7 @@ int main(void) {
     const struct CMUnitTest rest[] = {
         cmocka_unit_test(test_special_ids),
         cmocka_unit_test(test_decode_only),
+        cmocka_unit_test(test_scratch_shared_by_model_types),
         cmocka_unit_test(test_encode_edge_cases),
         cmocka_unit_test(test_pack_rejects_bad_protos),
         cmocka_unit_test(test_open_rejects_truncated_blobs),

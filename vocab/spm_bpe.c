@@ -2,6 +2,7 @@
  * characters (user-defined symbols are single, frozen symbols), repeatedly merge the
  * adjacent pair whose concatenation is the highest-scoring piece (ties: leftmost), then
  * split any UNUSED result back into the pieces it was merged from. */
+#include <stdint.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,10 +153,15 @@ static int resegment(bpe_state *st, uint32_t start, uint32_t len, size_t *n_span
 int spm_bpe_segment(const spm_model *m, spm_scratch *s, size_t n, size_t *n_spans) {
     *n_spans = 0;
     if (n == 0) return 0;
-    /* n symbols at most; each merge queues at most two pairs: 3n pairs in all. */
-    if (spm_reserve(&s->work, &s->work_cap, n, sizeof(symbol)) ||
-        spm_reserve(&s->work2, &s->work2_cap, 3 * n, sizeof(pair)) ||
-        spm_reserve(&s->work3, &s->work3_cap, 3 * n, sizeof(uint32_t)))
+    /* n symbols at most; each merge queues at most two pairs: 3n pairs in all.
+     * The work buffers' capacities count bytes (spm_internal.h), since the
+     * unigram segmenter shares them with other element types: counting
+     * elements here once let a scratch that had served a unigram model
+     * overflow (found by tests/fuzz/fuzz_tokenizer.c). */
+    if (n > SIZE_MAX / (3 * sizeof(pair)) ||
+        spm_reserve(&s->work, &s->work_cap, n * sizeof(symbol), 1) ||
+        spm_reserve(&s->work2, &s->work2_cap, 3 * n * sizeof(pair), 1) ||
+        spm_reserve(&s->work3, &s->work3_cap, 3 * n * sizeof(uint32_t), 1))
         return -1;
     bpe_state st = {m, s, s->norm, s->work, s->work2, 0, s->work3, 0, NULL, 0, 0};
     size_t n_sym = split_symbols(&st, n);

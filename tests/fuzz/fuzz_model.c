@@ -1,0 +1,89 @@
+/* The model-file reader: every section (header, table, metadata, tensors,
+ * vocabularies, vocabulary map, precomputed tables). Each input is opened
+ * twice: as it is, and with its checksums and file size made right, since
+ * otherwise almost every mutation would stop at the first CRC. A model that
+ * opens must also translate (a short line, beam 2, the shortlist on). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../engine/crc32.h"
+#include "../../engine/format.h"
+#include "../../engine/model.h"
+#include "../../engine/translator.h"
+#include "fuzz.h"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	return 0;
+}
+
+static void wr32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* The header's file size, each section's CRC, the table's and the header's. */
+static void fix_checksums(uint8_t *b, size_t n)
+{
+	if (n < NMT_HEADER_SIZE)
+		return;
+	uint32_t sections = nmt_rd32(b + NMT_H_NSECTIONS);
+	if (sections > NMT_MAX_SECTIONS || NMT_HEADER_SIZE + (size_t)sections * NMT_SECTION_ENTRY_SIZE > n)
+		return;
+	for (uint32_t i = 0; i < sections; i++) {
+		uint8_t *e = b + NMT_HEADER_SIZE + (size_t)i * NMT_SECTION_ENTRY_SIZE;
+		uint64_t off = nmt_rd64(e + NMT_S_OFFSET), size = nmt_rd64(e + NMT_S_SIZE);
+		if (off <= n && size <= n - off)
+			wr32(e + NMT_S_CRC, nmt_crc32(0, b + off, (size_t)size));
+	}
+	for (int i = 0; i < 8; i++)
+		b[NMT_H_FILE_SIZE + i] = (uint8_t)((uint64_t)n >> (8 * i));
+	wr32(b + NMT_H_TABLE_CRC, nmt_crc32(0, b + NMT_HEADER_SIZE, (size_t)sections * NMT_SECTION_ENTRY_SIZE));
+	wr32(b + NMT_H_HEADER_CRC, nmt_crc32(0, b, 60));
+}
+
+static void translate_with(const nmt_model *m)
+{
+	nmt_translator *t = nmt_translator_new(m);
+	if (!t)
+		return;
+	nmt_search_options o = { .beam = 2, .nbest = 2, .alpha = 0.6, .max_len = 12, .use_shortlist = 1 };
+	nmt_translation out[2];
+	int n = 0;
+	char err[256];
+	static const char line[] = "A man with two dogs.";
+	if (nmt_translate(t, &o, line, sizeof line - 1, out, &n, err, sizeof err) == 0)
+		FUZZ_ASSERT(n >= 1 && n <= 2 && out[0].text[out[0].len] == '\0');
+	nmt_translator_free(t);
+}
+
+static void open_and_use(const uint8_t *buf, size_t n, int verify_all)
+{
+	nmt_model *m;
+	char err[256], val[64];
+	if (nmt_model_open_memory(buf, n, verify_all, &m, err, sizeof err) != 0) {
+		FUZZ_ASSERT(err[0] != '\0');
+		return;
+	}
+	nmt_model_meta(m, "arch", val, sizeof val);
+	translate_with(m);
+	nmt_model_close(m);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	/* the reader wants the mapping's alignment */
+	uint8_t *buf = aligned_alloc(NMT_ALIGN, (size + NMT_ALIGN) / NMT_ALIGN * NMT_ALIGN);
+	if (!buf)
+		return 0;
+	memcpy(buf, data, size);
+	open_and_use(buf, size, 0);
+	fix_checksums(buf, size);
+	open_and_use(buf, size, 1);
+	free(buf);
+	return 0;
+}
