@@ -117,6 +117,10 @@ $(H)/tests/%: $(H)/tests/%.o $(LIB_HOST)
 $(H)/tests/spm_tool: $(H)/tests/spm_tool.o $(LIB_HOST)
 	$(HOST_CC) $(SAN) -o $@ $^ $(LDLIBS)
 
+# The allocation-counting test sees every malloc/calloc/realloc of the
+# engine's objects through the linker's --wrap.
+$(H)/tests/test_alloc: LDLIBS += -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
+
 # SLEEF (Debian's libsleef-dev, a shared library only) is the accuracy oracle
 # of the element-wise math when it is installed; libm in double otherwise.
 HAVE_SLEEF := $(shell printf '#include <sleef.h>\n' | $(HOST_CC) -E -x c - >/dev/null 2>&1 && echo yes)
@@ -177,6 +181,11 @@ test: all $(TESTS) $(A64_TESTS) build/tiny.nmt build/tiny_vmap_full.nmt build/ti
 	@$(if $(A64_TESTS),,echo "note: aarch64 cross compiler, qemu-aarch64-static or arm64 cmocka missing: NEON kernel tests skipped";)
 	@E2E_ALSO="$(E2E_ALSO)" REPLAY=$(H)/tests/fuzz sh tests/run.sh $(TESTS) $(A64_TESTS)
 
+# valgrind memcheck on end-to-end runs (tests/memcheck.sh), on the host
+# builds: valgrind cannot follow the static binaries' own malloc.
+memcheck: build/host/nmt build/host/model-pack build/tiny_vmap_small.nmt $(EMBED_MODEL)
+	sh tests/memcheck.sh build/host/nmt build/host/model-pack $(EMBED_MODEL)
+
 # libFuzzer (clang, libclang-rt-14-dev) with ASan and UBSan: each harness
 # runs FUZZ_SECONDS on a working corpus in build/fuzz/corpus/ seeded from
 # tests/fuzz/NAME/; a failing input lands in build/fuzz/artifacts/NAME/ and
@@ -194,14 +203,14 @@ $(F)/fuzz_%: $(F)/tests/fuzz/fuzz_%.o $(LIB_FUZZ)
 	clang -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $^ $(LDLIBS) -lpthread
 
 fuzz: $(foreach n,$(FUZZ_NAMES),$(F)/fuzz_$(n)) build/tiny_vmap_small.nmt
-	@for n in $(FUZZ_NAMES); do \
+	@status=0; for n in $(FUZZ_NAMES); do \
 		mkdir -p $(F)/corpus/$$n $(F)/artifacts/$$n; \
 		echo "== fuzz_$$n: $(FUZZ_SECONDS) s"; \
 		$(F)/fuzz_$$n -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -timeout=20 -rss_limit_mb=2048 \
 			-artifact_prefix=$(F)/artifacts/$$n/ $(F)/corpus/$$n tests/fuzz/$$n 2>$(F)/fuzz_$$n.log || \
-			{ tail -n 40 $(F)/fuzz_$$n.log; exit 1; }; \
+			{ tail -n 40 $(F)/fuzz_$$n.log; status=1; }; \
 		grep -E '^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)' $(F)/fuzz_$$n.log; \
-	done
+	done; exit $$status
 
 # Kernel throughput per format and ISA at the default model's shapes, next to
 # the measured peak (bench/kernels.c); figures go into docs/RESULTS.md.

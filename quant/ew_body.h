@@ -8,6 +8,7 @@
  * ISA. Internal to quant/. */
 #ifndef NMT_QUANT_EW_BODY_H
 #define NMT_QUANT_EW_BODY_H
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -68,13 +69,14 @@ NMT_EW_INLINE float nmt_ew_quantize_x(const float *x, int cols, int padded, int8
 		amax = a > amax ? a : amax;
 		bad += x[c] * 0.0f;
 	}
-	if (!(amax > 0) || bad != 0) {
-		/* zeros (or a non-finite input, which must not become garbage
-		 * integers: the row then contributes nothing) */
+	float inv = 127.0f / amax;
+	if (!(amax > 0) || bad != 0 || !(inv <= FLT_MAX)) {
+		/* zeros (or a non-finite input, or one so tiny that 127 / max|x|
+		 * overflows: none of them may become garbage integers, and the
+		 * row then contributes nothing; found by tests/fuzz/fuzz_model.c) */
 		memset(xq, 0, (size_t)padded);
 		return 0;
 	}
-	float inv = 127.0f / amax;
 	for (c = 0; c < cols; c++)
 		xq[c] = (int8_t)(int)nmt_ew_round_even(x[c] * inv);
 	memset(xq + cols, 0, (size_t)(padded - cols));
