@@ -1,7 +1,9 @@
 # nmt — see README.md.
 #
 #   make                 ./nmt (static, musl) and ./model-pack
+#   make ARCH=aarch64    the same two for 64-bit ARM (cross-compiled, musl)
 #   make test            unit tests (cmocka) + end-to-end tests
+#   make test ARCH=aarch64  the same, cross-built and run under qemu-aarch64-static
 #   make test SANITIZE=1 the same, built with clang -fsanitize=address,undefined
 #   make SLEEF=1         also ./nmt-sleef: dynamic, element-wise math on SLEEF
 #   make check-clang     compile everything with clang -Wall -Wextra -Werror
@@ -56,26 +58,67 @@ SAN      = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-re
 H = build/san
 endif
 
+# ARCH=aarch64 on an x86-64 machine: the static binaries cross-compiled
+# against Debian's musl for arm64 (musl-dev:arm64 + gcc-aarch64-linux-gnu),
+# objects in build/musl-aarch64; the tests cross-compiled against glibc and
+# cmocka for arm64 and run, like the binaries, under qemu-aarch64-static.
+# The default model is packed by a native model-pack (a packed file is the
+# same on every architecture).
+B = build/musl
+PACKER = ./model-pack
+ifeq ($(ARCH),aarch64)
+ifneq ($(shell uname -m),aarch64)
+MUSL_CC  = aarch64-linux-gnu-gcc -specs /usr/lib/aarch64-linux-musl/musl-gcc.specs
+HOST_CC  = aarch64-linux-gnu-gcc
+B = build/musl-aarch64
+H = build/a64-host
+PACKER = build/native/model-pack
+QEMU     = qemu-aarch64-static
+RUNNER   = $(QEMU) -L /usr/aarch64-linux-gnu
+E2E_ENV  = NMT="$(QEMU) ./nmt" PACK="$(QEMU) ./model-pack" RUNNER="$(RUNNER)"
+# Debian's gcc 12 for aarch64 stops with an internal compiler error
+# vectorizing a test's double-precision sum; the test needs no vectorizing.
+$(H)/tests/test_kernels.o: CFLAGS += -fno-tree-vectorize
+endif
+endif
+.DEFAULT_GOAL := all
+
+# The binaries are relinked when ARCH changes (their objects live apart).
+ARCH_STAMP = build/arch-$(if $(ARCH),$(ARCH),native)
+
+$(ARCH_STAMP):
+	@mkdir -p build
+	@rm -f build/arch-*
+	@touch $@
+
 .PHONY: all test check-clang clean spm-parity bench-kernels models fuzz memcheck
 all: nmt model-pack
 
 # ---- static binaries (musl) ---------------------------------------------
-build/musl/%.o: %.c
+$(B)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(MUSL_CC) $(CFLAGS_COMMON) $(call gcc_only,$(MUSL_CC)) $(CFLAGS) -MMD -MP -c $< -o $@
 
-build/musl/engine/embedded-$(EMBED_TAG).o: engine/embedded.S $(EMBED_MODEL)
+$(B)/engine/embedded-$(EMBED_TAG).o: engine/embedded.S $(EMBED_MODEL)
 	@mkdir -p $(dir $@)
 	$(MUSL_CC) $(EMBED_FLAGS) -c $< -o $@
 
-build/models/ende.%.nmt: $(DEFAULT_SPM) $(DEFAULT_VMAP) models/ende.safetensors $(wildcard models/ende-*.safetensors) model-pack
+build/models/ende.%.nmt: $(DEFAULT_SPM) $(DEFAULT_VMAP) models/ende.safetensors $(wildcard models/ende-*.safetensors) $(PACKER)
 	@mkdir -p build/models
-	./model-pack --quant $* $(if $(DEFAULT_VMAP),--vmap $(DEFAULT_VMAP)) -o $@ $(call default_weights,$*) $(DEFAULT_SPM)
+	$(PACKER) --quant $* $(if $(DEFAULT_VMAP),--vmap $(DEFAULT_VMAP)) -o $@ $(call default_weights,$*) $(DEFAULT_SPM)
+
+# the native packer a cross build packs its models with
+build/native/%.o: %.c
+	@mkdir -p $(dir $@)
+	musl-gcc $(CFLAGS_COMMON) $(CFLAGS) -MMD -MP -c $< -o $@
+
+build/native/model-pack: $(patsubst %.c,build/native/%.o,pack/main.c $(PACK_SRC) $(LIB_SRC))
+	musl-gcc -static -o $@ $^ $(LDLIBS)
 
 models: $(MODEL_VARIANTS)
 	@ls -l $(MODEL_VARIANTS)
 
-LIB_MUSL = $(patsubst %.c,build/musl/%.o,$(LIB_SRC))
+LIB_MUSL = $(patsubst %.c,$(B)/%.o,$(LIB_SRC))
 
 # make SLEEF=1: also ./nmt-sleef, dynamically linked (glibc), whose array
 # math runs on SLEEF's vector functions (quant/vecmath_sleef.c).
@@ -93,11 +136,11 @@ build/sleef/engine/embedded-$(EMBED_TAG).o: engine/embedded.S $(EMBED_MODEL)
 nmt-sleef: $(patsubst %.c,build/sleef/%.o,main.c $(CLI_SRC) $(LIB_SRC)) build/sleef/engine/embedded-$(EMBED_TAG).o
 	$(HOST_CC) -o $@ $^ -lsleef $(LDLIBS)
 
-nmt: build/musl/main.o $(patsubst %.c,build/musl/%.o,$(CLI_SRC)) $(LIB_MUSL) build/musl/engine/embedded-$(EMBED_TAG).o
-	$(MUSL_CC) -static -o $@ $^ $(LDLIBS)
+nmt: $(B)/main.o $(patsubst %.c,$(B)/%.o,$(CLI_SRC)) $(LIB_MUSL) $(B)/engine/embedded-$(EMBED_TAG).o $(ARCH_STAMP)
+	$(MUSL_CC) -static -o $@ $(filter %.o,$^) $(LDLIBS)
 
-model-pack: build/musl/pack/main.o $(patsubst %.c,build/musl/%.o,$(PACK_SRC)) $(LIB_MUSL)
-	$(MUSL_CC) -static -o $@ $^ $(LDLIBS)
+model-pack: $(B)/pack/main.o $(patsubst %.c,$(B)/%.o,$(PACK_SRC)) $(LIB_MUSL) $(ARCH_STAMP)
+	$(MUSL_CC) -static -o $@ $(filter %.o,$^) $(LDLIBS)
 
 # ---- tests (host compiler, cmocka) --------------------------------------
 $(H)/%.o: %.c
@@ -130,9 +173,9 @@ $(H)/tests/test_vecmath: LDLIBS += -lsleef
 endif
 
 # The tiny parity model, packed by the model-pack under test.
-build/tiny.nmt: model-pack tests/fixtures/tiny/tiny.safetensors tests/fixtures/tiny/src.model tests/fixtures/tiny/tgt.model
+build/tiny.nmt: $(PACKER) tests/fixtures/tiny/tiny.safetensors tests/fixtures/tiny/src.model tests/fixtures/tiny/tgt.model
 	@mkdir -p build
-	./model-pack -o $@ tests/fixtures/tiny/tiny.safetensors tests/fixtures/tiny/src.model tests/fixtures/tiny/tgt.model
+	$(PACKER) -o $@ tests/fixtures/tiny/tiny.safetensors tests/fixtures/tiny/src.model tests/fixtures/tiny/tgt.model
 
 # Host builds of the two programs; with SANITIZE=1 the end-to-end tests run
 # on these too, so ASan/UBSan watch the CLI and the packer as well.
@@ -147,8 +190,8 @@ E2E_ALSO = $(H)/nmt $(H)/model-pack
 endif
 
 # The same model with the two fixture vocabulary maps.
-build/tiny_vmap_%.nmt: model-pack tests/fixtures/tiny/vmap_%.txt tests/fixtures/tiny/tiny.safetensors
-	./model-pack --vmap tests/fixtures/tiny/vmap_$*.txt -o $@ tests/fixtures/tiny/tiny.safetensors tests/fixtures/tiny/src.model tests/fixtures/tiny/tgt.model
+build/tiny_vmap_%.nmt: $(PACKER) tests/fixtures/tiny/vmap_%.txt tests/fixtures/tiny/tiny.safetensors
+	$(PACKER) --vmap tests/fixtures/tiny/vmap_$*.txt -o $@ tests/fixtures/tiny/tiny.safetensors tests/fixtures/tiny/src.model tests/fixtures/tiny/tgt.model
 
 # The fuzz harnesses (tests/fuzz/) replayed over their committed corpora,
 # seeds and every input that once failed, by the end-to-end tests.
@@ -166,7 +209,9 @@ QEMU_A64 ?= qemu-aarch64-static
 HAVE_A64 := $(shell command -v $(A64_CC) >/dev/null 2>&1 && command -v $(QEMU_A64) >/dev/null 2>&1 && \
 	test -e /usr/lib/aarch64-linux-gnu/libcmocka.so && echo yes)
 ifeq ($(HAVE_A64),yes)
+ifneq ($(ARCH),aarch64)
 A64_TESTS = build/a64/test_quant.qemu
+endif
 endif
 
 build/a64/test_quant: tests/test_quant.c $(wildcard quant/*.c)
@@ -179,7 +224,7 @@ build/a64/%.qemu: build/a64/%
 
 test: all $(TESTS) $(A64_TESTS) build/tiny.nmt build/tiny_vmap_full.nmt build/tiny_vmap_small.nmt $(E2E_ALSO) $(REPLAYS)
 	@$(if $(A64_TESTS),,echo "note: aarch64 cross compiler, qemu-aarch64-static or arm64 cmocka missing: NEON kernel tests skipped";)
-	@E2E_ALSO="$(E2E_ALSO)" REPLAY=$(H)/tests/fuzz sh tests/run.sh $(TESTS) $(A64_TESTS)
+	@$(E2E_ENV) E2E_ALSO="$(E2E_ALSO)" REPLAY=$(H)/tests/fuzz RUNNER="$(RUNNER)" sh tests/run.sh $(TESTS) $(A64_TESTS)
 
 # valgrind memcheck on end-to-end runs (tests/memcheck.sh), on the host
 # builds: valgrind cannot follow the static binaries' own malloc.

@@ -1,10 +1,11 @@
 #!/bin/sh
-# Runs every cmocka test binary given as an argument, then the end-to-end
-# tests, and prints one closing line "N passed, M failed".
+# Runs every cmocka test binary given as an argument (through $RUNNER, e.g.
+# qemu, if set), then the end-to-end tests, and prints one closing line
+# "N passed, M failed".
 passed=0
 failed=0
 for t in "$@"; do
-	out=$("$t" 2>&1)
+	out=$(${RUNNER:-} "$t" 2>&1)
 	status=$?
 	printf '%s\n' "$out"
 	p=$(printf '%s\n' "$out" | sed -n 's/.*\[  PASSED  \] \([0-9]*\) test(s)\./\1/p' | tail -n 1)

@@ -75,7 +75,9 @@ static void test_accuracy(void **state)
 		      ORACLE, e.exp_ulp, e.sigmoid_ulp, e.tanh_abs, e.tanh_ulp);
 	assert_true(e.exp_ulp <= 1.5);
 	assert_true(e.sigmoid_ulp <= 4.0);
-	assert_true(e.tanh_abs <= 6e-8);
+	/* 1 ulp of 1 is 6e-8: SLEEF's float tanh, itself rounded, measures
+	 * 5.96e-8; libm in double sees the true 8.1e-8 */
+	assert_true(e.tanh_abs <= 1e-7);
 	assert_true(e.tanh_ulp <= 3.0);
 }
 

@@ -2,7 +2,6 @@
  * pieces of any size through a pipe, come out as exactly the lines they
  * hold: split at "\n", one "\r" before it removed, a last line without a
  * newline kept. The first input byte sets the size of the pieces. */
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,26 +17,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
-typedef struct {
-	int fd;
-	const uint8_t *data;
-	size_t size, piece;
-} writer;
-
-static void *write_pieces(void *arg)
-{
-	writer *w = arg;
-	for (size_t at = 0; at < w->size;) {
-		size_t n = w->size - at < w->piece ? w->size - at : w->piece;
-		ssize_t got = write(w->fd, w->data + at, n);
-		if (got <= 0)
-			break;
-		at += (size_t)got;
-	}
-	close(w->fd);
-	return NULL;
-}
-
 /* The next line the input should give, from *at: 1, or 0 at the end. */
 static int expected_line(const uint8_t *data, size_t size, size_t *at, const uint8_t **line, size_t *len)
 {
@@ -51,39 +30,45 @@ static int expected_line(const uint8_t *data, size_t size, size_t *at, const uin
 	return 1;
 }
 
+/* Every complete line the reader holds now: each must be the next one expected. */
+static void take_lines(nmt_lines *r, const uint8_t *data, size_t size, size_t *at)
+{
+	char *line;
+	size_t len;
+	while (nmt_lines_next(r, &line, &len)) {
+		const uint8_t *want;
+		size_t want_len;
+		FUZZ_ASSERT(expected_line(data, size, at, &want, &want_len));
+		FUZZ_ASSERT(len == want_len && memcmp(line, want, len) == 0);
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size == 0)
 		return 0;
+	/* One thread, deterministic: a piece into the pipe (never more than
+	 * it holds), then one read by the reader, then the lines it completed. */
+	size_t piece = 1 + (size_t)data[0] * 37, at = 0;
+	data++;
+	size--;
 	int fds[2];
 	if (pipe(fds) != 0)
 		return 0;
-	writer w = { fds[1], data + 1, size - 1, 1 + (size_t)data[0] * 37 };
-	pthread_t thread;
-	if (pthread_create(&thread, NULL, write_pieces, &w) != 0) {
-		close(fds[0]);
-		close(fds[1]);
-		return 0;
-	}
 	nmt_lines r;
 	nmt_lines_init(&r, fds[0]);
-	size_t at = 0;
-	for (;;) {
-		char *line;
-		size_t len;
-		while (nmt_lines_next(&r, &line, &len)) {
-			const uint8_t *want;
-			size_t want_len;
-			FUZZ_ASSERT(expected_line(w.data, w.size, &at, &want, &want_len));
-			FUZZ_ASSERT(len == want_len && memcmp(line, want, len) == 0);
-		}
-		int rc = nmt_lines_fill(&r);
-		FUZZ_ASSERT(rc >= 0);
-		if (rc == 0 && r.start == r.end)
-			break;
+	for (size_t sent = 0; sent < size;) {
+		size_t n = size - sent < piece ? size - sent : piece;
+		FUZZ_ASSERT(write(fds[1], data + sent, n) == (ssize_t)n);
+		sent += n;
+		FUZZ_ASSERT(nmt_lines_fill(&r) == 1);
+		take_lines(&r, data, size, &at);
 	}
-	FUZZ_ASSERT(at == w.size);   /* every line came out */
-	pthread_join(thread, NULL);
+	close(fds[1]);
+	FUZZ_ASSERT(nmt_lines_fill(&r) == 0);   /* end of input: a last line without newline now counts */
+	take_lines(&r, data, size, &at);
+	FUZZ_ASSERT(at == size);   /* every line came out */
+	FUZZ_ASSERT(r.start == r.end);
 	nmt_lines_free(&r);
 	close(fds[0]);
 	return 0;
