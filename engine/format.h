@@ -1,4 +1,4 @@
-/* The packed model file, version 2 (docs/FORMAT.md is the full description).
+/* The packed model file, version 3 (docs/FORMAT.md is the full description).
  *
  *   [header 64 B][section table: n x 48 B][sections, each 64-byte aligned]
  *

@@ -14,7 +14,8 @@ static int ends_sentence(const spm_model *vocab, int32_t id)
 {
 	size_t len;
 	const char *p = spm_piece(vocab, id, &len);
-	return p && len > 0 && strchr(".!?;:", p[len - 1]) != NULL && p[len - 1] != '\0';
+	/* (a NUL is no sentence end, though strchr would find the terminator) */
+	return p && len > 0 && p[len - 1] != '\0' && strchr(".!?;:", p[len - 1]) != NULL;
 }
 
 int nmt_segment_length(const spm_model *vocab, const int32_t *ids, int n)

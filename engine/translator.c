@@ -227,6 +227,8 @@ static int translate_pass(nmt_translator *t, const nmt_search_options *o, const 
 	nmt_encode(&t->state, t->src);
 	nmt_search(&t->state, o, t->hyps, t->n_hyps);
 	for (int s = 0; s < n_seg; s++) {
+		if (t->n_hyps[s] < 1)   /* (search always finishes one; never index before it) */
+			continue;
 		if (t->n_hyps[s] < *n_out)
 			*n_out = t->n_hyps[s];
 		for (int k = 0; k < o->nbest; k++) {

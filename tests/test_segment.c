@@ -1,0 +1,117 @@
+/* Where long lines are cut (engine/segment.h), with the tiny model's source
+ * vocabulary: after a sentence end before a word when there is one in the
+ * second half of the window, else before a word, else at the limit. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../engine/model.h"
+#include "../engine/segment.h"
+
+static nmt_model *model;
+static spm_scratch *scratch;
+
+static int setup(void **state)
+{
+	(void)state;
+	char err[256];
+	if (nmt_model_open_file("build/tiny.nmt", 1, &model, err, sizeof err) != 0)
+		return -1;
+	scratch = spm_scratch_new();
+	return scratch ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	spm_scratch_free(scratch);
+	nmt_model_close(model);
+	return 0;
+}
+
+/* The source ids of text repeated to at least min_ids pieces. */
+static const int32_t *encode_repeated(const char *unit, int min_ids, size_t *n)
+{
+	static char text[1 << 16];
+	size_t len = 0, u = strlen(unit);
+	const int32_t *ids;
+	do {
+		assert_true(len + u < sizeof text);
+		memcpy(text + len, unit, u);
+		len += u;
+		assert_int_equal(spm_encode(model->src_vocab, scratch, text, len, &ids, n), 0);
+	} while (*n < (size_t)min_ids);
+	return ids;
+}
+
+static int piece_ends_with(int32_t id, char c)
+{
+	size_t len;
+	const char *p = spm_piece(model->src_vocab, id, &len);
+	return len > 0 && p[len - 1] == c;
+}
+
+static int piece_starts_word(int32_t id)
+{
+	size_t len;
+	const char *p = spm_piece(model->src_vocab, id, &len);
+	return len >= 3 && memcmp(p, "\xe2\x96\x81", 3) == 0;
+}
+
+static void test_short_input_is_one_segment(void **state)
+{
+	(void)state;
+	size_t n;
+	const int32_t *ids = encode_repeated("A dog runs. ", 10, &n);
+	assert_int_equal(nmt_segment_length(model->src_vocab, ids, (int)n), (int)n);
+}
+
+static void test_cut_after_a_sentence(void **state)
+{
+	(void)state;
+	size_t n;
+	const int32_t *ids = encode_repeated("Two men are playing football in a park. ", 500, &n);
+	int k = nmt_segment_length(model->src_vocab, ids, (int)n);
+	assert_true(k >= NMT_SEGMENT_PIECES / 2 && k <= NMT_SEGMENT_PIECES);
+	assert_true(piece_ends_with(ids[k - 1], '.'));
+	assert_true(piece_starts_word(ids[k]));
+	/* and it is the last such place in the window */
+	for (int j = k + 1; j <= NMT_SEGMENT_PIECES; j++)
+		assert_false(piece_ends_with(ids[j - 1], '.') && piece_starts_word(ids[j]));
+}
+
+static void test_cut_before_a_word(void **state)
+{
+	(void)state;
+	size_t n;
+	const int32_t *ids = encode_repeated("men dogs park football ", 500, &n);
+	int k = nmt_segment_length(model->src_vocab, ids, (int)n);
+	assert_true(k >= NMT_SEGMENT_PIECES / 2 && k <= NMT_SEGMENT_PIECES);
+	assert_true(piece_starts_word(ids[k]));
+	for (int j = k + 1; j <= NMT_SEGMENT_PIECES; j++)
+		assert_false(piece_starts_word(ids[j]));
+}
+
+static void test_cut_inside_a_giant_word(void **state)
+{
+	(void)state;
+	size_t n;
+	const int32_t *ids = encode_repeated("xq", 500, &n);   /* one word, no space */
+	assert_int_equal(nmt_segment_length(model->src_vocab, ids, (int)n), NMT_SEGMENT_PIECES);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_short_input_is_one_segment),
+		cmocka_unit_test(test_cut_after_a_sentence),
+		cmocka_unit_test(test_cut_before_a_word),
+		cmocka_unit_test(test_cut_inside_a_giant_word),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
