@@ -26,10 +26,11 @@ gcc_only = $(if $(findstring clang,$(1)),,-fvect-cost-model=dynamic)
 CFLAGS   ?=
 LDLIBS   = -lm
 
-# The engine library: everything the binaries and the tests share.
-LIB_SRC  = $(wildcard engine/*.c) $(wildcard quant/*.c) $(wildcard vocab/*.c)
+# The library (libnmt.a): the public API of nmt.h (api/) over the engine,
+# its kernels and the tokenizer; everything the binaries and tests share.
+LIB_SRC  = $(wildcard api/*.c) $(wildcard engine/*.c) $(wildcard quant/*.c) $(wildcard vocab/*.c)
 PACK_SRC = $(filter-out pack/main.c,$(wildcard pack/*.c))
-# The command line's input reader and worker threads (nmt only).
+# The command line's input reader (nmt only; main.c uses nmt.h's API).
 CLI_SRC  = $(wildcard cli/*.c)
 TEST_SRC = $(wildcard tests/test_*.c)
 
@@ -70,6 +71,7 @@ ifeq ($(ARCH),aarch64)
 ifneq ($(shell uname -m),aarch64)
 MUSL_CC  = aarch64-linux-gnu-gcc -specs /usr/lib/aarch64-linux-musl/musl-gcc.specs
 HOST_CC  = aarch64-linux-gnu-gcc
+AR       = aarch64-linux-gnu-ar
 B = build/musl-aarch64
 H = build/a64-host
 PACKER = build/native/model-pack
@@ -91,15 +93,15 @@ $(ARCH_STAMP):
 	@rm -f build/arch-*
 	@touch $@
 
-.PHONY: all test check-clang clean spm-parity bench-kernels models fuzz memcheck
-all: nmt model-pack
+.PHONY: all test check-clang clean spm-parity bench-kernels models fuzz memcheck install install-check
+all: nmt model-pack $(if $(SANITIZE),,libnmt.a)
 
 # ---- static binaries (musl) ---------------------------------------------
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(MUSL_CC) $(CFLAGS_COMMON) $(call gcc_only,$(MUSL_CC)) $(CFLAGS) -MMD -MP -c $< -o $@
 
-$(B)/engine/embedded-$(EMBED_TAG).o: engine/embedded.S $(EMBED_MODEL)
+$(B)/cli/embedded-$(EMBED_TAG).o: cli/embedded.S $(EMBED_MODEL)
 	@mkdir -p $(dir $@)
 	$(MUSL_CC) $(EMBED_FLAGS) -c $< -o $@
 
@@ -129,33 +131,80 @@ build/sleef/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(HOST_CC) $(CFLAGS_COMMON) $(call gcc_only,$(HOST_CC)) -DNMT_WITH_SLEEF $(CFLAGS) -MMD -MP -c $< -o $@
 
-build/sleef/engine/embedded-$(EMBED_TAG).o: engine/embedded.S $(EMBED_MODEL)
+build/sleef/cli/embedded-$(EMBED_TAG).o: cli/embedded.S $(EMBED_MODEL)
 	@mkdir -p $(dir $@)
 	$(HOST_CC) $(EMBED_FLAGS) -c $< -o $@
 
-nmt-sleef: $(patsubst %.c,build/sleef/%.o,main.c $(CLI_SRC) $(LIB_SRC)) build/sleef/engine/embedded-$(EMBED_TAG).o
-	$(HOST_CC) -o $@ $^ -lsleef $(LDLIBS)
+nmt-sleef: $(patsubst %.c,build/sleef/%.o,main.c $(CLI_SRC) $(LIB_SRC)) build/sleef/cli/embedded-$(EMBED_TAG).o
+	$(HOST_CC) -o $@ $^ -lsleef -lpthread $(LDLIBS)
 
-nmt: $(B)/main.o $(patsubst %.c,$(B)/%.o,$(CLI_SRC)) $(LIB_MUSL) $(B)/engine/embedded-$(EMBED_TAG).o $(ARCH_STAMP)
-	$(MUSL_CC) -static -o $@ $(filter %.o,$^) $(LDLIBS)
+$(B)/libnmt.a: $(LIB_MUSL)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+# nmt is main.c on the library's API, linked like any program embedding it.
+nmt: $(B)/main.o $(patsubst %.c,$(B)/%.o,$(CLI_SRC)) $(B)/cli/embedded-$(EMBED_TAG).o $(B)/libnmt.a $(ARCH_STAMP)
+	$(MUSL_CC) -static -o $@ $(filter %.o,$^) $(B)/libnmt.a -lpthread $(LDLIBS)
 
 model-pack: $(B)/pack/main.o $(patsubst %.c,$(B)/%.o,$(PACK_SRC)) $(LIB_MUSL) $(ARCH_STAMP)
 	$(MUSL_CC) -static -o $@ $(filter %.o,$^) $(LDLIBS)
+
+# ---- the library for programs that embed nmt -----------------------------
+# libnmt.a for the host's own C library (glibc here), so programs built with
+# the system compiler can link it: nmt.h's API (docs/API.md).
+$(H)/libnmt.a: $(patsubst %.c,$(H)/%.o,$(LIB_SRC))
+	rm -f $@
+	$(AR) rcs $@ $^
+
+libnmt.a: $(H)/libnmt.a $(ARCH_STAMP)
+	cp $< $@
+
+# The example programs, linked against the library alone (the tests run them).
+$(H)/examples/%.o: CFLAGS += -I.
+$(H)/examples/%: $(H)/examples/%.o $(H)/libnmt.a
+	$(HOST_CC) $(SAN) -o $@ $< $(H)/libnmt.a -lpthread $(LDLIBS)
+
+EXAMPLES = $(patsubst examples/%.c,$(H)/examples/%,$(wildcard examples/*.c))
+
+# make install PREFIX=/usr/local DESTDIR=: the two programs, the library,
+# its header, a pkg-config file and the man pages.
+PREFIX  ?= /usr/local
+DESTDIR ?=
+install: nmt model-pack libnmt.a nmt.pc.in docs/nmt.1 docs/model-pack.1
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include \
+		$(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 nmt model-pack $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 libnmt.a $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 nmt.h $(DESTDIR)$(PREFIX)/include/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(shell sed -n 's/^#define NMT_VERSION "\(.*\)"/\1/p' nmt.h)|' \
+		nmt.pc.in >$(DESTDIR)$(PREFIX)/lib/pkgconfig/nmt.pc
+	install -m 644 docs/nmt.1 docs/model-pack.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+
+# The installed files work: a staged install, and the example program built
+# from it with pkg-config alone, translating with the tiny model.
+STAGE = build/stage
+install-check: build/tiny.nmt
+	rm -rf $(STAGE)
+	$(MAKE) --no-print-directory install DESTDIR=$(abspath $(STAGE)) PREFIX=/usr >/dev/null
+	PKG_CONFIG_SYSROOT_DIR=$(abspath $(STAGE)) PKG_CONFIG_LIBDIR=$(abspath $(STAGE))/usr/lib/pkgconfig \
+		sh -c '$(HOST_CC) -o $(STAGE)/translate examples/translate.c $$(pkg-config --cflags --libs --static nmt)'
+	$(RUNNER) $(STAGE)/translate build/tiny.nmt "A dog runs." | grep -q .
+	@echo "install-check: installed header, library and pkg-config file build the example, and it translates"
 
 # ---- tests (host compiler, cmocka) --------------------------------------
 $(H)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(HOST_CC) $(CFLAGS_COMMON) $(call gcc_only,$(HOST_CC)) $(SAN) $(CFLAGS) -MMD -MP -c $< -o $@
 
-$(H)/engine/embedded.o: engine/embedded.S
+$(H)/cli/embedded.o: cli/embedded.S
 	@mkdir -p $(dir $@)
 	$(HOST_CC) -c $< -o $@
 
-LIB_HOST = $(patsubst %.c,$(H)/%.o,$(LIB_SRC) $(PACK_SRC) $(CLI_SRC)) $(H)/engine/embedded.o
+LIB_HOST = $(patsubst %.c,$(H)/%.o,$(LIB_SRC) $(PACK_SRC) $(CLI_SRC)) $(H)/cli/embedded.o
 TESTS    = $(patsubst tests/%.c,$(H)/tests/%,$(TEST_SRC))
 
 $(H)/tests/%: $(H)/tests/%.o $(LIB_HOST)
-	$(HOST_CC) $(SAN) -o $@ $^ -lcmocka $(LDLIBS)
+	$(HOST_CC) $(SAN) -o $@ $^ -lcmocka -lpthread $(LDLIBS)
 
 $(H)/tests/spm_tool: $(H)/tests/spm_tool.o $(LIB_HOST)
 	$(HOST_CC) $(SAN) -o $@ $^ $(LDLIBS)
@@ -180,7 +229,7 @@ build/tiny.nmt: $(PACKER) tests/fixtures/tiny/tiny.safetensors tests/fixtures/ti
 # Host builds of the two programs; with SANITIZE=1 the end-to-end tests run
 # on these too, so ASan/UBSan watch the CLI and the packer as well.
 $(H)/nmt: $(H)/main.o $(LIB_HOST)
-	$(HOST_CC) $(SAN) -o $@ $^ $(LDLIBS)
+	$(HOST_CC) $(SAN) -o $@ $^ -lpthread $(LDLIBS)
 
 $(H)/model-pack: $(H)/pack/main.o $(LIB_HOST)
 	$(HOST_CC) $(SAN) -o $@ $^ $(LDLIBS)
@@ -222,9 +271,10 @@ build/a64/%.qemu: build/a64/%
 	printf '#!/bin/sh\nexec $(QEMU_A64) -L /usr/aarch64-linux-gnu %s "$$@"\n' "$(abspath $<)" >$@
 	chmod +x $@
 
-test: all $(TESTS) $(A64_TESTS) build/tiny.nmt build/tiny_vmap_full.nmt build/tiny_vmap_small.nmt $(E2E_ALSO) $(REPLAYS)
+test: all $(TESTS) $(A64_TESTS) build/tiny.nmt build/tiny_vmap_full.nmt build/tiny_vmap_small.nmt $(E2E_ALSO) $(REPLAYS) $(EXAMPLES)
 	@$(if $(A64_TESTS),,echo "note: aarch64 cross compiler, qemu-aarch64-static or arm64 cmocka missing: NEON kernel tests skipped";)
-	@$(E2E_ENV) E2E_ALSO="$(E2E_ALSO)" REPLAY=$(H)/tests/fuzz RUNNER="$(RUNNER)" sh tests/run.sh $(TESTS) $(A64_TESTS)
+	@$(if $(SANITIZE),,$(MAKE) --no-print-directory install-check)
+	@$(E2E_ENV) E2E_ALSO="$(E2E_ALSO)" REPLAY=$(H)/tests/fuzz EXAMPLES=$(H)/examples RUNNER="$(RUNNER)" sh tests/run.sh $(TESTS) $(A64_TESTS)
 
 # valgrind memcheck on end-to-end runs (tests/memcheck.sh), on the host
 # builds: valgrind cannot follow the static binaries' own malloc.
@@ -269,7 +319,8 @@ bench-kernels: $(H)/bench/kernels
 # missing one is remade (a bare .SECONDARY: would make every target
 # intermediate, and a deleted or renamed prerequisite would go unnoticed).
 .SECONDARY: $(TESTS:=.o) $(H)/tests/spm_tool.o $(H)/bench/kernels.o build/a64/test_quant \
-	$(foreach n,$(FUZZ_NAMES),$(H)/tests/fuzz/fuzz_$(n).o $(F)/tests/fuzz/fuzz_$(n).o) $(H)/tests/fuzz/replay.o $(LIB_FUZZ)
+	$(foreach n,$(FUZZ_NAMES),$(H)/tests/fuzz/fuzz_$(n).o $(F)/tests/fuzz/fuzz_$(n).o) $(H)/tests/fuzz/replay.o $(LIB_FUZZ) \
+	$(EXAMPLES:=.o)
 
 # Tokenizer parity with SentencePiece's spm_encode/spm_decode (Debian package
 # sentencepiece) on the fixtures and, when ../shared/data/multi30k exists, Multi30k.
@@ -277,12 +328,12 @@ spm-parity: $(H)/tests/spm_tool
 	sh tests/spm_parity.sh --tool $(H)/tests/spm_tool
 
 check-clang:
-	@for f in main.c pack/main.c bench/kernels.c $(CLI_SRC) $(LIB_SRC) $(PACK_SRC) $(TEST_SRC) $(wildcard tests/fuzz/*.c); do \
-		clang $(CFLAGS_COMMON) -fsyntax-only $$f || exit 1; done
+	@for f in main.c pack/main.c bench/kernels.c $(wildcard examples/*.c) $(CLI_SRC) $(LIB_SRC) $(PACK_SRC) $(TEST_SRC) $(wildcard tests/fuzz/*.c); do \
+		clang $(CFLAGS_COMMON) -I. -fsyntax-only $$f || exit 1; done
 	@$(if $(HAVE_SLEEF),clang $(CFLAGS_COMMON) -DNMT_WITH_SLEEF -fsyntax-only quant/vecmath_sleef.c quant/vecmath.c &&) \
 		echo "clang: no warnings"
 
 clean:
-	rm -rf build nmt nmt-sleef model-pack
+	rm -rf build nmt nmt-sleef model-pack libnmt.a
 
 -include $(shell find build -name '*.d' 2>/dev/null)

@@ -15,25 +15,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "engine/embedded.h"
-#include "engine/model.h"
-#include "engine/translator.h"
+#include "nmt.h"
+#include "cli/embedded.h"
 #include "cli/lines.h"
-#include "cli/workers.h"
-
-#define NMT_VERSION "0.1.0"
 
 typedef struct {
 	const char *model_path;
-	nmt_search_options search;
-	int threads;
-	int batch;
+	nmt_options nmt;
 } cli_options;
 
-/* Decoder rows (sentences x beam) decoded together unless --batch says
- * otherwise: 16 greedy sentences, 4 with beam 4. More rows were no faster
- * and cost ~0.45 MB per beam-4 sentence (docs/RESULTS.md, issue 5). */
-#define DEFAULT_BATCH_ROWS 16
 #define MAX_BATCH 256
 
 _Noreturn static void die(int status, const char *fmt, ...)
@@ -63,9 +53,9 @@ static void usage(FILE *f)
 	      "                       the model's vocabulary map\n"
 	      "  -t, --threads N      translate on N threads (default: one per core)\n"
 	      "      --batch N        decode up to N sentences of similar length together\n"
-	      "                       (default %d / beam); the output is the same for any N and -t\n"
+	      "                       (default 16 / beam); the output is the same for any N and -t\n"
 	      "  -h, --help           this help\n"
-	      "      --version        print the version\n", DEFAULT_BATCH_ROWS);
+	      "      --version        print the version\n");
 }
 
 static long parse_int(const char *s, const char *what, long lo, long hi)
@@ -110,48 +100,46 @@ static void parse_args(int argc, char **argv, cli_options *o)
 	};
 	int c;
 
-	*o = (cli_options){ .search = { .use_shortlist = 1, .beam = 4, .nbest = 1, .alpha = 0.6 },
-			    .threads = default_threads(), .batch = 0 };
+	*o = (cli_options){ 0 };
+	nmt_options_init(&o->nmt);
+	o->nmt.threads = default_threads();
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":m:b:t:h", longs, NULL)) != -1) {
 		switch (c) {
 		case 'm': o->model_path = optarg; break;
-		case 'b': o->search.beam = (int)parse_int(optarg, "--beam", 1, NMT_MAX_BEAM); break;
-		case 't': o->threads = (int)parse_int(optarg, "--threads", 1, MAX_THREADS); break;
-		case OPT_BATCH: o->batch = (int)parse_int(optarg, "--batch", 1, MAX_BATCH); break;
-		case OPT_NBEST: o->search.nbest = (int)parse_int(optarg, "--nbest", 1, NMT_MAX_BEAM); break;
-		case OPT_ALPHA: o->search.alpha = parse_alpha(optarg); break;
-		case OPT_NO_SHORTLIST: o->search.use_shortlist = 0; break;
-		case OPT_MAXLEN: o->search.max_len = (int)parse_int(optarg, "--max-length", 1, 1 << 20); break;
+		case 'b': o->nmt.beam = (int)parse_int(optarg, "--beam", 1, NMT_MAX_BEAM); break;
+		case 't': o->nmt.threads = (int)parse_int(optarg, "--threads", 1, MAX_THREADS); break;
+		case OPT_BATCH: o->nmt.batch = (int)parse_int(optarg, "--batch", 1, MAX_BATCH); break;
+		case OPT_NBEST: o->nmt.nbest = (int)parse_int(optarg, "--nbest", 1, NMT_MAX_BEAM); break;
+		case OPT_ALPHA: o->nmt.alpha = parse_alpha(optarg); break;
+		case OPT_NO_SHORTLIST: o->nmt.shortlist = 0; break;
+		case OPT_MAXLEN: o->nmt.max_length = (int)parse_int(optarg, "--max-length", 1, 1 << 20); break;
 		case 'h': usage(stdout); exit(0);
-		case OPT_VERSION: printf("nmt %s\n", NMT_VERSION); exit(0);
+		case OPT_VERSION: printf("nmt %s\n", nmt_version()); exit(0);
 		case ':': die(2, "option %s needs a value (try --help)", argv[optind - 1]);
 		default: die(2, "unknown option %s (try --help)", argv[optind - 1]);
 		}
 	}
 	if (optind < argc)
 		die(2, "unexpected argument \"%s\" (input is read from stdin; try --help)", argv[optind]);
-	if (o->search.nbest > o->search.beam)
-		die(2, "--nbest %d is larger than the beam (%d)", o->search.nbest, o->search.beam);
-	if (o->batch == 0)
-		o->batch = DEFAULT_BATCH_ROWS / o->search.beam > 1 ? DEFAULT_BATCH_ROWS / o->search.beam : 1;
+	if (o->nmt.nbest > o->nmt.beam)
+		die(2, "--nbest %d is larger than the beam (%d)", o->nmt.nbest, o->nmt.beam);
 }
 
-static nmt_model *load_model(const char *path, int verify_all)
+static nmt_model *load_model(const char *path, unsigned flags)
 {
 	nmt_model *m;
-	char err[512];
+	nmt_error err;
 
 	if (path) {
-		if (nmt_model_open_file(path, verify_all, &m, err, sizeof err) != 0)
-			die(1, "%s", err);
+		if (nmt_model_open(path, flags, &m, &err) != NMT_OK)
+			die(1, "%s", err.message);
 		return m;
 	}
 	if (nmt_embedded_model_size == 0)
 		die(1, "no model is embedded in this build; give one with -m FILE");
-	if (nmt_model_open_memory(nmt_embedded_model, nmt_embedded_model_size, verify_all, &m,
-				  err, sizeof err) != 0)
-		die(1, "embedded model: %s", err);
+	if (nmt_model_open_buffer(nmt_embedded_model, nmt_embedded_model_size, flags, &m, &err) != NMT_OK)
+		die(1, "embedded model: %s", err.message);
 	return m;
 }
 
@@ -167,14 +155,42 @@ static int stdout_is_interactive(void)
  * the workers together (who cut it into batches). */
 #define CHUNK_LINES 256
 
-/* Write a batch's outputs in input order; die at the first failed line. */
-static void write_batch(const nmt_line_output *out, int count, unsigned long first_line_no, int flush_each)
+static void write_or_die(const char *text, size_t len)
 {
-	for (int i = 0; i < count; i++) {
-		if (out[i].failed)
-			die(1, "line %lu: %s", first_line_no + (unsigned long)i + 1, out[i].err);
-		if (fwrite(out[i].text, 1, out[i].len, stdout) != out[i].len)
-			die(1, "error writing output: %s", strerror(errno));
+	if (fwrite(text, 1, len, stdout) != len)
+		die(1, "error writing output: %s", strerror(errno));
+}
+
+/* A translation stays on one line whatever the vocabulary decodes to. */
+static void write_translation(const nmt_translation *tr)
+{
+	for (size_t i = 0, start = 0; i <= tr->len; i++)
+		if (i == tr->len || tr->text[i] == '\n' || tr->text[i] == '\r') {
+			write_or_die(tr->text + start, i - start);
+			if (i < tr->len)
+				write_or_die(" ", 1);
+			start = i + 1;
+		}
+}
+
+/* A batch's translations in input order: one line per input line, or with
+ * --nbest N, "LINE ||| TRANSLATION ||| SCORE ||| LOGPROB" lines. */
+static void write_result(const nmt_result *r, unsigned long first_line_no, int nbest, int flush_each)
+{
+	for (int i = 0; i < nmt_result_count(r); i++) {
+		if (nbest == 1) {
+			write_translation(nmt_result_get(r, i, 0));
+			write_or_die("\n", 1);
+			continue;
+		}
+		for (int k = 0; k < nmt_result_nbest(r, i); k++) {
+			const nmt_translation *tr = nmt_result_get(r, i, k);
+			if (printf("%lu ||| ", first_line_no + (unsigned long)i) < 0)
+				die(1, "error writing output: %s", strerror(errno));
+			write_translation(tr);
+			if (printf(" ||| %.6f ||| %.6f\n", tr->score, tr->logprob) < 0)
+				die(1, "error writing output: %s", strerror(errno));
+		}
 	}
 	if (flush_each && fflush(stdout) != 0)
 		die(1, "error writing output: %s", strerror(errno));
@@ -183,27 +199,32 @@ static void write_batch(const nmt_line_output *out, int count, unsigned long fir
 /* Translate stdin as it arrives: whatever complete lines are buffered (at
  * most CHUNK_LINES) form a batch, so a line sent alone through a pipe is
  * answered at once and a file is translated in full batches. */
-static void translate_stream(const nmt_model *m, const nmt_search_options *o, int threads, int batch)
+static void translate_stream(const nmt_model *m, const nmt_options *o)
 {
-	nmt_workers *w = nmt_workers_new(m, threads, batch);
-	static nmt_line lines[CHUNK_LINES];
-	static nmt_line_output out[CHUNK_LINES];
+	static const char *lines[CHUNK_LINES];
+	static size_t lens[CHUNK_LINES];
 	int flush_each = stdout_is_interactive(), count = 0;
 	unsigned long line_no = 0;
+	nmt_session *session;
+	nmt_error err;
 	nmt_lines in;
 
-	if (!w)
-		die(1, "out of memory");
+	if (nmt_session_new(m, &session, &err) != NMT_OK)
+		die(1, "%s", err.message);
 	nmt_lines_init(&in, STDIN_FILENO);
 	for (;;) {
 		char *text;
 		size_t len;
-		while (count < CHUNK_LINES && nmt_lines_next(&in, &text, &len))
-			lines[count++] = (nmt_line){ text, len };
+		while (count < CHUNK_LINES && nmt_lines_next(&in, &text, &len)) {
+			lines[count] = text;
+			lens[count++] = len;
+		}
 		if (count > 0) {
-			if (nmt_workers_run(w, o, lines, out, count, line_no) != 0)
-				die(1, "out of memory");
-			write_batch(out, count, line_no, flush_each);
+			nmt_result *r;
+			if (nmt_translate_batch(session, o, lines, lens, count, &r, &err) != NMT_OK)
+				die(1, "lines %lu-%lu: %s", line_no + 1, line_no + (unsigned long)count, err.message);
+			write_result(r, line_no, o->nbest, flush_each);
+			nmt_result_free(r);
 			line_no += (unsigned long)count;
 			count = 0;
 			continue;
@@ -216,10 +237,8 @@ static void translate_stream(const nmt_model *m, const nmt_search_options *o, in
 	}
 	if (fflush(stdout) != 0 || ferror(stdout))
 		die(1, "error writing output: %s", strerror(errno));
-	for (int i = 0; i < CHUNK_LINES; i++)
-		free(out[i].text);
 	nmt_lines_free(&in);
-	nmt_workers_free(w);
+	nmt_session_free(session);
 }
 
 static int cmd_info(int argc, char **argv)
@@ -231,14 +250,18 @@ static int cmd_info(int argc, char **argv)
 	}
 	if (i + 1 != argc)
 		die(2, "usage: nmt info [--verify] MODEL");
-	nmt_model *m = load_model(argv[i], verify);
-	printf("file: %s (%zu bytes)\n", argv[i], m->map_len);
-	printf("format version: %u\n", m->view.version);
-	for (uint32_t s = 0; s < m->view.n_sections; s++)
-		printf("section %-10s %12llu bytes%s\n", m->view.sections[s].tag,
-		       (unsigned long long)m->view.sections[s].size,
-		       (m->view.sections[s].flags & NMT_SECTION_BULK) && !verify ? " (checksum not verified)" : "");
-	fwrite(m->meta, 1, m->meta_len, stdout);
+	nmt_model *m = load_model(argv[i], verify ? NMT_OPEN_VERIFY : 0);
+	printf("file: %s (%zu bytes)\n", argv[i], nmt_model_file_size(m));
+	printf("format version: %u\n", nmt_model_format_version(m));
+	for (int s = 0; s < nmt_model_section_count(m); s++) {
+		nmt_section_info info;
+		if (nmt_model_section(m, s, &info) == NMT_OK)
+			printf("section %-10s %12llu bytes%s\n", info.tag, (unsigned long long)info.size,
+			       info.checksum_verified ? "" : " (checksum not verified)");
+	}
+	size_t meta_len;
+	const char *meta = nmt_model_metadata(m, &meta_len);
+	fwrite(meta, 1, meta_len, stdout);
 	if (verify)
 		printf("verify: all section checksums OK\n");
 	nmt_model_close(m);
@@ -255,7 +278,7 @@ int main(int argc, char **argv)
 		return cmd_info(argc, argv);
 	parse_args(argc, argv, &o);
 	nmt_model *m = load_model(o.model_path, 0);
-	translate_stream(m, &o.search, o.threads, o.batch);
+	translate_stream(m, &o.nmt);
 	nmt_model_close(m);
 	return 0;
 }

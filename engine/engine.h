@@ -4,10 +4,9 @@
 #define NMT_ENGINE_H
 #include <stdint.h>
 
+#include "../nmt.h"   /* NMT_MAX_BEAM */
 #include "model.h"
 #include "../quant/matrix.h"
-
-#define NMT_MAX_BEAM 8
 
 /* One sentence of a batch: where its encoder outputs sit, its output
  * vocabulary, and its beam during the search. */

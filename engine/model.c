@@ -236,7 +236,12 @@ static int open_vocab(const nmt_model *m, const char *tag, int expect_size, spm_
 
 	if (!s)
 		return nmt_fail(err, errlen, "corrupt model: missing \"%s\" section", tag);
-	if (spm_open(s->data, (size_t)s->size, out, why, sizeof why) != 0)
+	int rc = spm_open(s->data, (size_t)s->size, out, why, sizeof why);
+	if (rc == SPM_NO_MEMORY) {
+		nmt_fail(err, errlen, "out of memory");
+		return NMT_ERR_NO_MEMORY;
+	}
+	if (rc != 0)
 		return nmt_fail(err, errlen, "corrupt model: section \"%s\": %s", tag, why);
 	if (spm_vocab_size(*out) != expect_size)
 		return nmt_fail(err, errlen, "section \"%s\" has %d pieces, the metadata says %d",
@@ -244,11 +249,13 @@ static int open_vocab(const nmt_model *m, const char *tag, int expect_size, spm_
 	return 0;
 }
 
+/* 0, NMT_ERR_NO_MEMORY, or -1 for anything else wrong. */
 static int open_vocabs(nmt_model *m, char *err, size_t errlen)
 {
-	if (open_vocab(m, NMT_TAG_SRC_VOCAB, m->d.src_vocab, &m->src_vocab, err, errlen) != 0 ||
-	    open_vocab(m, NMT_TAG_TGT_VOCAB, m->d.tgt_vocab, &m->tgt_vocab, err, errlen) != 0)
-		return -1;
+	int rc;
+	if ((rc = open_vocab(m, NMT_TAG_SRC_VOCAB, m->d.src_vocab, &m->src_vocab, err, errlen)) != 0 ||
+	    (rc = open_vocab(m, NMT_TAG_TGT_VOCAB, m->d.tgt_vocab, &m->tgt_vocab, err, errlen)) != 0)
+		return rc;
 	if (spm_bos_id(m->tgt_vocab) != m->d.bos_id || spm_eos_id(m->tgt_vocab) != m->d.eos_id)
 		return nmt_fail(err, errlen, "corrupt model: target vocabulary's bos/eos ids differ from the metadata");
 	m->d.src_eos_id = spm_eos_id(m->src_vocab);
@@ -298,24 +305,30 @@ int nmt_model_open_memory(const void *buf, size_t len, int verify_all, nmt_model
 			  char *err, size_t errlen)
 {
 	nmt_model *m = calloc(1, sizeof *m);
+	int rc = NMT_ERR_FORMAT;
 
 	*out = NULL;
-	if (!m)
-		return nmt_fail(err, errlen, "out of memory");
+	if (!m) {
+		nmt_fail(err, errlen, "out of memory");
+		return NMT_ERR_NO_MEMORY;
+	}
 	m->map = buf;
 	m->map_len = len;
 	/* NMT_KERNELS forces an implementation (for tests and measurements). */
 	const char *kernels = getenv("NMT_KERNELS");
 	if (!(m->qdot = nmt_qdot_select(kernels))) {
 		nmt_fail(err, errlen, "NMT_KERNELS=%s: unknown, or not supported by this CPU (scalar, avx2, avx512)", kernels);
+		rc = NMT_ERR_UNSUPPORTED;
 		goto fail;
 	}
 	if ((uintptr_t)buf % NMT_ALIGN != 0) {
 		nmt_fail(err, errlen, "model buffer is not %d-byte aligned", NMT_ALIGN);
+		rc = NMT_ERR_ARGUMENT;
 		goto fail;
 	}
 	if (nmt_format_parse(buf, len, verify_all, &m->view, err, errlen) != 0)
 		goto fail;
+	m->verified_bulk = verify_all;
 	const nmt_section *meta = nmt_format_find(&m->view, NMT_TAG_META);
 	if (!meta) {
 		nmt_fail(err, errlen, "corrupt model: missing \"%s\" section", NMT_TAG_META);
@@ -323,14 +336,20 @@ int nmt_model_open_memory(const void *buf, size_t len, int verify_all, nmt_model
 	}
 	m->meta = (const char *)meta->data;
 	m->meta_len = (size_t)meta->size;
-	if (read_dims(m, err, errlen) != 0 || bind_tensors(m, err, errlen) != 0 ||
-	    open_vocabs(m, err, errlen) != 0 || open_vmap(m, err, errlen) != 0 || open_precomp(m, err, errlen) != 0)
+	if (read_dims(m, err, errlen) != 0 || bind_tensors(m, err, errlen) != 0)
+		goto fail;
+	if ((rc = open_vocabs(m, err, errlen)) != 0) {
+		rc = rc == NMT_ERR_NO_MEMORY ? rc : NMT_ERR_FORMAT;
+		goto fail;
+	}
+	rc = NMT_ERR_FORMAT;
+	if (open_vmap(m, err, errlen) != 0 || open_precomp(m, err, errlen) != 0)
 		goto fail;
 	*out = m;
 	return 0;
 fail:
 	nmt_model_close(m);
-	return -1;
+	return rc;
 }
 
 int nmt_model_open_file(const char *path, int verify_all, nmt_model **out, char *err, size_t errlen)
@@ -339,26 +358,35 @@ int nmt_model_open_file(const char *path, int verify_all, nmt_model **out, char 
 	int fd = open(path, O_RDONLY);
 
 	*out = NULL;
-	if (fd < 0)
-		return nmt_fail(err, errlen, "cannot open model %s: %s", path, strerror(errno));
+	if (fd < 0) {
+		nmt_fail(err, errlen, "cannot open model %s: %s", path, strerror(errno));
+		return NMT_ERR_IO;
+	}
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
 		close(fd);
-		return nmt_fail(err, errlen, "model %s is not a regular file", path);
+		nmt_fail(err, errlen, "model %s is not a regular file", path);
+		return NMT_ERR_IO;
 	}
 	if (st.st_size < NMT_HEADER_SIZE) {
 		close(fd);
-		return nmt_fail(err, errlen, "%s: not an nmt model (file too small: %lld bytes)", path,
-			    (long long)st.st_size);
+		nmt_fail(err, errlen, "%s: not an nmt model (file too small: %lld bytes)", path,
+			 (long long)st.st_size);
+		return NMT_ERR_FORMAT;
 	}
 	size_t len = (size_t)st.st_size;
 	void *map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
-	if (map == MAP_FAILED)
-		return nmt_fail(err, errlen, "cannot map model %s: %s", path, strerror(errno));
+	if (map == MAP_FAILED) {
+		int no_memory = errno == ENOMEM;
+		nmt_fail(err, errlen, "cannot map model %s: %s", path, strerror(errno));
+		return no_memory ? NMT_ERR_NO_MEMORY : NMT_ERR_IO;
+	}
 	char why[256];
-	if (nmt_model_open_memory(map, len, verify_all, out, why, sizeof why) != 0) {
+	int rc = nmt_model_open_memory(map, len, verify_all, out, why, sizeof why);
+	if (rc != 0) {
 		munmap(map, len);
-		return nmt_fail(err, errlen, "%s: %s", path, why);
+		nmt_fail(err, errlen, "%s: %s", path, why);
+		return rc;
 	}
 	(*out)->owns_map = 1;
 	return 0;
@@ -372,6 +400,7 @@ void nmt_model_close(nmt_model *m)
 	spm_close(m->tgt_vocab);
 	if (m->owns_map)
 		munmap((void *)m->map, m->map_len);
+	free(m->owned_copy);
 	free(m);
 }
 

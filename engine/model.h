@@ -5,6 +5,7 @@
 #define NMT_MODEL_H
 #include <stddef.h>
 
+#include "../nmt.h"
 #include "../quant/matrix.h"
 #include "../vocab/spm.h"
 #include "format.h"
@@ -36,7 +37,7 @@ typedef struct {
 	const float *b;            /* may be NULL */
 } nmt_linear;
 
-typedef struct nmt_model {
+struct nmt_model {
 	nmt_dims d;
 	nmt_matrix src_emb, tgt_emb;                 /* [Vs, e], [Vt, e] */
 	nmt_gru enc[NMT_MAX_ENC_LAYERS][2];          /* [layer][0 fwd, 1 bwd] */
@@ -60,15 +61,20 @@ typedef struct nmt_model {
 	const char *meta;                            /* key=value lines, not NUL-terminated */
 	size_t meta_len;
 	nmt_file_view view;
+	int verified_bulk;                           /* the bulk sections' checksums were checked too */
 	const void *map;                             /* the whole file */
 	size_t map_len;
 	int owns_map;                                /* munmap on close */
+	void *owned_copy;                            /* free on close: an aligned copy of the caller's buffer */
 	const struct nmt_qdot *qdot;                 /* q8/q4 dot products for this CPU */
-} nmt_model;
+};
 
-/* Map a packed file read-only and bind everything; -1 + one-line message on error. */
+/* Map a packed file read-only and bind everything. 0, or on error a
+ * one-line message and NMT_ERR_IO, NMT_ERR_FORMAT, NMT_ERR_NO_MEMORY or
+ * NMT_ERR_UNSUPPORTED (nmt.h). */
 int nmt_model_open_file(const char *path, int verify_all, nmt_model **out, char *err, size_t errlen);
-/* Use a packed file already in memory (64-byte aligned; must outlive the model). */
+/* Use a packed file already in memory (64-byte aligned, else
+ * NMT_ERR_ARGUMENT; it must outlive the model). Errors as above. */
 int nmt_model_open_memory(const void *buf, size_t len, int verify_all, nmt_model **out,
 			  char *err, size_t errlen);
 void nmt_model_close(nmt_model *m);

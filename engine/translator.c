@@ -268,7 +268,7 @@ static int translate_long(nmt_translator *t, const nmt_search_options *o, int i,
 	return emit(ctx, i, out, n_out);
 }
 
-int nmt_translate_batch(nmt_translator *t, const nmt_search_options *o, const char *const *lines,
+int nmt_translator_batch(nmt_translator *t, const nmt_search_options *o, const char *const *lines,
 			const size_t *lens, int n, nmt_emit_fn emit, void *ctx, char *err, size_t errlen)
 {
 	size_t used = 0;
@@ -317,10 +317,10 @@ static int copy_single(void *ctx, int i, const nmt_translation *tr, int n)
 	return 0;
 }
 
-int nmt_translate(nmt_translator *t, const nmt_search_options *o, const char *line, size_t len,
+int nmt_translator_line(nmt_translator *t, const nmt_search_options *o, const char *line, size_t len,
 		  nmt_translation *out, int *n_out, char *err, size_t errlen)
 {
 	single_line s = { out, n_out };
 	*n_out = 0;
-	return nmt_translate_batch(t, o, &line, &len, 1, copy_single, &s, err, errlen);
+	return nmt_translator_batch(t, o, &line, &len, 1, copy_single, &s, err, errlen);
 }

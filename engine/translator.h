@@ -4,13 +4,8 @@
 #define NMT_TRANSLATOR_H
 #include <stddef.h>
 
+#include "../nmt.h"   /* nmt_translation */
 #include "engine.h"
-
-typedef struct {
-	const char *text;   /* NUL-terminated, owned by the translator, valid until its next call */
-	size_t len;
-	float logprob, score;
-} nmt_translation;
 
 typedef struct nmt_translator nmt_translator;
 
@@ -30,12 +25,12 @@ typedef int (*nmt_emit_fn)(void *ctx, int i, const nmt_translation *tr, int n);
  * translates to the empty string without running the model. Returns 0;
  * -1 with a message in err when the options are invalid or memory runs out
  * (the lines before were emitted, the others not); or emit's nonzero value. */
-int nmt_translate_batch(nmt_translator *t, const nmt_search_options *o, const char *const *lines,
+int nmt_translator_batch(nmt_translator *t, const nmt_search_options *o, const char *const *lines,
 			const size_t *lens, int n, nmt_emit_fn emit, void *ctx, char *err, size_t errlen);
 
 /* One line: out must hold o->nbest entries; *n_out receives how many were
  * filled (>= 1). */
-int nmt_translate(nmt_translator *t, const nmt_search_options *o, const char *line, size_t len,
+int nmt_translator_line(nmt_translator *t, const nmt_search_options *o, const char *line, size_t len,
 		  nmt_translation *out, int *n_out, char *err, size_t errlen);
 
 #endif

@@ -253,6 +253,26 @@ if [ -z "${E2E_SANITIZED:-}" ]; then
 	done
 fi
 
+# ---- the library's example programs (examples/, linked with libnmt.a) --------
+X=${EXAMPLES:-build/host/examples}
+if [ -z "${E2E_SANITIZED:-}" ]; then
+	printf 'A dog runs along the beach.\nTwo men are talking.\n\nA girl in a red coat sits on a bench.\n' >"$TMP/ex.en"
+	$NMT -m "$M" <"$TMP/ex.en" >"$TMP/ex.cli"
+	${RUNNER:-} $X/translate "$M" "A dog runs along the beach." "Two men are talking." "" \
+		"A girl in a red coat sits on a bench." >"$TMP/ex.lib"
+	check "example translate: same as nmt" cmp -s "$TMP/ex.cli" "$TMP/ex.lib"
+	$NMT -m "$M" -b 4 --nbest 3 <"$TMP/ex.en" >"$TMP/exn.cli"
+	${RUNNER:-} $X/translate -b 4 -n 3 "$M" "A dog runs along the beach." "Two men are talking." "" \
+		"A girl in a red coat sits on a bench." >"$TMP/exn.lib"
+	check "example translate: same n-best as nmt --nbest" cmp -s "$TMP/exn.cli" "$TMP/exn.lib"
+	awk -F '\t' '$1 == "sent" { print $3 }' "$FIX/expected.txt" >"$TMP/ex40.en"
+	$NMT -m "$M" -b 1 <"$TMP/ex40.en" >"$TMP/ex40.cli"
+	${RUNNER:-} $X/threads "$M" 3 <"$TMP/ex40.en" >"$TMP/ex40.lib"
+	check "example threads: 3 threads sharing one model, same as nmt" cmp -s "$TMP/ex40.cli" "$TMP/ex40.lib"
+	${RUNNER:-} $X/translate "$TMP/does-not-exist.nmt" "A dog." >/dev/null 2>"$TMP/ex.err"
+	check "example translate: a missing model is an error with a message" grep -q 'does-not-exist.nmt' "$TMP/ex.err"
+fi
+
 # ---- bad model files --------------------------------------------------------
 : >"$TMP/empty.nmt"
 head -c 1000 "$M" >"$TMP/trunc.nmt"

@@ -69,7 +69,7 @@ static void translate_all(nmt_translator *t, const nmt_search_options *o, int ro
 	for (int i = 0; i < N_LINES; i++)
 		lens[i] = strlen(lines[i]);
 	for (int r = 0; r < rounds; r++)
-		assert_int_equal(nmt_translate_batch(t, o, (const char *const *)lines, lens, N_LINES, ignore, NULL, err,
+		assert_int_equal(nmt_translator_batch(t, o, (const char *const *)lines, lens, N_LINES, ignore, NULL, err,
 						     sizeof err), 0);
 }
 
@@ -125,12 +125,12 @@ static void test_translator_steady_state_allocates_nothing(void **state)
 		nmt_search_options o = { .use_shortlist = 1, .beam = beam, .nbest = beam, .alpha = 0.6 };
 		nmt_translation tr[NMT_MAX_BEAM];
 		int n;
-		assert_int_equal(nmt_translate(t, &o, long_line, strlen(long_line), tr, &n, err, sizeof err), 0);
+		assert_int_equal(nmt_translator_line(t, &o, long_line, strlen(long_line), tr, &n, err, sizeof err), 0);
 		translate_all(t, &o, 1);
 		allocations = 0;
 		counting = 1;
 		translate_all(t, &o, 100);
-		assert_int_equal(nmt_translate(t, &o, long_line, strlen(long_line), tr, &n, err, sizeof err), 0);
+		assert_int_equal(nmt_translator_line(t, &o, long_line, strlen(long_line), tr, &n, err, sizeof err), 0);
 		counting = 0;
 		assert_int_equal(allocations, 0);
 	}

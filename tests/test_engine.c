@@ -275,10 +275,10 @@ static void test_translate_text_matches_reference(void **state)
 	for (int i = 0; i < f->n_sent; i++) {
 		const expected_sentence *e = &f->sent[i];
 		nmt_search_options greedy = { .beam = 1, .nbest = 1, .alpha = ALPHA };
-		assert_int_equal(nmt_translate(t, &greedy, e->text, strlen(e->text), tr, &n, err, sizeof err), 0);
+		assert_int_equal(nmt_translator_line(t, &greedy, e->text, strlen(e->text), tr, &n, err, sizeof err), 0);
 		assert_string_equal(tr[0].text, e->greedy.text);
 		nmt_search_options beam = { .beam = 4, .nbest = 4, .alpha = ALPHA };
-		assert_int_equal(nmt_translate(t, &beam, e->text, strlen(e->text), tr, &n, err, sizeof err), 0);
+		assert_int_equal(nmt_translator_line(t, &beam, e->text, strlen(e->text), tr, &n, err, sizeof err), 0);
 		assert_int_equal(n, e->n_beam4);
 		for (int r = 0; r < n; r++)
 			assert_string_equal(tr[r].text, e->beam4[r].text);
@@ -300,17 +300,17 @@ static void test_search_contract(void **state)
 	for (int beam = 1; beam <= NMT_MAX_BEAM; beam++) {
 		nmt_search_options o = { .beam = beam, .nbest = beam, .alpha = ALPHA, .max_len = 3 };
 		const char *line = f->sent[1].text;
-		assert_int_equal(nmt_translate(t, &o, line, strlen(line), tr, &n, err, sizeof err), 0);
+		assert_int_equal(nmt_translator_line(t, &o, line, strlen(line), tr, &n, err, sizeof err), 0);
 		assert_true(n >= 1 && n <= beam);
 		for (int r = 1; r < n; r++)
 			assert_true(tr[r - 1].score >= tr[r].score);
 	}
 	nmt_search_options o = { .beam = 4, .nbest = 1, .alpha = ALPHA };
-	assert_int_equal(nmt_translate(t, &o, "", 0, tr, &n, err, sizeof err), 0);
+	assert_int_equal(nmt_translator_line(t, &o, "", 0, tr, &n, err, sizeof err), 0);
 	assert_int_equal(n, 1);
 	assert_string_equal(tr[0].text, "");
 	nmt_search_options bad = { .beam = 9, .nbest = 1, .alpha = ALPHA };
-	assert_int_equal(nmt_translate(t, &bad, "a", 1, tr, &n, err, sizeof err), -1);
+	assert_int_equal(nmt_translator_line(t, &bad, "a", 1, tr, &n, err, sizeof err), -1);
 	nmt_translator_free(t);
 }
 
@@ -352,7 +352,7 @@ static void test_full_shortlist_changes_nothing(void **state)
 	for (int i = 0; i < f->n_sent; i++) {
 		const expected_sentence *e = &f->sent[i];
 		nmt_search_options o = { .use_shortlist = 1, .beam = 4, .nbest = 4, .alpha = ALPHA };
-		assert_int_equal(nmt_translate(t, &o, e->text, strlen(e->text), tr, &n, err, sizeof err), 0);
+		assert_int_equal(nmt_translator_line(t, &o, e->text, strlen(e->text), tr, &n, err, sizeof err), 0);
 		assert_int_equal(n, e->n_beam4);
 		for (int r = 0; r < n; r++)
 			assert_string_equal(tr[r].text, e->beam4[r].text);

@@ -133,7 +133,7 @@ static void test_truncation_is_an_error(void **state)
 	}
 	for (int i = 0; i < n; i++) {
 		uint8_t *copy = aligned_copy(f->good, cuts[i]);
-		assert_int_equal(try_open(copy, cuts[i], 0), -1);
+		assert_int_equal(try_open(copy, cuts[i], 0), NMT_ERR_FORMAT);
 		free(copy);
 	}
 }
@@ -146,9 +146,9 @@ static void test_random_bytes_are_an_error(void **state)
 		seed = seed * 1103515245u + 12345u;
 		f->work[i] = (uint8_t)(seed >> 16);
 	}
-	assert_int_equal(try_open(f->work, f->len, 0), -1);
+	assert_int_equal(try_open(f->work, f->len, 0), NMT_ERR_FORMAT);
 	memcpy(f->work, "NMTMODEL", 8);   /* even with the right magic */
-	assert_int_equal(try_open(f->work, f->len, 0), -1);
+	assert_int_equal(try_open(f->work, f->len, 0), NMT_ERR_FORMAT);
 }
 
 /* A flipped bit anywhere is caught at load, except inside the bulk weights,
@@ -181,8 +181,8 @@ static void test_bit_flips_are_caught(void **state)
 		}
 		if (in_padding)
 			continue;
-		assert_int_equal(try_open(f->work, f->len, 0), in_bulk ? 0 : -1);
-		assert_int_equal(try_open(f->work, f->len, 1), -1);
+		assert_int_equal(try_open(f->work, f->len, 0), in_bulk ? 0 : NMT_ERR_FORMAT);
+		assert_int_equal(try_open(f->work, f->len, 1), NMT_ERR_FORMAT);
 	}
 }
 
@@ -192,17 +192,17 @@ static void test_wrong_magic_and_future_version(void **state)
 	memcpy(f->work, f->good, f->len);
 	memcpy(f->work, "NMTMODEX", 8);
 	refresh_checksums(f->work, f->len);
-	assert_int_equal(try_open(f->work, f->len, 0), -1);
+	assert_int_equal(try_open(f->work, f->len, 0), NMT_ERR_FORMAT);
 
 	memcpy(f->work, f->good, f->len);
 	nmt_wr32(f->work + NMT_H_VERSION, NMT_FORMAT_VERSION + 1);
 	refresh_checksums(f->work, f->len);
-	assert_int_equal(try_open(f->work, f->len, 0), -1);
+	assert_int_equal(try_open(f->work, f->len, 0), NMT_ERR_FORMAT);
 
 	memcpy(f->work, f->good, f->len);
 	nmt_wr64(f->work + NMT_H_FILE_SIZE, f->len + 64);
 	refresh_checksums(f->work, f->len);
-	assert_int_equal(try_open(f->work, f->len, 0), -1);
+	assert_int_equal(try_open(f->work, f->len, 0), NMT_ERR_FORMAT);
 }
 
 /* Structurally hostile files with correct checksums. */
@@ -217,23 +217,23 @@ static void test_hostile_sections(void **state)
 		memcpy(f->work, f->good, f->len);
 		nmt_wr64(e0 + NMT_S_OFFSET, bad_offsets[i]);
 		refresh_checksums(f->work, f->len);
-		assert_int_equal(try_open(f->work, f->len, 0), -1);
+		assert_int_equal(try_open(f->work, f->len, 0), NMT_ERR_FORMAT);
 	}
 	for (size_t i = 0; i < sizeof bad_sizes / sizeof bad_sizes[0]; i++) {
 		memcpy(f->work, f->good, f->len);
 		nmt_wr64(e0 + NMT_S_SIZE, bad_sizes[i]);
 		refresh_checksums(f->work, f->len);
-		assert_int_equal(try_open(f->work, f->len, 0), -1);
+		assert_int_equal(try_open(f->work, f->len, 0), NMT_ERR_FORMAT);
 	}
 	memcpy(f->work, f->good, f->len);   /* misaligned */
 	nmt_wr64(e0 + NMT_S_OFFSET, nmt_rd64(e0 + NMT_S_OFFSET) + 4);
 	refresh_checksums(f->work, f->len);
-	assert_int_equal(try_open(f->work, f->len, 0), -1);
+	assert_int_equal(try_open(f->work, f->len, 0), NMT_ERR_FORMAT);
 
 	memcpy(f->work, f->good, f->len);   /* absurd section count */
 	nmt_wr32(f->work + NMT_H_NSECTIONS, 0xFFFFFFFFu);
 	nmt_wr32(f->work + NMT_H_HEADER_CRC, nmt_crc32(0, f->work, NMT_H_HEADER_CRC));
-	assert_int_equal(try_open(f->work, f->len, 0), -1);
+	assert_int_equal(try_open(f->work, f->len, 0), NMT_ERR_FORMAT);
 }
 
 /* A tensor entry that points outside the weights, or disagrees with the
@@ -256,13 +256,13 @@ static void test_hostile_tensor_directory(void **state)
 			else
 				nmt_wr32(e + fields[k], nmt_rd32(e + fields[k]) + 1);
 			refresh_checksums(f->work, f->len);
-			assert_int_equal(try_open(f->work, f->len, 0), -1);
+			assert_int_equal(try_open(f->work, f->len, 0), NMT_ERR_FORMAT);
 		}
 	}
 	memcpy(f->work, f->good, f->len);   /* a count larger than the section */
 	nmt_wr32(f->work + dir_off, count + 1);
 	refresh_checksums(f->work, f->len);
-	assert_int_equal(try_open(f->work, f->len, 0), -1);
+	assert_int_equal(try_open(f->work, f->len, 0), NMT_ERR_FORMAT);
 }
 
 /* Metadata that disagrees with the tensors or is out of range. */
@@ -282,7 +282,7 @@ static void test_hostile_metadata(void **state)
 		char *digit = hit + strlen(keys[k]);
 		*digit = *digit == '9' ? '1' : (char)(*digit + 1);
 		refresh_checksums(f->work, f->len);
-		assert_int_equal(try_open(f->work, f->len, 0), -1);
+		assert_int_equal(try_open(f->work, f->len, 0), NMT_ERR_FORMAT);
 	}
 }
 
@@ -292,7 +292,7 @@ static void test_unaligned_buffer_is_refused(void **state)
 	uint8_t *p = aligned_alloc(64, (f->len + 63) / 64 * 64 + 64);
 	assert_non_null(p);
 	memcpy(p + 8, f->good, f->len);
-	assert_int_equal(try_open(p + 8, f->len, 0), -1);
+	assert_int_equal(try_open(p + 8, f->len, 0), NMT_ERR_ARGUMENT);
 	free(p);
 }
 
@@ -352,7 +352,7 @@ static void test_hostile_vmap(void **state)
 		memcpy(work, good, len);
 		nmt_wr32(work + edits[i].at, edits[i].value);
 		refresh_checksums(work, len);
-		assert_int_equal(try_open(work, len, 0), -1);
+		assert_int_equal(try_open(work, len, 0), NMT_ERR_FORMAT);
 	}
 	/* A used slot whose offset points past the payload, whose count runs
 	 * past it, or whose list names an id outside the vocabulary. */
@@ -364,18 +364,18 @@ static void test_hostile_vmap(void **state)
 		uint32_t list = nmt_rd32(slot + 4);
 		nmt_wr32(slot + 4, 0x7FFFFFFFu);
 		refresh_checksums(work, len);
-		assert_int_equal(try_open(work, len, 0), -1);
+		assert_int_equal(try_open(work, len, 0), NMT_ERR_FORMAT);
 		memcpy(work, good, len);
 		work[payload + 2 * (size_t)list] = 0xFF;       /* count 0xFFxx */
 		work[payload + 2 * (size_t)list + 1] = 0xFF;
 		refresh_checksums(work, len);
-		assert_int_equal(try_open(work, len, 0), -1);
+		assert_int_equal(try_open(work, len, 0), NMT_ERR_FORMAT);
 		memcpy(work, good, len);
 		assert_true((work[payload + 2 * (size_t)list] | work[payload + 2 * (size_t)list + 1] << 8) >= 1);
 		work[payload + 2 * (size_t)list + 2] = 0x2C;   /* first id = 300 */
 		work[payload + 2 * (size_t)list + 3] = 0x01;
 		refresh_checksums(work, len);
-		assert_int_equal(try_open(work, len, 0), -1);
+		assert_int_equal(try_open(work, len, 0), NMT_ERR_FORMAT);
 		break;
 	}
 	memcpy(work, good, len);   /* no empty slot: a probe could run forever */
@@ -385,7 +385,7 @@ static void test_hostile_vmap(void **state)
 			       work + slots + NMT_VMAP_SLOT_BYTES * (size_t)first_used_slot(work + slots, n_slots),
 			       NMT_VMAP_SLOT_BYTES);
 	refresh_checksums(work, len);
-	assert_int_equal(try_open(work, len, 0), -1);
+	assert_int_equal(try_open(work, len, 0), NMT_ERR_FORMAT);
 	free(good);
 	free(work);
 }

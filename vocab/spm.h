@@ -29,7 +29,9 @@ int spm_pack_decoder(const uint8_t *model_proto, size_t len, uint8_t **out, size
                      char *err, size_t errlen);
 
 /* Validate a blob (every offset, size, count, piece and table entry) and wrap it without
- * copying. The blob must outlive the model. Returns 0, or -1 with a reason in err. */
+ * copying. The blob must outlive the model. Returns 0, or -1 with a reason in err
+ * (SPM_NO_MEMORY when memory ran out). */
+#define SPM_NO_MEMORY (-2)
 int spm_open(const void *blob, size_t blob_len, spm_model **out, char *err, size_t errlen);
 void spm_close(spm_model *m);
 

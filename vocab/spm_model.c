@@ -231,7 +231,10 @@ int spm_open(const void *blob, size_t blob_len, spm_model **out, char *err, size
         read_sections(b, total, sec, err, errlen))
         return -1;
     spm_model *m = calloc(1, sizeof *m);
-    if (m == NULL) return spm_fail(err, errlen, "out of memory");
+    if (m == NULL) {
+        spm_fail(err, errlen, "out of memory");
+        return SPM_NO_MEMORY;
+    }
     if (read_scalars(m, b, err, errlen) || bind_sections(m, b, sec, err, errlen) ||
         check_tables(m, err, errlen)) {
         free(m);

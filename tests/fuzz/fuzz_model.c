@@ -56,7 +56,7 @@ static void translate_with(const nmt_model *m)
 	int n = 0;
 	char err[256];
 	static const char line[] = "A man with two dogs.";
-	if (nmt_translate(t, &o, line, sizeof line - 1, out, &n, err, sizeof err) == 0)
+	if (nmt_translator_line(t, &o, line, sizeof line - 1, out, &n, err, sizeof err) == 0)
 		FUZZ_ASSERT(n >= 1 && n <= 2 && out[0].text[out[0].len] == '\0');
 	nmt_translator_free(t);
 }

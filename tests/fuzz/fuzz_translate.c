@@ -64,7 +64,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	emitted e = { 0, o.nbest };
 	char err[256];
-	FUZZ_ASSERT(nmt_translate_batch(translator, &o, lines, lens, n, check_line, &e, err, sizeof err) == 0);
+	FUZZ_ASSERT(nmt_translator_batch(translator, &o, lines, lens, n, check_line, &e, err, sizeof err) == 0);
 	FUZZ_ASSERT(e.next == n);
 	return 0;
 }

@@ -1,0 +1,96 @@
+/* Opening a model and reading what it says about itself. The engine does
+ * the work (engine/model.c); this checks arguments and reports errors. */
+#include "api.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../engine/format.h"
+#include "../engine/model.h"
+
+nmt_status nmt_model_open(const char *path, unsigned flags, nmt_model **model, nmt_error *err)
+{
+	char why[sizeof err->message];
+
+	if (!model)
+		return nmt_api_fail(err, NMT_ERR_ARGUMENT, "no place to put the model");
+	*model = NULL;
+	if (!path)
+		return nmt_api_fail(err, NMT_ERR_ARGUMENT, "no model path");
+	if (flags & ~NMT_OPEN_VERIFY)
+		return nmt_api_fail(err, NMT_ERR_ARGUMENT, "unknown open flags 0x%x", flags);
+	int rc = nmt_model_open_file(path, (flags & NMT_OPEN_VERIFY) != 0, model, why, sizeof why);
+	return rc ? nmt_api_fail(err, (nmt_status)rc, "%s", why) : nmt_api_ok(err);
+}
+
+nmt_status nmt_model_open_buffer(const void *data, size_t size, unsigned flags, nmt_model **model,
+				 nmt_error *err)
+{
+	char why[sizeof err->message];
+	void *copy = NULL;
+
+	if (!model)
+		return nmt_api_fail(err, NMT_ERR_ARGUMENT, "no place to put the model");
+	*model = NULL;
+	if (!data)
+		return nmt_api_fail(err, NMT_ERR_ARGUMENT, "no model buffer");
+	if (flags & ~NMT_OPEN_VERIFY)
+		return nmt_api_fail(err, NMT_ERR_ARGUMENT, "unknown open flags 0x%x", flags);
+	/* The weights are read in place with aligned loads, so a buffer at any
+	 * other address is copied to one that is aligned. */
+	if ((uintptr_t)data % NMT_ALIGN != 0) {
+		size_t rounded = (size + NMT_ALIGN - 1) / NMT_ALIGN * NMT_ALIGN;
+		if (rounded < size || !(copy = aligned_alloc(NMT_ALIGN, rounded ? rounded : NMT_ALIGN)))
+			return nmt_api_fail(err, NMT_ERR_NO_MEMORY, "out of memory copying a %zu-byte model", size);
+		memcpy(copy, data, size);
+		data = copy;
+	}
+	int rc = nmt_model_open_memory(data, size, (flags & NMT_OPEN_VERIFY) != 0, model, why, sizeof why);
+	if (rc) {
+		free(copy);
+		return nmt_api_fail(err, (nmt_status)rc, "%s", why);
+	}
+	(*model)->owned_copy = copy;
+	return nmt_api_ok(err);
+}
+
+const char *nmt_model_metadata(const nmt_model *m, size_t *len)
+{
+	if (len)
+		*len = m ? m->meta_len : 0;
+	return m ? m->meta : NULL;
+}
+
+nmt_status nmt_model_metadata_value(const nmt_model *m, const char *key, char *value, size_t size)
+{
+	if (!m || !key || !value || size == 0)
+		return NMT_ERR_ARGUMENT;
+	return nmt_model_meta(m, key, value, size) == 0 ? NMT_OK : NMT_ERR_ARGUMENT;
+}
+
+size_t nmt_model_file_size(const nmt_model *m)
+{
+	return m ? m->map_len : 0;
+}
+
+unsigned nmt_model_format_version(const nmt_model *m)
+{
+	return m ? m->view.version : 0;
+}
+
+int nmt_model_section_count(const nmt_model *m)
+{
+	return m ? (int)m->view.n_sections : 0;
+}
+
+nmt_status nmt_model_section(const nmt_model *m, int i, nmt_section_info *info)
+{
+	if (!m || !info || i < 0 || (uint32_t)i >= m->view.n_sections)
+		return NMT_ERR_ARGUMENT;
+	const nmt_section *s = &m->view.sections[i];
+	snprintf(info->tag, sizeof info->tag, "%s", s->tag);
+	info->size = s->size;
+	info->checksum_verified = !(s->flags & NMT_SECTION_BULK) || m->verified_bulk;
+	return NMT_OK;
+}

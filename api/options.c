@@ -1,0 +1,43 @@
+#include "api.h"
+
+#include <math.h>
+
+void nmt_options_init(nmt_options *o)
+{
+	*o = (nmt_options){ .beam = 4, .nbest = 1, .max_length = 0, .alpha = 0.6, .shortlist = 1,
+			    .threads = 1, .batch = 0 };
+}
+
+/* Decoder rows (texts x beam) decoded together by default: 16 greedy texts,
+ * 4 with beam 4. More rows were no faster and cost ~0.45 MB per beam-4 text
+ * (docs/RESULTS.md, issue 5). */
+#define DEFAULT_BATCH_ROWS 16
+
+nmt_status nmt_api_options(const nmt_options *given, nmt_search_options *search, int *batch, int *threads,
+			   nmt_error *err)
+{
+	nmt_options o;
+	if (given)
+		o = *given;
+	else
+		nmt_options_init(&o);
+	if (o.beam < 1 || o.beam > NMT_MAX_BEAM)
+		return nmt_api_fail(err, NMT_ERR_ARGUMENT, "beam must be 1..%d, not %d", NMT_MAX_BEAM, o.beam);
+	if (o.nbest < 1 || o.nbest > o.beam)
+		return nmt_api_fail(err, NMT_ERR_ARGUMENT, "nbest must be 1..beam (%d), not %d", o.beam, o.nbest);
+	if (o.max_length < 0 || o.max_length > NMT_API_MAX_LENGTH)
+		return nmt_api_fail(err, NMT_ERR_ARGUMENT, "max_length must be 0..%d, not %d", NMT_API_MAX_LENGTH,
+				    o.max_length);
+	if (!(o.alpha >= 0.0 && o.alpha <= 10.0))   /* NaN fails too */
+		return nmt_api_fail(err, NMT_ERR_ARGUMENT, "alpha must be 0..10, not %g", o.alpha);
+	if (o.threads < 1 || o.threads > NMT_API_MAX_THREADS)
+		return nmt_api_fail(err, NMT_ERR_ARGUMENT, "threads must be 1..%d, not %d", NMT_API_MAX_THREADS,
+				    o.threads);
+	if (o.batch < 0 || o.batch > NMT_API_MAX_BATCH)
+		return nmt_api_fail(err, NMT_ERR_ARGUMENT, "batch must be 0..%d, not %d", NMT_API_MAX_BATCH, o.batch);
+	*search = (nmt_search_options){ .use_shortlist = o.shortlist != 0, .beam = o.beam, .nbest = o.nbest,
+					.alpha = o.alpha, .max_len = o.max_length };
+	*batch = o.batch ? o.batch : DEFAULT_BATCH_ROWS / o.beam > 1 ? DEFAULT_BATCH_ROWS / o.beam : 1;
+	*threads = o.threads;
+	return nmt_api_ok(err);
+}

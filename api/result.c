@@ -1,0 +1,117 @@
+#include "result.h"
+
+#include <stdalign.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Laid out in one block: this header, first[count + 1] (text i's
+ * translations are tr[first[i] .. first[i + 1])), tr[], then the texts. */
+struct nmt_result {
+	int count;
+	int *first;
+	nmt_translation *tr;
+};
+
+int nmt_text_out_set(nmt_text_out *o, const nmt_translation *tr, int n)
+{
+	size_t need = 0;
+	for (int k = 0; k < n; k++)
+		need += tr[k].len + 1;
+	if (need > o->cap) {
+		size_t cap = o->cap ? o->cap : 256;
+		while (cap < need)
+			cap *= 2;
+		char *buf = realloc(o->buf, cap);
+		if (!buf)
+			return -1;
+		o->buf = buf;
+		o->cap = cap;
+	}
+	o->len = 0;
+	for (int k = 0; k < n; k++) {
+		o->off[k] = o->len;
+		memcpy(o->buf + o->len, tr[k].text, tr[k].len);
+		o->len += tr[k].len;
+		o->buf[o->len++] = '\0';
+		o->tr[k] = tr[k];
+		o->tr[k].text = NULL;
+	}
+	o->n = n;
+	return 0;
+}
+
+void nmt_text_out_free(nmt_text_out *o)
+{
+	free(o->buf);
+	o->buf = NULL;
+	o->len = o->cap = 0;
+}
+
+static size_t round_up(size_t n, size_t to)
+{
+	return (n + to - 1) / to * to;
+}
+
+nmt_result *nmt_result_build(const nmt_text_out *outs, int count)
+{
+	size_t n_tr = 0, text_bytes = 0;
+	for (int i = 0; i < count; i++) {
+		n_tr += (size_t)outs[i].n;
+		text_bytes += outs[i].len;
+	}
+	size_t first_at = round_up(sizeof(nmt_result), alignof(int));
+	size_t tr_at = round_up(first_at + ((size_t)count + 1) * sizeof(int), alignof(nmt_translation));
+	size_t text_at = tr_at + n_tr * sizeof(nmt_translation);
+	char *block = malloc(text_at + text_bytes);
+	if (!block)
+		return NULL;
+
+	nmt_result *r = (nmt_result *)block;
+	r->count = count;
+	r->first = (int *)(block + first_at);
+	r->tr = (nmt_translation *)(block + tr_at);
+	char *text = block + text_at;
+	int t = 0;
+	for (int i = 0; i < count; i++) {
+		r->first[i] = t;
+		memcpy(text, outs[i].buf, outs[i].len);
+		for (int k = 0; k < outs[i].n; k++, t++) {
+			r->tr[t] = outs[i].tr[k];
+			r->tr[t].text = text + outs[i].off[k];
+		}
+		text += outs[i].len;
+	}
+	r->first[count] = t;
+	return r;
+}
+
+int nmt_result_count(const nmt_result *r)
+{
+	return r ? r->count : 0;
+}
+
+int nmt_result_nbest(const nmt_result *r, int i)
+{
+	if (!r || i < 0 || i >= r->count)
+		return 0;
+	return r->first[i + 1] - r->first[i];
+}
+
+const nmt_translation *nmt_result_get(const nmt_result *r, int i, int k)
+{
+	if (k < 0 || k >= nmt_result_nbest(r, i))
+		return NULL;
+	return &r->tr[r->first[i] + k];
+}
+
+const char *nmt_result_text(const nmt_result *r, int i, int k)
+{
+	const nmt_translation *tr = nmt_result_get(r, i, k);
+	return tr ? tr->text : NULL;
+}
+
+void nmt_result_free(nmt_result *r)
+{
+	free(r);
+}

@@ -1,0 +1,27 @@
+/* Results: each text's translations collected while a call runs (by
+ * whichever thread translated it), then copied into one block the caller
+ * owns. */
+#ifndef NMT_API_RESULT_H
+#define NMT_API_RESULT_H
+#include "../nmt.h"
+
+/* One text's translations during a call. Reused from call to call, so a
+ * session that has seen its longest outputs allocates nothing more here. */
+typedef struct {
+	char *buf;                       /* the texts, each NUL-terminated, one after the other */
+	size_t len, cap;
+	int n;                           /* translations */
+	size_t off[NMT_MAX_BEAM];        /* where each text starts in buf */
+	nmt_translation tr[NMT_MAX_BEAM];   /* scores and lengths (text set when built) */
+} nmt_text_out;
+
+/* Copy n translations into o; 0, or -1 if memory runs out. */
+int nmt_text_out_set(nmt_text_out *o, const nmt_translation *tr, int n);
+
+void nmt_text_out_free(nmt_text_out *o);
+
+/* The result of outs[0..count), all translated, in one allocation; NULL if
+ * memory runs out. */
+nmt_result *nmt_result_build(const nmt_text_out *outs, int count);
+
+#endif

@@ -1,0 +1,260 @@
+/* Sessions: translating a batch of texts on one or more threads. The texts
+ * are sorted by length and cut into batches of similar lengths, decoded
+ * together; each thread has its own translator (its scratch allocated once
+ * and grown only for a bigger batch than before); the model is shared
+ * read-only. Batches are handed out as threads become free and each text's
+ * translations are collected in its own slot, so the result is the same for
+ * any thread count and batch size. */
+#include "api.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../engine/translator.h"
+#include "result.h"
+
+typedef struct {
+	size_t len;
+	int text;
+} text_key;
+
+struct nmt_session {
+	const nmt_model *model;
+	nmt_translator **translators;   /* [n_translators]: [0] made at once, the others when first needed */
+	int n_translators;
+
+	/* the call being run */
+	nmt_search_options search;
+	int batch;                      /* texts decoded together */
+	int count;
+	char err[sizeof ((nmt_error *)0)->message];   /* the first failure's message */
+	atomic_int failed;
+	atomic_int next;                /* the next batch to take */
+
+	/* per text, grown to the largest call so far */
+	int cap;
+	nmt_text_out *out;              /* [cap] each text's translations, in input order */
+	text_key *keys;                 /* [cap] lengths, for sorting */
+	int *order;                     /* [cap] text indices, shortest first */
+	const char **sorted;            /* [cap] the texts in that order */
+	size_t *sorted_lens;            /* [cap] */
+};
+
+nmt_status nmt_session_new(const nmt_model *model, nmt_session **session, nmt_error *err)
+{
+	if (!session)
+		return nmt_api_fail(err, NMT_ERR_ARGUMENT, "no place to put the session");
+	*session = NULL;
+	if (!model)
+		return nmt_api_fail(err, NMT_ERR_ARGUMENT, "no model");
+	nmt_session *s = calloc(1, sizeof *s);
+	if (!s || !(s->translators = calloc(1, sizeof *s->translators)) ||
+	    !(s->translators[0] = nmt_translator_new(model))) {
+		if (s)
+			free(s->translators);
+		free(s);
+		return nmt_api_fail(err, NMT_ERR_NO_MEMORY, "out of memory");
+	}
+	s->model = model;
+	s->n_translators = 1;
+	*session = s;
+	return nmt_api_ok(err);
+}
+
+void nmt_session_free(nmt_session *s)
+{
+	if (!s)
+		return;
+	for (int t = 0; t < s->n_translators; t++)
+		nmt_translator_free(s->translators[t]);
+	for (int i = 0; i < s->cap; i++)
+		nmt_text_out_free(&s->out[i]);
+	free(s->translators);
+	free(s->out);
+	free(s->keys);
+	free(s->order);
+	free(s->sorted);
+	free(s->sorted_lens);
+	free(s);
+}
+
+/* Room for `count` texts; 0, or -1 if memory runs out. */
+static int reserve_texts(nmt_session *s, int count)
+{
+	if (count <= s->cap)
+		return 0;
+	nmt_text_out *out = realloc(s->out, (size_t)count * sizeof *out);
+	if (out) {
+		memset(out + s->cap, 0, (size_t)(count - s->cap) * sizeof *out);
+		s->out = out;
+	}
+	text_key *keys = realloc(s->keys, (size_t)count * sizeof *keys);
+	if (keys)
+		s->keys = keys;
+	int *order = realloc(s->order, (size_t)count * sizeof *order);
+	if (order)
+		s->order = order;
+	const char **sorted = realloc(s->sorted, (size_t)count * sizeof *sorted);
+	if (sorted)
+		s->sorted = sorted;
+	size_t *lens = realloc(s->sorted_lens, (size_t)count * sizeof *lens);
+	if (lens)
+		s->sorted_lens = lens;
+	if (!out || !keys || !order || !sorted || !lens)
+		return -1;
+	s->cap = count;
+	return 0;
+}
+
+/* Room for `threads` translators (those beyond the first made later). */
+static int reserve_translators(nmt_session *s, int threads)
+{
+	if (threads <= s->n_translators)
+		return 0;
+	nmt_translator **t = realloc(s->translators, (size_t)threads * sizeof *t);
+	if (!t)
+		return -1;
+	memset(t + s->n_translators, 0, (size_t)(threads - s->n_translators) * sizeof *t);
+	s->translators = t;
+	s->n_translators = threads;
+	return 0;
+}
+
+/* Shorter first; equal lengths in input order (qsort is not stable). */
+static int by_length(const void *a, const void *b)
+{
+	const text_key *x = a, *y = b;
+	if (x->len != y->len)
+		return x->len < y->len ? -1 : 1;
+	return (x->text > y->text) - (x->text < y->text);
+}
+
+/* Sort the texts into batches of similar length (bytes stand in for
+ * tokens), so a batch's sentences finish at about the same step. */
+static void sort_texts(nmt_session *s, const char *const *texts, const size_t *lens, int count)
+{
+	for (int i = 0; i < count; i++)
+		s->keys[i] = (text_key){ lens ? lens[i] : strlen(texts[i]), i };
+	qsort(s->keys, (size_t)count, sizeof *s->keys, by_length);
+	for (int i = 0; i < count; i++) {
+		s->order[i] = s->keys[i].text;
+		s->sorted[i] = texts[s->order[i]];
+		s->sorted_lens[i] = s->keys[i].len;
+	}
+}
+
+typedef struct {
+	nmt_session *s;
+	const int *texts;   /* the batch's text indices */
+} batch_ctx;
+
+/* Keep the translations of a batch's text i, in its text's slot. */
+static int collect(void *ctx, int i, const nmt_translation *tr, int n)
+{
+	batch_ctx *b = ctx;
+	return nmt_text_out_set(&b->s->out[b->texts[i]], tr, n);
+}
+
+/* Remember the first failure's message. */
+static void record_failure(nmt_session *s, const char *why)
+{
+	int expected = 0;
+	if (atomic_compare_exchange_strong(&s->failed, &expected, 1))
+		snprintf(s->err, sizeof s->err, "%s", why);
+}
+
+/* Translate batch k: texts order[k * batch ..], of similar lengths. */
+static void translate_batch(nmt_session *s, nmt_translator *t, int k)
+{
+	int first = k * s->batch, n = s->count - first < s->batch ? s->count - first : s->batch;
+	batch_ctx ctx = { s, s->order + first };
+	char why[sizeof s->err] = "out of memory";   /* what collect's failure means */
+
+	if (nmt_translator_batch(t, &s->search, s->sorted + first, s->sorted_lens + first, n, collect, &ctx, why,
+				 sizeof why) != 0)
+		record_failure(s, why);
+}
+
+typedef struct {
+	nmt_session *s;
+	int thread;
+} worker_arg;
+
+static void *worker(void *p)
+{
+	worker_arg *a = p;
+	nmt_session *s = a->s;
+	/* Longest batches first (the texts are sorted shortest first), so
+	 * that the threads run out of work at about the same time. */
+	int batches = (s->count + s->batch - 1) / s->batch;
+	for (int k; !atomic_load(&s->failed) && (k = atomic_fetch_add(&s->next, 1)) < batches;)
+		translate_batch(s, s->translators[a->thread], batches - 1 - k);
+	return NULL;
+}
+
+/* Run the sorted batches on up to `threads` threads, this one included. A
+ * translator that cannot be made or a thread that cannot be started only
+ * means fewer hands: the others take its batches. Translators beyond the
+ * first are made when a call first needs them, so a single text (the
+ * interactive case) pays for one. */
+static void run_batches(nmt_session *s, int threads)
+{
+	int batches = (s->count + s->batch - 1) / s->batch;
+	int n = batches < threads ? batches : threads, started = 1;
+	pthread_t tid[NMT_API_MAX_THREADS];
+	worker_arg args[NMT_API_MAX_THREADS];
+
+	atomic_store(&s->next, 0);
+	atomic_store(&s->failed, 0);
+	for (int t = 0; t < n; t++)
+		args[t] = (worker_arg){ s, t };
+	while (started < n &&
+	       (s->translators[started] || (s->translators[started] = nmt_translator_new(s->model))) &&
+	       pthread_create(&tid[started], NULL, worker, &args[started]) == 0)
+		started++;
+	worker(&args[0]);
+	for (int t = 1; t < started; t++)
+		pthread_join(tid[t], NULL);
+}
+
+nmt_status nmt_translate_batch(nmt_session *s, const nmt_options *options, const char *const *texts,
+			       const size_t *lengths, int count, nmt_result **result, nmt_error *err)
+{
+	int threads;
+	nmt_status rc;
+
+	if (!result)
+		return nmt_api_fail(err, NMT_ERR_ARGUMENT, "no place to put the result");
+	*result = NULL;
+	if (!s)
+		return nmt_api_fail(err, NMT_ERR_ARGUMENT, "no session");
+	if (count < 0 || (count > 0 && !texts))
+		return nmt_api_fail(err, NMT_ERR_ARGUMENT, "no texts");
+	for (int i = 0; i < count; i++)
+		if (!texts[i])
+			return nmt_api_fail(err, NMT_ERR_ARGUMENT, "text %d is NULL", i);
+	if ((rc = nmt_api_options(options, &s->search, &s->batch, &threads, err)) != NMT_OK)
+		return rc;
+	if (reserve_texts(s, count) != 0 || reserve_translators(s, threads) != 0)
+		return nmt_api_fail(err, NMT_ERR_NO_MEMORY, "out of memory");
+	s->count = count;
+	sort_texts(s, texts, lengths, count);
+	if (count > 0)
+		run_batches(s, threads);
+	/* options were checked, so running out of memory is the one way a
+	 * translation fails */
+	if (atomic_load(&s->failed))
+		return nmt_api_fail(err, NMT_ERR_NO_MEMORY, "%s", s->err);
+	if (!(*result = nmt_result_build(s->out, count)))
+		return nmt_api_fail(err, NMT_ERR_NO_MEMORY, "out of memory");
+	return nmt_api_ok(err);
+}
+
+nmt_status nmt_translate(nmt_session *s, const nmt_options *options, const char *text, nmt_result **result,
+			 nmt_error *err)
+{
+	return nmt_translate_batch(s, options, &text, NULL, 1, result, err);
+}
