@@ -6,7 +6,7 @@
 # machine), greedy and beam 4, for every weight format. Prints, per format
 # and beam, how many lines differ.
 #
-#   make models && cp nmt build/nmt-x86_64 \
+#   make models all && cp nmt build/nmt-x86_64 \
 #     && make ARCH=aarch64 && cp nmt build/nmt-aarch64 && make \
 #     && LINES=500 sh bench/cross_arch.sh build/nmt-x86_64 build/nmt-aarch64
 set -eu
