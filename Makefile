@@ -6,6 +6,8 @@
 #   make test ARCH=aarch64  the same, cross-built and run under qemu-aarch64-static
 #   make test SANITIZE=1 the same, built with clang -fsanitize=address,undefined
 #   make SLEEF=1         also ./nmt-sleef: dynamic, element-wise math on SLEEF
+#   make CUDA=1          also ./nmt-cuda: dynamic, with the CUDA path (--device cuda)
+#   make test-cuda CUDA=1  its tests (they skip, saying why, without a GPU)
 #   make check-clang     compile everything with clang -Wall -Wextra -Werror
 #   make models          the default model packed as f32, q8 and q4 (build/models/)
 #   make bench-kernels   kernel GOP/s per format and ISA, and the CPU's peak
@@ -93,7 +95,7 @@ $(ARCH_STAMP):
 	@rm -f build/arch-*
 	@touch $@
 
-.PHONY: all test check-clang clean spm-parity bench-kernels models fuzz memcheck install install-check
+.PHONY: all test check-clang clean spm-parity bench-kernels models fuzz memcheck install install-check test-cuda
 all: nmt model-pack $(if $(SANITIZE),,libnmt.a)
 
 # ---- static binaries (musl) ---------------------------------------------
@@ -143,6 +145,54 @@ $(B)/libnmt.a: $(LIB_MUSL)
 	$(AR) rcs $@ $^
 
 # nmt is main.c on the library's API, linked like any program embedding it.
+# make CUDA=1: also ./nmt-cuda, dynamically linked (glibc) against CUDA's
+# static runtime, with engine/cuda.cu (nvcc) in place of engine/cuda_none.c:
+# `--device cuda` runs the model on an NVIDIA GPU. NVCC_ARCH sets the GPUs
+# compiled for (sm_75 code and PTX, which newer GPUs compile when loading).
+CUDA_HOME ?= /usr/local/cuda
+NVCC      ?= $(CUDA_HOME)/bin/nvcc
+NVCC_ARCH ?= sm_75
+CUDA_LIB_SRC = $(filter-out engine/cuda_none.c,$(LIB_SRC))
+CUDA_LIBS = -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lpthread -lstdc++
+ifeq ($(CUDA),1)
+all: nmt-cuda
+endif
+build/cuda/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(CFLAGS_COMMON) $(call gcc_only,$(HOST_CC)) $(CFLAGS) -MMD -MP -c $< -o $@
+
+# -fmad=false: no fused multiply-adds, as -ffp-contract=off on the CPU
+build/cuda/engine/cuda.o: engine/cuda.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) -std=c++17 -O2 -fmad=false -arch=$(NVCC_ARCH) -I. -Xcompiler -Wall,-Wextra,-Werror -MMD -MP -c $< -o $@
+
+build/cuda/cli/embedded-$(EMBED_TAG).o: cli/embedded.S $(EMBED_MODEL)
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(EMBED_FLAGS) -c $< -o $@
+
+CUDA_OBJS = $(patsubst %.c,build/cuda/%.o,$(CUDA_LIB_SRC)) build/cuda/engine/cuda.o
+
+nmt-cuda: build/cuda/main.o $(patsubst %.c,build/cuda/%.o,$(CLI_SRC)) build/cuda/cli/embedded-$(EMBED_TAG).o $(CUDA_OBJS)
+	$(HOST_CC) -o $@ $^ $(CUDA_LIBS) $(LDLIBS)
+
+# The GPU against the CPU engine on the tiny model in each weight format;
+# without a GPU (or a driver) every test skips with the reason.
+build/cuda/tests/test_cuda: build/cuda/tests/test_cuda.o $(CUDA_OBJS)
+	$(HOST_CC) -o $@ $^ -lcmocka $(CUDA_LIBS) $(LDLIBS)
+
+build/tiny.%.nmt: $(PACKER) tests/fixtures/tiny/tiny.safetensors tests/fixtures/tiny/src.model tests/fixtures/tiny/tgt.model
+	$(PACKER) --quant $* -o $@ tests/fixtures/tiny/tiny.safetensors tests/fixtures/tiny/src.model tests/fixtures/tiny/tgt.model
+
+test-cuda: nmt-cuda build/cuda/tests/test_cuda build/tiny.nmt build/tiny.q8.nmt build/tiny.q4.nmt build/tiny_vmap_small.nmt
+	build/cuda/tests/test_cuda
+	@if echo 'A dog runs along the beach.' | ./nmt-cuda -m build/tiny.nmt --device cuda >build/cuda/e2e.out 2>build/cuda/e2e.err; then \
+		echo 'A dog runs along the beach.' | ./nmt-cuda -m build/tiny.nmt >build/cuda/e2e.cpu && \
+		cmp build/cuda/e2e.out build/cuda/e2e.cpu && echo "nmt-cuda --device cuda: same translation as the CPU"; \
+	else \
+		grep -q '^nmt: no CUDA device' build/cuda/e2e.err && [ $$(wc -l <build/cuda/e2e.err) -eq 1 ] && \
+		echo "nmt-cuda --device cuda: skipped, $$(cat build/cuda/e2e.err)"; \
+	fi
+
 nmt: $(B)/main.o $(patsubst %.c,$(B)/%.o,$(CLI_SRC)) $(B)/cli/embedded-$(EMBED_TAG).o $(B)/libnmt.a $(ARCH_STAMP)
 	$(MUSL_CC) -static -o $@ $(filter %.o,$^) $(B)/libnmt.a -lpthread $(LDLIBS)
 
@@ -334,6 +384,6 @@ check-clang:
 		echo "clang: no warnings"
 
 clean:
-	rm -rf build nmt nmt-sleef model-pack libnmt.a
+	rm -rf build nmt nmt-sleef nmt-cuda model-pack libnmt.a
 
 -include $(shell find build -name '*.d' 2>/dev/null)

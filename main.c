@@ -54,6 +54,7 @@ static void usage(FILE *f)
 	      "  -t, --threads N      translate on N threads (default: one per core)\n"
 	      "      --batch N        decode up to N sentences of similar length together\n"
 	      "                       (default 16 / beam); the output is the same for any N and -t\n"
+	      "      --device D       cpu (default), or cuda: an NVIDIA GPU (a make CUDA=1 build)\n"
 	      "  -h, --help           this help\n"
 	      "      --version        print the version\n");
 }
@@ -78,6 +79,15 @@ static double parse_alpha(const char *s)
 	return v;
 }
 
+static int parse_device(const char *s)
+{
+	if (strcmp(s, "cpu") == 0)
+		return NMT_DEVICE_CPU;
+	if (strcmp(s, "cuda") == 0)
+		return NMT_DEVICE_CUDA;
+	die(2, "--device must be cpu or cuda, not \"%s\"", s);
+}
+
 #define MAX_THREADS 256
 
 /* One worker per online core, within 1..MAX_THREADS. */
@@ -89,14 +99,15 @@ static int default_threads(void)
 
 static void parse_args(int argc, char **argv, cli_options *o)
 {
-	enum { OPT_NBEST = 256, OPT_ALPHA, OPT_MAXLEN, OPT_VERSION, OPT_NO_SHORTLIST, OPT_BATCH };
+	enum { OPT_NBEST = 256, OPT_ALPHA, OPT_MAXLEN, OPT_VERSION, OPT_NO_SHORTLIST, OPT_BATCH, OPT_DEVICE };
 	static const struct option longs[] = {
 		{ "model", required_argument, NULL, 'm' },   { "beam", required_argument, NULL, 'b' },
 		{ "nbest", required_argument, NULL, OPT_NBEST }, { "alpha", required_argument, NULL, OPT_ALPHA },
 		{ "max-length", required_argument, NULL, OPT_MAXLEN }, { "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ "no-shortlist", no_argument, NULL, OPT_NO_SHORTLIST }, { "threads", required_argument, NULL, 't' },
-		{ "batch", required_argument, NULL, OPT_BATCH }, { NULL, 0, NULL, 0 },
+		{ "batch", required_argument, NULL, OPT_BATCH }, { "device", required_argument, NULL, OPT_DEVICE },
+		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 
@@ -114,6 +125,7 @@ static void parse_args(int argc, char **argv, cli_options *o)
 		case OPT_ALPHA: o->nmt.alpha = parse_alpha(optarg); break;
 		case OPT_NO_SHORTLIST: o->nmt.shortlist = 0; break;
 		case OPT_MAXLEN: o->nmt.max_length = (int)parse_int(optarg, "--max-length", 1, 1 << 20); break;
+		case OPT_DEVICE: o->nmt.device = parse_device(optarg); break;
 		case 'h': usage(stdout); exit(0);
 		case OPT_VERSION: printf("nmt %s\n", nmt_version()); exit(0);
 		case ':': die(2, "option %s needs a value (try --help)", argv[optind - 1]);
@@ -211,6 +223,11 @@ static void translate_stream(const nmt_model *m, const nmt_options *o)
 
 	if (nmt_session_new(m, &session, &err) != NMT_OK)
 		die(1, "%s", err.message);
+	/* an empty batch first: options and device are checked before any input */
+	nmt_result *none;
+	if (nmt_translate_batch(session, o, NULL, NULL, 0, &none, &err) != NMT_OK)
+		die(1, "%s", err.message);
+	nmt_result_free(none);
 	nmt_lines_init(&in, STDIN_FILENO);
 	for (;;) {
 		char *text;

@@ -38,7 +38,8 @@ typedef enum {
 	NMT_ERR_IO = -2,          /* the model file cannot be opened, read or mapped */
 	NMT_ERR_FORMAT = -3,      /* not an nmt model, a damaged one, or one of a newer format */
 	NMT_ERR_NO_MEMORY = -4,
-	NMT_ERR_UNSUPPORTED = -5, /* asked for something this build or CPU lacks */
+	NMT_ERR_UNSUPPORTED = -5, /* asked for something this build, CPU or machine lacks */
+	NMT_ERR_DEVICE = -6,      /* the GPU failed (its message says how) */
 } nmt_status;
 
 typedef struct {
@@ -93,6 +94,12 @@ nmt_status nmt_model_section(const nmt_model *model, int i, nmt_section_info *in
 
 /* ---- translating ---------------------------------------------------------- */
 
+/* Where the model runs: this CPU (always), or an NVIDIA GPU in a build made
+ * with `make CUDA=1` on a machine that has one (NMT_ERR_UNSUPPORTED
+ * otherwise). */
+#define NMT_DEVICE_CPU 0
+#define NMT_DEVICE_CUDA 1
+
 typedef struct {
 	int beam;        /* 1..NMT_MAX_BEAM; 1 = greedy search. Default 4 */
 	int nbest;       /* translations returned per text, 1..beam. Default 1 */
@@ -103,6 +110,8 @@ typedef struct {
 	int threads;     /* threads a batch is translated on, 1..256. Default 1 */
 	int batch;       /* texts decoded together, 0..256; 0 = 16 / beam. Default 0.
 			  * No result depends on batch or threads. */
+	int device;      /* NMT_DEVICE_CPU (default) or NMT_DEVICE_CUDA; on the GPU
+			  * one thread drives the device and `threads` is not used */
 } nmt_options;
 
 /* Fill in the defaults above. */

@@ -12,10 +12,10 @@ nmt_status nmt_api_fail(nmt_error *err, nmt_status code, const char *fmt, ...)
 /* Mark err (if not NULL) as no error; return NMT_OK. */
 nmt_status nmt_api_ok(nmt_error *err);
 
-/* Check o (NULL: the defaults) and fill in the engine's search options and
- * the batch and thread counts to use. */
+/* Check o (NULL: the defaults) and fill in the engine's search options, the
+ * batch and thread counts and the device to use. */
 nmt_status nmt_api_options(const nmt_options *o, nmt_search_options *search, int *batch, int *threads,
-			   nmt_error *err);
+			   int *device, nmt_error *err);
 
 #define NMT_API_MAX_THREADS 256
 #define NMT_API_MAX_BATCH 256

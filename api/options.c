@@ -5,7 +5,7 @@
 void nmt_options_init(nmt_options *o)
 {
 	*o = (nmt_options){ .beam = 4, .nbest = 1, .max_length = 0, .alpha = 0.6, .shortlist = 1,
-			    .threads = 1, .batch = 0 };
+			    .threads = 1, .batch = 0, .device = NMT_DEVICE_CPU };
 }
 
 /* Decoder rows (texts x beam) decoded together by default: 16 greedy texts,
@@ -14,7 +14,7 @@ void nmt_options_init(nmt_options *o)
 #define DEFAULT_BATCH_ROWS 16
 
 nmt_status nmt_api_options(const nmt_options *given, nmt_search_options *search, int *batch, int *threads,
-			   nmt_error *err)
+			   int *device, nmt_error *err)
 {
 	nmt_options o;
 	if (given)
@@ -35,9 +35,13 @@ nmt_status nmt_api_options(const nmt_options *given, nmt_search_options *search,
 				    o.threads);
 	if (o.batch < 0 || o.batch > NMT_API_MAX_BATCH)
 		return nmt_api_fail(err, NMT_ERR_ARGUMENT, "batch must be 0..%d, not %d", NMT_API_MAX_BATCH, o.batch);
+	if (o.device != NMT_DEVICE_CPU && o.device != NMT_DEVICE_CUDA)
+		return nmt_api_fail(err, NMT_ERR_ARGUMENT, "device must be NMT_DEVICE_CPU or NMT_DEVICE_CUDA, not %d",
+				    o.device);
 	*search = (nmt_search_options){ .use_shortlist = o.shortlist != 0, .beam = o.beam, .nbest = o.nbest,
 					.alpha = o.alpha, .max_len = o.max_length };
 	*batch = o.batch ? o.batch : DEFAULT_BATCH_ROWS / o.beam > 1 ? DEFAULT_BATCH_ROWS / o.beam : 1;
-	*threads = o.threads;
+	*threads = o.device == NMT_DEVICE_CUDA ? 1 : o.threads;
+	*device = o.device;
 	return nmt_api_ok(err);
 }

@@ -25,12 +25,14 @@ struct nmt_session {
 	const nmt_model *model;
 	nmt_translator **translators;   /* [n_translators]: [0] made at once, the others when first needed */
 	int n_translators;
+	nmt_translator *gpu;            /* the one on the GPU, made when first asked for */
 
 	/* the call being run */
 	nmt_search_options search;
 	int batch;                      /* texts decoded together */
 	int count;
 	char err[sizeof ((nmt_error *)0)->message];   /* the first failure's message */
+	nmt_status fail_code;           /* and its code */
 	atomic_int failed;
 	atomic_int next;                /* the next batch to take */
 
@@ -70,6 +72,7 @@ void nmt_session_free(nmt_session *s)
 		return;
 	for (int t = 0; t < s->n_translators; t++)
 		nmt_translator_free(s->translators[t]);
+	nmt_translator_free(s->gpu);
 	for (int i = 0; i < s->cap; i++)
 		nmt_text_out_free(&s->out[i]);
 	free(s->translators);
@@ -158,12 +161,15 @@ static int collect(void *ctx, int i, const nmt_translation *tr, int n)
 	return nmt_text_out_set(&b->s->out[b->texts[i]], tr, n);
 }
 
-/* Remember the first failure's message. */
-static void record_failure(nmt_session *s, const char *why)
+/* Remember the first failure. Options were checked, so on the CPU running
+ * out of memory is the one way a translation fails. */
+static void record_failure(nmt_session *s, nmt_status code, const char *why)
 {
 	int expected = 0;
-	if (atomic_compare_exchange_strong(&s->failed, &expected, 1))
+	if (atomic_compare_exchange_strong(&s->failed, &expected, 1)) {
+		s->fail_code = code;
 		snprintf(s->err, sizeof s->err, "%s", why);
+	}
 }
 
 /* Translate batch k: texts order[k * batch ..], of similar lengths. */
@@ -175,12 +181,12 @@ static void translate_batch(nmt_session *s, nmt_translator *t, int k)
 
 	if (nmt_translator_batch(t, &s->search, s->sorted + first, s->sorted_lens + first, n, collect, &ctx, why,
 				 sizeof why) != 0)
-		record_failure(s, why);
+		record_failure(s, t == s->gpu ? NMT_ERR_DEVICE : NMT_ERR_NO_MEMORY, why);
 }
 
 typedef struct {
 	nmt_session *s;
-	int thread;
+	nmt_translator *t;
 } worker_arg;
 
 static void *worker(void *p)
@@ -191,7 +197,7 @@ static void *worker(void *p)
 	 * that the threads run out of work at about the same time. */
 	int batches = (s->count + s->batch - 1) / s->batch;
 	for (int k; !atomic_load(&s->failed) && (k = atomic_fetch_add(&s->next, 1)) < batches;)
-		translate_batch(s, s->translators[a->thread], batches - 1 - k);
+		translate_batch(s, a->t, batches - 1 - k);
 	return NULL;
 }
 
@@ -209,21 +215,39 @@ static void run_batches(nmt_session *s, int threads)
 
 	atomic_store(&s->next, 0);
 	atomic_store(&s->failed, 0);
-	for (int t = 0; t < n; t++)
-		args[t] = (worker_arg){ s, t };
+	args[0] = (worker_arg){ s, s->translators[0] };
 	while (started < n &&
-	       (s->translators[started] || (s->translators[started] = nmt_translator_new(s->model))) &&
-	       pthread_create(&tid[started], NULL, worker, &args[started]) == 0)
+	       (s->translators[started] || (s->translators[started] = nmt_translator_new(s->model)))) {
+		args[started] = (worker_arg){ s, s->translators[started] };
+		if (pthread_create(&tid[started], NULL, worker, &args[started]) != 0)
+			break;
 		started++;
+	}
 	worker(&args[0]);
 	for (int t = 1; t < started; t++)
 		pthread_join(tid[t], NULL);
 }
 
+/* Every batch on the GPU, driven from this thread. */
+static nmt_status run_on_gpu(nmt_session *s, nmt_error *err)
+{
+	if (!s->gpu) {
+		char why[sizeof err->message];
+		int rc = nmt_translator_new_on(s->model, NMT_DEVICE_CUDA, &s->gpu, why, sizeof why);
+		if (rc != 0)
+			return nmt_api_fail(err, (nmt_status)rc, "%s", why);
+	}
+	worker_arg arg = { s, s->gpu };
+	atomic_store(&s->next, 0);
+	atomic_store(&s->failed, 0);
+	worker(&arg);
+	return NMT_OK;
+}
+
 nmt_status nmt_translate_batch(nmt_session *s, const nmt_options *options, const char *const *texts,
 			       const size_t *lengths, int count, nmt_result **result, nmt_error *err)
 {
-	int threads;
+	int threads, device;
 	nmt_status rc;
 
 	if (!result)
@@ -236,18 +260,19 @@ nmt_status nmt_translate_batch(nmt_session *s, const nmt_options *options, const
 	for (int i = 0; i < count; i++)
 		if (!texts[i])
 			return nmt_api_fail(err, NMT_ERR_ARGUMENT, "text %d is NULL", i);
-	if ((rc = nmt_api_options(options, &s->search, &s->batch, &threads, err)) != NMT_OK)
+	if ((rc = nmt_api_options(options, &s->search, &s->batch, &threads, &device, err)) != NMT_OK)
 		return rc;
 	if (reserve_texts(s, count) != 0 || reserve_translators(s, threads) != 0)
 		return nmt_api_fail(err, NMT_ERR_NO_MEMORY, "out of memory");
 	s->count = count;
 	sort_texts(s, texts, lengths, count);
-	if (count > 0)
+	if (device == NMT_DEVICE_CUDA) {
+		if ((rc = run_on_gpu(s, err)) != NMT_OK)
+			return rc;
+	} else if (count > 0)
 		run_batches(s, threads);
-	/* options were checked, so running out of memory is the one way a
-	 * translation fails */
 	if (atomic_load(&s->failed))
-		return nmt_api_fail(err, NMT_ERR_NO_MEMORY, "%s", s->err);
+		return nmt_api_fail(err, s->fail_code, "%s", s->err);
 	if (!(*result = nmt_result_build(s->out, count)))
 		return nmt_api_fail(err, NMT_ERR_NO_MEMORY, "out of memory");
 	return nmt_api_ok(err);

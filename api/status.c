@@ -11,7 +11,8 @@ const char *nmt_status_string(nmt_status code)
 	case NMT_ERR_IO: return "cannot read the model file";
 	case NMT_ERR_FORMAT: return "not a valid nmt model";
 	case NMT_ERR_NO_MEMORY: return "out of memory";
-	case NMT_ERR_UNSUPPORTED: return "not supported by this build or CPU";
+	case NMT_ERR_UNSUPPORTED: return "not supported by this build, CPU or machine";
+	case NMT_ERR_DEVICE: return "the GPU failed";
 	}
 	return "unknown error code";
 }

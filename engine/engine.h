@@ -6,6 +6,7 @@
 
 #include "../nmt.h"   /* NMT_MAX_BEAM */
 #include "model.h"
+#include "topk.h"
 #include "../quant/matrix.h"
 
 /* One sentence of a batch: where its encoder outputs sit, its output
@@ -33,6 +34,26 @@ typedef struct {
 		double score;
 	} fin[NMT_MAX_BEAM];
 } nmt_sentence;
+
+struct nmt_state;
+
+/* A device that runs the encoder and the decoder's steps instead of this
+ * CPU (engine/cuda.h), the search's bookkeeping staying here: each step it
+ * returns every sentence's k best continuations, and it carries the
+ * surviving rows' states over to the next step itself. */
+typedef struct nmt_device_ops {
+	const char *name;
+	/* nmt_encode's work, for the prepared batch */
+	int (*encode)(void *dev, struct nmt_state *s, const int32_t *const *src);
+	/* nmt_decode_step's for rows s->row_sent / s->row_prev, then for each
+	 * sentence i with live rows its s->step_k[i] best continuations into
+	 * s->cand[i * NMT_MAX_BEAM ..], s->n_cand[i] of them (search.c's
+	 * pick_candidates: value = live score + log-softmax, flat = row in the
+	 * sentence * V + output position) */
+	int (*step)(void *dev, struct nmt_state *s, int n);
+	/* the next step's row i continues from this step's row s->carry_from[i] */
+	int (*carry)(void *dev, struct nmt_state *s, int n);
+} nmt_device_ops;
 
 /* Everything one thread needs to translate a batch of sentences, allocated
  * when the thread starts and grown only when a bigger batch than any before
@@ -90,6 +111,15 @@ typedef struct nmt_state {
 
 	nmt_kscratch kq;            /* the kernels' quantized activations */
 
+	/* a device running the model instead (NULL: this CPU), and what the
+	 * search exchanges with it every step */
+	const nmt_device_ops *dev_ops;
+	void *dev;
+	int *step_k;                /* [cap_sents] continuations wanted per sentence */
+	nmt_candidate *cand;        /* [cap_sents * NMT_MAX_BEAM] */
+	int *n_cand;                /* [cap_sents] */
+	int32_t *carry_from;        /* [cap_rows] */
+
 	/* search history per sentence: token and parent slot of each pick */
 	int32_t *hist_tok, *hist_parent;   /* [n, cap_steps, NMT_MAX_BEAM] */
 	int32_t *out_ids;                  /* [n, NMT_MAX_BEAM, cap_steps] reconstructed outputs */
@@ -131,8 +161,9 @@ typedef struct {
 
 /* Beam search over the encoded batch (train/search.py is the spec for each
  * sentence; sentences do not affect each other). Sentence i's best
- * hypotheses go to out[i * o->nbest ..], best first, n_out[i] of them. */
-void nmt_search(nmt_state *s, const nmt_search_options *o, nmt_hypothesis *out, int *n_out);
+ * hypotheses go to out[i * o->nbest ..], best first, n_out[i] of them.
+ * 0, or -1 when the device (if any) fails. */
+int nmt_search(nmt_state *s, const nmt_search_options *o, nmt_hypothesis *out, int *n_out);
 
 /* ceil(1.5 * S + 10), design-notes §1. */
 int nmt_default_max_len(int src_len);

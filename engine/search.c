@@ -14,35 +14,12 @@
 #include "engine.h"
 #include "../quant/qdot.h"
 
-typedef struct {
-	float value;
-	int flat;       /* row * V + token */
-} candidate;
-
+typedef nmt_candidate candidate;
 typedef struct nmt_finished finished_hyp;
 
 int nmt_default_max_len(int src_len)
 {
 	return src_len + (src_len + 1) / 2 + 10;   /* ceil(1.5 S) + 10, in integers */
-}
-
-/* Keep best[0..*count) sorted by value, descending; a newcomer equal to an
- * entry ranks after it, which with flat indices visited in increasing order
- * gives the "lower index wins" tie rule. NaN ranks as -inf. Returns whether
- * the newcomer was kept. */
-static int offer(candidate *best, int *count, int k, float value, int flat)
-{
-	if (isnan(value))
-		value = -INFINITY;
-	if (*count == k && !(value > best[k - 1].value))
-		return 0;
-	int p = *count < k ? (*count)++ : k - 1;
-	while (p > 0 && best[p - 1].value < value) {
-		best[p] = best[p - 1];
-		p--;
-	}
-	best[p] = (candidate){ value, flat };
-	return 1;
 }
 
 /* The size of a sentence's output layer: its shortlist, if any. */
@@ -78,7 +55,7 @@ static int pick_candidates(nmt_state *s, const nmt_sentence *st, int row0, int k
 		for (int v = 0; v < V; v++) {
 			if (have_turned_away && x[v] <= turned_away)
 				continue;
-			if (!offer(best, &count, k, live + ((x[v] - max) - log_sum), i * V + v) &&
+			if (!nmt_topk_offer(best, &count, k, live + ((x[v] - max) - log_sum), i * V + v) &&
 			    (!have_turned_away || x[v] > turned_away)) {
 				turned_away = x[v];
 				have_turned_away = !isnan(x[v]);
@@ -137,7 +114,8 @@ static void start(nmt_state *s)
 		st->live_slot[0] = -1;
 		st->live_score[0] = 0.0f;
 	}
-	memcpy(s->h, s->h0, (size_t)s->n_sents * r * sizeof *s->h);
+	if (!s->dev_ops)   /* a device's encode left h0 as its first states itself */
+		memcpy(s->h, s->h0, (size_t)s->n_sents * r * sizeof *s->h);
 }
 
 /* The rows of this step: every live hypothesis of every sentence still
@@ -153,18 +131,29 @@ static int gather_rows(nmt_state *s)
 	return n;
 }
 
+/* Sentence `sent`'s k best continuations, whose rows start at row0: from
+ * this step's logits, or as the device picked them. */
+static int candidates(nmt_state *s, int sent, int row0, int k, candidate *best)
+{
+	if (!s->dev_ops)
+		return pick_candidates(s, &s->sent[sent], row0, k, best);
+	memcpy(best, s->cand + (size_t)sent * NMT_MAX_BEAM, (size_t)s->n_cand[sent] * sizeof *best);
+	return s->n_cand[sent];
+}
+
 /* Advance sentence `sent`, whose rows start at row0, by one step: its k best
  * continuations become finished hypotheses (EOS) or its next live rows,
- * whose states go to s->h from row *next_row on. */
+ * numbered from *next_row on, each continuing from the state of the row
+ * s->carry_from names. */
 static void advance(nmt_state *s, int sent, int row0, int step, const nmt_search_options *o, int *next_row)
 {
 	nmt_sentence *st = &s->sent[sent];
-	int r = s->m->d.dec_hidden, V = output_size(s, st);
+	int V = output_size(s, st);
 	candidate best[NMT_MAX_BEAM];
 	int parent_slot[NMT_MAX_BEAM];   /* live_slot is rewritten below while still needed */
 
 	memcpy(parent_slot, st->live_slot, sizeof parent_slot);
-	int count = pick_candidates(s, st, row0, s->beam - st->n_fin, best);
+	int count = candidates(s, sent, row0, s->beam - st->n_fin, best);
 	int n_next = 0;
 	for (int p = 0; p < count; p++) {
 		int row = best[p].flat / V, tok = output_id(st, best[p].flat % V);
@@ -177,8 +166,7 @@ static void advance(nmt_state *s, int sent, int row0, int step, const nmt_search
 		st->prev[n_next] = tok;
 		st->live_slot[n_next] = p;
 		st->live_score[n_next] = best[p].value;
-		memcpy(s->h + (size_t)(*next_row + n_next) * r, s->h_next + (size_t)(row0 + row) * r,
-		       (size_t)r * sizeof(float));
+		s->carry_from[*next_row + n_next] = row0 + row;
 		n_next++;
 	}
 	st->n_live = n_next;
@@ -191,22 +179,48 @@ static void advance(nmt_state *s, int sent, int row0, int step, const nmt_search
 	*next_row += st->n_live;
 }
 
-void nmt_search(nmt_state *s, const nmt_search_options *o, nmt_hypothesis *out, int *n_out)
+/* Decode this step's n rows: here, or on the device, which also picks the
+ * candidates (each sentence's k: what its beam still lacks). */
+static int decode(nmt_state *s, int n)
+{
+	if (!s->dev_ops) {
+		nmt_decode_step(s, n);
+		return 0;
+	}
+	for (int i = 0; i < s->n_sents; i++)
+		s->step_k[i] = s->sent[i].n_live > 0 ? s->beam - s->sent[i].n_fin : 0;
+	return s->dev_ops->step(s->dev, s, n);
+}
+
+/* The surviving rows' states, compacted from s->h_next into s->h (the step
+ * has read s->h): dropping finished hypotheses and sentences. */
+static int carry(nmt_state *s, int n)
+{
+	int r = s->m->d.dec_hidden;
+	if (s->dev_ops)
+		return s->dev_ops->carry(s->dev, s, n);
+	for (int i = 0; i < n; i++)
+		memcpy(s->h + (size_t)i * r, s->h_next + (size_t)s->carry_from[i] * r, (size_t)r * sizeof(float));
+	return 0;
+}
+
+int nmt_search(nmt_state *s, const nmt_search_options *o, nmt_hypothesis *out, int *n_out)
 {
 	start(s);
 	for (int step = 0;; step++) {
 		int n = gather_rows(s);
 		if (n == 0)
 			break;
-		nmt_decode_step(s, n);
-		/* the step has read s->h: the surviving rows' states go back there
-		 * from s->h_next, compacted */
+		if (decode(s, n) != 0)
+			return -1;
 		int next_row = 0;
 		for (int row0 = 0; row0 < n;) {
 			int sent = s->row_sent[row0], n_rows = s->sent[sent].n_live;
 			advance(s, sent, row0, step, o, &next_row);
 			row0 += n_rows;
 		}
+		if (carry(s, next_row) != 0)
+			return -1;
 	}
 	for (int i = 0; i < s->n_sents; i++) {
 		nmt_sentence *st = &s->sent[i];
@@ -219,4 +233,5 @@ void nmt_search(nmt_state *s, const nmt_search_options *o, nmt_hypothesis *out, 
 								 .score = (float)st->fin[k].score };
 		}
 	}
+	return 0;
 }

@@ -59,6 +59,9 @@ static int reserve_sentences(nmt_state *s, int n_sents)
 		GROW(s->enc_gh, n * 3 * d->enc_hidden);
 		GROW(s->enc_pos, n);
 		GROW(s->h0, n * d->dec_hidden);
+		GROW(s->step_k, n);
+		GROW(s->cand, n * NMT_MAX_BEAM);
+		GROW(s->n_cand, n);
 		if (failed)
 			return -1;
 		s->cap_sents = n_sents;
@@ -77,6 +80,7 @@ static int reserve_rows(nmt_state *s, int rows)
 	if (rows > s->cap_rows) {
 		GROW(s->row_sent, R);
 		GROW(s->row_prev, R);
+		GROW(s->carry_from, R);
 		GROW(s->h, R * d->dec_hidden);
 		GROW(s->h_next, R * d->dec_hidden);
 		GROW(s->xc, R * (d->emb + ctx));
@@ -276,7 +280,8 @@ void nmt_state_free(nmt_state *s)
 	void *p[] = { s->sent, s->layer_a, s->layer_b, s->enc_gi, s->src_ids, s->enc_unc, s->enc_x, s->enc_gi_u, s->enc_h, s->enc_gh, s->enc_pos, s->enc_mean,
 		      s->keys, s->h0, s->row_sent, s->row_prev, s->h, s->h_next, s->xc, s->q, s->qv, s->att,
 		      s->gi, s->gh, s->gx, s->z, s->z_next, s->t, s->logits, s->shortlist_ids, s->shortlist_marks,
-		      s->gathered, s->gathered_f, s->hist_tok, s->hist_parent, s->out_ids };
+		      s->gathered, s->gathered_f, s->hist_tok, s->hist_parent, s->out_ids,
+		      s->step_k, s->cand, s->n_cand, s->carry_from };
 	for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
 		free(p[i]);
 	nmt_kscratch_free(&s->kq);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuda.h"
 #include "segment.h"
 
 /* Segments of a long line decoded together (segment.h): with the pieces
@@ -47,10 +48,32 @@ nmt_translator *nmt_translator_new(const nmt_model *m)
 	return t;
 }
 
+int nmt_translator_new_on(const nmt_model *m, int device, nmt_translator **out, char *err, size_t errlen)
+{
+	nmt_translator *t = nmt_translator_new(m);
+
+	*out = NULL;
+	if (!t) {
+		snprintf(err, errlen, "out of memory");
+		return NMT_ERR_NO_MEMORY;
+	}
+	if (device == NMT_DEVICE_CUDA) {
+		int rc = nmt_cuda_open(m, &t->state.dev_ops, &t->state.dev, err, errlen);
+		if (rc != 0) {
+			nmt_translator_free(t);
+			return rc;
+		}
+	}
+	*out = t;
+	return 0;
+}
+
 void nmt_translator_free(nmt_translator *t)
 {
 	if (!t)
 		return;
+	if (t->state.dev)
+		nmt_cuda_close(t->state.dev);
 	if (t->state.m)
 		nmt_state_free(&t->state);
 	spm_scratch_free(t->src_scratch);
@@ -156,6 +179,21 @@ oom:
 	return -1;
 }
 
+/* Encode the prepared batch t->src and search it, here or on the device. */
+static int run_model(nmt_translator *t, const nmt_search_options *o, char *err, size_t errlen)
+{
+	nmt_state *s = &t->state;
+	if (!s->dev_ops) {
+		nmt_encode(s, t->src);
+		return nmt_search(s, o, t->hyps, t->n_hyps);
+	}
+	if (s->dev_ops->encode(s->dev, s, t->src) != 0 || nmt_search(s, o, t->hyps, t->n_hyps) != 0) {
+		snprintf(err, errlen, "%s: %s", s->dev_ops->name, nmt_cuda_error(s->dev));
+		return -1;
+	}
+	return 0;
+}
+
 /* Lines [first, last), none longer than a segment, decoded as one batch
  * and emitted in order. */
 static int translate_run(nmt_translator *t, const nmt_search_options *o, int first, int last, nmt_emit_fn emit,
@@ -173,8 +211,8 @@ static int translate_run(nmt_translator *t, const nmt_search_options *o, int fir
 			snprintf(err, errlen, "out of memory");
 			return -1;
 		}
-		nmt_encode(&t->state, t->src);
-		nmt_search(&t->state, o, t->hyps, t->n_hyps);
+		if (run_model(t, o, err, errlen) != 0)
+			return -1;
 	}
 	for (int i = first, b = 0; i < last; i++) {
 		int has_model_output = t->src_len[i] > 1;
@@ -211,7 +249,7 @@ static int join(nmt_translator *t, int k, const char *text, size_t len)
  * and join their translations: rank k of the line is every segment's k-th
  * best (or its last, if it has fewer), with logprobs and scores added. */
 static int translate_pass(nmt_translator *t, const nmt_search_options *o, const int32_t *ids, int n, int *pos,
-			  float *logprob, float *score, int *n_out)
+			  float *logprob, float *score, int *n_out, char *err, size_t errlen)
 {
 	int n_seg = 0;
 	while (n_seg < SEGMENTS_PER_PASS && *pos < n) {
@@ -222,10 +260,12 @@ static int translate_pass(nmt_translator *t, const nmt_search_options *o, const 
 		t->batch_len[n_seg++] = len + 1;
 		*pos += len;
 	}
-	if (nmt_batch_prepare(&t->state, n_seg, t->src, t->batch_len, o) != 0)
+	if (nmt_batch_prepare(&t->state, n_seg, t->src, t->batch_len, o) != 0) {
+		snprintf(err, errlen, "out of memory");
 		return -1;
-	nmt_encode(&t->state, t->src);
-	nmt_search(&t->state, o, t->hyps, t->n_hyps);
+	}
+	if (run_model(t, o, err, errlen) != 0)
+		return -1;
 	for (int s = 0; s < n_seg; s++) {
 		if (t->n_hyps[s] < 1)   /* (search always finishes one; never index before it) */
 			continue;
@@ -236,8 +276,10 @@ static int translate_pass(nmt_translator *t, const nmt_search_options *o, const 
 			const char *text;
 			size_t len;
 			if (spm_decode(t->m->tgt_vocab, t->tgt_scratch, h->ids, (size_t)h->len, &text, &len) != 0 ||
-			    join(t, k, text, len) != 0)
+			    join(t, k, text, len) != 0) {
+				snprintf(err, errlen, "out of memory");
 				return -1;
+			}
 			logprob[k] += h->logprob;
 			score[k] += h->score;
 		}
@@ -258,10 +300,8 @@ static int translate_long(nmt_translator *t, const nmt_search_options *o, int i,
 	for (int k = 0; k < o->nbest; k++)
 		t->joined_len[k] = 0;
 	while (pos < n)
-		if (translate_pass(t, o, ids, n, &pos, logprob, score, &n_out) != 0) {
-			snprintf(err, errlen, "out of memory");
+		if (translate_pass(t, o, ids, n, &pos, logprob, score, &n_out, err, errlen) != 0)
 			return -1;
-		}
 	for (int k = 0; k < n_out; k++)
 		out[k] = (nmt_translation){ .text = t->joined[k], .len = t->joined_len[k], .logprob = logprob[k],
 					    .score = score[k] };

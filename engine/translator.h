@@ -11,6 +11,11 @@ typedef struct nmt_translator nmt_translator;
 
 /* NULL if memory runs out. */
 nmt_translator *nmt_translator_new(const nmt_model *m);
+
+/* A translator running the model on `device` (NMT_DEVICE_CPU, or
+ * NMT_DEVICE_CUDA in a CUDA build with a GPU): 0, or an nmt_status and a
+ * message (NMT_ERR_UNSUPPORTED: no CUDA in this build, or no GPU). */
+int nmt_translator_new_on(const nmt_model *m, int device, nmt_translator **out, char *err, size_t errlen);
 void nmt_translator_free(nmt_translator *t);
 
 /* Receives line i's o->nbest best translations (n >= 1 of them), best

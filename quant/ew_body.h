@@ -5,7 +5,8 @@
  * 4 (SSE2, NEON), 8 (AVX2) or 16 (AVX-512) lanes wide. Every element sees
  * the same IEEE operations in the same order (-ffp-contract=off) and sums
  * keep a fixed eight-lane order, so the results are bit-identical on every
- * ISA. Internal to quant/. */
+ * ISA. Internal to quant/, and to engine/cuda.cu, which runs the same
+ * bodies on the GPU. */
 #ifndef NMT_QUANT_EW_BODY_H
 #define NMT_QUANT_EW_BODY_H
 #include <float.h>
@@ -15,7 +16,11 @@
 
 #include "vecmath.h"
 
+#ifdef __CUDACC__   /* engine/cuda.cu runs these same bodies on the GPU */
+#define NMT_EW_INLINE static inline __host__ __device__
+#else
 #define NMT_EW_INLINE static inline __attribute__((always_inline))
+#endif
 
 /* torch.nn.GRU's cell given gi = W_ih x + b_ih and gh = W_hh h + b_hh:
  *   r = σ(gi_r + gh_r)   z = σ(gi_z + gh_z)   n = tanh(gi_n + r ⊙ gh_n)

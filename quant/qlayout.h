@@ -6,21 +6,22 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hd.h"
 #include "matrix.h"
 
 /* Columns one chunk holds: 64 q8 codes or 128 q4 codes. */
-static inline int nmt_chunk_cols(nmt_format f)
+static inline NMT_HD int nmt_chunk_cols(nmt_format f)
 {
 	return f == NMT_FMT_Q4 ? 2 * NMT_CHUNK_BYTES : NMT_CHUNK_BYTES;
 }
 
-static inline int nmt_chunks_per_row(nmt_format f, int cols)
+static inline NMT_HD int nmt_chunks_per_row(nmt_format f, int cols)
 {
 	return (cols + nmt_chunk_cols(f) - 1) / nmt_chunk_cols(f);
 }
 
 /* Byte offset of chunk `chunk` of row `row`. */
-static inline size_t nmt_chunk_offset(nmt_format f, int cols, int row, int chunk)
+static inline NMT_HD size_t nmt_chunk_offset(nmt_format f, int cols, int row, int chunk)
 {
 	size_t panel = (size_t)(row / NMT_PANEL_ROWS);
 	size_t per_row = (size_t)nmt_chunks_per_row(f, cols);

@@ -15,6 +15,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "hd.h"
+
 /* e^x, Cody-Waite reduction x = n ln2 + r, |r| <= ln2 / 2, and a degree-7
  * polynomial for e^r (Cephes' expf). Arguments are clamped to
  * [-87.33, 88]: below, the result is ~FLT_MIN instead of a subnormal or 0;
@@ -22,7 +24,7 @@
  * are written so that a NaN fails the first test and becomes 88: a NaN must
  * not reach the float-to-int conversion below, which would be undefined (a
  * damaged model can produce one; found by tests/fuzz/fuzz_model.c). */
-static inline float nmt_exp(float x)
+static inline NMT_HD float nmt_exp(float x)
 {
 	x = x < 88.0f ? x : 88.0f;
 	x = x > -87.33f ? x : -87.33f;
@@ -41,14 +43,14 @@ static inline float nmt_exp(float x)
 	return p * scale;
 }
 
-static inline float nmt_sigmoid(float x)
+static inline NMT_HD float nmt_sigmoid(float x)
 {
 	return 1.0f / (1.0f + nmt_exp(-x));
 }
 
 /* tanh: an odd Taylor polynomial through x^13 below |x| = 0.4 (error < 1e-9
  * relative there), 1 - 2 / (e^2|x| + 1) above; the sign restored. */
-static inline float nmt_tanh(float x)
+static inline NMT_HD float nmt_tanh(float x)
 {
 	float a = x < 0.0f ? -x : x, a2 = a * a;
 	float p = 21844.0f / 6081075.0f;

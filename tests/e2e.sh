@@ -54,6 +54,9 @@ expect_error "beam 9" 2 $NMT --beam 9
 expect_error "nbest > beam" 2 $NMT -b 2 --nbest 3
 expect_error "missing option value" 2 $NMT -m
 expect_error "stray argument" 2 $NMT something
+expect_error "unknown device" 2 $NMT --device gpu
+# this build has no CUDA path (make CUDA=1 builds nmt-cuda): a clear error before any input is read
+expect_error "--device cuda without CUDA" 1 $NMT --device cuda
 if [ "$NMT_BIN" = ./nmt ] && [ -f models/ende.safetensors ]; then
 	# the default model is embedded: the binary alone translates, from anywhere
 	check "embedded model translates" sh -c "cd / && echo 'A dog runs along the beach.' | ${RUNNER:-} $PWD/nmt -b 1 | grep -q '[a-z]'"

@@ -166,7 +166,7 @@ static void test_status_strings(void **state)
 {
 	(void)state;
 	const nmt_status all[] = { NMT_OK, NMT_ERR_ARGUMENT, NMT_ERR_IO, NMT_ERR_FORMAT, NMT_ERR_NO_MEMORY,
-				   NMT_ERR_UNSUPPORTED };
+				   NMT_ERR_UNSUPPORTED, NMT_ERR_DEVICE };
 	for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
 		const char *s = nmt_status_string(all[i]);
 		assert_non_null(s);
@@ -426,6 +426,37 @@ static void test_sessions_on_threads_share_a_model(void **state)
 	nmt_result_free(want);
 }
 
+/* A device the build or the machine lacks is a clear error, and the
+ * session still translates on the CPU afterwards; an unknown device is an
+ * invalid argument. */
+static void test_devices(void **state)
+{
+	fixture *f = *state;
+	nmt_session *s;
+	nmt_result *r;
+	nmt_error err;
+	nmt_options o;
+	nmt_options_init(&o);
+	assert_int_equal(o.device, NMT_DEVICE_CPU);
+	assert_int_equal(nmt_session_new(f->model, &s, &err), NMT_OK);
+	o.device = NMT_DEVICE_CUDA;
+	nmt_status rc = nmt_translate(s, &o, "A dog.", &r, &err);
+	if (rc == NMT_OK) {   /* a CUDA build on a machine with a GPU */
+		nmt_result_free(r);
+	} else {
+		assert_int_equal(rc, NMT_ERR_UNSUPPORTED);
+		assert_null(r);
+		assert_non_null(strstr(err.message, "CUDA"));
+	}
+	o.device = 7;
+	assert_int_equal(nmt_translate(s, &o, "A dog.", &r, &err), NMT_ERR_ARGUMENT);
+	assert_non_null(strstr(err.message, "device"));
+	o.device = NMT_DEVICE_CPU;
+	assert_int_equal(nmt_translate(s, &o, "A dog.", &r, &err), NMT_OK);
+	nmt_result_free(r);
+	nmt_session_free(s);
+}
+
 /* A newline inside a text is read as a space: the text is one line. */
 static void test_newline_inside_text(void **state)
 {
@@ -456,6 +487,7 @@ int main(void)
 		cmocka_unit_test(test_batch_and_threads_change_nothing),
 		cmocka_unit_test(test_sessions_on_threads_share_a_model),
 		cmocka_unit_test(test_newline_inside_text),
+		cmocka_unit_test(test_devices),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,0 +1,42 @@
+/* The k best candidates of a search step, kept by insertion: shared by the
+ * CPU search (search.c) and the CUDA one (cuda.cu), so both rank alike. */
+#ifndef NMT_ENGINE_TOPK_H
+#define NMT_ENGINE_TOPK_H
+#include <math.h>
+
+#include "../quant/hd.h"
+
+/* A continuation: its total log-probability and which (row, token) it is,
+ * as row * V + output position. */
+typedef struct {
+	float value;
+	int flat;
+} nmt_candidate;
+
+/* a ranks before b: the higher value, equal values by the lower flat index
+ * (train/search.py's rule). NaN ranks as -inf (offer converts it). */
+static inline NMT_HD int nmt_topk_before(float av, int af, float bv, int bf)
+{
+	return av > bv || (av == bv && af < bf);
+}
+
+/* Keep best[0..*count) (at most k) sorted best first; returns whether the
+ * newcomer was kept. Offered in any order, the same candidates give the
+ * same list. */
+static inline NMT_HD int nmt_topk_offer(nmt_candidate *best, int *count, int k, float value, int flat)
+{
+	if (isnan(value))
+		value = -INFINITY;
+	if (*count == k && !nmt_topk_before(value, flat, best[k - 1].value, best[k - 1].flat))
+		return 0;
+	int p = *count < k ? (*count)++ : k - 1;
+	while (p > 0 && nmt_topk_before(value, flat, best[p - 1].value, best[p - 1].flat)) {
+		best[p] = best[p - 1];
+		p--;
+	}
+	best[p].value = value;
+	best[p].flat = flat;
+	return 1;
+}
+
+#endif
