@@ -18,6 +18,7 @@
 
 MUSL_CC  ?= musl-gcc
 HOST_CC  ?= cc
+HOST_CXX ?= c++
 PYTHON   ?= /usr/bin/python3
 # -ffp-contract=off: no fused multiply-adds, so float results are the same
 # on every ISA (quant/f32_scalar.c). -fno-trapping-math lets the branch-free
@@ -57,6 +58,7 @@ EMBED_TAG = $(if $(EMBED_MODEL),$(basename $(notdir $(EMBED_MODEL))),none)
 H = build/host
 ifeq ($(SANITIZE),1)
 HOST_CC  = clang
+HOST_CXX = clang++
 SAN      = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 H = build/san
 endif
@@ -252,12 +254,35 @@ $(H)/cli/embedded.o: cli/embedded.S
 
 LIB_HOST = $(patsubst %.c,$(H)/%.o,$(LIB_SRC) $(PACK_SRC) $(CLI_SRC)) $(H)/cli/embedded.o
 TESTS    = $(patsubst tests/%.c,$(H)/tests/%,$(TEST_SRC))
+ifeq ($(ARCH),aarch64)
+# (the GPU path's emulation needs a C++ cross compiler: tested on the host)
+TESTS   := $(filter-out $(H)/tests/test_cuda,$(TESTS))
+endif
 
 $(H)/tests/%: $(H)/tests/%.o $(LIB_HOST)
 	$(HOST_CC) $(SAN) -o $@ $^ -lcmocka -lpthread $(LDLIBS)
 
 $(H)/tests/spm_tool: $(H)/tests/spm_tool.o $(LIB_HOST)
 	$(HOST_CC) $(SAN) -o $@ $^ $(LDLIBS)
+
+# The CUDA path's tests, run here on engine/cuda.cu itself compiled for the
+# CPU (tests/cuda_emu.h): every kernel, buffer and table of the GPU path
+# against the CPU engine, on any machine. make test-cuda CUDA=1 runs the same
+# tests on a real GPU.
+$(H)/engine/cuda_emu.o: engine/cuda.cu tests/cuda_emu.h
+	@mkdir -p $(dir $@)
+	$(HOST_CXX) -std=c++17 -x c++ $(filter-out -std=c11,$(CFLAGS_COMMON)) $(SAN) -DNMT_CUDA_EMULATE \
+		-include tests/cuda_emu.h -I. -MMD -MP -c $< -o $@
+
+# nmt with the emulated GPU path (--device cuda runs cuda.cu on the CPU):
+# bench/cuda_emu.sh compares its translations with the CPU engine's on the
+# default model (docs/RESULTS.md).
+$(H)/nmt-cuda-emu: $(H)/main.o $(filter-out $(H)/engine/cuda_none.o,$(LIB_HOST)) $(H)/engine/cuda_emu.o
+	$(HOST_CC) $(SAN) -o $@ $^ -lstdc++ -lpthread $(LDLIBS)
+
+$(H)/tests/test_cuda.o: CFLAGS += -DNMT_TEST_CUDA_EMULATED
+$(H)/tests/test_cuda: $(H)/tests/test_cuda.o $(filter-out $(H)/engine/cuda_none.o,$(LIB_HOST)) $(H)/engine/cuda_emu.o
+	$(HOST_CC) $(SAN) -o $@ $^ -lcmocka -lstdc++ -lpthread $(LDLIBS)
 
 # The allocation-counting test sees every malloc/calloc/realloc of the
 # engine's objects through the linker's --wrap.
@@ -321,7 +346,7 @@ build/a64/%.qemu: build/a64/%
 	printf '#!/bin/sh\nexec $(QEMU_A64) -L /usr/aarch64-linux-gnu %s "$$@"\n' "$(abspath $<)" >$@
 	chmod +x $@
 
-test: all $(TESTS) $(A64_TESTS) build/tiny.nmt build/tiny_vmap_full.nmt build/tiny_vmap_small.nmt $(E2E_ALSO) $(REPLAYS) $(EXAMPLES)
+test: all $(TESTS) $(A64_TESTS) build/tiny.nmt build/tiny.q8.nmt build/tiny.q4.nmt build/tiny_vmap_full.nmt build/tiny_vmap_small.nmt $(E2E_ALSO) $(REPLAYS) $(EXAMPLES)
 	@$(if $(A64_TESTS),,echo "note: aarch64 cross compiler, qemu-aarch64-static or arm64 cmocka missing: NEON kernel tests skipped";)
 	@$(if $(SANITIZE),,$(MAKE) --no-print-directory install-check)
 	@$(E2E_ENV) E2E_ALSO="$(E2E_ALSO)" REPLAY=$(H)/tests/fuzz EXAMPLES=$(H)/examples RUNNER="$(RUNNER)" sh tests/run.sh $(TESTS) $(A64_TESTS)

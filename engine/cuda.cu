@@ -8,8 +8,11 @@
  * activations times integer levels summed in int32, one float rescale), so
  * the GPU computes what the CPU computes; only logf may differ in its last
  * bit. The kernels are the plainest mapping of that work to threads — one
- * thread per output element, one block per sentence for the k-best — not
- * yet tuned on a real GPU (the development machine has none: docs/RESULTS.md). */
+ * thread per output element, 128 per sentence for the k-best — with no
+ * shared memory and no barriers, not yet tuned on a real GPU (the
+ * development machine has none). Because no thread waits for another, the
+ * whole file also runs on a CPU under tests/cuda_emu.h, which is how make
+ * test checks it against the CPU engine (bit-identical) everywhere. */
 extern "C" {
 #include "cuda.h"
 
@@ -24,7 +27,12 @@ extern "C" {
 #include "topk.h"
 }
 
+#ifndef NMT_CUDA_EMULATE
 #include <cuda_runtime.h>
+/* Every kernel is started through this, so tests/cuda_emu.h can run the
+ * same file on a CPU (make test does: docs/RESULTS.md). */
+#define LAUNCH(kernel, grid, block, ...) kernel<<<(grid), (block)>>>(__VA_ARGS__)
+#endif
 
 /* ---- the model on the device ------------------------------------------- */
 
@@ -59,7 +67,7 @@ struct dsent {
 enum {
 	B_LAYER_A, B_LAYER_B, B_ENC_GI, B_ENC_H, B_ENC_GH, B_SRC_IDS, B_ENC_STEPS, B_KEYS, B_MEAN, B_SENT_INFO,
 	B_SHORTLISTS, B_H, B_H_NEXT, B_XC, B_Q, B_QV, B_ATT, B_GI, B_GH, B_GX, B_Z, B_Z_NEXT, B_T, B_LOGITS,
-	B_ROWS, B_CARRY, B_XQ, B_XS, B_STEP, B_CAND, B_N_CAND, N_BUFFERS
+	B_ROWS, B_CARRY, B_XQ, B_XS, B_STEP, B_NORM, B_TOPK_LOCAL, B_CAND, B_N_CAND, N_BUFFERS
 };
 
 struct nmt_cuda_dev {
@@ -401,51 +409,58 @@ __global__ void k_output(dmat E, const float *t, const int8_t *tq, const float *
 	logits[(size_t)i * ld + j] = y;
 }
 
-/* The fused output step of Amun 2018 (Alg. 4/6) for one sentence per block:
- * each live row's log-softmax normalizer (the CPU's own function, one
- * thread per row), then every thread's k best of its share of the
- * (row, word) continuations, merged by thread 0: value = live score +
- * (x - max) - log Σ e^(x - max), flat = row * V + position, ranked by
- * topk.h exactly as search.c ranks them. */
+/* The fused output step of Amun 2018 (Alg. 4/6), in three passes that need
+ * no barrier inside a block:
+ * 1. each live row's log-softmax normalizer (the CPU's own function);
+ * 2. for each sentence, TOPK_THREADS threads each keep the k best of their
+ *    share of its (row, word) continuations: value = live score +
+ *    (x - max) - log Σ e^(x - max), flat = row * V + position;
+ * 3. one thread per sentence merges those lists.
+ * topk.h ranks the candidates exactly as search.c does, in any order. */
 #define TOPK_THREADS 128
 
-__global__ void k_topk(const float *logits, int ld, const dsent *sents, nmt_candidate *cand, int *n_cand)
+__global__ void k_row_norm(const float *logits, int ld, const dsent *sents, int N, float *row_max, float *row_lse)
 {
-	const dsent *st = &sents[blockIdx.x];
-	__shared__ float row_max[NMT_MAX_BEAM], row_lse[NMT_MAX_BEAM];
-	__shared__ nmt_candidate local[TOPK_THREADS][NMT_MAX_BEAM];
-	__shared__ int local_n[TOPK_THREADS];
-	int k = st->k, V = st->V, t = threadIdx.x;
-
-	if (k == 0) {   /* the whole block leaves together */
-		if (t == 0)
-			n_cand[blockIdx.x] = 0;
+	int t = threadIdx.x, i = blockIdx.x;
+	if (i >= N || t >= sents[i].n_live || sents[i].k == 0)
 		return;
+	int row = sents[i].row0 + t;
+	float m;
+	row_lse[row] = nmt_ew_log_normalizer(logits + (size_t)row * ld, sents[i].V, &m);
+	row_max[row] = m;
+}
+
+__global__ void k_topk_local(const float *logits, int ld, const dsent *sents, int N, const float *row_max,
+			     const float *row_lse, nmt_candidate *local, int *local_n)
+{
+	int t = threadIdx.x, i = blockIdx.x;
+	if (i >= N)
+		return;
+	const dsent *st = &sents[i];
+	nmt_candidate *best = local + ((size_t)i * TOPK_THREADS + t) * NMT_MAX_BEAM;
+	int count = 0, V = st->V, total = st->k > 0 ? st->n_live * V : 0;
+	for (int f = t; f < total; f += TOPK_THREADS) {
+		int j = f / V, row = st->row0 + j;
+		float x = logits[(size_t)row * ld + (f - j * V)];
+		nmt_topk_offer(best, &count, st->k, st->live[j] + ((x - row_max[row]) - row_lse[row]), f);
 	}
-	if (t < st->n_live) {
-		float m;
-		row_lse[t] = nmt_ew_log_normalizer(logits + (size_t)(st->row0 + t) * ld, V, &m);
-		row_max[t] = m;
+	local_n[(size_t)i * TOPK_THREADS + t] = count;
+}
+
+__global__ void k_topk_merge(const dsent *sents, int N, const nmt_candidate *local, const int *local_n,
+			     nmt_candidate *cand, int *n_cand)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i >= N)
+		return;
+	nmt_candidate *best = cand + (size_t)i * NMT_MAX_BEAM;
+	int n = 0;
+	for (int t = 0; t < TOPK_THREADS && sents[i].k > 0; t++) {
+		const nmt_candidate *l = local + ((size_t)i * TOPK_THREADS + t) * NMT_MAX_BEAM;
+		for (int p = 0; p < local_n[(size_t)i * TOPK_THREADS + t]; p++)
+			nmt_topk_offer(best, &n, sents[i].k, l[p].value, l[p].flat);
 	}
-	__syncthreads();
-	int count = 0, total = st->n_live * V;
-	for (int f = t; f < total; f += blockDim.x) {
-		int i = f / V;
-		float x = logits[(size_t)(st->row0 + i) * ld + (f - i * V)];
-		nmt_topk_offer(local[t], &count, k, st->live[i] + ((x - row_max[i]) - row_lse[i]), f);
-	}
-	local_n[t] = count;
-	__syncthreads();
-	if (t == 0) {
-		nmt_candidate best[NMT_MAX_BEAM];
-		int n = 0;
-		for (int u = 0; u < blockDim.x; u++)
-			for (int p = 0; p < local_n[u]; p++)
-				nmt_topk_offer(best, &n, k, local[u][p].value, local[u][p].flat);
-		for (int p = 0; p < n; p++)
-			cand[(size_t)blockIdx.x * NMT_MAX_BEAM + p] = best[p];
-		n_cand[blockIdx.x] = n;
-	}
+	n_cand[i] = n;
 }
 
 /* The next step's row i continues from row from[i] of this one. */
@@ -466,25 +481,25 @@ static void matmul(dev_t_ *d, const dmat &W, const float *X, int n, int ldx, con
 		return;
 	if (W.format != NMT_FMT_F32) {
 		padded = nmt_matrix_padded_cols((nmt_format)W.format, W.cols);
-		k_quantize<<<blocks((size_t)n), THREADS>>>(X, n, ldx, W.cols, padded, (int8_t *)d->buf[B_XQ], F(B_XS));
+		LAUNCH(k_quantize, blocks((size_t)n), THREADS, X, n, ldx, W.cols, padded, (int8_t *)d->buf[B_XQ], F(B_XS));
 	}
-	k_matmul<<<dim3(blocks((size_t)W.rows), (unsigned)n), THREADS>>>(W, NULL, W.rows, X, ldx, (int8_t *)d->buf[B_XQ],
+	LAUNCH(k_matmul, dim3(blocks((size_t)W.rows), (unsigned)n), THREADS, W, NULL, W.rows, X, ldx, (int8_t *)d->buf[B_XQ],
 									   F(B_XS), padded, bias, Y, ldy, n);
 }
 
 static void add(float *y, const float *x, size_t n)
 {
-	k_add<<<blocks(n), THREADS>>>(y, x, n);
+	LAUNCH(k_add, blocks(n), THREADS, y, x, n);
 }
 
 static void tanh_(float *x, size_t n)
 {
-	k_tanh<<<blocks(n), THREADS>>>(x, n);
+	LAUNCH(k_tanh, blocks(n), THREADS, x, n);
 }
 
 static void relu(float *x, size_t n)
 {
-	k_relu<<<blocks(n), THREADS>>>(x, n);
+	LAUNCH(k_relu, blocks(n), THREADS, x, n);
 }
 
 /* ---- the batch: buffers and tables ------------------------------------------ */
@@ -510,8 +525,9 @@ static int reserve_batch(dev_t_ *d, const nmt_state *s, size_t shortlist_ids)
 		{ B_ATT, R * (size_t)s->max_src * fl }, { B_GI, R * 3 * r * fl }, { B_GH, R * 3 * r * fl },
 		{ B_GX, R * 3 * r * fl }, { B_Z, R * f * fl }, { B_Z_NEXT, R * f * fl }, { B_T, R * e * fl },
 		{ B_LOGITS, R * V * fl }, { B_ROWS, 2 * R * 4 }, { B_CARRY, R * 4 }, { B_XQ, xrows * padded },
-		{ B_XS, xrows * fl }, { B_STEP, N * sizeof(dsent) }, { B_CAND, N * NMT_MAX_BEAM * sizeof(nmt_candidate) },
-		{ B_N_CAND, N * 4 },
+		{ B_XS, xrows * fl }, { B_STEP, N * sizeof(dsent) }, { B_NORM, 2 * R * fl },
+		{ B_TOPK_LOCAL, N * TOPK_THREADS * (NMT_MAX_BEAM * sizeof(nmt_candidate) + sizeof(int)) },
+		{ B_CAND, N * NMT_MAX_BEAM * sizeof(nmt_candidate) }, { B_N_CAND, N * 4 },
 	};
 	for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
 		if (reserve(d, need[i].b, need[i].bytes) != 0)
@@ -593,9 +609,9 @@ static void gru_direction(dev_t_ *d, const nmt_state *s, int layer, int dir, con
 			m += i < s->sent[j].src_len;
 		const int32_t *pos = steps + k, *prev = steps + k + m;
 		k += 2 * m;
-		k_enc_gather<<<dim3(blocks((size_t)re), (unsigned)m), THREADS>>>(out, prev, m, ctx, dir * re, re, F(B_ENC_H));
+		LAUNCH(k_enc_gather, dim3(blocks((size_t)re), (unsigned)m), THREADS, out, prev, m, ctx, dir * re, re, F(B_ENC_H));
 		matmul(d, g->w_hh, F(B_ENC_H), m, re, g->b_hh, F(B_ENC_GH), 3 * re);
-		k_gru_cell<<<blocks((size_t)m), THREADS>>>(re, m, F(B_ENC_GI), pos, F(B_ENC_GH), F(B_ENC_H), out, pos, ctx,
+		LAUNCH(k_gru_cell, blocks((size_t)m), THREADS, re, m, F(B_ENC_GI), pos, F(B_ENC_GH), F(B_ENC_H), out, pos, ctx,
 							    dir * re);
 	}
 }
@@ -616,7 +632,7 @@ static int encode(void *dev, nmt_state *s, const int32_t *const *src)
 	CHECK(d, cudaMemcpy(d->buf[B_SRC_IDS], s->src_ids, (size_t)P * sizeof(int32_t), cudaMemcpyHostToDevice),
 	      "uploading a batch");
 	float *in = F(B_LAYER_A), *out = F(B_LAYER_B);
-	k_embed<<<dim3(blocks((size_t)dm->emb), (unsigned)P), THREADS>>>(d->dm.src_emb, I(B_SRC_IDS), P, in, dm->emb);
+	LAUNCH(k_embed, dim3(blocks((size_t)dm->emb), (unsigned)P), THREADS, d->dm.src_emb, I(B_SRC_IDS), P, in, dm->emb);
 	for (int l = 0; l < dm->enc_layers; l++) {
 		gru_direction(d, s, l, 0, in, out);
 		gru_direction(d, s, l, 1, in, out);
@@ -628,7 +644,7 @@ static int encode(void *dev, nmt_state *s, const int32_t *const *src)
 	const int32_t *off = I(B_SENT_INFO), *len = off + N;
 	matmul(d, d->dm.att_U, states, P, ctx, NULL, F(B_KEYS), dm->att);
 	tanh_(F(B_KEYS), (size_t)P * dm->att);
-	k_mean<<<dim3(blocks((size_t)ctx), (unsigned)N), THREADS>>>(states, off, len, N, ctx, F(B_MEAN));
+	LAUNCH(k_mean, dim3(blocks((size_t)ctx), (unsigned)N), THREADS, states, off, len, N, ctx, F(B_MEAN));
 	/* h0, straight into the first step's states */
 	matmul(d, d->dm.init, F(B_MEAN), N, ctx, d->dm.init_b, F(B_H), dm->dec_hidden);
 	tanh_(F(B_H), (size_t)N * dm->dec_hidden);
@@ -675,21 +691,21 @@ static int step(void *dev, nmt_state *s, int n)
 
 	float *xc = F(B_XC), *h = F(B_H), *h_next = F(B_H_NEXT), *q = F(B_Q), *gi = F(B_GI);
 	/* the previous words' embeddings and their products */
-	k_embed<<<dim3(blocks((size_t)e), (unsigned)n), THREADS>>>(w->tgt_emb, row_prev, n, xc, xc_dim);
+	LAUNCH(k_embed, dim3(blocks((size_t)e), (unsigned)n), THREADS, w->tgt_emb, row_prev, n, xc, xc_dim);
 	matmul(d, w->att_V, xc, n, xc_dim, NULL, F(B_QV), a);
 	matmul(d, w->dec_ih_x, xc, n, xc_dim, NULL, F(B_GX), g);
 	/* attention */
 	matmul(d, w->att_W, h, n, r, NULL, q, a);
 	add(q, F(B_QV), (size_t)n * a);
 	tanh_(q, (size_t)n * a);
-	k_att_scores<<<blocks((size_t)n), THREADS>>>(F(B_KEYS), q, row_sent, off, len, n, a, F(B_ATT), s->max_src);
-	k_att_context<<<dim3(blocks((size_t)ctx), (unsigned)n), THREADS>>>(d->states, F(B_ATT), s->max_src, row_sent,
+	LAUNCH(k_att_scores, blocks((size_t)n), THREADS, F(B_KEYS), q, row_sent, off, len, n, a, F(B_ATT), s->max_src);
+	LAUNCH(k_att_context, dim3(blocks((size_t)ctx), (unsigned)n), THREADS, d->states, F(B_ATT), s->max_src, row_sent,
 									      off, len, n, ctx, xc, xc_dim, e);
 	/* the GRU */
 	matmul(d, w->dec_ih_c, xc + e, n, xc_dim, w->dec_b_ih, gi, g);
 	add(gi, F(B_GX), (size_t)n * g);
 	matmul(d, w->dec_hh, h, n, r, w->dec_b_hh, F(B_GH), g);
-	k_gru_cell<<<blocks((size_t)n), THREADS>>>(r, n, gi, NULL, F(B_GH), h, h_next, NULL, r, 0);
+	LAUNCH(k_gru_cell, blocks((size_t)n), THREADS, r, n, gi, NULL, F(B_GH), h, h_next, NULL, r, 0);
 	/* the FC stack */
 	float *z = F(B_Z), *z_next = F(B_Z_NEXT), *t = F(B_T);
 	matmul(d, w->fc_in, h_next, n, r, w->fc_in_b, z, f);
@@ -705,13 +721,19 @@ static int step(void *dev, nmt_state *s, int n)
 	int padded = 0;
 	if (w->tgt_emb.format != NMT_FMT_F32) {
 		padded = nmt_matrix_padded_cols((nmt_format)w->tgt_emb.format, e);
-		k_quantize<<<blocks((size_t)n), THREADS>>>(t, n, e, e, padded, (int8_t *)d->buf[B_XQ], F(B_XS));
+		LAUNCH(k_quantize, blocks((size_t)n), THREADS, t, n, e, e, padded, (int8_t *)d->buf[B_XQ], F(B_XS));
 	}
-	k_output<<<dim3(blocks((size_t)s->logit_stride), (unsigned)n), THREADS>>>(
+	LAUNCH(k_output, dim3(blocks((size_t)s->logit_stride), (unsigned)n), THREADS,
 		w->tgt_emb, t, (int8_t *)d->buf[B_XQ], F(B_XS), padded, row_sent, sl_off, sl_len, I(B_SHORTLISTS),
 		w->out_bias, n, F(B_LOGITS), s->logit_stride);
-	k_topk<<<(unsigned)N, TOPK_THREADS>>>(F(B_LOGITS), s->logit_stride, (const dsent *)d->buf[B_STEP],
-					     (nmt_candidate *)d->buf[B_CAND], (int *)d->buf[B_N_CAND]);
+	const dsent *sents = (const dsent *)d->buf[B_STEP];
+	nmt_candidate *local = (nmt_candidate *)d->buf[B_TOPK_LOCAL];
+	int *local_n = (int *)(local + (size_t)N * TOPK_THREADS * NMT_MAX_BEAM);
+	LAUNCH(k_row_norm, N, NMT_MAX_BEAM, F(B_LOGITS), s->logit_stride, sents, N, F(B_NORM), F(B_NORM) + n);
+	LAUNCH(k_topk_local, N, TOPK_THREADS, F(B_LOGITS), s->logit_stride, sents, N, F(B_NORM), F(B_NORM) + n,
+	       local, local_n);
+	LAUNCH(k_topk_merge, blocks((size_t)N), THREADS, sents, N, local, local_n, (nmt_candidate *)d->buf[B_CAND],
+	       (int *)d->buf[B_N_CAND]);
 	CHECK(d, cudaGetLastError(), "a decoder step");
 	CHECK(d, cudaMemcpy(s->cand, d->buf[B_CAND], (size_t)N * NMT_MAX_BEAM * sizeof(nmt_candidate),
 			    cudaMemcpyDeviceToHost), "a decoder step");
@@ -730,7 +752,7 @@ static int carry(void *dev, nmt_state *s, int n)
 		return 0;
 	CHECK(d, cudaMemcpy(d->buf[B_CARRY], s->carry_from, (size_t)n * sizeof(int32_t), cudaMemcpyHostToDevice),
 	      "a decoder step");
-	k_carry<<<dim3(blocks((size_t)r), (unsigned)n), THREADS>>>(F(B_H_NEXT), I(B_CARRY), n, r, F(B_H));
+	LAUNCH(k_carry, dim3(blocks((size_t)r), (unsigned)n), THREADS, F(B_H_NEXT), I(B_CARRY), n, r, F(B_H));
 	CHECK(d, cudaGetLastError(), "a decoder step");
 	return 0;
 }

@@ -1,0 +1,23 @@
+#!/bin/sh
+# Does the CUDA path translate exactly as the CPU engine on the default
+# model? Without a GPU, engine/cuda.cu runs on the CPU under
+# tests/cuda_emu.h (build/host/nmt-cuda-emu, --device cuda); this compares
+# its translations and n-best scores with ./nmt's on the first LINES lines
+# of Multi30k test_2016_flickr, greedy and beam 4, for every weight format.
+#
+#   make models build/host/nmt-cuda-emu && LINES=100 sh bench/cuda_emu.sh
+set -eu
+DATA=${DATA:-../shared/data/multi30k}
+EMU=${EMU:-build/host/nmt-cuda-emu}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+zcat "$DATA/test_2016_flickr.en.gz" | head -n "${LINES:-100}" >"$TMP/src"
+n=$(wc -l <"$TMP/src")
+for q in f32 q8 q4; do
+	for b in 1 4; do
+		./nmt -m "build/models/ende.$q.nmt" -b "$b" --nbest "$b" -t 1 <"$TMP/src" >"$TMP/cpu"
+		"$EMU" -m "build/models/ende.$q.nmt" -b "$b" --nbest "$b" --device cuda <"$TMP/src" >"$TMP/gpu"
+		d=$(diff "$TMP/cpu" "$TMP/gpu" | grep -c '^<' || true)
+		echo "$q beam $b: $d of $(wc -l <"$TMP/cpu") output lines (n-best with scores) differ, $n sentences"
+	done
+done
