@@ -269,9 +269,12 @@ if [ -z "${E2E_SANITIZED:-}" ]; then
 		"A girl in a red coat sits on a bench." >"$TMP/exn.lib"
 	check "example translate: same n-best as nmt --nbest" cmp -s "$TMP/exn.cli" "$TMP/exn.lib"
 	awk -F '\t' '$1 == "sent" { print $3 }' "$FIX/expected.txt" >"$TMP/ex40.en"
-	$NMT -m "$M" -b 1 <"$TMP/ex40.en" >"$TMP/ex40.cli"
-	${RUNNER:-} $X/threads "$M" 3 <"$TMP/ex40.en" >"$TMP/ex40.lib"
-	check "example threads: 3 threads sharing one model, same as nmt" cmp -s "$TMP/ex40.cli" "$TMP/ex40.lib"
+	# (not under qemu-user, where a dynamic glibc program's threads never start)
+	if [ -z "${RUNNER:-}" ]; then
+		$NMT -m "$M" -b 1 <"$TMP/ex40.en" >"$TMP/ex40.cli"
+		$X/threads "$M" 3 <"$TMP/ex40.en" >"$TMP/ex40.lib"
+		check "example threads: 3 threads sharing one model, same as nmt" cmp -s "$TMP/ex40.cli" "$TMP/ex40.lib"
+	fi
 	${RUNNER:-} $X/translate "$TMP/does-not-exist.nmt" "A dog." >/dev/null 2>"$TMP/ex.err"
 	check "example translate: a missing model is an error with a message" grep -q 'does-not-exist.nmt' "$TMP/ex.err"
 fi
