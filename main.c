@@ -164,7 +164,7 @@ static int stdout_is_interactive(void)
 }
 
 /* Lines read at a time: what is already there, up to this many, goes to
- * the workers together (who cut it into batches). */
+ * the session together (which sorts it into batches for its threads). */
 #define CHUNK_LINES 256
 
 static void write_or_die(const char *text, size_t len)

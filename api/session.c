@@ -139,6 +139,8 @@ static int by_length(const void *a, const void *b)
  * tokens), so a batch's sentences finish at about the same step. */
 static void sort_texts(nmt_session *s, const char *const *texts, const size_t *lens, int count)
 {
+	if (count == 0)   /* (the arrays may not exist yet) */
+		return;
 	for (int i = 0; i < count; i++)
 		s->keys[i] = (text_key){ lens ? lens[i] : strlen(texts[i]), i };
 	qsort(s->keys, (size_t)count, sizeof *s->keys, by_length);

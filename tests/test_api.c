@@ -336,6 +336,11 @@ static void test_result_access(void **state)
 	nmt_options_init(&o);
 	o.nbest = 2;
 	assert_int_equal(nmt_session_new(f->model, &s, &err), NMT_OK);
+	/* an empty batch first, as nmt does to check its options: nothing is
+	 * allocated yet (UBSan watched a NULL reach qsort here) */
+	assert_int_equal(nmt_translate_batch(s, &o, NULL, NULL, 0, &r, &err), NMT_OK);
+	assert_int_equal(nmt_result_count(r), 0);
+	nmt_result_free(r);
 	assert_int_equal(nmt_translate_batch(s, &o, texts, lens, 2, &r, &err), NMT_OK);
 	assert_int_equal(nmt_result_count(r), 2);
 	assert_null(nmt_result_get(r, 2, 0));
