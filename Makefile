@@ -150,7 +150,6 @@ $(B)/libnmt.a: $(LIB_MUSL)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-# nmt is main.c on the library's API, linked like any program embedding it.
 # make CUDA=1: also ./nmt-cuda, dynamically linked (glibc) against CUDA's
 # static runtime, with engine/cuda.cu (nvcc) in place of engine/cuda_none.c:
 # `--device cuda` runs the model on an NVIDIA GPU. NVCC_ARCH sets the GPUs
@@ -199,6 +198,7 @@ test-cuda: nmt-cuda build/cuda/tests/test_cuda build/tiny.nmt build/tiny.q8.nmt 
 		echo "nmt-cuda --device cuda: skipped, $$(cat build/cuda/e2e.err)"; \
 	fi
 
+# nmt is main.c on the library's API, linked like any program embedding it.
 nmt: $(B)/main.o $(patsubst %.c,$(B)/%.o,$(CLI_SRC)) $(B)/cli/embedded-$(EMBED_TAG).o $(B)/libnmt.a $(ARCH_STAMP)
 	$(MUSL_CC) -static -o $@ $(filter %.o,$^) $(B)/libnmt.a -lpthread $(LDLIBS)
 
