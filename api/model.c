@@ -9,19 +9,29 @@
 #include "../engine/format.h"
 #include "../engine/model.h"
 
-nmt_status nmt_model_open(const char *path, unsigned flags, nmt_model **model, nmt_error *err)
+/* What both openers check first; `source` is the path or the buffer. */
+static nmt_status check_open(const void *source, const char *what, unsigned flags, nmt_model **model,
+			     nmt_error *err)
 {
-	char why[sizeof err->message];
-
 	if (!model)
 		return nmt_api_fail(err, NMT_ERR_ARGUMENT, "no place to put the model");
 	*model = NULL;
-	if (!path)
-		return nmt_api_fail(err, NMT_ERR_ARGUMENT, "no model path");
+	if (!source)
+		return nmt_api_fail(err, NMT_ERR_ARGUMENT, "no model %s", what);
 	if (flags & ~NMT_OPEN_VERIFY)
 		return nmt_api_fail(err, NMT_ERR_ARGUMENT, "unknown open flags 0x%x", flags);
-	int rc = nmt_model_open_file(path, (flags & NMT_OPEN_VERIFY) != 0, model, why, sizeof why);
-	return rc ? nmt_api_fail(err, (nmt_status)rc, "%s", why) : nmt_api_ok(err);
+	return NMT_OK;
+}
+
+nmt_status nmt_model_open(const char *path, unsigned flags, nmt_model **model, nmt_error *err)
+{
+	char why[sizeof err->message];
+	nmt_status rc = check_open(path, "path", flags, model, err);
+
+	if (rc != NMT_OK)
+		return rc;
+	rc = (nmt_status)nmt_model_open_file(path, (flags & NMT_OPEN_VERIFY) != 0, model, why, sizeof why);
+	return rc ? nmt_api_fail(err, rc, "%s", why) : nmt_api_ok(err);
 }
 
 nmt_status nmt_model_open_buffer(const void *data, size_t size, unsigned flags, nmt_model **model,
@@ -29,14 +39,10 @@ nmt_status nmt_model_open_buffer(const void *data, size_t size, unsigned flags, 
 {
 	char why[sizeof err->message];
 	void *copy = NULL;
+	nmt_status rc = check_open(data, "buffer", flags, model, err);
 
-	if (!model)
-		return nmt_api_fail(err, NMT_ERR_ARGUMENT, "no place to put the model");
-	*model = NULL;
-	if (!data)
-		return nmt_api_fail(err, NMT_ERR_ARGUMENT, "no model buffer");
-	if (flags & ~NMT_OPEN_VERIFY)
-		return nmt_api_fail(err, NMT_ERR_ARGUMENT, "unknown open flags 0x%x", flags);
+	if (rc != NMT_OK)
+		return rc;
 	/* The weights are read in place with aligned loads, so a buffer at any
 	 * other address is copied to one that is aligned. */
 	if ((uintptr_t)data % NMT_ALIGN != 0) {
@@ -46,10 +52,10 @@ nmt_status nmt_model_open_buffer(const void *data, size_t size, unsigned flags, 
 		memcpy(copy, data, size);
 		data = copy;
 	}
-	int rc = nmt_model_open_memory(data, size, (flags & NMT_OPEN_VERIFY) != 0, model, why, sizeof why);
+	rc = (nmt_status)nmt_model_open_memory(data, size, (flags & NMT_OPEN_VERIFY) != 0, model, why, sizeof why);
 	if (rc) {
 		free(copy);
-		return nmt_api_fail(err, (nmt_status)rc, "%s", why);
+		return nmt_api_fail(err, rc, "%s", why);
 	}
 	(*model)->owned_copy = copy;
 	return nmt_api_ok(err);

@@ -30,7 +30,6 @@ int nmt_text_out_set(nmt_text_out *o, const nmt_translation *tr, int n)
 	}
 	o->len = 0;
 	for (int k = 0; k < n; k++) {
-		o->off[k] = o->len;
 		memcpy(o->buf + o->len, tr[k].text, tr[k].len);
 		o->len += tr[k].len;
 		o->buf[o->len++] = '\0';
@@ -76,11 +75,11 @@ nmt_result *nmt_result_build(const nmt_text_out *outs, int count)
 	for (int i = 0; i < count; i++) {
 		r->first[i] = t;
 		memcpy(text, outs[i].buf, outs[i].len);
-		for (int k = 0; k < outs[i].n; k++, t++) {
+		for (int k = 0; k < outs[i].n; k++, t++) {   /* each text and its NUL */
 			r->tr[t] = outs[i].tr[k];
-			r->tr[t].text = text + outs[i].off[k];
+			r->tr[t].text = text;
+			text += outs[i].tr[k].len + 1;
 		}
-		text += outs[i].len;
 	}
 	r->first[count] = t;
 	return r;

@@ -11,7 +11,6 @@ typedef struct {
 	char *buf;                       /* the texts, each NUL-terminated, one after the other */
 	size_t len, cap;
 	int n;                           /* translations */
-	size_t off[NMT_MAX_BEAM];        /* where each text starts in buf */
 	nmt_translation tr[NMT_MAX_BEAM];   /* scores and lengths (text set when built) */
 } nmt_text_out;
 

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../engine/grow.h"
 #include "../engine/translator.h"
 #include "result.h"
 
@@ -37,8 +38,8 @@ struct nmt_session {
 	atomic_int next;                /* the next batch to take */
 
 	/* per text, grown to the largest call so far */
-	int cap;
-	nmt_text_out *out;              /* [cap] each text's translations, in input order */
+	int cap, cap_out;
+	nmt_text_out *out;              /* [cap_out] each text's translations, in input order */
 	text_key *keys;                 /* [cap] lengths, for sorting */
 	int *order;                     /* [cap] text indices, shortest first */
 	const char **sorted;            /* [cap] the texts in that order */
@@ -73,7 +74,7 @@ void nmt_session_free(nmt_session *s)
 	for (int t = 0; t < s->n_translators; t++)
 		nmt_translator_free(s->translators[t]);
 	nmt_translator_free(s->gpu);
-	for (int i = 0; i < s->cap; i++)
+	for (int i = 0; i < s->cap_out; i++)
 		nmt_text_out_free(&s->out[i]);
 	free(s->translators);
 	free(s->out);
@@ -87,28 +88,19 @@ void nmt_session_free(nmt_session *s)
 /* Room for `count` texts; 0, or -1 if memory runs out. */
 static int reserve_texts(nmt_session *s, int count)
 {
-	if (count <= s->cap)
-		return 0;
-	nmt_text_out *out = realloc(s->out, (size_t)count * sizeof *out);
-	if (out) {
-		memset(out + s->cap, 0, (size_t)(count - s->cap) * sizeof *out);
-		s->out = out;
+	size_t n = (size_t)count;
+	if (count > s->cap_out) {   /* outputs own their buffers: new ones start empty */
+		if (nmt_grow(&s->out, n, sizeof *s->out) != 0)
+			return -1;
+		memset(s->out + s->cap_out, 0, (n - (size_t)s->cap_out) * sizeof *s->out);
+		s->cap_out = count;
 	}
-	text_key *keys = realloc(s->keys, (size_t)count * sizeof *keys);
-	if (keys)
-		s->keys = keys;
-	int *order = realloc(s->order, (size_t)count * sizeof *order);
-	if (order)
-		s->order = order;
-	const char **sorted = realloc(s->sorted, (size_t)count * sizeof *sorted);
-	if (sorted)
-		s->sorted = sorted;
-	size_t *lens = realloc(s->sorted_lens, (size_t)count * sizeof *lens);
-	if (lens)
-		s->sorted_lens = lens;
-	if (!out || !keys || !order || !sorted || !lens)
-		return -1;
-	s->cap = count;
+	if (count > s->cap) {
+		if (nmt_grow(&s->keys, n, sizeof *s->keys) | nmt_grow(&s->order, n, sizeof *s->order) |
+		    nmt_grow(&s->sorted, n, sizeof *s->sorted) | nmt_grow(&s->sorted_lens, n, sizeof *s->sorted_lens))
+			return -1;
+		s->cap = count;
+	}
 	return 0;
 }
 
@@ -117,11 +109,9 @@ static int reserve_translators(nmt_session *s, int threads)
 {
 	if (threads <= s->n_translators)
 		return 0;
-	nmt_translator **t = realloc(s->translators, (size_t)threads * sizeof *t);
-	if (!t)
+	if (nmt_grow(&s->translators, (size_t)threads, sizeof *s->translators) != 0)
 		return -1;
-	memset(t + s->n_translators, 0, (size_t)(threads - s->n_translators) * sizeof *t);
-	s->translators = t;
+	memset(s->translators + s->n_translators, 0, (size_t)(threads - s->n_translators) * sizeof *s->translators);
 	s->n_translators = threads;
 	return 0;
 }

@@ -214,20 +214,6 @@ __global__ void k_quantize(const float *X, int n, int ldx, int cols, int padded,
 		xs[i] = nmt_ew_quantize_x(X + (size_t)i * ldx, cols, padded, xq + (size_t)i * padded);
 }
 
-/* f32_scalar.c's dot8: eight partial sums, reduced in a fixed order. */
-__device__ static float dot8(const float *a, const float *b, int n)
-{
-	float acc[8] = { 0 };
-	int c = 0;
-	for (; c + 8 <= n; c += 8)
-		for (int k = 0; k < 8; k++)
-			acc[k] += a[c + k] * b[c + k];
-	float sum = ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
-	for (; c < n; c++)
-		sum += a[c] * b[c];
-	return sum;
-}
-
 /* Σ_c level(W[r][c]) * xq[c] over a row's chunks, in int32 (exact). */
 __device__ static int32_t qdot(const dmat &W, int r, const int8_t *xq)
 {
@@ -260,7 +246,7 @@ __global__ void k_matmul(dmat W, const int32_t *rows, int n_out, const float *X,
 	int r = rows ? rows[j] : j;
 	float y;
 	if (W.format == NMT_FMT_F32) {
-		y = dot8((const float *)W.data + (size_t)r * W.cols, X + (size_t)i * ldx, W.cols);
+		y = nmt_ew_dot8((const float *)W.data + (size_t)r * W.cols, X + (size_t)i * ldx, W.cols);
 		if (bias)
 			y = y + bias[r];
 	} else {
@@ -283,10 +269,7 @@ __global__ void k_embed(dmat E, const int32_t *ids, int n, float *out, int ldo)
 	if (E.format == NMT_FMT_F32) {
 		v = ((const float *)E.data)[(size_t)r * E.cols + c];
 	} else {
-		nmt_format f = (nmt_format)E.format;
-		int per_chunk = nmt_chunk_cols(f), j = c % per_chunk;
-		const uint8_t *chunk = (const uint8_t *)E.data + nmt_chunk_offset(f, E.cols, r, c / per_chunk);
-		int code = f == NMT_FMT_Q8 ? chunk[j] : j < NMT_CHUNK_BYTES ? chunk[j] & 0x0F : chunk[j - NMT_CHUNK_BYTES] >> 4;
+		uint8_t code = nmt_q_code_at((nmt_format)E.format, (const uint8_t *)E.data, E.cols, r, c);
 		v = (float)E.levels[code] * E.factor[r];
 	}
 	out[(size_t)i * ldo + c] = v;
@@ -361,7 +344,7 @@ __global__ void k_att_scores(const float *keys, const float *q, const int32_t *r
 	int s = row_sent[i], S = sent_len[s];
 	float *x = att + (size_t)i * ld_att;
 	for (int j = 0; j < S; j++)
-		x[j] = dot8(keys + ((size_t)sent_off[s] + j) * a, q + (size_t)i * a, a);
+		x[j] = nmt_ew_dot8(keys + ((size_t)sent_off[s] + j) * a, q + (size_t)i * a, a);
 	float m = nmt_ew_max(x, S);
 	for (int j = 0; j < S; j++)
 		x[j] -= m;
@@ -403,7 +386,7 @@ __global__ void k_output(dmat E, const float *t, const int8_t *tq, const float *
 	int r = sl_len[s] > 0 ? shortlists[sl_off[s] + j] : j;
 	float y;
 	if (E.format == NMT_FMT_F32)
-		y = dot8((const float *)E.data + (size_t)r * E.cols, t + (size_t)i * E.cols, E.cols) + bias[r];
+		y = nmt_ew_dot8((const float *)E.data + (size_t)r * E.cols, t + (size_t)i * E.cols, E.cols) + bias[r];
 	else
 		y = (float)qdot(E, r, tq + (size_t)i * padded) * (E.factor[r] * ts[i]) + bias[r];
 	logits[(size_t)i * ld + j] = y;
@@ -512,9 +495,7 @@ static int reserve_batch(dev_t_ *d, const nmt_state *s, size_t shortlist_ids)
 	size_t e = (size_t)dm->emb, re = (size_t)dm->enc_hidden, ctx = 2 * re, r = (size_t)dm->dec_hidden;
 	size_t a = (size_t)dm->att, f = (size_t)dm->fc, V = (size_t)s->logit_stride;
 	size_t in = e > ctx ? e : ctx;
-	int widest = (int)(e + ctx > 3 * r ? e + ctx : 3 * r);
-	widest = widest > (int)f ? widest : (int)f;
-	size_t padded = (size_t)nmt_matrix_padded_cols(NMT_FMT_Q4, widest);
+	size_t padded = (size_t)s->kq.cap_cols;   /* the widest input, padded for q4 */
 	size_t xrows = P > R ? P : R;
 	struct { int b; size_t bytes; } need[] = {
 		{ B_LAYER_A, P * in * fl }, { B_LAYER_B, P * in * fl }, { B_ENC_GI, P * 3 * re * fl },
@@ -682,7 +663,7 @@ static int step(void *dev, nmt_state *s, int n)
 		h->row0 = row0;
 		h->n_live = st->n_live;
 		h->V = st->shortlist_len > 0 ? st->shortlist_len : dm->tgt_vocab;
-		h->k = s->step_k[i];
+		h->k = st->n_live > 0 ? s->beam - st->n_fin : 0;   /* what its beam still lacks */
 		memcpy(h->live, st->live_score, sizeof h->live);
 		row0 += st->n_live;
 	}

@@ -46,7 +46,7 @@ typedef struct nmt_device_ops {
 	/* nmt_encode's work, for the prepared batch */
 	int (*encode)(void *dev, struct nmt_state *s, const int32_t *const *src);
 	/* nmt_decode_step's for rows s->row_sent / s->row_prev, then for each
-	 * sentence i with live rows its s->step_k[i] best continuations into
+	 * sentence i with live rows its beam - n_fin best continuations into
 	 * s->cand[i * NMT_MAX_BEAM ..], s->n_cand[i] of them (search.c's
 	 * pick_candidates: value = live score + log-softmax, flat = row in the
 	 * sentence * V + output position) */
@@ -115,7 +115,6 @@ typedef struct nmt_state {
 	 * search exchanges with it every step */
 	const nmt_device_ops *dev_ops;
 	void *dev;
-	int *step_k;                /* [cap_sents] continuations wanted per sentence */
 	nmt_candidate *cand;        /* [cap_sents * NMT_MAX_BEAM] */
 	int *n_cand;                /* [cap_sents] */
 	int32_t *carry_from;        /* [cap_rows] */

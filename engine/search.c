@@ -180,15 +180,13 @@ static void advance(nmt_state *s, int sent, int row0, int step, const nmt_search
 }
 
 /* Decode this step's n rows: here, or on the device, which also picks the
- * candidates (each sentence's k: what its beam still lacks). */
+ * candidates. */
 static int decode(nmt_state *s, int n)
 {
 	if (!s->dev_ops) {
 		nmt_decode_step(s, n);
 		return 0;
 	}
-	for (int i = 0; i < s->n_sents; i++)
-		s->step_k[i] = s->sent[i].n_live > 0 ? s->beam - s->sent[i].n_fin : 0;
 	return s->dev_ops->step(s->dev, s, n);
 }
 

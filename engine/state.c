@@ -3,21 +3,10 @@
 #include <string.h>
 
 #include "engine.h"
-
-/* p reallocated to n elements of `size` bytes (at least one), or p as it
- * was and *failed set. */
-static void *resized(void *p, size_t n, size_t size, int *failed)
-{
-	void *q = realloc(p, (n ? n : 1) * size);
-	if (!q) {
-		*failed = 1;
-		return p;
-	}
-	return q;
-}
+#include "grow.h"
 
 /* Grow array p to n elements; a failure sets the caller's `failed`. */
-#define GROW(p, n) ((p) = resized((p), (n), sizeof *(p), &failed))
+#define GROW(p, n) (failed |= nmt_grow(&(p), (n), sizeof *(p)))
 
 /* The widest input any matrix product of the model takes. */
 static int widest_input(const nmt_dims *d)
@@ -59,7 +48,6 @@ static int reserve_sentences(nmt_state *s, int n_sents)
 		GROW(s->enc_gh, n * 3 * d->enc_hidden);
 		GROW(s->enc_pos, n);
 		GROW(s->h0, n * d->dec_hidden);
-		GROW(s->step_k, n);
 		GROW(s->cand, n * NMT_MAX_BEAM);
 		GROW(s->n_cand, n);
 		if (failed)
@@ -281,7 +269,7 @@ void nmt_state_free(nmt_state *s)
 		      s->keys, s->h0, s->row_sent, s->row_prev, s->h, s->h_next, s->xc, s->q, s->qv, s->att,
 		      s->gi, s->gh, s->gx, s->z, s->z_next, s->t, s->logits, s->shortlist_ids, s->shortlist_marks,
 		      s->gathered, s->gathered_f, s->hist_tok, s->hist_parent, s->out_ids,
-		      s->step_k, s->cand, s->n_cand, s->carry_from };
+		      s->cand, s->n_cand, s->carry_from };
 	for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
 		free(p[i]);
 	nmt_kscratch_free(&s->kq);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cuda.h"
+#include "grow.h"
 #include "segment.h"
 
 /* Segments of a long line decoded together (segment.h): with the pieces
@@ -92,24 +93,14 @@ void nmt_translator_free(nmt_translator *t)
 	free(t);
 }
 
-static int grow(void *pp, size_t n, size_t size)
-{
-	void **p = pp;
-	void *q = realloc(*p, n * size);
-	if (!q)
-		return -1;
-	*p = q;
-	return 0;
-}
-
 static int reserve_lines(nmt_translator *t, int n)
 {
 	if (n <= t->lines_cap)
 		return 0;
 	size_t N = (size_t)n;
-	if (grow(&t->ids_off, N, sizeof *t->ids_off) | grow(&t->src_len, N, sizeof *t->src_len) |
-	    grow(&t->src, N, sizeof *t->src) | grow(&t->batch_len, N, sizeof *t->batch_len) |
-	    grow(&t->hyps, N * NMT_MAX_BEAM, sizeof *t->hyps) | grow(&t->n_hyps, N, sizeof *t->n_hyps))
+	if (nmt_grow(&t->ids_off, N, sizeof *t->ids_off) | nmt_grow(&t->src_len, N, sizeof *t->src_len) |
+	    nmt_grow(&t->src, N, sizeof *t->src) | nmt_grow(&t->batch_len, N, sizeof *t->batch_len) |
+	    nmt_grow(&t->hyps, N * NMT_MAX_BEAM, sizeof *t->hyps) | nmt_grow(&t->n_hyps, N, sizeof *t->n_hyps))
 		return -1;
 	t->lines_cap = n;
 	return 0;
@@ -139,7 +130,7 @@ static int source_ids(nmt_translator *t, int i, const char *line, size_t len, si
 		return -1;
 	if (*used + n + 1 > t->ids_cap) {
 		size_t cap = *used + n + 1 > 2 * t->ids_cap ? *used + n + 1 : 2 * t->ids_cap;
-		if (grow(&t->ids, cap, sizeof *t->ids) != 0)
+		if (nmt_grow(&t->ids, cap, sizeof *t->ids) != 0)
 			return -1;
 		t->ids_cap = cap;
 	}

@@ -128,6 +128,22 @@ NMT_EW_INLINE float nmt_ew_sum(const float *x, int n)
 	return s;
 }
 
+/* The f32 products' dot product (f32_scalar.c): eight partial sums, lane k
+ * taking columns k, k + 8, ..., reduced in a fixed order, then the last
+ * n % 8 products one by one. */
+NMT_EW_INLINE float nmt_ew_dot8(const float *a, const float *b, int n)
+{
+	float acc[8] = { 0 };
+	int c = 0;
+	for (; c + 8 <= n; c += 8)
+		for (int k = 0; k < 8; k++)
+			acc[k] += a[c + k] * b[c + k];
+	float sum = ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
+	for (; c < n; c++)
+		sum += a[c] * b[c];
+	return sum;
+}
+
 /* vecmath.h's nmt_vec_log_normalizer: log(sum e^(x - max)) in blocks. */
 NMT_EW_INLINE float nmt_ew_log_normalizer(const float *x, int n, float *max)
 {

@@ -9,27 +9,15 @@
  * So f32 results are bit-identical across scalar, AVX2, AVX-512 and NEON,
  * and a translation does not depend on the CPU. */
 #include "kernels.h"
+#include "ew_body.h"
 #include "qdot.h"
 
 #include <string.h>
 
-static float dot8(const float *a, const float *b, int n)
-{
-	float acc[8] = { 0 };
-	int c = 0;
-	for (; c + 8 <= n; c += 8)
-		for (int k = 0; k < 8; k++)
-			acc[k] += a[c + k] * b[c + k];
-	float sum = ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
-	for (; c < n; c++)
-		sum += a[c] * b[c];
-	return sum;
-}
-
 void nmt_f32_rows_scalar(const float *const w[NMT_PANEL_ROWS], const float *x, int cols, float *out)
 {
 	for (int r = 0; r < NMT_PANEL_ROWS; r++)
-		out[r] = dot8(w[r], x, cols);
+		out[r] = nmt_ew_dot8(w[r], x, cols);
 }
 
 /* Products of the rows named by `rows` (NULL: rows 0 .. n_rows - 1), taken

@@ -27,16 +27,6 @@ int nmt_q_level(nmt_format f, uint8_t code)
 	return code >> (bits - 1) & 1 ? -level : level;
 }
 
-uint8_t nmt_q_code_at(nmt_format f, const uint8_t *codes, int cols, int row, int col)
-{
-	int per_chunk = nmt_chunk_cols(f);
-	const uint8_t *chunk = codes + nmt_chunk_offset(f, cols, row, col / per_chunk);
-	int j = col % per_chunk;
-	if (f == NMT_FMT_Q8)
-		return chunk[j];
-	return j < NMT_CHUNK_BYTES ? chunk[j] & 0x0F : chunk[j - NMT_CHUNK_BYTES] >> 4;
-}
-
 static void put_code(nmt_format f, uint8_t *out, int cols, int row, int col, uint8_t code)
 {
 	int per_chunk = nmt_chunk_cols(f);

@@ -30,7 +30,15 @@ static inline NMT_HD size_t nmt_chunk_offset(nmt_format f, int cols, int row, in
 }
 
 /* The code of W[row][col] inside the layout. */
-uint8_t nmt_q_code_at(nmt_format f, const uint8_t *codes, int cols, int row, int col);
+static inline NMT_HD uint8_t nmt_q_code_at(nmt_format f, const uint8_t *codes, int cols, int row, int col)
+{
+	int per_chunk = nmt_chunk_cols(f);
+	const uint8_t *chunk = codes + nmt_chunk_offset(f, cols, row, col / per_chunk);
+	int j = col % per_chunk;
+	if (f == NMT_FMT_Q8)
+		return chunk[j];
+	return j < NMT_CHUNK_BYTES ? chunk[j] & 0x0F : chunk[j - NMT_CHUNK_BYTES] >> 4;
+}
 
 /* Signed integer level of a code (logquant.h: bit bits-1 is the sign, the
  * rest indexes the magnitude table). */
