@@ -49,15 +49,21 @@ TARGET static inline __m128i reduce4(const __m512i a[4])
 	return add_lanes128(add_pairs64(add_pairs32(a[0], a[1]), add_pairs32(a[2], a[3])));
 }
 
+/* 128-bit lane i of the result: the sum of q[i]'s four 128-bit lanes. */
+TARGET static inline __m512i add_lanes4(const __m512i q[4])
+{
+	__m512i u = _mm512_add_epi32(_mm512_shuffle_i32x4(q[0], q[1], 0x88), _mm512_shuffle_i32x4(q[0], q[1], 0xDD));
+	__m512i v = _mm512_add_epi32(_mm512_shuffle_i32x4(q[2], q[3], 0x88), _mm512_shuffle_i32x4(q[2], q[3], 0xDD));
+	return _mm512_add_epi32(_mm512_shuffle_i32x4(u, v, 0x88), _mm512_shuffle_i32x4(u, v, 0xDD));
+}
+
 TARGET static inline __m512i reduce16(const __m512i a[16])
 {
 	__m512i q[4];
 	_Pragma("GCC unroll 4") for (int i = 0; i < 4; i++)
 		q[i] = add_pairs64(add_pairs32(a[4 * i], a[4 * i + 1]), add_pairs32(a[4 * i + 2], a[4 * i + 3]));
-	/* q[i] holds, per 128-bit lane, partial sums of a[4i..4i+3]: add the lanes */
-	__m512i u = _mm512_add_epi32(_mm512_shuffle_i32x4(q[0], q[1], 0x88), _mm512_shuffle_i32x4(q[0], q[1], 0xDD));
-	__m512i v = _mm512_add_epi32(_mm512_shuffle_i32x4(q[2], q[3], 0x88), _mm512_shuffle_i32x4(q[2], q[3], 0xDD));
-	return _mm512_add_epi32(_mm512_shuffle_i32x4(u, v, 0x88), _mm512_shuffle_i32x4(u, v, 0xDD));
+	/* q[i] holds, per 128-bit lane, partial sums of a[4i..4i+3] */
+	return add_lanes4(q);
 }
 
 /* out[4b + r] = the sum over 128-bit lanes of q[b]'s r-th words (q[b] from
@@ -70,10 +76,7 @@ TARGET static inline __attribute__((always_inline)) void store_sums(__m512i *q, 
 	}
 	for (int b = NB; b < 4; b++)
 		q[b] = _mm512_setzero_si512();
-	__m512i u = _mm512_add_epi32(_mm512_shuffle_i32x4(q[0], q[1], 0x88), _mm512_shuffle_i32x4(q[0], q[1], 0xDD));
-	__m512i v = _mm512_add_epi32(_mm512_shuffle_i32x4(q[2], q[3], 0x88), _mm512_shuffle_i32x4(q[2], q[3], 0xDD));
-	__m512i sums = _mm512_add_epi32(_mm512_shuffle_i32x4(u, v, 0x88), _mm512_shuffle_i32x4(u, v, 0xDD));
-	_mm512_mask_storeu_epi32(out, (__mmask16)((1u << (4 * NB)) - 1), sums);
+	_mm512_mask_storeu_epi32(out, (__mmask16)((1u << (4 * NB)) - 1), add_lanes4(q));
 }
 
 /* ---- q4 ------------------------------------------------------------------ */
