@@ -64,6 +64,15 @@ if [ "$NMT_BIN" = ./nmt ] && [ -f models/ende.safetensors ]; then
 	# a trained English->German model, not noise: the words any such model knows
 	check "embedded model speaks German (beam 4)" sh -c "echo 'Two young children are playing in the sand.' | $NMT | grep -q 'Kinder'"
 	check "embedded model speaks German (greedy)" sh -c "echo 'A man and a woman are sitting on a bench.' | $NMT -b 1 | grep -q 'Mann'"
+	# a long line of many sentences loses none of them: each segment is one
+	# sentence, so the joined translation is as long as the sentences'
+	# translations one per line (within 10%)
+	awk -F '\t' '$1 == "sent" { print $3 }' tests/fixtures/tiny/expected.txt >"$TMP/sents"
+	for i in 1 2 3 4 5 6; do cat "$TMP/sents"; done >"$TMP/sents6"
+	$NMT -b 1 <"$TMP/sents6" | wc -w >"$TMP/words.lines"
+	tr '\n' ' ' <"$TMP/sents6" | $NMT -b 1 | wc -w >"$TMP/words.long"
+	check "embedded model: a long line of sentences keeps them all" \
+		sh -c "[ \$(cat $TMP/words.long) -ge \$(( \$(cat $TMP/words.lines) * 9 / 10 )) ] && [ \$(cat $TMP/words.lines) -gt 100 ]"
 else
 	expect_error "no embedded model" 1 $NMT
 fi

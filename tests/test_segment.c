@@ -1,6 +1,7 @@
 /* Where long lines are cut (engine/segment.h), with the tiny model's source
- * vocabulary: after a sentence end before a word when there is one in the
- * second half of the window, else before a word, else at the limit. */
+ * vocabulary: after the first sentence end before a word, else (over the
+ * limit) before the latest word in the second half of the window, else at
+ * the limit. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -67,22 +68,25 @@ static void test_short_input_is_one_segment(void **state)
 {
 	(void)state;
 	size_t n;
-	const int32_t *ids = encode_repeated("A dog runs. ", 10, &n);
+	const int32_t *ids = encode_repeated("a dog runs ", 10, &n);   /* no sentence end */
 	assert_int_equal(nmt_segment_length(model->src_vocab, ids, (int)n), (int)n);
 }
 
-static void test_cut_after_a_sentence(void **state)
+/* One sentence per segment, as the model was trained: a cut after the first
+ * sentence end before a word, however long or short the input. */
+static void test_cut_after_the_first_sentence(void **state)
 {
 	(void)state;
-	size_t n;
-	const int32_t *ids = encode_repeated("Two men are playing football in a park. ", 500, &n);
-	int k = nmt_segment_length(model->src_vocab, ids, (int)n);
-	assert_true(k >= NMT_SEGMENT_PIECES / 2 && k <= NMT_SEGMENT_PIECES);
-	assert_true(piece_ends_with(ids[k - 1], '.'));
-	assert_true(piece_starts_word(ids[k]));
-	/* and it is the last such place in the window */
-	for (int j = k + 1; j <= NMT_SEGMENT_PIECES; j++)
-		assert_false(piece_ends_with(ids[j - 1], '.') && piece_starts_word(ids[j]));
+	for (int min_ids = 10; min_ids <= 500; min_ids += 490) {
+		size_t n;
+		const int32_t *ids = encode_repeated("Two men are playing football in a park. ", min_ids, &n);
+		int k = nmt_segment_length(model->src_vocab, ids, (int)n);
+		assert_true(k >= 1 && k < (int)n && k <= NMT_SEGMENT_PIECES);
+		assert_true(piece_ends_with(ids[k - 1], '.'));
+		assert_true(piece_starts_word(ids[k]));
+		for (int j = 1; j < k; j++)   /* and it is the first such place */
+			assert_false(piece_ends_with(ids[j - 1], '.') && piece_starts_word(ids[j]));
+	}
 }
 
 static void test_cut_before_a_word(void **state)
@@ -109,7 +113,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_short_input_is_one_segment),
-		cmocka_unit_test(test_cut_after_a_sentence),
+		cmocka_unit_test(test_cut_after_the_first_sentence),
 		cmocka_unit_test(test_cut_before_a_word),
 		cmocka_unit_test(test_cut_inside_a_giant_word),
 	};
