@@ -110,7 +110,7 @@ static double time_product(const nmt_matrix *W, const shape *s, const int32_t *r
 static void bench_shapes(const nmt_qdot *const *qdots, int n_qdots)
 {
 	static const char *format_names[] = { "f32", "q8", "q4" };
-	const int batches[] = { 1, 4 };
+	const int batches[] = { 1, 4, 8, 16 };
 	printf("%-32s %-4s %5s", "shape", "fmt", "batch");
 	for (int d = 0; d < n_qdots; d++)
 		printf(" %12s", qdots[d]->name);
@@ -119,11 +119,11 @@ static void bench_shapes(const nmt_qdot *const *qdots, int n_qdots)
 		const shape *s = &SHAPES[si];
 		int out_rows = s->shortlist ? s->shortlist : s->rows;
 		int32_t *rows = checked_malloc((size_t)(s->shortlist + 1) * sizeof *rows);
-		float *x = checked_malloc((size_t)8 * s->cols * sizeof *x);
-		float *y = checked_malloc((size_t)8 * out_rows * sizeof *y);
+		float *x = checked_malloc((size_t)16 * s->cols * sizeof *x);
+		float *y = checked_malloc((size_t)16 * out_rows * sizeof *y);
 		for (int j = 0; j < s->shortlist; j++)
 			rows[j] = (int32_t)(next_random() % (uint32_t)s->rows);
-		for (int i = 0; i < 8 * s->cols; i++)
+		for (int i = 0; i < 16 * s->cols; i++)
 			x[i] = (float)next_random() / 16777216.0f - 0.5f;
 		for (int f = NMT_FMT_F32; f <= NMT_FMT_Q4; f++) {
 			nmt_matrix W = make_matrix((nmt_format)f, s->rows, s->cols);

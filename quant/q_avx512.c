@@ -2,14 +2,14 @@
  * those extensions function by function, so the binary still runs on any
  * x86-64; nmt_qdot_select calls them only where CPUID says they exist.
  *
- * q4: a 16-byte shuffle (vpshufb) turns each nibble into its signed level,
- * and vpdpbusd multiplies it by the activation offset to an unsigned byte
- * (x + 128, qdot.h); 128 times the weights' sum, taken alongside, corrects
- * the offset exactly.
+ * q4: a 16-byte shuffle (vpshufb) turns each nibble into its level offset
+ * to an unsigned byte (w + 128), vpdpbusd multiplies it by the signed
+ * activations, and 128 times each input's sum corrects the offset exactly.
  * q8: two 64-entry word permutes (vpermi2w) over the 128 magnitudes give the
  * level, the sign bit negates it, and vpdpwssd adds pairs of 16-bit products.
  * A panel's four rows are computed together against up to four inputs,
- * each weight decoded once for all of them. */
+ * each weight decoded once for all of them; for q4 a whole block of panels
+ * in one call (qdot.h's q4_block). */
 #if defined(__x86_64__)
 #include <immintrin.h>
 
@@ -66,32 +66,23 @@ TARGET static inline __m512i reduce16(const __m512i a[16])
 	return add_lanes4(q);
 }
 
-/* out[4b + r] = the sum over 128-bit lanes of q[b]'s r-th words (q[b] from
- * add_pairs64: input b's four rows), for b < NB. */
-TARGET static inline __attribute__((always_inline)) void store_sums(__m512i *q, const int NB, int32_t *out)
-{
-	if (NB == 1) {
-		_mm_storeu_si128((__m128i *)out, add_lanes128(q[0]));
-		return;
-	}
-	for (int b = NB; b < 4; b++)
-		q[b] = _mm512_setzero_si512();
-	_mm512_mask_storeu_epi32(out, (__mmask16)((1u << (4 * NB)) - 1), add_lanes4(q));
-}
-
 /* ---- q4 ------------------------------------------------------------------ */
 
-/* One shuffle (vpshufb) turns each nibble into its signed level; the
- * activations come as x + 128 (qdot.h), so vpdpbusd's unsigned x signed
- * byte products sum w * (x + 128), and a second accumulator per row sums
- * 128 * w for the correction. Both are exact in int32 (|w| <= 64,
- * x + 128 <= 255, at most 2 * 16384 columns). */
-TARGET static inline __m512i q4_levels(void)
+/* One shuffle (vpshufb) turns each nibble into its level plus 128, an
+ * unsigned byte (64..192), and vpdpbusd multiplies those by the signed
+ * activations straight from memory: the sums are of (w + 128) * x, and
+ * 128 times the input's sum, taken once per input, corrects them exactly.
+ * Putting the offset on the weights rather than on the activations costs
+ * one correction per input instead of one per row, and lets each product
+ * read its activations as a memory operand. Both sums are exact in int32
+ * (|w + 128| <= 192, |x| <= 127, at most 2 * 16384 columns). */
+TARGET static inline __m512i q4_ulevels(void)
 {
-	return _mm512_broadcast_i32x4(_mm_setr_epi8(64, 32, 16, 8, 4, 2, 1, 0, -64, -32, -16, -8, -4, -2, -1, 0));
+	return _mm512_broadcast_i32x4(_mm_setr_epi8((char)192, (char)160, (char)144, (char)136, (char)132, (char)130,
+						    (char)129, (char)128, 64, 96, 112, 120, 124, 126, 127, (char)128));
 }
 
-/* The signed weights of a chunk's 128 columns: w0 the first 64, w1 the next. */
+/* The weights plus 128 of a chunk's 128 columns: w0 the first 64, w1 the next. */
 TARGET static inline void q4_weights(const uint8_t *chunk, __m512i levels, __m512i *w0, __m512i *w1)
 {
 	const __m512i low = _mm512_set1_epi8(0x0F);
@@ -100,67 +91,91 @@ TARGET static inline void q4_weights(const uint8_t *chunk, __m512i levels, __m51
 	*w1 = _mm512_shuffle_epi8(levels, _mm512_and_si512(_mm512_srli_epi16(c, 4), low));
 }
 
-/* 128 * (w0 + w1), summed into wsum */
-TARGET static inline __m512i q4_offset_sum(__m512i wsum, __m512i w0, __m512i w1)
+/* 128 * (the sum of an input's padded columns): the offset's share of
+ * every one of its sums. */
+TARGET static int32_t q4_offset_of(const int8_t *xq, int chunks)
 {
 	const __m512i offset = _mm512_set1_epi8((char)0x80);
-	return _mm512_dpbusd_epi32(_mm512_dpbusd_epi32(wsum, offset, w0), offset, w1);
+	__m512i acc = _mm512_setzero_si512();
+	for (int i = 0; i < 2 * chunks; i++)
+		acc = _mm512_dpbusd_epi32(acc, offset, _mm512_loadu_si512(xq + i * NMT_CHUNK_BYTES));
+	return _mm512_reduce_add_epi32(acc);
 }
 
 TARGET static int32_t q4_dot(const uint8_t *row, int chunks, const int8_t *xq)
 {
-	const __m512i levels = q4_levels();
-	__m512i acc = _mm512_setzero_si512(), wsum = _mm512_setzero_si512();
+	const __m512i levels = q4_ulevels();
+	__m512i acc = _mm512_setzero_si512();
+	int32_t offset = q4_offset_of(xq, chunks);
 	for (int ch = 0; ch < chunks; ch++, row += CHUNK_STRIDE, xq += 2 * NMT_CHUNK_BYTES) {
 		__m512i w0, w1;
 		q4_weights(row, levels, &w0, &w1);
-		acc = _mm512_dpbusd_epi32(acc, _mm512_loadu_si512(xq), w0);
-		acc = _mm512_dpbusd_epi32(acc, _mm512_loadu_si512(xq + NMT_CHUNK_BYTES), w1);
-		wsum = q4_offset_sum(wsum, w0, w1);
+		acc = _mm512_dpbusd_epi32(acc, w0, _mm512_loadu_si512(xq));
+		acc = _mm512_dpbusd_epi32(acc, w1, _mm512_loadu_si512(xq + NMT_CHUNK_BYTES));
 	}
-	return _mm512_reduce_add_epi32(_mm512_sub_epi32(acc, wsum));
+	return _mm512_reduce_add_epi32(acc) - offset;
 }
 
-/* Rows r0 and r0 + 1 of a panel against NB inputs: for input b,
- * add_pairs32 of the two rows' accumulators, less the offset correction. */
-TARGET static inline __attribute__((always_inline)) void q4_two_rows(const uint8_t *panel, int chunks,
-								    const int8_t *xq, size_t stride,
-								    const int NB, int r0, __m512i *pairs)
+/* Four inputs' offsets, each repeated over the four rows of its 128-bit
+ * lane: what add_lanes4's result holds too much. */
+TARGET static inline __m512i q4_lane_offsets(const int32_t *offset)
 {
-	const __m512i levels = q4_levels();
-	__m512i acc[NMT_PANEL_INPUTS][2], wsum[2];
-	FOR_INPUTS(b, NB)
-		acc[b][0] = acc[b][1] = _mm512_setzero_si512();
-	wsum[0] = wsum[1] = _mm512_setzero_si512();
-	panel += r0 * NMT_CHUNK_BYTES;
-	for (int ch = 0; ch < chunks; ch++, panel += CHUNK_STRIDE, xq += 2 * NMT_CHUNK_BYTES)
-		_Pragma("GCC unroll 2") for (int r = 0; r < 2; r++) {
+	return _mm512_setr_epi32(offset[0], offset[0], offset[0], offset[0], offset[1], offset[1], offset[1], offset[1],
+				 offset[2], offset[2], offset[2], offset[2], offset[3], offset[3], offset[3], offset[3]);
+}
+
+/* A panel's four rows against NB <= 4 inputs, each input's two halves of a
+ * chunk held in registers for all four rows: acc[4 * b + r]. */
+TARGET static inline __attribute__((always_inline)) void q4_four_rows(const uint8_t *panel, int chunks,
+								     const int8_t *xq, size_t stride, const int NB,
+								     __m512i *acc)
+{
+	const __m512i levels = q4_ulevels();
+	_Pragma("GCC unroll 16") for (int i = 0; i < 16; i++)
+		acc[i] = _mm512_setzero_si512();
+	for (int ch = 0; ch < chunks; ch++, panel += CHUNK_STRIDE, xq += 2 * NMT_CHUNK_BYTES) {
+		__m512i x0[4], x1[4];
+		FOR_INPUTS(b, NB) {
+			x0[b] = _mm512_loadu_si512(xq + b * stride);
+			x1[b] = _mm512_loadu_si512(xq + b * stride + NMT_CHUNK_BYTES);
+		}
+		FOR_PANEL_ROWS(r) {
 			__m512i w0, w1;
 			q4_weights(panel + r * NMT_CHUNK_BYTES, levels, &w0, &w1);
-			wsum[r] = q4_offset_sum(wsum[r], w0, w1);
 			FOR_INPUTS(b, NB) {
-				acc[b][r] = _mm512_dpbusd_epi32(acc[b][r], _mm512_loadu_si512(xq + b * stride), w0);
-				acc[b][r] = _mm512_dpbusd_epi32(acc[b][r], _mm512_loadu_si512(xq + b * stride + NMT_CHUNK_BYTES),
-								w1);
+				acc[4 * b + r] = _mm512_dpbusd_epi32(acc[4 * b + r], w0, x0[b]);
+				acc[4 * b + r] = _mm512_dpbusd_epi32(acc[4 * b + r], w1, x1[b]);
 			}
 		}
-	FOR_INPUTS(b, NB)
-		pairs[b] = add_pairs32(_mm512_sub_epi32(acc[b][0], wsum[0]), _mm512_sub_epi32(acc[b][1], wsum[1]));
+	}
 }
 
-/* A panel's four rows against NB inputs (NB a constant after inlining):
- * each chunk is decoded once for all the inputs. Two rows at a time keep
- * every accumulator in a register. */
-TARGET static inline __attribute__((always_inline)) void q4_panel_nb(const uint8_t *panel, int chunks,
-								    const int8_t *xq, size_t stride,
-								    const int NB, int32_t *out)
+/* `panels` consecutive panels against NB <= 4 inputs (NB a constant after
+ * inlining): sums[b * ld + r]. Each chunk is decoded once for all the
+ * inputs, whose activations stay in registers for the panel's four rows. */
+TARGET static inline __attribute__((always_inline)) void q4_block_nb(const uint8_t *codes, int panels, int chunks,
+								    const int8_t *xq, size_t stride, const int NB,
+								    int32_t *sums, size_t ld)
 {
-	__m512i low[NMT_PANEL_INPUTS], high[NMT_PANEL_INPUTS], q[NMT_PANEL_INPUTS];
-	q4_two_rows(panel, chunks, xq, stride, NB, 0, low);
-	q4_two_rows(panel, chunks, xq, stride, NB, 2, high);
+	int32_t offset[4] = { 0 };
 	FOR_INPUTS(b, NB)
-		q[b] = add_pairs64(low[b], high[b]);
-	store_sums(q, NB, out);
+		offset[b] = q4_offset_of(xq + b * stride, chunks);
+	const __m512i offsets = q4_lane_offsets(offset);
+	size_t panel_bytes = (size_t)chunks * CHUNK_STRIDE;
+
+	for (int p = 0; p < panels; p++, codes += panel_bytes, sums += NMT_PANEL_ROWS) {
+		__m512i acc[16];
+		q4_four_rows(codes, chunks, xq, stride, NB, acc);
+		/* 128-bit lane b: input b's four rows */
+		__m512i v = _mm512_sub_epi32(reduce16(acc), offsets);
+		_mm_storeu_si128((__m128i *)sums, _mm512_castsi512_si128(v));
+		if (NB > 1)
+			_mm_storeu_si128((__m128i *)(sums + ld), _mm512_extracti32x4_epi32(v, 1));
+		if (NB > 2)
+			_mm_storeu_si128((__m128i *)(sums + 2 * ld), _mm512_extracti32x4_epi32(v, 2));
+		if (NB > 3)
+			_mm_storeu_si128((__m128i *)(sums + 3 * ld), _mm512_extracti32x4_epi32(v, 3));
+	}
 }
 
 /* ---- q8 ------------------------------------------------------------------ */
@@ -233,9 +248,27 @@ TARGET static inline __attribute__((always_inline)) void q8_panel_nb(const uint8
 
 /* ---- the entry points ------------------------------------------------------ */
 
+TARGET static void q4_block(const uint8_t *codes, int panels, int chunks, const int8_t *xq, size_t stride, int nb,
+			    int32_t *sums, size_t ld)
+{
+	for (; nb > 0; nb -= 4, xq += 4 * stride, sums += 4 * ld)
+		switch (nb) {
+		case 1: q4_block_nb(codes, panels, chunks, xq, stride, 1, sums, ld); break;
+		case 2: q4_block_nb(codes, panels, chunks, xq, stride, 2, sums, ld); break;
+		case 3: q4_block_nb(codes, panels, chunks, xq, stride, 3, sums, ld); break;
+		default: q4_block_nb(codes, panels, chunks, xq, stride, 4, sums, ld); break;
+		}
+}
+
 TARGET static void q4_panel(const uint8_t *panel, int chunks, const int8_t *xq, int32_t *out)
 {
-	q4_panel_nb(panel, chunks, xq, 0, 1, out);
+	q4_block_nb(panel, 1, chunks, xq, 0, 1, out, NMT_PANEL_ROWS);
+}
+
+TARGET static void q4_panel_multi(const uint8_t *panel, int chunks, const int8_t *xq, size_t stride, int nb,
+				  int32_t *out)
+{
+	q4_block(panel, 1, chunks, xq, stride, nb, out, NMT_PANEL_ROWS);
 }
 
 TARGET static void q8_panel(const uint8_t *panel, int chunks, const int8_t *xq, int32_t *out)
@@ -244,21 +277,17 @@ TARGET static void q8_panel(const uint8_t *panel, int chunks, const int8_t *xq, 
 }
 
 /* out[b * NMT_PANEL_ROWS + r] for nb <= NMT_PANEL_INPUTS inputs */
-#define PANEL_MULTI(name, panel_nb)                                                                   \
-	TARGET static void name(const uint8_t *panel, int chunks, const int8_t *xq, size_t stride, int nb, \
-				int32_t *out)                                                              \
-	{                                                                                                 \
-		switch (nb) {                                                                             \
-		case 1: panel_nb(panel, chunks, xq, stride, 1, out); break;                              \
-		case 2: panel_nb(panel, chunks, xq, stride, 2, out); break;                              \
-		case 3: panel_nb(panel, chunks, xq, stride, 3, out); break;                              \
-		default: panel_nb(panel, chunks, xq, stride, 4, out); break;                             \
-		}                                                                                         \
+TARGET static void q8_panel_multi(const uint8_t *panel, int chunks, const int8_t *xq, size_t stride, int nb,
+				  int32_t *out)
+{
+	switch (nb) {
+	case 1: q8_panel_nb(panel, chunks, xq, stride, 1, out); break;
+	case 2: q8_panel_nb(panel, chunks, xq, stride, 2, out); break;
+	case 3: q8_panel_nb(panel, chunks, xq, stride, 3, out); break;
+	default: q8_panel_nb(panel, chunks, xq, stride, 4, out); break;
 	}
-
-PANEL_MULTI(q4_panel_multi, q4_panel_nb)
-PANEL_MULTI(q8_panel_multi, q8_panel_nb)
+}
 
 const nmt_qdot nmt_qdot_avx512 = { "avx512", q8_dot, q4_dot, q8_panel, q4_panel, q8_panel_multi, q4_panel_multi,
-				       nmt_f32_rows_avx512, &nmt_ew_avx512, 128 };
+				       nmt_f32_rows_avx512, &nmt_ew_avx512, 0, NULL, q4_block };
 #endif

@@ -42,6 +42,34 @@ static void rescale(const int32_t *sum, const float *factor, float x_scale, cons
 			y[r] = (float)sum[r] * (factor[r] * x_scale);
 }
 
+/* The sums of `rows` rows (whole panels from `panel`) against nb <= NMT_KBATCH
+ * quantized inputs, sums[b * BLOCK_ROWS + r], with the ISA's panel
+ * functions: for an ISA without a block function. */
+static void block_by_panels(const nmt_qdot *q, nmt_format f, const uint8_t *panel, int rows, int chunks,
+			    const int8_t *xq, int padded, int nb, int32_t *sums)
+{
+	size_t panel_bytes = (size_t)NMT_PANEL_ROWS * chunks * NMT_CHUNK_BYTES;
+	void (*panel_dot)(const uint8_t *, int, const int8_t *, int32_t *) =
+		f == NMT_FMT_Q8 ? q->q8_panel : q->q4_panel;
+	void (*panel_multi)(const uint8_t *, int, const int8_t *, size_t, int, int32_t *) =
+		f == NMT_FMT_Q8 ? q->q8_panel_multi : q->q4_panel_multi;
+
+	for (int p = 0; p < rows; p += NMT_PANEL_ROWS, panel += panel_bytes) {
+		int32_t out[NMT_KBATCH * NMT_PANEL_ROWS];
+		for (int b = 0; b < nb; b += NMT_PANEL_INPUTS) {
+			int m = nb - b < NMT_PANEL_INPUTS ? nb - b : NMT_PANEL_INPUTS;
+			if (panel_multi && m > 1)
+				panel_multi(panel, chunks, xq + (size_t)b * padded, (size_t)padded, m,
+					    out + b * NMT_PANEL_ROWS);
+			else
+				for (int j = b; j < b + m; j++)
+					panel_dot(panel, chunks, xq + (size_t)j * padded, out + j * NMT_PANEL_ROWS);
+		}
+		for (int b = 0; b < nb; b++)
+			memcpy(&sums[b * BLOCK_ROWS + p], out + b * NMT_PANEL_ROWS, sizeof(int32_t) * NMT_PANEL_ROWS);
+	}
+}
+
 /* Every panel against nb quantized inputs, BLOCK_ROWS rows at a time: the
  * integer sums, then their rescale into Y. */
 void nmt_matmul_q(const nmt_matrix *W, const float *X, int n, int ldx,
@@ -52,35 +80,24 @@ void nmt_matmul_q(const nmt_matrix *W, const float *X, int n, int ldx,
 	int padded = nmt_matrix_padded_cols(W->format, W->cols);
 	int chunks = nmt_chunks_per_row(W->format, W->cols);
 	size_t panel_bytes = (size_t)NMT_PANEL_ROWS * chunks * NMT_CHUNK_BYTES;
-	void (*panel_dot)(const uint8_t *, int, const int8_t *, int32_t *) =
-		W->format == NMT_FMT_Q8 ? q->q8_panel : q->q4_panel;
-	void (*panel_multi)(const uint8_t *, int, const int8_t *, size_t, int, int32_t *) =
-		W->format == NMT_FMT_Q8 ? q->q8_panel_multi : q->q4_panel_multi;
+	void (*block)(const uint8_t *, int, int, const int8_t *, size_t, int, int32_t *, size_t) =
+		W->format == NMT_FMT_Q8 ? q->q8_block : q->q4_block;
 
 	for (int i0 = 0; i0 < n; i0 += NMT_KBATCH) {
 		int nb = n - i0 < NMT_KBATCH ? n - i0 : NMT_KBATCH;
 		quantize_inputs(W, X + (size_t)i0 * ldx, nb, ldx, k);
 		for (int r0 = 0; r0 < W->rows; r0 += BLOCK_ROWS) {
-			int32_t sums[NMT_KBATCH][BLOCK_ROWS];
+			int32_t sums[NMT_KBATCH * BLOCK_ROWS];
 			int rows = W->rows - r0 < BLOCK_ROWS ? W->rows - r0 : BLOCK_ROWS;
-			for (int p = 0; p < rows; p += NMT_PANEL_ROWS) {
-				const uint8_t *panel = codes + (size_t)((r0 + p) / NMT_PANEL_ROWS) * panel_bytes;
-				int32_t out[NMT_KBATCH * NMT_PANEL_ROWS];
-				for (int b = 0; b < nb; b += NMT_PANEL_INPUTS) {
-					int m = nb - b < NMT_PANEL_INPUTS ? nb - b : NMT_PANEL_INPUTS;
-					if (panel_multi && m > 1)
-						panel_multi(panel, chunks, k->xq + (size_t)b * padded, (size_t)padded, m,
-							    out + b * NMT_PANEL_ROWS);
-					else
-						for (int j = b; j < b + m; j++)
-							panel_dot(panel, chunks, k->xq + (size_t)j * padded, out + j * NMT_PANEL_ROWS);
-				}
-				for (int b = 0; b < nb; b++)
-					memcpy(&sums[b][p], out + b * NMT_PANEL_ROWS, sizeof(int32_t) * NMT_PANEL_ROWS);
-			}
+			const uint8_t *panel = codes + (size_t)(r0 / NMT_PANEL_ROWS) * panel_bytes;
+			if (block)
+				block(panel, (rows + NMT_PANEL_ROWS - 1) / NMT_PANEL_ROWS, chunks, k->xq,
+				      (size_t)padded, nb, sums, BLOCK_ROWS);
+			else
+				block_by_panels(q, W->format, panel, rows, chunks, k->xq, padded, nb, sums);
 			for (int b = 0; b < nb; b++)
-				rescale(sums[b], W->row_factor + r0, k->x_scale[b], bias ? bias + r0 : NULL, rows,
-					Y + (size_t)(i0 + b) * ldy + r0);
+				rescale(sums + b * BLOCK_ROWS, W->row_factor + r0, k->x_scale[b], bias ? bias + r0 : NULL,
+					rows, Y + (size_t)(i0 + b) * ldy + r0);
 		}
 	}
 }

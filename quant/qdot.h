@@ -47,6 +47,15 @@ typedef struct nmt_qdot {
 	const struct nmt_ew *ew;
 	/* 0, or 128: the q4 functions take the activations offset (above) */
 	int q4_x_offset;
+	/* Optional (NULL: the driver calls the panel functions): `panels`
+	 * consecutive panels from `codes` against nb <= NMT_KBATCH inputs,
+	 * sums[b * ld + r] for r < panels * NMT_PANEL_ROWS. One call for a
+	 * block of rows spares the driver a call and a copy per panel, and lets
+	 * the ISA take as many inputs per decoded weight as its registers hold. */
+	void (*q8_block)(const uint8_t *codes, int panels, int chunks, const int8_t *xq, size_t x_stride, int nb,
+			 int32_t *sums, size_t ld);
+	void (*q4_block)(const uint8_t *codes, int panels, int chunks, const int8_t *xq, size_t x_stride, int nb,
+			 int32_t *sums, size_t ld);
 } nmt_qdot;
 
 /* The activations of n inputs (n * padded bytes) as q's q4 functions read them. */
