@@ -60,14 +60,9 @@ static void attention_context(nmt_state *s, int n)
 		nmt_matrix keys = { .format = NMT_FMT_F32, .rows = S, .cols = d->att,
 				    .data = s->keys + (size_t)st->src_off * d->att };
 		float *c = s->xc + (size_t)i * xc_dim + d->emb;
-		nmt_matmul(&keys, s->q + (size_t)i * d->att, 1, d->att, NULL, s->att, S, NULL);
+		nmt_matmul(&keys, s->q + (size_t)i * d->att, 1, d->att, NULL, s->att, S, &s->kq);
 		nmt_vec_softmax(s->att, S);
-		memset(c, 0, (size_t)ctx * sizeof *c);
-		for (int j = 0; j < S; j++) {
-			const float *sj = states + (size_t)j * ctx;
-			for (int k = 0; k < ctx; k++)
-				c[k] += s->att[j] * sj[k];
-		}
+		s->kq.qdot->ew->weighted_sum(s->att, states, S, ctx, c);
 	}
 }
 

@@ -13,6 +13,9 @@ typedef struct nmt_ew {
 	float (*quantize_x)(const float *x, int cols, int padded, int8_t *xq);
 	/* vecmath.h's nmt_vec_log_normalizer */
 	float (*log_normalizer)(const float *x, int n, float *max);
+	/* ew_body.h's nmt_ew_rescale and nmt_ew_weighted_sum */
+	void (*rescale)(const int32_t *sum, const float *factor, float x_scale, const float *bias, int n, float *y);
+	void (*weighted_sum)(const float *w, const float *rows, int n_rows, int n, float *out);
 } nmt_ew;
 
 /* The baseline build's (SSE2 on x86-64, NEON on aarch64); with SLEEF=1 its

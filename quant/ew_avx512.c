@@ -15,8 +15,18 @@ TARGET static float quantize_x(const float *x, int cols, int padded, int8_t *xq)
 	return nmt_ew_quantize_x(x, cols, padded, xq);
 }
 
+TARGET static void rescale(const int32_t *sum, const float *factor, float x_scale, const float *bias, int n, float *y)
+{
+	nmt_ew_rescale(sum, factor, x_scale, bias, n, y);
+}
+
+TARGET static void weighted_sum(const float *w, const float *rows, int n_rows, int n, float *out)
+{
+	nmt_ew_weighted_sum(w, rows, n_rows, n, out);
+}
+
 #ifdef NMT_WITH_SLEEF   /* the SLEEF build's tanh and exponentials */
-const nmt_ew nmt_ew_avx512 = { gru_cell, nmt_vec_tanh, quantize_x, nmt_vec_log_normalizer };
+const nmt_ew nmt_ew_avx512 = { gru_cell, nmt_vec_tanh, quantize_x, nmt_vec_log_normalizer, rescale, weighted_sum };
 #else
 TARGET static void vec_tanh(float *x, int n)
 {
@@ -28,6 +38,6 @@ TARGET static float log_normalizer(const float *x, int n, float *max)
 	return nmt_ew_log_normalizer(x, n, max);
 }
 
-const nmt_ew nmt_ew_avx512 = { gru_cell, vec_tanh, quantize_x, log_normalizer };
+const nmt_ew nmt_ew_avx512 = { gru_cell, vec_tanh, quantize_x, log_normalizer, rescale, weighted_sum };
 #endif
 #endif

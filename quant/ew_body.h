@@ -144,6 +144,30 @@ NMT_EW_INLINE float nmt_ew_dot8(const float *a, const float *b, int n)
 	return sum;
 }
 
+/* q_matmul.c's rescale of exact integer sums:
+ * y[r] = (float)sum[r] * (factor[r] * x_scale) [+ bias[r]]. */
+NMT_EW_INLINE void nmt_ew_rescale(const int32_t *sum, const float *factor, float x_scale, const float *bias, int n,
+				  float *y)
+{
+	if (bias)
+		for (int r = 0; r < n; r++)
+			y[r] = (float)sum[r] * (factor[r] * x_scale) + bias[r];
+	else
+		for (int r = 0; r < n; r++)
+			y[r] = (float)sum[r] * (factor[r] * x_scale);
+}
+
+/* out[k] = sum_j w[j] * rows[j * n + k] for k < n, each element summed
+ * over j in order from 0 (an attention context). */
+NMT_EW_INLINE void nmt_ew_weighted_sum(const float *w, const float *rows, int n_rows, int n, float *out)
+{
+	for (int k = 0; k < n; k++)
+		out[k] = 0.0f;
+	for (int j = 0; j < n_rows; j++)
+		for (int k = 0; k < n; k++)
+			out[k] += w[j] * rows[(size_t)j * n + k];
+}
+
 /* vecmath.h's nmt_vec_log_normalizer: log(sum e^(x - max)) in blocks. */
 NMT_EW_INLINE float nmt_ew_log_normalizer(const float *x, int n, float *max)
 {

@@ -31,17 +31,6 @@ static void quantize_inputs(const nmt_matrix *W, const float *X, int nb, int ldx
  * NMT_PANEL_ROWS. */
 #define BLOCK_ROWS 256
 
-/* y[r] = (float)sum[r] * (factor[r] * x_scale) [+ bias[r]] for r < n. */
-static void rescale(const int32_t *sum, const float *factor, float x_scale, const float *bias, int n, float *y)
-{
-	if (bias)
-		for (int r = 0; r < n; r++)
-			y[r] = (float)sum[r] * (factor[r] * x_scale) + bias[r];
-	else
-		for (int r = 0; r < n; r++)
-			y[r] = (float)sum[r] * (factor[r] * x_scale);
-}
-
 /* The sums of `rows` rows (whole panels from `panel`) against nb <= NMT_KBATCH
  * quantized inputs, sums[b * BLOCK_ROWS + r], with the ISA's panel
  * functions: for an ISA without a block function. */
@@ -96,7 +85,7 @@ void nmt_matmul_q(const nmt_matrix *W, const float *X, int n, int ldx,
 			else
 				block_by_panels(q, W->format, panel, rows, chunks, k->xq, padded, nb, sums);
 			for (int b = 0; b < nb; b++)
-				rescale(sums + b * BLOCK_ROWS, W->row_factor + r0, k->x_scale[b], bias ? bias + r0 : NULL,
+				q->ew->rescale(sums + b * BLOCK_ROWS, W->row_factor + r0, k->x_scale[b], bias ? bias + r0 : NULL,
 					rows, Y + (size_t)(i0 + b) * ldy + r0);
 		}
 	}

@@ -87,4 +87,14 @@ static void gru_cell(int hidden, const float *gi, const float *gh, const float *
 	nmt_ew_gru_cell(hidden, gi, gh, h, h_out);
 }
 
-const nmt_ew nmt_ew_generic = { gru_cell, nmt_vec_tanh, nmt_quantize_x, nmt_vec_log_normalizer };
+static void rescale(const int32_t *sum, const float *factor, float x_scale, const float *bias, int n, float *y)
+{
+	nmt_ew_rescale(sum, factor, x_scale, bias, n, y);
+}
+
+static void weighted_sum(const float *w, const float *rows, int n_rows, int n, float *out)
+{
+	nmt_ew_weighted_sum(w, rows, n_rows, n, out);
+}
+
+const nmt_ew nmt_ew_generic = { gru_cell, nmt_vec_tanh, nmt_quantize_x, nmt_vec_log_normalizer, rescale, weighted_sum };

@@ -198,6 +198,21 @@ static void test_ew_bit_identical(void **state)
 			assert_true(m1 == m2);
 			assert_true(ref->quantize_x(x, n, n + 64, q1) == q->ew->quantize_x(x, n, n + 64, q2));
 			assert_memory_equal(q1, q2, (size_t)n + 64);
+			/* integer sums of every size and sign, rescaled with and without a bias */
+			int32_t *sums = malloc((size_t)n * sizeof *sums);
+			assert_non_null(sums);
+			for (int i = 0; i < n; i++)
+				sums[i] = (int32_t)(x[i] * 1e5f);
+			for (int with_bias = 0; with_bias < 2; with_bias++) {
+				ref->rescale(sums, h, 0.37f, with_bias ? g : NULL, n, y1);
+				q->ew->rescale(sums, h, 0.37f, with_bias ? g : NULL, n, y2);
+				assert_memory_equal(y1, y2, (size_t)n * sizeof *y1);
+			}
+			free(sums);
+			/* an attention context: three rows of n weighted by h's first three */
+			ref->weighted_sum(h, x, n >= 3 ? 3 : n, n, y1);
+			q->ew->weighted_sum(h, x, n >= 3 ? 3 : n, n, y2);
+			assert_memory_equal(y1, y2, (size_t)n * sizeof *y1);
 			free(x);
 			free(g);
 			free(h);
