@@ -258,8 +258,8 @@ static void bench_peaks(void)
 
 int main(void)
 {
-	const char *names[] = { "scalar", "avx2", "avx512", "neon", "neon-dotprod" };
-	const nmt_qdot *qdots[5];
+	const char *names[] = { "scalar", "avx2", "avx512", "avx512-vbmi", "neon", "neon-dotprod" };
+	const nmt_qdot *qdots[6];
 	int n = 0;
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
 		if ((qdots[n] = nmt_qdot_select(names[i])) != NULL)

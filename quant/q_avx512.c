@@ -17,7 +17,13 @@
 #include "qdot.h"
 #include "qunroll.h"
 
+/* quant/q_avx512_vbmi.c compiles this file again for CPUs with VBMI,
+ * defining these first. */
+#ifndef NMT_AVX512_VBMI
 #define TARGET __attribute__((target("avx512f,avx512bw,avx512vnni")))
+#define QDOT nmt_qdot_avx512
+#define QDOT_NAME "avx512"
+#endif
 #define CHUNK_STRIDE (NMT_PANEL_ROWS * NMT_CHUNK_BYTES)
 
 /* ---- sums of accumulators ------------------------------------------------ */
@@ -82,13 +88,23 @@ TARGET static inline __m512i q4_ulevels(void)
 						    (char)129, (char)128, 64, 96, 112, 120, 124, 126, 127, (char)128));
 }
 
-/* The weights plus 128 of a chunk's 128 columns: w0 the first 64, w1 the next. */
+/* The weights plus 128 of a chunk's 128 columns: w0 the first 64, w1 the
+ * next. vpshufb reads an index's low four bits but zeroes the byte when its
+ * top bit is set, so each nibble is masked first; VBMI's vpermb reads the
+ * low six bits of each index, and a table repeating the 16 levels four
+ * times makes the two bits above a nibble irrelevant: two instructions
+ * fewer per chunk. */
 TARGET static inline void q4_weights(const uint8_t *chunk, __m512i levels, __m512i *w0, __m512i *w1)
 {
-	const __m512i low = _mm512_set1_epi8(0x0F);
 	__m512i c = _mm512_loadu_si512(chunk);
+#ifdef NMT_AVX512_VBMI
+	*w0 = _mm512_permutexvar_epi8(c, levels);
+	*w1 = _mm512_permutexvar_epi8(_mm512_srli_epi16(c, 4), levels);
+#else
+	const __m512i low = _mm512_set1_epi8(0x0F);
 	*w0 = _mm512_shuffle_epi8(levels, _mm512_and_si512(c, low));
 	*w1 = _mm512_shuffle_epi8(levels, _mm512_and_si512(_mm512_srli_epi16(c, 4), low));
+#endif
 }
 
 /* 128 * (the sum of an input's padded columns): the offset's share of
@@ -288,6 +304,6 @@ TARGET static void q8_panel_multi(const uint8_t *panel, int chunks, const int8_t
 	}
 }
 
-const nmt_qdot nmt_qdot_avx512 = { "avx512", q8_dot, q4_dot, q8_panel, q4_panel, q8_panel_multi, q4_panel_multi,
+const nmt_qdot QDOT = { QDOT_NAME, q8_dot, q4_dot, q8_panel, q4_panel, q8_panel_multi, q4_panel_multi,
 				       nmt_f32_rows_avx512, &nmt_ew_avx512, 0, NULL, q4_block };
 #endif

@@ -83,14 +83,14 @@ void nmt_f32_rows_neon(const float *const w[NMT_PANEL_ROWS], const float *x, int
 
 extern const nmt_qdot nmt_qdot_scalar;
 #if defined(__x86_64__)
-extern const nmt_qdot nmt_qdot_avx512, nmt_qdot_avx2;
+extern const nmt_qdot nmt_qdot_avx512_vbmi, nmt_qdot_avx512, nmt_qdot_avx2;
 #endif
 #if defined(__aarch64__)
 extern const nmt_qdot nmt_qdot_neon, nmt_qdot_neon_dotprod;
 #endif
 
-/* The implementation to use: `name` ("scalar", "avx2", "avx512", "neon",
- * "neon-dotprod") forces one, NULL or
+/* The implementation to use: `name` ("scalar", "avx2", "avx512",
+ * "avx512-vbmi", "neon", "neon-dotprod") forces one, NULL or
  * "" picks the best this CPU runs. NULL if the forced one is unknown or the
  * CPU lacks it. */
 const nmt_qdot *nmt_qdot_select(const char *name);

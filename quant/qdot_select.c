@@ -18,6 +18,11 @@ static int has_avx512vnni(void)
 	       __builtin_cpu_supports("avx512vnni");
 }
 
+static int has_avx512vbmi(void)
+{
+	return has_avx512vnni() && __builtin_cpu_supports("avx512vbmi");
+}
+
 static int has_avx2(void)
 {
 	return __builtin_cpu_supports("avx2");
@@ -50,6 +55,7 @@ static const struct {
 	int (*available)(void);
 } candidates[] = {
 #if defined(__x86_64__) && defined(__GNUC__)
+	{ &nmt_qdot_avx512_vbmi, has_avx512vbmi },
 	{ &nmt_qdot_avx512, has_avx512vnni },
 	{ &nmt_qdot_avx2, has_avx2 },
 #endif

@@ -136,7 +136,7 @@ for q in f32 q8 q4; do
 	[ $q = f32 ] && model=$M || model=$TMP/$q.nmt
 	NMT_KERNELS=scalar $NMT -m "$model" -b 4 --nbest 4 <"$TMP/src.txt" >"$TMP/kern.scalar.$q"
 	check "$q: NMT_KERNELS=scalar translates" test -s "$TMP/kern.scalar.$q"
-	for k in avx2 avx512 neon neon-dotprod; do
+	for k in avx2 avx512 avx512-vbmi neon neon-dotprod; do
 		NMT_KERNELS=$k $NMT -m "$model" -b 4 --nbest 4 <"$TMP/src.txt" >"$TMP/kern.$k.$q" 2>/dev/null || continue
 		check "$q: NMT_KERNELS=$k translates like scalar" cmp -s "$TMP/kern.scalar.$q" "$TMP/kern.$k.$q"
 	done

@@ -166,7 +166,7 @@ static void test_gru_cell(void **state)
 static void test_ew_bit_identical(void **state)
 {
 	(void)state;
-	const char *isas[] = { "avx2", "avx512", "neon", "neon-dotprod" };
+	const char *isas[] = { "avx2", "avx512", "avx512-vbmi", "neon", "neon-dotprod" };
 	const nmt_ew *ref = &nmt_ew_generic;
 	uint32_t seed = 3;
 	for (size_t a = 0; a < sizeof isas / sizeof isas[0]; a++) {

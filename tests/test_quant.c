@@ -276,10 +276,10 @@ static void check_qmatmul(const nmt_qdot *const *qdots, int n_qdots, nmt_format 
 	free(row);
 }
 
-/* Every implementation this CPU runs, into qdots[5]; returns how many. */
+/* Every implementation this CPU runs, into qdots[6]; returns how many. */
 static int available_qdots(const nmt_qdot **qdots)
 {
-	const char *names[] = { "scalar", "avx2", "avx512", "neon", "neon-dotprod" };
+	const char *names[] = { "scalar", "avx2", "avx512", "avx512-vbmi", "neon", "neon-dotprod" };
 	int n_qdots = 0;
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
 		if ((qdots[n_qdots] = nmt_qdot_select(names[i])) != NULL)
@@ -294,7 +294,7 @@ static int available_qdots(const nmt_qdot **qdots)
 static void test_qmatmul_odd_sizes(void **state)
 {
 	(void)state;
-	const nmt_qdot *qdots[5];
+	const nmt_qdot *qdots[6];
 	int n_qdots = available_qdots(qdots);
 	for (int f = 0; f < 2; f++)
 		for (int a = 0; a < N_SIZES; a++)
@@ -311,7 +311,7 @@ static void test_qmatmul_odd_sizes(void **state)
 static void test_every_code(void **state)
 {
 	(void)state;
-	const nmt_qdot *qdots[5];
+	const nmt_qdot *qdots[6];
 	int n_qdots = available_qdots(qdots);
 	enum { ROWS = 8, COLS = 512 };
 	static uint8_t codes[ROWS * COLS], packed[ROWS * COLS];
@@ -413,7 +413,7 @@ static void check_f32_matmul(const nmt_qdot *const *qdots, int n_qdots, int rows
 static void test_f32_matmul_bit_identical(void **state)
 {
 	(void)state;
-	const nmt_qdot *qdots[5];
+	const nmt_qdot *qdots[6];
 	int n_qdots = available_qdots(qdots);
 	for (int a = 0; a < N_SIZES; a++)
 		for (int b = 0; b < N_SIZES; b++)
