@@ -65,8 +65,8 @@ struct dsent {
 /* Device buffers, grown (never inside the decode loop: by encode, for the
  * batch the state was prepared for). */
 enum {
-	B_LAYER_A, B_LAYER_B, B_ENC_GI, B_ENC_H, B_ENC_GH, B_SRC_IDS, B_ENC_STEPS, B_KEYS, B_MEAN, B_SENT_INFO,
-	B_SHORTLISTS, B_H, B_H_NEXT, B_XC, B_Q, B_QV, B_ATT, B_GI, B_GH, B_GX, B_Z, B_Z_NEXT, B_T, B_LOGITS,
+	B_LAYER_A, B_LAYER_B, B_ENC_GI, B_ENC_H, B_ENC_GH, B_SRC_IDS, B_ENC_STEPS, B_KEYS, B_PROJ, B_MEAN, B_SENT_INFO,
+	B_SHORTLISTS, B_H, B_H_NEXT, B_X, B_Q, B_QV, B_ATT, B_GI, B_GH, B_GX, B_Z, B_Z_NEXT, B_T, B_LOGITS,
 	B_ROWS, B_CARRY, B_XQ, B_XS, B_STEP, B_NORM, B_TOPK_LOCAL, B_CAND, B_N_CAND, N_BUFFERS
 };
 
@@ -82,7 +82,6 @@ struct nmt_cuda_dev {
 	dsent *host_sents;
 	int cap_host_sents;
 	int steps_off[2];        /* where each direction's table starts in B_ENC_STEPS */
-	const float *states;     /* the encoder's output: B_LAYER_A or B_LAYER_B */
 	char err[256];
 };
 
@@ -355,20 +354,22 @@ __global__ void k_att_scores(const float *keys, const float *q, const int32_t *r
 		x[j] *= inv;
 }
 
-/* c = Σ_j α_j s_j into xc row i after the embedding. */
-__global__ void k_att_context(const float *states, const float *att, int ld_att, const int32_t *row_sent,
-			      const int32_t *sent_off, const int32_t *sent_len, int n, int ctx, float *xc, int xc_dim,
-			      int e)
+/* The GRU's input projection of the context, Σ_j α_j (W_ih,c s_j) from the
+ * projected states, plus b_ih, into gi row i (decoder.c attention_context
+ * and gru_step, in their order). */
+__global__ void k_att_context(const float *proj, const float *att, int ld_att, const int32_t *row_sent,
+			      const int32_t *sent_off, const int32_t *sent_len, int n, int g, const float *b_ih,
+			      float *gi)
 {
 	int k = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y;
-	if (k >= ctx || i >= n)
+	if (k >= g || i >= n)
 		return;
 	int s = row_sent[i];
 	const float *x = att + (size_t)i * ld_att;
 	float c = 0.0f;
 	for (int j = 0; j < sent_len[s]; j++)
-		c += x[j] * states[((size_t)sent_off[s] + j) * ctx + k];
-	xc[(size_t)i * xc_dim + e + k] = c;
+		c += x[j] * proj[((size_t)sent_off[s] + j) * g + k];
+	gi[(size_t)i * g + k] = c + b_ih[k];
 }
 
 /* The tied output layer over each row's sentence's vocabulary: its
@@ -500,9 +501,9 @@ static int reserve_batch(dev_t_ *d, const nmt_state *s, size_t shortlist_ids)
 	struct { int b; size_t bytes; } need[] = {
 		{ B_LAYER_A, P * in * fl }, { B_LAYER_B, P * in * fl }, { B_ENC_GI, P * 3 * re * fl },
 		{ B_ENC_H, N * re * fl }, { B_ENC_GH, N * 3 * re * fl }, { B_SRC_IDS, P * 4 },
-		{ B_ENC_STEPS, 4 * P * 4 }, { B_KEYS, P * a * fl }, { B_MEAN, N * ctx * fl },
+		{ B_ENC_STEPS, 4 * P * 4 }, { B_KEYS, P * a * fl }, { B_PROJ, P * 3 * r * fl }, { B_MEAN, N * ctx * fl },
 		{ B_SENT_INFO, 4 * N * 4 }, { B_SHORTLISTS, shortlist_ids * 4 }, { B_H, R * r * fl },
-		{ B_H_NEXT, R * r * fl }, { B_XC, R * (e + ctx) * fl }, { B_Q, R * a * fl }, { B_QV, R * a * fl },
+		{ B_H_NEXT, R * r * fl }, { B_X, R * e * fl }, { B_Q, R * a * fl }, { B_QV, R * a * fl },
 		{ B_ATT, R * (size_t)s->max_src * fl }, { B_GI, R * 3 * r * fl }, { B_GH, R * 3 * r * fl },
 		{ B_GX, R * 3 * r * fl }, { B_Z, R * f * fl }, { B_Z_NEXT, R * f * fl }, { B_T, R * e * fl },
 		{ B_LOGITS, R * V * fl }, { B_ROWS, 2 * R * 4 }, { B_CARRY, R * 4 }, { B_XQ, xrows * padded },
@@ -621,10 +622,11 @@ static int encode(void *dev, nmt_state *s, const int32_t *const *src)
 		in = out;
 		out = tmp;
 	}
-	const float *states = d->states = in;
+	const float *states = in;   /* the encoder's output */
 	const int32_t *off = I(B_SENT_INFO), *len = off + N;
 	matmul(d, d->dm.att_U, states, P, ctx, NULL, F(B_KEYS), dm->att);
 	tanh_(F(B_KEYS), (size_t)P * dm->att);
+	matmul(d, d->dm.dec_ih_c, states, P, ctx, NULL, F(B_PROJ), 3 * dm->dec_hidden);
 	LAUNCH(k_mean, dim3(blocks((size_t)ctx), (unsigned)N), THREADS, states, off, len, N, ctx, F(B_MEAN));
 	/* h0, straight into the first step's states */
 	matmul(d, d->dm.init, F(B_MEAN), N, ctx, d->dm.init_b, F(B_H), dm->dec_hidden);
@@ -640,7 +642,7 @@ static int step(void *dev, nmt_state *s, int n)
 	dev_t_ *d = (dev_t_ *)dev;
 	const nmt_dims *dm = &d->m->d;
 	const dmodel *w = &d->dm;
-	int N = s->n_sents, e = dm->emb, ctx = 2 * dm->enc_hidden, xc_dim = e + ctx, r = dm->dec_hidden;
+	int N = s->n_sents, e = dm->emb, r = dm->dec_hidden;
 	int a = dm->att, f = dm->fc, g = 3 * r;
 	int32_t *row_sent = I(B_ROWS), *row_prev = row_sent + n;
 	const int32_t *off = I(B_SENT_INFO), *len = off + N, *sl_off = off + 2 * N, *sl_len = off + 3 * N;
@@ -670,20 +672,19 @@ static int step(void *dev, nmt_state *s, int n)
 	CHECK(d, cudaMemcpy(d->buf[B_STEP], d->host_sents, (size_t)N * sizeof(dsent), cudaMemcpyHostToDevice),
 	      "a decoder step");
 
-	float *xc = F(B_XC), *h = F(B_H), *h_next = F(B_H_NEXT), *q = F(B_Q), *gi = F(B_GI);
+	float *x = F(B_X), *h = F(B_H), *h_next = F(B_H_NEXT), *q = F(B_Q), *gi = F(B_GI);
 	/* the previous words' embeddings and their products */
-	LAUNCH(k_embed, dim3(blocks((size_t)e), (unsigned)n), THREADS, w->tgt_emb, row_prev, n, xc, xc_dim);
-	matmul(d, w->att_V, xc, n, xc_dim, NULL, F(B_QV), a);
-	matmul(d, w->dec_ih_x, xc, n, xc_dim, NULL, F(B_GX), g);
+	LAUNCH(k_embed, dim3(blocks((size_t)e), (unsigned)n), THREADS, w->tgt_emb, row_prev, n, x, e);
+	matmul(d, w->att_V, x, n, e, NULL, F(B_QV), a);
+	matmul(d, w->dec_ih_x, x, n, e, NULL, F(B_GX), g);
 	/* attention */
 	matmul(d, w->att_W, h, n, r, NULL, q, a);
 	add(q, F(B_QV), (size_t)n * a);
 	tanh_(q, (size_t)n * a);
 	LAUNCH(k_att_scores, blocks((size_t)n), THREADS, F(B_KEYS), q, row_sent, off, len, n, a, F(B_ATT), s->max_src);
-	LAUNCH(k_att_context, dim3(blocks((size_t)ctx), (unsigned)n), THREADS, d->states, F(B_ATT), s->max_src, row_sent,
-									      off, len, n, ctx, xc, xc_dim, e);
+	LAUNCH(k_att_context, dim3(blocks((size_t)g), (unsigned)n), THREADS, F(B_PROJ), F(B_ATT), s->max_src, row_sent,
+									    off, len, n, g, w->dec_b_ih, gi);
 	/* the GRU */
-	matmul(d, w->dec_ih_c, xc + e, n, xc_dim, w->dec_b_ih, gi, g);
 	add(gi, F(B_GX), (size_t)n * g);
 	matmul(d, w->dec_hh, h, n, r, w->dec_b_hh, F(B_GH), g);
 	LAUNCH(k_gru_cell, blocks((size_t)n), THREADS, r, n, gi, NULL, F(B_GH), h, h_next, NULL, r, 0);

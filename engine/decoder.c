@@ -14,11 +14,11 @@ static void embedding_products(nmt_state *s, int n)
 {
 	const nmt_model *m = s->m;
 	const nmt_dims *d = &m->d;
-	int xc_dim = d->emb + 2 * d->enc_hidden, a = d->att, g = 3 * d->dec_hidden;
+	int e = d->emb, a = d->att, g = 3 * d->dec_hidden;
 
 	if (m->pre_tgt == 0) {
-		nmt_matmul(&m->att_V, s->xc, n, xc_dim, NULL, s->qv, a, &s->kq);
-		nmt_matmul(&m->dec_ih_x, s->xc, n, xc_dim, NULL, s->gx, g, &s->kq);
+		nmt_matmul(&m->att_V, s->x, n, e, NULL, s->qv, a, &s->kq);
+		nmt_matmul(&m->dec_ih_x, s->x, n, e, NULL, s->gx, g, &s->kq);
 		return;
 	}
 	for (int i = 0; i < n; i++) {
@@ -28,8 +28,8 @@ static void embedding_products(nmt_state *s, int n)
 			memcpy(qv, row, (size_t)a * sizeof *qv);
 			memcpy(gx, row + a, (size_t)g * sizeof *gx);
 		} else {
-			nmt_matmul(&m->att_V, s->xc + (size_t)i * xc_dim, 1, xc_dim, NULL, qv, a, &s->kq);
-			nmt_matmul(&m->dec_ih_x, s->xc + (size_t)i * xc_dim, 1, xc_dim, NULL, gx, g, &s->kq);
+			nmt_matmul(&m->att_V, s->x + (size_t)i * e, 1, e, NULL, qv, a, &s->kq);
+			nmt_matmul(&m->dec_ih_x, s->x + (size_t)i * e, 1, e, NULL, gx, g, &s->kq);
 		}
 	}
 }
@@ -46,41 +46,44 @@ static void attention_query(nmt_state *s, int n)
 	s->kq.qdot->ew->tanh(s->q, n * d->att);
 }
 
-/* α = softmax_j(q · k_j), c = Σ_j α_j s_j over the row's own sentence,
- * written after x in each xc row. */
+/* α = softmax_j(q · k_j) over the row's own sentence, and the GRU's input
+ * projection of the context c = Σ_j α_j s_j, which is Σ_j α_j (W_ih,c s_j):
+ * the projected states the encoder left in s->proj, weighed, into s->gi. */
 static void attention_context(nmt_state *s, int n)
 {
 	const nmt_dims *d = &s->m->d;
-	int ctx = 2 * d->enc_hidden, xc_dim = d->emb + ctx;
+	int g = 3 * d->dec_hidden;
 
 	for (int i = 0; i < n; i++) {
 		const nmt_sentence *st = &s->sent[s->row_sent[i]];
 		int S = st->src_len;
-		const float *states = s->states + (size_t)st->src_off * ctx;
 		nmt_matrix keys = { .format = NMT_FMT_F32, .rows = S, .cols = d->att,
 				    .data = s->keys + (size_t)st->src_off * d->att };
-		float *c = s->xc + (size_t)i * xc_dim + d->emb;
 		nmt_matmul(&keys, s->q + (size_t)i * d->att, 1, d->att, NULL, s->att, S, &s->kq);
 		nmt_vec_softmax(s->att, S);
-		s->kq.qdot->ew->weighted_sum(s->att, states, S, ctx, c);
+		s->kq.qdot->ew->weighted_sum(s->att, s->proj + (size_t)st->src_off * g, S, g, s->gi + (size_t)i * g);
 	}
 }
 
-/* gi = (W_ih,c c + b_ih) + W_ih,x x: the input projection in two parts,
- * the embedding's computed (or looked up) once per word. */
+/* gi = (W_ih,c c + b_ih) + W_ih,x x: the input projection in two parts, the
+ * context's weighed from the projected states, the embedding's computed
+ * (or looked up) once per word. */
 static void gru_step(nmt_state *s, int n)
 {
 	const nmt_model *m = s->m;
 	const nmt_dims *d = &m->d;
-	int r = d->dec_hidden, xc_dim = d->emb + 2 * d->enc_hidden;
+	int r = d->dec_hidden, g = 3 * r;
 
-	nmt_matmul(&m->dec_ih_c, s->xc + d->emb, n, xc_dim, m->dec.b_ih, s->gi, 3 * r, &s->kq);
-	for (int k = 0; k < n * 3 * r; k++)
-		s->gi[k] += s->gx[k];
-	nmt_matmul(&m->dec.w_hh, s->h, n, r, m->dec.b_hh, s->gh, 3 * r, &s->kq);
+	for (int i = 0; i < n; i++) {
+		float *gi = s->gi + (size_t)i * g;
+		const float *gx = s->gx + (size_t)i * g;
+		for (int k = 0; k < g; k++)
+			gi[k] = (gi[k] + m->dec.b_ih[k]) + gx[k];
+	}
+	nmt_matmul(&m->dec.w_hh, s->h, n, r, m->dec.b_hh, s->gh, g, &s->kq);
 	for (int i = 0; i < n; i++)
-		s->kq.qdot->ew->gru_cell(r, s->gi + (size_t)i * 3 * r, s->gh + (size_t)i * 3 * r,
-					 s->h + (size_t)i * r, s->h_next + (size_t)i * r);
+		s->kq.qdot->ew->gru_cell(r, s->gi + (size_t)i * g, s->gh + (size_t)i * g, s->h + (size_t)i * r,
+					 s->h_next + (size_t)i * r);
 }
 
 /* z_0 = relu(W_in h + b); z_k = relu(W_fc z_{k-1} + b_fc) + z_{k-1};
@@ -131,10 +134,8 @@ void nmt_decode_step(nmt_state *s, int n)
 {
 	const nmt_model *m = s->m;
 	const nmt_dims *d = &m->d;
-	int xc_dim = d->emb + 2 * d->enc_hidden;
-
 	for (int i = 0; i < n; i++)
-		nmt_matrix_row(&m->tgt_emb, s->row_prev[i], s->xc + (size_t)i * xc_dim);
+		nmt_matrix_row(&m->tgt_emb, s->row_prev[i], s->x + (size_t)i * d->emb);
 	embedding_products(s, n);
 	attention_query(s, n);
 	attention_context(s, n);

@@ -85,13 +85,14 @@ typedef struct nmt_state {
 	float *enc_mean;            /* [2re] mean of a sentence's states, for h_0 */
 	const float *states;        /* [P, 2re] the encoder's output (layer_a or layer_b) */
 	float *keys;                /* [P, a] */
+	float *proj;                /* [P, 3r] the decoder GRU's input projection of each state, W_ih,c s_j */
 	float *h0;                  /* [n, r] each sentence's initial decoder state */
 
 	/* decoder, one row per live hypothesis, grouped by sentence */
 	int32_t *row_sent;          /* [R] the sentence of each row */
 	int32_t *row_prev;          /* [R] the previous token of each row */
 	float *h, *h_next;          /* [R, r] */
-	float *xc;                  /* [R, e + 2re]: [embedding ; context] */
+	float *x;                   /* [R, e] the previous words' embeddings */
 	float *q, *qv;              /* [R, a] */
 	float *att;                 /* [max S] */
 	float *gi, *gh, *gx;        /* [R, 3r] */

@@ -63,7 +63,7 @@ static int reserve_rows(nmt_state *s, int rows)
 {
 	int failed = 0;
 	const nmt_dims *d = &s->m->d;
-	size_t R = (size_t)rows, ctx = 2 * (size_t)d->enc_hidden;
+	size_t R = (size_t)rows;
 
 	if (rows > s->cap_rows) {
 		GROW(s->row_sent, R);
@@ -71,7 +71,7 @@ static int reserve_rows(nmt_state *s, int rows)
 		GROW(s->carry_from, R);
 		GROW(s->h, R * d->dec_hidden);
 		GROW(s->h_next, R * d->dec_hidden);
-		GROW(s->xc, R * (d->emb + ctx));
+		GROW(s->x, R * d->emb);
 		GROW(s->q, R * d->att);
 		GROW(s->qv, R * d->att);
 		GROW(s->gi, R * 3 * d->dec_hidden);
@@ -107,6 +107,7 @@ static int reserve_source(nmt_state *s, int total)
 		GROW(s->enc_gi, P * 3 * d->enc_hidden);
 		GROW(s->src_ids, P);
 		GROW(s->keys, P * d->att);
+		GROW(s->proj, P * 3 * d->dec_hidden);
 		GROW(s->att, P);
 		if (failed)
 			return -1;
@@ -266,7 +267,7 @@ int nmt_batch_prepare(nmt_state *s, int n, const int32_t *const *src, const int 
 void nmt_state_free(nmt_state *s)
 {
 	void *p[] = { s->sent, s->layer_a, s->layer_b, s->enc_gi, s->src_ids, s->enc_unc, s->enc_x, s->enc_gi_u, s->enc_h, s->enc_gh, s->enc_pos, s->enc_mean,
-		      s->keys, s->h0, s->row_sent, s->row_prev, s->h, s->h_next, s->xc, s->q, s->qv, s->att,
+		      s->keys, s->proj, s->h0, s->row_sent, s->row_prev, s->h, s->h_next, s->x, s->q, s->qv, s->att,
 		      s->gi, s->gh, s->gx, s->z, s->z_next, s->t, s->logits, s->shortlist_ids, s->shortlist_marks,
 		      s->gathered, s->gathered_f, s->hist_tok, s->hist_parent, s->out_ids,
 		      s->cand, s->n_cand, s->carry_from };
