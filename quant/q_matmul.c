@@ -15,15 +15,12 @@ static float finish(const nmt_matrix *W, int row, int32_t sum, float x_scale, co
 	return bias ? y + bias[row] : y;
 }
 
-/* Quantize up to NMT_KBATCH input rows into the scratch (for q4, in the
- * form the ISA's q4 functions read: qdot.h). */
+/* Quantize up to NMT_KBATCH input rows into the scratch. */
 static void quantize_inputs(const nmt_matrix *W, const float *X, int nb, int ldx, nmt_kscratch *k)
 {
 	int padded = nmt_matrix_padded_cols(W->format, W->cols);
 	for (int b = 0; b < nb; b++)
 		k->x_scale[b] = k->qdot->ew->quantize_x(X + (size_t)b * ldx, W->cols, padded, k->xq + (size_t)b * padded);
-	if (W->format == NMT_FMT_Q4)
-		nmt_q4_offset_inputs(k->qdot, k->xq, (size_t)nb * padded);
 }
 
 /* Rows rescaled at a time: their sums wait in an array on the stack, and

@@ -7,14 +7,7 @@
  * `row` points at a row's first chunk; its next chunks follow
  * NMT_PANEL_ROWS * NMT_CHUNK_BYTES bytes apart. `xq` holds the activations,
  * padded with zeros to whole chunks. The sums are exact, so every
- * implementation must return the same integers as the scalar one.
- *
- * The q4 functions of an ISA whose q4_x_offset is 128 read the activations
- * as unsigned bytes x + 128 (nmt_q4_offset_inputs: x ^ 0x80). Multiplying
- * those by the signed weights and subtracting 128 * (the row's weight sum)
- * gives the same exact sum, and spares an instruction set whose byte
- * products are unsigned x signed (x86's vpdpbusd) from moving each weight's
- * sign onto every input it meets. */
+ * implementation must return the same integers as the scalar one. */
 #ifndef NMT_QUANT_QDOT_H
 #define NMT_QUANT_QDOT_H
 #include <stddef.h>
@@ -45,8 +38,6 @@ typedef struct nmt_qdot {
 	void (*f32_rows)(const float *const w[NMT_PANEL_ROWS], const float *x, int cols, float *out);
 	/* the element-wise kernels for the same instruction set */
 	const struct nmt_ew *ew;
-	/* 0, or 128: the q4 functions take the activations offset (above) */
-	int q4_x_offset;
 	/* Optional (NULL: the driver calls the panel functions): `panels`
 	 * consecutive panels from `codes` against nb <= NMT_KBATCH inputs,
 	 * sums[b * ld + r] for r < panels * NMT_PANEL_ROWS. One call for a
@@ -57,14 +48,6 @@ typedef struct nmt_qdot {
 	void (*q4_block)(const uint8_t *codes, int panels, int chunks, const int8_t *xq, size_t x_stride, int nb,
 			 int32_t *sums, size_t ld);
 } nmt_qdot;
-
-/* The activations of n inputs (n * padded bytes) as q's q4 functions read them. */
-static inline void nmt_q4_offset_inputs(const nmt_qdot *q, int8_t *xq, size_t bytes)
-{
-	if (q->q4_x_offset == 128)
-		for (size_t i = 0; i < bytes; i++)
-			xq[i] = (int8_t)((uint8_t)xq[i] ^ 0x80);
-}
 
 /* Inputs one q*_panel_multi call takes at most. */
 #define NMT_PANEL_INPUTS 4

@@ -330,22 +330,14 @@ static void test_every_code(void **state)
 				xq3[b * COLS + c] = (int8_t)(b % 2 ? -xq[c] : xq[c]);
 		int chunks = nmt_chunks_per_row(fmt, COLS);
 		for (int d = 0; d < n_qdots; d++) {
-			/* the activations as this implementation's q4 functions read them */
-			static int8_t xq_d[COLS], xq3_d[NMT_PANEL_INPUTS * COLS];
-			memcpy(xq_d, xq, sizeof xq);
-			memcpy(xq3_d, xq3, sizeof xq3);
-			if (f) {
-				nmt_q4_offset_inputs(qdots[d], xq_d, sizeof xq_d);
-				nmt_q4_offset_inputs(qdots[d], xq3_d, sizeof xq3_d);
-			}
 			for (int r = 0; r < ROWS; r++) {
 				int32_t want = 0, panel[NMT_PANEL_ROWS];
 				for (int c = 0; c < COLS; c++)
 					want += nmt_q_level(fmt, codes[r * COLS + c]) * xq[c];
 				const uint8_t *row = packed + nmt_chunk_offset(fmt, COLS, r, 0);
-				assert_int_equal((f ? qdots[d]->q4 : qdots[d]->q8)(row, chunks, xq_d), want);
+				assert_int_equal((f ? qdots[d]->q4 : qdots[d]->q8)(row, chunks, xq), want);
 				const uint8_t *p = packed + nmt_chunk_offset(fmt, COLS, r - r % NMT_PANEL_ROWS, 0);
-				(f ? qdots[d]->q4_panel : qdots[d]->q8_panel)(p, chunks, xq_d, panel);
+				(f ? qdots[d]->q4_panel : qdots[d]->q8_panel)(p, chunks, xq, panel);
 				assert_int_equal(panel[r % NMT_PANEL_ROWS], want);
 				/* several inputs: xq, then -xq, then xq again */
 				void (*multi)(const uint8_t *, int, const int8_t *, size_t, int, int32_t *) =
@@ -354,7 +346,7 @@ static void test_every_code(void **state)
 					continue;
 				for (int nb = 1; nb <= NMT_PANEL_INPUTS; nb++) {
 					int32_t outs[NMT_PANEL_INPUTS * NMT_PANEL_ROWS];
-					multi(p, chunks, xq3_d, COLS, nb, outs);
+					multi(p, chunks, xq3, COLS, nb, outs);
 					for (int b = 0; b < nb; b++)
 						assert_int_equal(outs[b * NMT_PANEL_ROWS + r % NMT_PANEL_ROWS],
 								 b % 2 ? -want : want);
