@@ -66,7 +66,8 @@ def main():
         inp = e if layer == 0 else 2 * re
         enc_per_src += 2 * (3 * re * inp + 3 * re * re)
     enc_per_src += a * 2 * re  # attention keys
-    dec_fixed = r * a + e * a + 3 * r * (e + 2 * re) + 3 * r * r + f * r + d['fc_layers'] * f * f + e * f
+    enc_per_src += 3 * r * 2 * re  # the projected states W_ih,c s_j (design-notes §2)
+    dec_fixed = r * a + e * a + 3 * r * e + 3 * r * r + f * r + d['fc_layers'] * f * f + e * f
 
     int8 = floats = tokens = words = 0
     for s, h in zip(src_lines, hyp_lines):
@@ -74,7 +75,7 @@ def main():
         S, T = len(src) + 1, len(sp_tgt.encode(h)) + 1  # EOS on both sides
         V = shortlist_size(src, zero, entries, d['eos_id'], max_n)
         int8 += S * enc_per_src + r * 2 * re + T * (dec_fixed + V * e)
-        floats += T * S * (a + 2 * re)  # attention scores and context, in float
+        floats += T * S * (a + 3 * r)  # attention scores and the weighed projected states, in float
         tokens += T
         words += len(h.split())
     per_token = int8 / tokens

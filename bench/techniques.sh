@@ -8,7 +8,9 @@
 #   bench/techniques.sh [CORPUS_DIR] [REPEAT] [RUNS]
 #
 # Run after `make && make models`. Input: test_2016_flickr.en REPEAT times
-# (default 3), best of RUNS (default 3) runs. Techniques:
+# (default 3), best of RUNS (default 3) runs. The batch, shortlist and
+# threads rows use the models as `make models` packs them (the default
+# 250-word tables). Techniques:
 #   batch      --batch 1 (one sentence at a time) vs the default (16)
 #   shortlist  --no-shortlist vs the vocabulary map's shortlist
 #   precompute model-pack --precompute-top 0 vs K (K = 250, 1000, 8000)
@@ -45,7 +47,7 @@ printf '%-10s %-4s %-7s %-26s %8s %-26s %8s %s\n' technique fmt search off "" on
 for q in q8 q4; do
 	M=build/models/ende.$q.nmt
 	[ $q = q8 ] && W=models/ende.safetensors || W=models/ende-q4.safetensors
-	for K in 250 1000 8000; do
+	for K in 0 250 1000 8000; do
 		./model-pack --quant $q --vmap models/ende.vmap --precompute-top $K -o "$TMP/pre$K.$q.nmt" \
 			$W models/en.model models/de.model >/dev/null
 	done
@@ -56,10 +58,12 @@ for q in q8 q4; do
 		printf '%-10s %-4s %-7s %-26s %8s %-26s %8s %s\n' batch $q $search "--batch 1" "$t_off" "--batch 16" "$t_on" "$(same "$TMP/a" "$TMP/b")"
 		t_off=$(best "$M" "$TMP/a" -t 1 -b $beam --no-shortlist)
 		printf '%-10s %-4s %-7s %-26s %8s %-26s %8s %s\n' shortlist $q $search "--no-shortlist" "$t_off" "shortlist" "$t_on" "$(same "$TMP/a" "$TMP/b")"
+		t_none=$(best "$TMP/pre0.$q.nmt" "$TMP/n" -t 1 -b $beam)
 		for K in 250 1000 8000; do
 			t_pre=$(best "$TMP/pre$K.$q.nmt" "$TMP/c" -t 1 -b $beam)
-			printf '%-10s %-4s %-7s %-26s %8s %-26s %8s %s\n' precompute $q $search "none ($(wc -c <"$M") B)" "$t_on" \
-				"top $K ($(wc -c <"$TMP/pre$K.$q.nmt") B)" "$t_pre" "$(same "$TMP/b" "$TMP/c")"
+			printf '%-10s %-4s %-7s %-26s %8s %-26s %8s %s\n' precompute $q $search \
+				"none ($(wc -c <"$TMP/pre0.$q.nmt") B)" "$t_none" \
+				"top $K ($(wc -c <"$TMP/pre$K.$q.nmt") B)" "$t_pre" "$(same "$TMP/n" "$TMP/c")"
 		done
 		t_two=$(best "$M" "$TMP/c" -t 2 -b $beam)
 		printf '%-10s %-4s %-7s %-26s %8s %-26s %8s %s\n' threads $q $search "-t 1" "$t_on" "-t 2" "$t_two" "$(same "$TMP/b" "$TMP/c")"

@@ -74,7 +74,8 @@ typedef struct nmt_state {
 
 	/* encoder, all sentences' positions one after the other */
 	float *layer_a, *layer_b;   /* [P, max(e, 2re)] ping-pong layer input/output */
-	float *enc_gi;              /* [P, 3re] input projections of one direction */
+	float *enc_gi;              /* [P, max(3re, 3r)] input projections of one direction; once
+	                             * the encoder is done, the projected states (proj) */
 	int32_t *src_ids;           /* [P] each position's source id */
 	int32_t *enc_unc;           /* [U] positions whose word has no precomputed projection */
 	float *enc_x;               /* [U, e] their embeddings, one after the other */
@@ -85,7 +86,8 @@ typedef struct nmt_state {
 	float *enc_mean;            /* [2re] mean of a sentence's states, for h_0 */
 	const float *states;        /* [P, 2re] the encoder's output (layer_a or layer_b) */
 	float *keys;                /* [P, a] */
-	float *proj;                /* [P, 3r] the decoder GRU's input projection of each state, W_ih,c s_j */
+	float *proj;                /* [P, 3r] the decoder GRU's input projection of each state,
+	                             * W_ih,c s_j: enc_gi's memory, free after the encoder */
 	float *h0;                  /* [n, r] each sentence's initial decoder state */
 
 	/* decoder, one row per live hypothesis, grouped by sentence */

@@ -99,15 +99,15 @@ static int reserve_source(nmt_state *s, int total)
 	int failed = 0;
 	const nmt_dims *d = &s->m->d;
 	size_t ctx = 2 * (size_t)d->enc_hidden, width = ctx > (size_t)d->emb ? ctx : (size_t)d->emb;
+	size_t gi = 3 * (size_t)(d->enc_hidden > d->dec_hidden ? d->enc_hidden : d->dec_hidden);
 
 	if (total > s->cap_src) {
 		size_t P = (size_t)total;
 		GROW(s->layer_a, P * width);
 		GROW(s->layer_b, P * width);
-		GROW(s->enc_gi, P * 3 * d->enc_hidden);
+		GROW(s->enc_gi, P * gi);   /* also the projected states: engine.h */
 		GROW(s->src_ids, P);
 		GROW(s->keys, P * d->att);
-		GROW(s->proj, P * 3 * d->dec_hidden);
 		GROW(s->att, P);
 		if (failed)
 			return -1;
@@ -267,7 +267,7 @@ int nmt_batch_prepare(nmt_state *s, int n, const int32_t *const *src, const int 
 void nmt_state_free(nmt_state *s)
 {
 	void *p[] = { s->sent, s->layer_a, s->layer_b, s->enc_gi, s->src_ids, s->enc_unc, s->enc_x, s->enc_gi_u, s->enc_h, s->enc_gh, s->enc_pos, s->enc_mean,
-		      s->keys, s->proj, s->h0, s->row_sent, s->row_prev, s->h, s->h_next, s->x, s->q, s->qv, s->att,
+		      s->keys, s->h0, s->row_sent, s->row_prev, s->h, s->h_next, s->x, s->q, s->qv, s->att,
 		      s->gi, s->gh, s->gx, s->z, s->z_next, s->t, s->logits, s->shortlist_ids, s->shortlist_marks,
 		      s->gathered, s->gathered_f, s->hist_tok, s->hist_parent, s->out_ids,
 		      s->cand, s->n_cand, s->carry_from };
