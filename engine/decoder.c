@@ -134,6 +134,7 @@ void nmt_decode_step(nmt_state *s, int n)
 {
 	const nmt_model *m = s->m;
 	const nmt_dims *d = &m->d;
+
 	for (int i = 0; i < n; i++)
 		nmt_matrix_row(&m->tgt_emb, s->row_prev[i], s->x + (size_t)i * d->emb);
 	embedding_products(s, n);

@@ -1,5 +1,6 @@
 /* The engine's element-wise loops (the GRU cell, tanh over an array, the
- * activation quantizer, the log-softmax normalizer) as always-inline
+ * activation quantizer, the log-softmax normalizer, the rescale of integer
+ * sums, the attention's weighed sum) as always-inline
  * bodies. Each ISA file wraps them in functions compiled for its
  * instruction set (quant/ew.h), so the compiler vectorizes the same loops
  * 4 (SSE2, NEON), 8 (AVX2) or 16 (AVX-512) lanes wide. Every element sees
@@ -158,7 +159,8 @@ NMT_EW_INLINE void nmt_ew_rescale(const int32_t *sum, const float *factor, float
 }
 
 /* out[k] = sum_j w[j] * rows[j * n + k] for k < n, each element summed
- * over j in order from 0 (an attention context). */
+ * over j in order from 0 (the attention's weighed projected states;
+ * engine/cuda.cu's k_att_context sums in the same order). */
 NMT_EW_INLINE void nmt_ew_weighted_sum(const float *w, const float *rows, int n_rows, int n, float *out)
 {
 	for (int k = 0; k < n; k++)

@@ -76,12 +76,12 @@ TARGET static inline __m512i reduce16(const __m512i a[16])
 
 /* One shuffle (vpshufb) turns each nibble into its level plus 128, an
  * unsigned byte (64..192), and vpdpbusd multiplies those by the signed
- * activations straight from memory: the sums are of (w + 128) * x, and
- * 128 times the input's sum, taken once per input, corrects them exactly.
- * Putting the offset on the weights rather than on the activations costs
- * one correction per input instead of one per row, and lets each product
- * read its activations as a memory operand. Both sums are exact in int32
- * (|w + 128| <= 192, |x| <= 127, at most 2 * 16384 columns). */
+ * activations: the sums are of (w + 128) * x, and 128 times the input's
+ * sum, taken once per input, corrects them exactly. Putting the offset on
+ * the weights rather than on the activations costs one correction per
+ * input instead of one per row (two products per row and chunk). Both
+ * sums are exact in int32 (|w + 128| <= 192, |x| <= 127, at most
+ * 2 * 16384 columns). */
 TARGET static inline __m512i q4_ulevels(void)
 {
 	return _mm512_broadcast_i32x4(_mm_setr_epi8((char)192, (char)160, (char)144, (char)136, (char)132, (char)130,
@@ -133,7 +133,7 @@ TARGET static int32_t q4_dot(const uint8_t *row, int chunks, const int8_t *xq)
 }
 
 /* Four inputs' offsets, each repeated over the four rows of its 128-bit
- * lane: what add_lanes4's result holds too much. */
+ * lane: what reduce16's sums of a panel hold too much. */
 TARGET static inline __m512i q4_lane_offsets(const int32_t *offset)
 {
 	return _mm512_setr_epi32(offset[0], offset[0], offset[0], offset[0], offset[1], offset[1], offset[1], offset[1],
