@@ -12,25 +12,14 @@
 # Run after `make models`. Input: test_2016_flickr.en REPEAT times (default
 # 3); RUNS defaults to 3.
 set -eu
+. "$(dirname "$0")/common.sh"
 OLD=$1 NEW=$2
 CORPUS=${3:-../shared/data/multi30k}
 REPEAT=${4:-3}
 RUNS=${5:-3}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-zcat "$CORPUS/test_2016_flickr.en.gz" >"$TMP/one"
-: >"$TMP/in"
-i=0
-while [ $i -lt "$REPEAT" ]; do cat "$TMP/one" >>"$TMP/in"; i=$((i + 1)); done
-
-# ms BINARY OUT ARGS...: wall-clock milliseconds of one run
-ms() {
-	bin=$1 out=$2
-	shift 2
-	s=$(date +%s%N)
-	"$bin" "$@" <"$TMP/in" >"$out"
-	echo $((($(date +%s%N) - s) / 1000000))
-}
+repeat_test_2016 "$CORPUS" "$REPEAT" "$TMP/in"
 
 echo "input: test_2016_flickr.en x$REPEAT ($(wc -l <"$TMP/in") lines), one thread, best of $RUNS"
 printf '%-4s %-7s %8s %8s %7s  %s\n' fmt search old_s new_s new/old "lines differing"
@@ -38,8 +27,8 @@ for q in q8 q4; do
 	for beam in 1 4; do
 		bo= bn=
 		for r in $(seq "$RUNS"); do
-			a=$(ms "$OLD" "$TMP/old" -m "build/models/ende.$q.nmt" -t 1 -b $beam)
-			b=$(ms "$NEW" "$TMP/new" -m "build/models/ende.$q.nmt" -t 1 -b $beam)
+			a=$(run_ms "$TMP/in" "$TMP/old" "$OLD" -m "build/models/ende.$q.nmt" -t 1 -b $beam)
+			b=$(run_ms "$TMP/in" "$TMP/new" "$NEW" -m "build/models/ende.$q.nmt" -t 1 -b $beam)
 			{ [ -z "$bo" ] || [ "$a" -lt "$bo" ]; } && bo=$a
 			{ [ -z "$bn" ] || [ "$b" -lt "$bn" ]; } && bn=$b
 		done

@@ -5,10 +5,17 @@
 # its translations and n-best scores with ./nmt's on the first LINES lines
 # of Multi30k test_2016_flickr, greedy and beam 4, for every weight format.
 #
-#   make models build/host/nmt-cuda-emu && LINES=100 sh bench/cuda_emu.sh
+#   LINES=100 sh bench/cuda_emu.sh
+#
+# It first builds ./nmt, the models and the emulated binary from this tree
+# (an emulator left from an older tree once showed 244 false differences);
+# EMU=PATH compares a given binary instead, unbuilt.
 set -eu
 DATA=${DATA:-../shared/data/multi30k}
-EMU=${EMU:-build/host/nmt-cuda-emu}
+if [ -z "${EMU:-}" ]; then
+	EMU=build/host/nmt-cuda-emu
+	make -s nmt models "$EMU" >/dev/null
+fi
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 zcat "$DATA/test_2016_flickr.en.gz" | head -n "${LINES:-100}" >"$TMP/src"

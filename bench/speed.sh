@@ -17,16 +17,15 @@
 # apertium-eng-spa; a missing one skips its rows. SKIP_TORCH=1 skips the
 # reference (it takes minutes).
 set -eu
+. "$(dirname "$0")/common.sh"
 CORPUS=${1:-../shared/data/multi30k}
 REPEAT=${2:-10}
 PY=${PYTHON:-/usr/bin/python3}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-zcat "$CORPUS/test_2016_flickr.en.gz" >"$TMP/test"
-i=0
-: >"$TMP/x$REPEAT"
-while [ $i -lt "$REPEAT" ]; do cat "$TMP/test" >>"$TMP/x$REPEAT"; i=$((i + 1)); done
+repeat_test_2016 "$CORPUS" 1 "$TMP/test"
+repeat_test_2016 "$CORPUS" "$REPEAT" "$TMP/x$REPEAT"
 
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 

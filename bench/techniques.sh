@@ -16,15 +16,13 @@
 #   precompute model-pack --precompute-top 0 vs K (K = 250, 1000, 8000)
 #   threads    -t 1 vs -t 2
 set -eu
+. "$(dirname "$0")/common.sh"
 CORPUS=${1:-../shared/data/multi30k}
 REPEAT=${2:-3}
 RUNS=${3:-3}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-zcat "$CORPUS/test_2016_flickr.en.gz" >"$TMP/one"
-i=0
-: >"$TMP/in"
-while [ $i -lt "$REPEAT" ]; do cat "$TMP/one" >>"$TMP/in"; i=$((i + 1)); done
+repeat_test_2016 "$CORPUS" "$REPEAT" "$TMP/in"
 
 # best MODEL OUT ARGS...: the best wall-clock seconds of RUNS runs
 best() {
@@ -32,9 +30,7 @@ best() {
 	shift 2
 	b=
 	for r in $(seq "$RUNS"); do
-		s=$(date +%s%N)
-		./nmt -m "$model" "$@" <"$TMP/in" >"$out"
-		ms=$((($(date +%s%N) - s) / 1000000))
+		ms=$(run_ms "$TMP/in" "$out" ./nmt -m "$model" "$@")
 		[ -z "$b" ] || [ $ms -lt "$b" ] && b=$ms
 	done
 	echo "$b" | awk '{printf "%.2f", $1 / 1000}'

@@ -247,5 +247,5 @@ NMT_PANEL_MULTI(q8_panel_multi, q8_row_multi)
 NMT_PANEL_MULTI(q4_panel_multi, q4_row_multi)
 
 const nmt_qdot nmt_qdot_avx2 = { "avx2", q8_dot, q4_dot, q8_panel, q4_panel, q8_panel_multi, q4_panel_multi,
-				     nmt_f32_rows_avx2, &nmt_ew_avx2, NULL, NULL };
+				     nmt_f32_rows_avx2, &nmt_ew_avx2, NULL };
 #endif

@@ -305,5 +305,5 @@ TARGET static void q8_panel_multi(const uint8_t *panel, int chunks, const int8_t
 }
 
 const nmt_qdot QDOT = { QDOT_NAME, q8_dot, q4_dot, q8_panel, q4_panel, q8_panel_multi, q4_panel_multi,
-				       nmt_f32_rows_avx512, &nmt_ew_avx512, NULL, q4_block };
+				       nmt_f32_rows_avx512, &nmt_ew_avx512, q4_block };
 #endif

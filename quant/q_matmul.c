@@ -67,7 +67,7 @@ void nmt_matmul_q(const nmt_matrix *W, const float *X, int n, int ldx,
 	int chunks = nmt_chunks_per_row(W->format, W->cols);
 	size_t panel_bytes = (size_t)NMT_PANEL_ROWS * chunks * NMT_CHUNK_BYTES;
 	void (*block)(const uint8_t *, int, int, const int8_t *, size_t, int, int32_t *, size_t) =
-		W->format == NMT_FMT_Q8 ? q->q8_block : q->q4_block;
+		W->format == NMT_FMT_Q4 ? q->q4_block : NULL;
 
 	for (int i0 = 0; i0 < n; i0 += NMT_KBATCH) {
 		int nb = n - i0 < NMT_KBATCH ? n - i0 : NMT_KBATCH;

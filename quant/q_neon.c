@@ -167,7 +167,7 @@ static void q8_panel(const uint8_t *panel, int chunks, const int8_t *xq, int32_t
 }
 
 const nmt_qdot nmt_qdot_neon = { "neon", q8_dot, q4_dot, q8_panel, q4_panel, NULL, NULL, nmt_f32_rows_neon,
-				 &nmt_ew_generic, NULL, NULL };
+				 &nmt_ew_generic, NULL };
 const nmt_qdot nmt_qdot_neon_dotprod = { "neon-dotprod", q8_dot, q4_dot_sdot, q8_panel, q4_panel_sdot, NULL, NULL,
-					     nmt_f32_rows_neon, &nmt_ew_generic, NULL, NULL };
+					     nmt_f32_rows_neon, &nmt_ew_generic, NULL };
 #endif

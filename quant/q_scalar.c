@@ -35,4 +35,4 @@ static void q4_panel(const uint8_t *panel, int chunks, const int8_t *xq, int32_t
 		out[r] = q4_dot(panel + r * NMT_CHUNK_BYTES, chunks, xq);
 }
 
-const nmt_qdot nmt_qdot_scalar = { "scalar", q8_dot, q4_dot, q8_panel, q4_panel, NULL, NULL, nmt_f32_rows_scalar, &nmt_ew_generic, NULL, NULL };
+const nmt_qdot nmt_qdot_scalar = { "scalar", q8_dot, q4_dot, q8_panel, q4_panel, NULL, NULL, nmt_f32_rows_scalar, &nmt_ew_generic, NULL };

@@ -39,12 +39,12 @@ typedef struct nmt_qdot {
 	/* the element-wise kernels for the same instruction set */
 	const struct nmt_ew *ew;
 	/* Optional (NULL: the driver calls the panel functions): `panels`
-	 * consecutive panels from `codes` against nb <= NMT_KBATCH inputs,
-	 * sums[b * ld + r] for r < panels * NMT_PANEL_ROWS. One call for a
-	 * block of rows spares the driver a call and a copy per panel, and lets
-	 * the ISA take as many inputs per decoded weight as its registers hold. */
-	void (*q8_block)(const uint8_t *codes, int panels, int chunks, const int8_t *xq, size_t x_stride, int nb,
-			 int32_t *sums, size_t ld);
+	 * consecutive panels of a q4 matrix from `codes` against nb <=
+	 * NMT_KBATCH inputs, sums[b * ld + r] for r < panels * NMT_PANEL_ROWS.
+	 * One call for a block of rows spares the driver a call and a copy per
+	 * panel, and lets the ISA take as many inputs per decoded weight as its
+	 * registers hold. (No ISA has needed one for q8: its kernels spend
+	 * their time decoding, not in the driver.) */
 	void (*q4_block)(const uint8_t *codes, int panels, int chunks, const int8_t *xq, size_t x_stride, int nb,
 			 int32_t *sums, size_t ld);
 } nmt_qdot;
