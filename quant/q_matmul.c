@@ -24,8 +24,8 @@ static void quantize_inputs(const nmt_matrix *W, const float *X, int nb, int ldx
 }
 
 /* Rows rescaled at a time: their sums wait in an array on the stack, and
- * the rescale runs as one loop the compiler vectorizes. A multiple of
- * NMT_PANEL_ROWS. */
+ * the ISA's element-wise rescale (ew.h) turns them into floats in one
+ * loop. A multiple of NMT_PANEL_ROWS. */
 #define BLOCK_ROWS 256
 
 /* The sums of `rows` rows (whole panels from `panel`) against nb <= NMT_KBATCH
