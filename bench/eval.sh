@@ -10,7 +10,8 @@
 # corpus has the lowercased, tokenized references the published Multi30k
 # scores use (SET.lc.norm.tok.de), also lowercased BLEU against those
 # ("BLEU-tok"; their tokenization is Moses', which 13a matches here except
-# for a few escaped apostrophes).
+# for a few escaped apostrophes). "unk": lines holding an unknown piece
+# (" ⁇ ", what SentencePiece decodes <unk> to), out of the set's lines.
 set -eu
 MODEL=${1:--}
 CORPUS=${2:-../shared/data/multi30k}
@@ -19,7 +20,7 @@ PY=${PYTHON:-/usr/bin/python3}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 if [ "$MODEL" = - ]; then M=""; else M="-m $MODEL"; fi
-printf '%-18s %-6s %8s %8s %8s %8s %8s\n' set search BLEU BLEU-lc BLEU-tok chrF time
+printf '%-18s %-6s %8s %8s %8s %8s %8s %8s\n' set search BLEU BLEU-lc BLEU-tok chrF unk time
 for set in test_2016_flickr test_2017_flickr; do
 	zcat "$CORPUS/$set.en.gz" >"$TMP/src"
 	zcat "$CORPUS/$set.de.gz" >"$TMP/ref"
@@ -33,8 +34,9 @@ for set in test_2016_flickr test_2017_flickr; do
 		if [ -f "$CORPUS/$set.lc.norm.tok.de" ]; then
 			tok=$($PY train/bleu.py "$TMP/hyp" "$CORPUS/$set.lc.norm.tok.de" --lowercase | awk '{print $2}')
 		fi
-		printf '%-18s %-6s %8s %8s %8s %8s %8s\n' "$set" "beam$beam" \
+		unk=$(grep -c '⁇' "$TMP/hyp" || true)
+		printf '%-18s %-6s %8s %8s %8s %8s %8s %8s\n' "$set" "beam$beam" \
 			"$(echo "$cased" | awk '{print $2}')" "$(echo "$lower" | awk '{print $2}')" "$tok" \
-			"$(echo "$cased" | awk '{print $4}')" "$(( (end - start) / 1000000 ))ms"
+			"$(echo "$cased" | awk '{print $4}')" "$unk" "$(( (end - start) / 1000000 ))ms"
 	done
 done
