@@ -55,7 +55,16 @@ struct spm_model {
     float min_score, max_score; /* over NORMAL pieces, as SentencePiece computes them */
     uint32_t max_match_len;     /* longest NORMAL/USER_DEFINED/UNUSED piece in bytes */
     uint32_t max_user_len;      /* longest USER_DEFINED piece in bytes (0: none) */
+    int inner_space;            /* some matchable piece holds the normalizer's space past its
+                                 * first byte; when none does, no piece crosses a word start */
 };
+
+/* The space the normalizer writes between words: U+2581 or, unescaped, ' '. */
+static inline const char *spm_space(const spm_model *m, size_t *len) {
+    int escaped = (m->flags & SPM_F_ESCAPE_WS) != 0;
+    *len = escaped ? 3 : 1;
+    return escaped ? SPM_SPACE_SYMBOL : " ";
+}
 
 /* A piece of the segmentation: bytes [start, start+len) of the normalized text. */
 typedef struct { uint32_t start, len; int32_t id; } spm_span;

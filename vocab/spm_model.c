@@ -161,9 +161,13 @@ static int check_piece_content(spm_model *m, int32_t id, int *n_unk, char *err, 
         if (score < m->min_score) m->min_score = score;
         if (score > m->max_score) m->max_score = score;
     }
-    if ((type == SPM_NORMAL || type == SPM_USER_DEFINED || type == SPM_UNUSED) &&
-        len > m->max_match_len)
-        m->max_match_len = (uint32_t)len;
+    if (type == SPM_NORMAL || type == SPM_USER_DEFINED || type == SPM_UNUSED) {
+        if (len > m->max_match_len) m->max_match_len = (uint32_t)len;
+        size_t sp_len;
+        const char *sp = spm_space(m, &sp_len);
+        for (size_t i = 1; i + sp_len <= len && !m->inner_space; i++)
+            m->inner_space = memcmp(p + i, sp, sp_len) == 0;
+    }
     if (type == SPM_USER_DEFINED && len > m->max_user_len) m->max_user_len = (uint32_t)len;
     if (type == SPM_UNKNOWN) (*n_unk)++;
     return 0;

@@ -31,12 +31,26 @@ static double piece_score(const spm_model *m, int32_t id, size_t len) {
     return (double)spm_piece_score(m, id);
 }
 
+/* How many bytes from `start` a piece can span: the longest piece, and, when
+ * no piece holds a space past its first byte (SentencePiece's default
+ * split_by_whitespace), up to the next word's space: the lookups of longer
+ * substrings could only miss. */
+static size_t piece_limit(const spm_model *m, const char *text, size_t n, size_t start) {
+    size_t lim = n - start < m->max_match_len ? n - start : m->max_match_len;
+    if (m->inner_space) return lim;
+    size_t sp_len;
+    const char *sp = spm_space(m, &sp_len);
+    for (size_t i = 1; i + sp_len <= lim; i++)
+        if (memcmp(text + start + i, sp, sp_len) == 0) return i;
+    return lim;
+}
+
 /* Relax every piece starting at `start`; returns whether a one-character piece exists. */
 static int relax_from(const spm_model *m, const char *text, size_t n, size_t start,
                       size_t char_len, best_end *best) {
     float here = best[start].score;
     int has_single = 0;
-    size_t lim = n - start < m->max_match_len ? n - start : m->max_match_len;
+    size_t lim = piece_limit(m, text, n, start);
     uint32_t h = SPM_FNV_INIT;
     for (size_t len = 1; len <= lim; len++) {
         h = spm_fnv_step(h, (uint8_t)text[start + len - 1]);
