@@ -50,6 +50,14 @@ static int pick_candidates(nmt_state *s, const nmt_sentence *st, int row0, int k
 	for (int i = 0; i < st->n_live; i++) {
 		const float *x = s->logits + (size_t)(row0 + i) * s->logit_stride;
 		float max, log_sum = s->kq.qdot->ew->log_normalizer(x, V, &max), live = st->live_score[i];
+		if (k == 1 && st->n_live == 1) {
+			int v = nmt_topk_greedy(x, V, max, log_sum, live);
+			if (v >= 0) {
+				best[0].value = live + ((x[v] - max) - log_sum);
+				best[0].flat = v;
+				return 1;
+			}
+		}
 		float turned_away = 0;
 		int have_turned_away = 0;
 		for (int v = 0; v < V; v++) {

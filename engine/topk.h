@@ -39,4 +39,28 @@ static inline NMT_HD int nmt_topk_offer(nmt_candidate *best, int *count, int k, 
 	return 1;
 }
 
+/* Greedy: the position of a row's one best continuation, whose value is
+ * live + ((x - max) - log_sum) with max the largest logit; -1 when the
+ * logits hold no finite largest value (max NaN or infinite). It is the lowest
+ * position whose value reaches that of the largest logit: a value never
+ * decreases with its logit, so none exceeds that one, and on a tie the
+ * lower position wins, as nmt_topk_offer ranks them; no list to keep.
+ * Blocks of 16 without an early exit, so the compiler can vectorize the
+ * test. */
+static inline NMT_HD int nmt_topk_greedy(const float *x, int V, float max, float log_sum, float live)
+{
+	float top = live + ((max - max) - log_sum);
+	for (int v0 = 0; v0 < V; v0 += 16) {
+		int end = V - v0 < 16 ? V : v0 + 16, hit = 0;
+		for (int v = v0; v < end; v++)
+			hit |= live + ((x[v] - max) - log_sum) >= top;
+		if (!hit)
+			continue;
+		for (int v = v0; v < end; v++)
+			if (live + ((x[v] - max) - log_sum) >= top)
+				return v;
+	}
+	return -1;
+}
+
 #endif

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "../engine/engine.h"
+#include "../engine/topk.h"
 #include "../engine/translator.h"
 
 #define MODEL_PATH "build/tiny.nmt"
@@ -414,6 +415,50 @@ static void test_small_shortlist_restricts_output(void **state)
 	nmt_model_close(m);
 }
 
+/* Greedy's shortcut picks what offering every value to a one-place k-best
+ * list picks: logits a few ulps apart (ties, and values that the
+ * log-softmax's subtractions round alike, where the lower position must
+ * win though its logit is smaller), NaNs, infinities, any length. */
+static void test_greedy_pick_equals_topk(void **state)
+{
+	(void)state;
+	float x[700];
+	unsigned seed = 12345;
+	int rounded_alike = 0;
+	for (int trial = 0; trial < 3000; trial++) {
+		int V = 1 + trial % 700;
+		float max = -INFINITY;
+		for (int v = 0; v < V; v++) {
+			seed = seed * 1103515245u + 12345u;
+			unsigned r = seed >> 16;
+			x[v] = 7.0f;
+			for (unsigned k = 0; k < r % 4; k++)
+				x[v] = nextafterf(x[v], 8.0f);
+			if (r % 5 == 0)
+				x[v] -= 2.0f;
+			if (r % 97 == 0)
+				x[v] = NAN;
+			if (r % 89 == 0)
+				x[v] = -INFINITY;
+			if (x[v] > max)
+				max = x[v];
+		}
+		float log_sum = 0.25f * (float)(trial % 400), live = -0.37f * (float)(trial % 11);
+		nmt_candidate best[1];
+		int count = 0;
+		for (int v = 0; v < V; v++)
+			nmt_topk_offer(best, &count, 1, live + ((x[v] - max) - log_sum), v);
+		int got = nmt_topk_greedy(x, V, max, log_sum, live);
+		if (!isfinite(max)) {
+			assert_int_equal(got, -1);
+			continue;
+		}
+		assert_int_equal(got, best[0].flat);
+		rounded_alike += x[got] < max;
+	}
+	assert_true(rounded_alike > 100); /* the test reaches the subtle case */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -426,6 +471,7 @@ int main(void)
 		cmocka_unit_test(test_max_len_bounds_output),
 		cmocka_unit_test(test_full_shortlist_changes_nothing),
 		cmocka_unit_test(test_small_shortlist_restricts_output),
+		cmocka_unit_test(test_greedy_pick_equals_topk),
 	};
 	return cmocka_run_group_tests_name("engine", tests, setup, teardown);
 }
