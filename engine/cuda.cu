@@ -398,7 +398,7 @@ __global__ void k_output(dmat E, const float *t, const int8_t *tq, const float *
  * 1. each live row's log-softmax normalizer (the CPU's own function);
  * 2. for each sentence, TOPK_THREADS threads each keep the k best of their
  *    share of its (row, word) continuations: value = live score +
- *    (x - max) - log Σ e^(x - max), flat = row * V + position;
+ *    (x - max) - log Σ e^(x - max), flat = row * Vt + word id;
  * 3. one thread per sentence merges those lists.
  * topk.h ranks the candidates exactly as search.c does, in any order. */
 #define TOPK_THREADS 128
@@ -415,7 +415,8 @@ __global__ void k_row_norm(const float *logits, int ld, const dsent *sents, int 
 }
 
 __global__ void k_topk_local(const float *logits, int ld, const dsent *sents, int N, const float *row_max,
-			     const float *row_lse, nmt_candidate *local, int *local_n)
+			     const float *row_lse, const int32_t *sl_off, const int32_t *sl_len,
+			     const int32_t *shortlists, int Vt, nmt_candidate *local, int *local_n)
 {
 	int t = threadIdx.x, i = blockIdx.x;
 	if (i >= N)
@@ -424,9 +425,10 @@ __global__ void k_topk_local(const float *logits, int ld, const dsent *sents, in
 	nmt_candidate *best = local + ((size_t)i * TOPK_THREADS + t) * NMT_MAX_BEAM;
 	int count = 0, V = st->V, total = st->k > 0 ? st->n_live * V : 0;
 	for (int f = t; f < total; f += TOPK_THREADS) {
-		int j = f / V, row = st->row0 + j;
-		float x = logits[(size_t)row * ld + (f - j * V)];
-		nmt_topk_offer(best, &count, st->k, st->live[j] + ((x - row_max[row]) - row_lse[row]), f);
+		int j = f / V, row = st->row0 + j, pos = f - j * V;
+		int id = sl_len[i] > 0 ? shortlists[sl_off[i] + pos] : pos;
+		float x = logits[(size_t)row * ld + pos];
+		nmt_topk_offer(best, &count, st->k, st->live[j] + ((x - row_max[row]) - row_lse[row]), j * Vt + id);
 	}
 	local_n[(size_t)i * TOPK_THREADS + t] = count;
 }
@@ -713,7 +715,7 @@ static int step(void *dev, nmt_state *s, int n)
 	int *local_n = (int *)(local + (size_t)N * TOPK_THREADS * NMT_MAX_BEAM);
 	LAUNCH(k_row_norm, N, NMT_MAX_BEAM, F(B_LOGITS), s->logit_stride, sents, N, F(B_NORM), F(B_NORM) + n);
 	LAUNCH(k_topk_local, N, TOPK_THREADS, F(B_LOGITS), s->logit_stride, sents, N, F(B_NORM), F(B_NORM) + n,
-	       local, local_n);
+	       sl_off, sl_len, I(B_SHORTLISTS), dm->tgt_vocab, local, local_n);
 	LAUNCH(k_topk_merge, blocks((size_t)N), THREADS, sents, N, local, local_n, (nmt_candidate *)d->buf[B_CAND],
 	       (int *)d->buf[B_N_CAND]);
 	CHECK(d, cudaGetLastError(), "a decoder step");

@@ -15,11 +15,13 @@ typedef struct {
 	int src_off, src_len;       /* its rows of the concatenated encoder outputs */
 	int max_len;                /* decode steps allowed */
 
-	/* the output vocabulary: shortlist[0..shortlist_len) ids in increasing
-	 * order, or all of Vt when shortlist_len == 0 */
+	/* the output vocabulary: shortlist[0..shortlist_len), or all of Vt when
+	 * shortlist_len == 0. Its first state->n_shared ids are the model's
+	 * shared ones (model.h), the rest the sentence's own; each part is in
+	 * increasing id order. */
 	const int32_t *shortlist;
 	int shortlist_len;
-	nmt_matrix out_w;           /* q8/q4 with a shortlist: its rows gathered (data NULL otherwise) */
+	nmt_matrix out_w;           /* q8/q4 with a shortlist: its own rows gathered (data NULL otherwise) */
 	const float *out_bias;      /* the output bias of those rows */
 
 	/* the beam (search.c) */
@@ -49,7 +51,7 @@ typedef struct nmt_device_ops {
 	 * sentence i with live rows its beam - n_fin best continuations into
 	 * s->cand[i * NMT_MAX_BEAM ..], s->n_cand[i] of them (search.c's
 	 * pick_candidates: value = live score + log-softmax, flat = row in the
-	 * sentence * V + output position) */
+	 * sentence * Vt + target id) */
 	int (*step)(void *dev, struct nmt_state *s, int n);
 	/* the next step's row i continues from this step's row s->carry_from[i] */
 	int (*carry)(void *dev, struct nmt_state *s, int n);
@@ -104,6 +106,8 @@ typedef struct nmt_state {
 
 	/* shortlists of the batch, one after the other, and their gathered
 	 * output rows */
+	int n_shared;               /* every shortlist starts with the model's shared ids
+	                             * (0: no shortlists) */
 	int32_t *shortlist_ids;     /* [sum of lengths] */
 	size_t cap_shortlist_ids;
 	uint8_t *shortlist_marks;   /* [Vt] zeroed scratch for building one */

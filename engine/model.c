@@ -277,6 +277,41 @@ static int open_vmap(nmt_model *m, char *err, size_t errlen)
 	return 0;
 }
 
+/* The rows every shortlist holds (model.h, shared_ids), gathered once. */
+static int build_shared_rows(nmt_model *m, char *err, size_t errlen)
+{
+	int Vt = m->d.tgt_vocab, n = 0;
+	uint8_t *marks;
+
+	if (!m->has_vmap)
+		return 0;
+	if (!(marks = calloc((size_t)Vt, 1)))
+		return nmt_fail(err, errlen, "out of memory");
+	for (uint32_t i = 0; i < m->vmap.n_zero; i++)
+		marks[nmt_vmap_value(m->vmap.zero, m->vmap.id_bytes, i)] = 1;
+	marks[m->d.eos_id] = 1;
+	for (int id = 0; id < Vt; id++)
+		n += marks[id];
+	m->shared_ids = malloc((size_t)n * sizeof *m->shared_ids);
+	m->shared_bias = malloc((size_t)n * sizeof *m->shared_bias);
+	m->shared_factors = malloc((size_t)n * sizeof *m->shared_factors);
+	m->shared_codes = malloc(nmt_matrix_gather_bytes(&m->tgt_emb, n) + 1);
+	if (!m->shared_ids || !m->shared_bias || !m->shared_factors || !m->shared_codes) {
+		free(marks);
+		return nmt_fail(err, errlen, "out of memory");
+	}
+	for (int id = 0, k = 0; id < Vt; id++)   /* collecting in id order sorts for free */
+		if (marks[id]) {
+			m->shared_bias[k] = m->out_bias[id];
+			m->shared_ids[k++] = id;
+		}
+	free(marks);
+	m->n_shared = n;
+	if (m->tgt_emb.format != NMT_FMT_F32)
+		nmt_matrix_gather(&m->tgt_emb, m->shared_ids, n, m->shared_codes, m->shared_factors, &m->shared_w);
+	return 0;
+}
+
 /* The precomputed tables are optional too (docs/FORMAT.md, "precomp"). */
 static int open_precomp(nmt_model *m, char *err, size_t errlen)
 {
@@ -345,6 +380,10 @@ int nmt_model_open_memory(const void *buf, size_t len, int verify_all, nmt_model
 	rc = NMT_ERR_FORMAT;
 	if (open_vmap(m, err, errlen) != 0 || open_precomp(m, err, errlen) != 0)
 		goto fail;
+	if (build_shared_rows(m, err, errlen) != 0) {
+		rc = NMT_ERR_NO_MEMORY;
+		goto fail;
+	}
 	*out = m;
 	return 0;
 fail:
@@ -401,6 +440,10 @@ void nmt_model_close(nmt_model *m)
 	if (m->owns_map)
 		munmap((void *)m->map, m->map_len);
 	free(m->owned_copy);
+	free(m->shared_ids);
+	free(m->shared_bias);
+	free(m->shared_factors);
+	free(m->shared_codes);
 	free(m);
 }
 

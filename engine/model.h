@@ -58,6 +58,17 @@ struct nmt_model {
 	const float *pre_enc, *pre_att;
 	int pre_src, pre_tgt;
 	int has_vmap;
+	/* What every shortlist holds, the map's 0-grams and EOS: their ids in
+	 * increasing order, their output biases and, for q8/q4, their rows of
+	 * the output layer gathered once at open (shared_w; data NULL for f32),
+	 * so that each step multiplies them for all of a batch's rows in one
+	 * product (engine/decoder.c). n_shared is 0 without a map. */
+	int32_t *shared_ids;
+	float *shared_bias;
+	nmt_matrix shared_w;
+	void *shared_codes;
+	float *shared_factors;
+	int n_shared;
 	const char *meta;                            /* key=value lines, not NUL-terminated */
 	size_t meta_len;
 	nmt_file_view view;

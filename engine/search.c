@@ -35,40 +35,67 @@ static int32_t output_id(const nmt_sentence *st, int k)
 	return st->shortlist_len > 0 ? st->shortlist[k] : k;
 }
 
+/* A row's continuations at output positions [v0, v1), whose ids increase
+ * with the position, offered to the k-best list: the output layer's bias
+ * is already in the logits x, and the log-softmax and the k-best selection
+ * are one pass (Amun 2018 Alg. 4): a continuation's value live + ((x - max)
+ * - L) is computed only for a logit that can still enter the k best. That
+ * value never decreases as x grows, the bar to enter only rises, and on a
+ * tie the lower id wins, so once a logit has been turned away every later
+ * logit not above it would be too: the result is exactly that of offering
+ * every value of the full log-softmax. A candidate's flat index is
+ * flat0 + its id. */
+static void offer_range(const nmt_sentence *st, const float *x, int v0, int v1, float max, float log_sum,
+			float live, int flat0, int k, candidate *best, int *count)
+{
+	float turned_away = 0;
+	int have_turned_away = 0;
+	for (int v = v0; v < v1; v++) {
+		if (have_turned_away && x[v] <= turned_away)
+			continue;
+		if (!nmt_topk_offer(best, count, k, live + ((x[v] - max) - log_sum), flat0 + output_id(st, v)) &&
+		    (!have_turned_away || x[v] > turned_away)) {
+			turned_away = x[v];
+			have_turned_away = !isnan(x[v]);
+		}
+	}
+}
+
+/* Greedy: the output position of a row's best continuation, the lowest id
+ * among equal values (topk.h), or -1 when there is no number to rank. */
+static int pick_greedy(const nmt_sentence *st, int Z, const float *x, int V, float max, float log_sum,
+		       float live)
+{
+	int a = nmt_topk_greedy(x, Z, max, log_sum, live);
+	int b = nmt_topk_greedy(x + Z, V - Z, max, log_sum, live);
+	if (b >= 0)
+		b += Z;
+	if (a < 0 || b < 0)
+		return a < 0 ? b : a;
+	return output_id(st, a) < output_id(st, b) ? a : b;
+}
+
 /* The k best continuations of a sentence's live rows, whose logits start at
- * row `row0`: the output layer's bias is already in the logits, and the
- * log-softmax and the k-best selection are one pass (Amun 2018 Alg. 4):
- * a continuation's value live_score + ((x - max) - L) is computed only for a
- * logit x that can still enter the k best. That value never decreases as x
- * grows, and the bar to enter only rises, so once a logit has been turned
- * away every logit not above it would be too: the result is exactly that of
- * offering every value of the full log-softmax. */
+ * row `row0`, as (value, row * Vt + id). A shortlist's shared part and its
+ * own are each in id order, so each is a range of its own. */
 static int pick_candidates(nmt_state *s, const nmt_sentence *st, int row0, int k, candidate *best)
 {
-	int V = output_size(s, st), count = 0;
+	int V = output_size(s, st), Vt = s->m->d.tgt_vocab, count = 0;
+	int Z = st->shortlist_len > 0 ? s->n_shared : 0;
 
 	for (int i = 0; i < st->n_live; i++) {
 		const float *x = s->logits + (size_t)(row0 + i) * s->logit_stride;
 		float max, log_sum = s->kq.qdot->ew->log_normalizer(x, V, &max), live = st->live_score[i];
 		if (k == 1 && st->n_live == 1) {
-			int v = nmt_topk_greedy(x, V, max, log_sum, live);
+			int v = pick_greedy(st, Z, x, V, max, log_sum, live);
 			if (v >= 0) {
 				best[0].value = live + ((x[v] - max) - log_sum);
-				best[0].flat = v;
+				best[0].flat = output_id(st, v);
 				return 1;
 			}
 		}
-		float turned_away = 0;
-		int have_turned_away = 0;
-		for (int v = 0; v < V; v++) {
-			if (have_turned_away && x[v] <= turned_away)
-				continue;
-			if (!nmt_topk_offer(best, &count, k, live + ((x[v] - max) - log_sum), i * V + v) &&
-			    (!have_turned_away || x[v] > turned_away)) {
-				turned_away = x[v];
-				have_turned_away = !isnan(x[v]);
-			}
-		}
+		offer_range(st, x, 0, Z, max, log_sum, live, i * Vt, k, best, &count);
+		offer_range(st, x, Z, V, max, log_sum, live, i * Vt, k, best, &count);
 	}
 	return count;
 }
@@ -156,7 +183,7 @@ static int candidates(nmt_state *s, int sent, int row0, int k, candidate *best)
 static void advance(nmt_state *s, int sent, int row0, int step, const nmt_search_options *o, int *next_row)
 {
 	nmt_sentence *st = &s->sent[sent];
-	int V = output_size(s, st);
+	int Vt = s->m->d.tgt_vocab;
 	candidate best[NMT_MAX_BEAM];
 	int parent_slot[NMT_MAX_BEAM];   /* live_slot is rewritten below while still needed */
 
@@ -164,7 +191,7 @@ static void advance(nmt_state *s, int sent, int row0, int step, const nmt_search
 	int count = candidates(s, sent, row0, s->beam - st->n_fin, best);
 	int n_next = 0;
 	for (int p = 0; p < count; p++) {
-		int row = best[p].flat / V, tok = output_id(st, best[p].flat % V);
+		int row = best[p].flat / Vt, tok = best[p].flat % Vt;
 		history(s, s->hist_tok, sent, step)[p] = tok;
 		history(s, s->hist_parent, sent, step)[p] = parent_slot[row];
 		if (tok == s->m->d.eos_id) {

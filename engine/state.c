@@ -150,8 +150,37 @@ static int reserve_steps(nmt_state *s, int steps)
 	return 0;
 }
 
+/* Remove the sorted ids `shared` (all of which it holds) from the sorted
+ * list ids[0..n), in place; returns how many are left. */
+static int remove_shared(int32_t *ids, int n, const int32_t *shared, int n_shared)
+{
+	int k = 0, j = 0;
+	for (int i = 0; i < n; i++) {
+		if (j < n_shared && ids[i] == shared[j])
+			j++;
+		else
+			ids[k++] = ids[i];
+	}
+	return k;
+}
+
+/* Sentence i's shortlist into out (room for n_shared + Vt ids): the shared
+ * ids, then its own in id order, the whole list in id order when
+ * n_shared == 0. Returns its length. */
+static int build_shortlist(nmt_state *s, const int32_t *src, int i, int32_t *out)
+{
+	const nmt_model *m = s->m;
+	int Z = s->n_shared;
+	int n = nmt_vmap_shortlist(&m->vmap, src, s->sent[i].src_len - 1, m->d.eos_id, m->d.tgt_vocab,
+				   s->shortlist_marks, out + Z);
+	if (Z == 0)
+		return n;
+	memcpy(out, m->shared_ids, (size_t)Z * sizeof *out);
+	return Z + remove_shared(out + Z, n, m->shared_ids, Z);
+}
+
 /* Build every sentence's shortlist into s->shortlist_ids, one after the
- * other (at most Vt ids each); 0 on success. */
+ * other; 0 on success. */
 static int build_shortlists(nmt_state *s, const int32_t *const *src)
 {
 	int failed = 0;
@@ -159,8 +188,8 @@ static int build_shortlists(nmt_state *s, const int32_t *const *src)
 	size_t used = 0;
 
 	for (int i = 0; i < s->n_sents; i++) {
-		if (used + (size_t)m->d.tgt_vocab > s->cap_shortlist_ids) {
-			size_t cap = used + (size_t)m->d.tgt_vocab;
+		if (used + (size_t)s->n_shared + (size_t)m->d.tgt_vocab > s->cap_shortlist_ids) {
+			size_t cap = used + (size_t)s->n_shared + (size_t)m->d.tgt_vocab;
 			if (cap < 2 * s->cap_shortlist_ids)
 				cap = 2 * s->cap_shortlist_ids;
 			GROW(s->shortlist_ids, cap);
@@ -169,8 +198,7 @@ static int build_shortlists(nmt_state *s, const int32_t *const *src)
 			s->cap_shortlist_ids = cap;
 		}
 		nmt_sentence *st = &s->sent[i];
-		st->shortlist_len = nmt_vmap_shortlist(&m->vmap, src[i], st->src_len - 1, m->d.eos_id,
-						       m->d.tgt_vocab, s->shortlist_marks, s->shortlist_ids + used);
+		st->shortlist_len = build_shortlist(s, src[i], i, s->shortlist_ids + used);
 		used += (size_t)st->shortlist_len;
 	}
 	used = 0;   /* the array has stopped moving: point into it */
@@ -181,8 +209,9 @@ static int build_shortlists(nmt_state *s, const int32_t *const *src)
 	return 0;
 }
 
-/* Gather each shortlist's rows of the (q8/q4) output layer and its biases,
- * once for the whole batch; 0 on success. */
+/* Gather each shortlist's own rows (past the shared ones, which the model
+ * holds gathered) of the (q8/q4) output layer and their biases, once for
+ * the whole batch; 0 on success. */
 static int gather_output_rows(nmt_state *s)
 {
 	int failed = 0;
@@ -190,8 +219,8 @@ static int gather_output_rows(nmt_state *s)
 	size_t bytes = 0, floats = 0;
 
 	for (int i = 0; i < s->n_sents; i++) {
-		bytes += nmt_matrix_gather_bytes(&m->tgt_emb, s->sent[i].shortlist_len);
-		floats += 2 * (size_t)s->sent[i].shortlist_len;
+		bytes += nmt_matrix_gather_bytes(&m->tgt_emb, s->sent[i].shortlist_len - s->n_shared);
+		floats += 2 * (size_t)(s->sent[i].shortlist_len - s->n_shared);
 	}
 	if (bytes > s->cap_gathered) {
 		GROW(s->gathered, bytes);
@@ -208,11 +237,12 @@ static int gather_output_rows(nmt_state *s)
 	bytes = floats = 0;
 	for (int i = 0; i < s->n_sents; i++) {
 		nmt_sentence *st = &s->sent[i];
-		int n = st->shortlist_len;
+		int n = st->shortlist_len - s->n_shared;
+		const int32_t *own = st->shortlist + s->n_shared;
 		float *factors = s->gathered_f + floats, *bias = factors + n;
-		nmt_matrix_gather(&m->tgt_emb, st->shortlist, n, s->gathered + bytes, factors, &st->out_w);
+		nmt_matrix_gather(&m->tgt_emb, own, n, s->gathered + bytes, factors, &st->out_w);
 		for (int k = 0; k < n; k++)
-			bias[k] = m->out_bias[st->shortlist[k]];
+			bias[k] = m->out_bias[own[k]];
 		st->out_bias = bias;
 		bytes += nmt_matrix_gather_bytes(&m->tgt_emb, n);
 		floats += 2 * (size_t)n;
@@ -246,6 +276,7 @@ int nmt_batch_prepare(nmt_state *s, int n, const int32_t *const *src, const int 
 	s->total_src = total;
 	s->max_src = longest;
 	s->logit_stride = m->d.tgt_vocab;
+	s->n_shared = o->use_shortlist ? m->n_shared : 0;
 	if (o->use_shortlist && m->has_vmap) {
 		if (build_shortlists(s, src) != 0)
 			return -1;

@@ -399,9 +399,20 @@ static void test_small_shortlist_restricts_output(void **state)
 		for (int id = 0; id < V; id++)
 			expect_len += want[id];
 		assert_int_equal(st->shortlist_len, expect_len);
+		/* the model's shared ids (the 0-grams and EOS) first, then the
+		 * sentence's own, each part in increasing id order, no id twice */
+		assert_int_equal(s.n_shared, m->n_shared);
+		assert_int_equal(m->n_shared, 21);
+		uint8_t seen[512] = { 0 };
 		for (int k = 0; k < st->shortlist_len; k++) {
-			assert_true(want[st->shortlist[k]]);
-			assert_true(k == 0 || st->shortlist[k] > st->shortlist[k - 1]);
+			int32_t id = st->shortlist[k];
+			assert_true(want[id]);
+			assert_false(seen[id]);
+			seen[id] = 1;
+			if (k < m->n_shared)
+				assert_int_equal(id, m->shared_ids[k]);
+			if (k != 0 && k != m->n_shared)
+				assert_true(id > st->shortlist[k - 1]);
 		}
 		for (int id = 0; id < V; id++)
 			assert_int_equal(s.shortlist_marks[id], 0);
