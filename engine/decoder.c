@@ -7,9 +7,10 @@
 #include "engine.h"
 #include "../quant/qdot.h"
 
-/* The products of each row's previous-word embedding x: V_a x into s->qv
- * and the GRU's input projection of it, W_ih,x x, into s->gx; from the
- * model's precomputed table where it has the word. */
+/* The products of each row's previous-word embedding x, V_a x and the
+ * GRU's input projection of it, W_ih,x x: s->qv_row[i] and s->gx_row[i]
+ * point at them, in the model's precomputed table where it has the word
+ * (read in place), else in s->qv and s->gx. */
 static void embedding_products(nmt_state *s, int n)
 {
 	const nmt_model *m = s->m;
@@ -19,17 +20,21 @@ static void embedding_products(nmt_state *s, int n)
 	if (m->pre_tgt == 0) {
 		nmt_matmul(&m->att_V, s->x, n, e, NULL, s->qv, a, &s->kq);
 		nmt_matmul(&m->dec_ih_x, s->x, n, e, NULL, s->gx, g, &s->kq);
-		return;
 	}
 	for (int i = 0; i < n; i++) {
 		float *qv = s->qv + (size_t)i * a, *gx = s->gx + (size_t)i * g;
-		if (s->row_prev[i] < m->pre_tgt) {
+		if (m->pre_tgt == 0) {
+			s->qv_row[i] = qv;
+			s->gx_row[i] = gx;
+		} else if (s->row_prev[i] < m->pre_tgt) {
 			const float *row = m->pre_att + (size_t)s->row_prev[i] * (a + g);
-			memcpy(qv, row, (size_t)a * sizeof *qv);
-			memcpy(gx, row + a, (size_t)g * sizeof *gx);
+			s->qv_row[i] = row;
+			s->gx_row[i] = row + a;
 		} else {
 			nmt_matmul(&m->att_V, s->x + (size_t)i * e, 1, e, NULL, qv, a, &s->kq);
 			nmt_matmul(&m->dec_ih_x, s->x + (size_t)i * e, 1, e, NULL, gx, g, &s->kq);
+			s->qv_row[i] = qv;
+			s->gx_row[i] = gx;
 		}
 	}
 }
@@ -41,8 +46,11 @@ static void attention_query(nmt_state *s, int n)
 	const nmt_dims *d = &m->d;
 
 	nmt_matmul(&m->att_W, s->h, n, d->dec_hidden, NULL, s->q, d->att, &s->kq);
-	for (int k = 0; k < n * d->att; k++)
-		s->q[k] += s->qv[k];
+	for (int i = 0; i < n; i++) {
+		float *q = s->q + (size_t)i * d->att;
+		for (int k = 0; k < d->att; k++)
+			q[k] += s->qv_row[i][k];
+	}
 	s->kq.qdot->ew->tanh(s->q, n * d->att);
 }
 
@@ -76,7 +84,7 @@ static void gru_step(nmt_state *s, int n)
 
 	for (int i = 0; i < n; i++) {
 		float *gi = s->gi + (size_t)i * g;
-		const float *gx = s->gx + (size_t)i * g;
+		const float *gx = s->gx_row[i];
 		for (int k = 0; k < g; k++)
 			gi[k] = (gi[k] + m->dec.b_ih[k]) + gx[k];
 	}
@@ -147,8 +155,9 @@ void nmt_decode_step(nmt_state *s, int n)
 	const nmt_model *m = s->m;
 	const nmt_dims *d = &m->d;
 
-	for (int i = 0; i < n; i++)
-		nmt_matrix_row(&m->tgt_emb, s->row_prev[i], s->x + (size_t)i * d->emb);
+	for (int i = 0; i < n; i++)   /* the embeddings the tables do not replace */
+		if (m->pre_tgt == 0 || s->row_prev[i] >= m->pre_tgt)
+			nmt_matrix_row(&m->tgt_emb, s->row_prev[i], s->x + (size_t)i * d->emb);
 	embedding_products(s, n);
 	attention_query(s, n);
 	attention_context(s, n);

@@ -98,6 +98,8 @@ typedef struct nmt_state {
 	float *h, *h_next;          /* [R, r] */
 	float *x;                   /* [R, e] the previous words' embeddings */
 	float *q, *qv;              /* [R, a] */
+	const float **qv_row;       /* [R] each row's V_a x: in qv, or a precomputed table's row */
+	const float **gx_row;       /* [R] each row's W_ih,x x: in gx, or a precomputed table's row */
 	float *att;                 /* [max S] */
 	float *gi, *gh, *gx;        /* [R, 3r] */
 	float *z, *z_next;          /* [R, f] */

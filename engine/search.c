@@ -232,6 +232,15 @@ static int carry(nmt_state *s, int n)
 	int r = s->m->d.dec_hidden;
 	if (s->dev_ops)
 		return s->dev_ops->carry(s->dev, s, n);
+	int same = 1;   /* every row continues from itself (greedy, none finished): swap */
+	for (int i = 0; i < n && same; i++)
+		same = s->carry_from[i] == i;
+	if (same) {
+		float *h = s->h;
+		s->h = s->h_next;
+		s->h_next = h;
+		return 0;
+	}
 	for (int i = 0; i < n; i++)
 		memcpy(s->h + (size_t)i * r, s->h_next + (size_t)s->carry_from[i] * r, (size_t)r * sizeof(float));
 	return 0;

@@ -77,6 +77,8 @@ static int reserve_rows(nmt_state *s, int rows)
 		GROW(s->gi, R * 3 * d->dec_hidden);
 		GROW(s->gh, R * 3 * d->dec_hidden);
 		GROW(s->gx, R * 3 * d->dec_hidden);
+		GROW(s->qv_row, R);
+		GROW(s->gx_row, R);
 		GROW(s->z, R * d->fc);
 		GROW(s->z_next, R * d->fc);
 		GROW(s->t, R * d->emb);
@@ -299,6 +301,7 @@ void nmt_state_free(nmt_state *s)
 {
 	void *p[] = { s->sent, s->layer_a, s->layer_b, s->enc_gi, s->src_ids, s->enc_unc, s->enc_x, s->enc_gi_u, s->enc_h, s->enc_gh, s->enc_pos, s->enc_mean,
 		      s->keys, s->h0, s->row_sent, s->row_prev, s->h, s->h_next, s->x, s->q, s->qv, s->att,
+		      (void *)s->qv_row, (void *)s->gx_row,
 		      s->gi, s->gh, s->gx, s->z, s->z_next, s->t, s->logits, s->shortlist_ids, s->shortlist_marks,
 		      s->gathered, s->gathered_f, s->hist_tok, s->hist_parent, s->out_ids,
 		      s->cand, s->n_cand, s->carry_from };
