@@ -64,6 +64,14 @@ if [ "$NMT_BIN" = ./nmt ] && [ -f models/ende.safetensors ]; then
 	# a trained English->German model, not noise: the words any such model knows
 	check "embedded model speaks German (beam 4)" sh -c "echo 'Two young children are playing in the sand.' | $NMT | grep -q 'Kinder'"
 	check "embedded model speaks German (greedy)" sh -c "echo 'A man and a woman are sitting on a bench.' | $NMT -b 1 | grep -q 'Mann'"
+	# its target vocabulary spells German: capital umlauts and digits come
+	# out as themselves, not as the unknown piece " ⁇ " (the model before
+	# session 9 wrote " ⁇ rzte", " ⁇ bung", "Nummer  ⁇ " here)
+	printf '%s\n' 'Two doctors are examining a patient.' 'A girl in a red shirt is doing an exercise on a mat.' \
+		'A boy wears a jersey with the number 23.' >"$TMP/unk.en"
+	for b in 1 4; do
+		check "embedded model writes no unknown piece (beam $b)" sh -c "$NMT -b $b <$TMP/unk.en | grep -c '⁇' | grep -qx 0"
+	done
 	# a long line of many sentences loses none of them: each segment is one
 	# sentence, so the joined translation is as long as the sentences'
 	# translations one per line (within 10%)

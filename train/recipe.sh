@@ -8,29 +8,34 @@
 # (one sentence per line; default ../shared/data/multi30k), and for the
 # evaluation test_2016_flickr/test_2017_flickr (skipped when absent).
 # OUT_DIR defaults to train/runs/ende. Environment: SRC=en TGT=de VOCAB=8000
-# (SentencePiece pieces per language), TRAIN_ARGS (extra train.py options),
-# PYTHON=/usr/bin/python3. Every step is skipped when its output exists, and
+# (SentencePiece pieces per language), SPM_CORPUS (the directory whose
+# train.SRC/train.TGT SentencePiece learns from; default CORPUS_DIR: for a
+# distilled corpus, train/distill.sh, give the original one), TRAIN_ARGS
+# (extra train.py options), PYTHON=/usr/bin/python3. Every step is skipped when its output exists, and
 # training resumes from OUT_DIR/last.pt, so after an interruption the same
 # command carries on. Run from the repository root after `make`.
-# To make the result the embedded default: train/install_default.sh OUT_DIR.
+# To make the result the embedded default: train/install_default.sh OUT_DIR
+# (README.md, "Training a model", has the commands that made the default).
 set -eu
 CORPUS=${1:-../shared/data/multi30k}
 OUT=${2:-train/runs/ende}
 SRC=${SRC:-en}
 TGT=${TGT:-de}
 VOCAB=${VOCAB:-8000}
+SPM_CORPUS=${SPM_CORPUS:-$CORPUS}
 PY=${PYTHON:-/usr/bin/python3}
 mkdir -p "$OUT"
 
-corpus_file() { # corpus_file train en -> the plain or gzipped file
-	if [ -f "$CORPUS/$1.$2.gz" ]; then echo "$CORPUS/$1.$2.gz"; else echo "$CORPUS/$1.$2"; fi
+corpus_file() { # corpus_file train en [DIR] -> the plain or gzipped file of DIR (default CORPUS)
+	d=${3:-$CORPUS}
+	if [ -f "$d/$1.$2.gz" ]; then echo "$d/$1.$2.gz"; else echo "$d/$1.$2"; fi
 }
 step() { echo "== $*"; }
 
 for l in "$SRC" "$TGT"; do
 	if [ ! -f "$OUT/$l.model" ]; then
 		step "SentencePiece $l ($VOCAB pieces)"
-		zcat -f "$(corpus_file train "$l")" >"$OUT/spm_input.$l"
+		zcat -f "$(corpus_file train "$l" "$SPM_CORPUS")" >"$OUT/spm_input.$l"
 		spm_train --input="$OUT/spm_input.$l" --model_prefix="$OUT/$l" --vocab_size="$VOCAB" \
 			--character_coverage=1.0 --num_threads=2 >"$OUT/spm_train.$l.log" 2>&1
 		rm -f "$OUT/spm_input.$l"
