@@ -277,35 +277,30 @@ static int open_vmap(nmt_model *m, char *err, size_t errlen)
 	return 0;
 }
 
-/* The rows every shortlist holds (model.h, shared_ids), gathered once. */
+/* The rows every shortlist holds (model.h, shared_ids), gathered once: the
+ * shortlist of a sentence without words, the 0-grams and EOS. */
 static int build_shared_rows(nmt_model *m, char *err, size_t errlen)
 {
-	int Vt = m->d.tgt_vocab, n = 0;
+	int Vt = m->d.tgt_vocab, n;
 	uint8_t *marks;
 
 	if (!m->has_vmap)
 		return 0;
-	if (!(marks = calloc((size_t)Vt, 1)))
-		return nmt_fail(err, errlen, "out of memory");
-	for (uint32_t i = 0; i < m->vmap.n_zero; i++)
-		marks[nmt_vmap_value(m->vmap.zero, m->vmap.id_bytes, i)] = 1;
-	marks[m->d.eos_id] = 1;
-	for (int id = 0; id < Vt; id++)
-		n += marks[id];
-	m->shared_ids = malloc((size_t)n * sizeof *m->shared_ids);
-	m->shared_bias = malloc((size_t)n * sizeof *m->shared_bias);
-	m->shared_factors = malloc((size_t)n * sizeof *m->shared_factors);
-	m->shared_codes = malloc(nmt_matrix_gather_bytes(&m->tgt_emb, n) + 1);
-	if (!m->shared_ids || !m->shared_bias || !m->shared_factors || !m->shared_codes) {
+	marks = calloc((size_t)Vt, 1);
+	m->shared_ids = malloc(((size_t)m->vmap.n_zero + 1) * sizeof *m->shared_ids);
+	if (!marks || !m->shared_ids) {
 		free(marks);
 		return nmt_fail(err, errlen, "out of memory");
 	}
-	for (int id = 0, k = 0; id < Vt; id++)   /* collecting in id order sorts for free */
-		if (marks[id]) {
-			m->shared_bias[k] = m->out_bias[id];
-			m->shared_ids[k++] = id;
-		}
+	n = nmt_vmap_shortlist(&m->vmap, NULL, 0, m->d.eos_id, Vt, marks, m->shared_ids);
 	free(marks);
+	m->shared_bias = malloc((size_t)n * sizeof *m->shared_bias);
+	m->shared_factors = malloc((size_t)n * sizeof *m->shared_factors);
+	m->shared_codes = malloc(nmt_matrix_gather_bytes(&m->tgt_emb, n) + 1);
+	if (!m->shared_bias || !m->shared_factors || !m->shared_codes)
+		return nmt_fail(err, errlen, "out of memory");
+	for (int k = 0; k < n; k++)
+		m->shared_bias[k] = m->out_bias[m->shared_ids[k]];
 	m->n_shared = n;
 	if (m->tgt_emb.format != NMT_FMT_F32)
 		nmt_matrix_gather(&m->tgt_emb, m->shared_ids, n, m->shared_codes, m->shared_factors, &m->shared_w);
