@@ -56,20 +56,27 @@ static void attention_query(nmt_state *s, int n)
 
 /* α = softmax_j(q · k_j) over the row's own sentence, and the GRU's input
  * projection of the context c = Σ_j α_j s_j, which is Σ_j α_j (W_ih,c s_j):
- * the projected states the encoder left in s->proj, weighed, into s->gi. */
+ * the projected states the encoder left in s->proj, weighed, into s->gi.
+ * A sentence's rows (its hypotheses) go together: its keys multiply all of
+ * their queries in one product, and its projected states are read once
+ * for all of their weighed sums. */
 static void attention_context(nmt_state *s, int n)
 {
 	const nmt_dims *d = &s->m->d;
 	int g = 3 * d->dec_hidden;
 
-	for (int i = 0; i < n; i++) {
-		const nmt_sentence *st = &s->sent[s->row_sent[i]];
+	for (int i0 = 0, i1; i0 < n; i0 = i1) {
+		for (i1 = i0 + 1; i1 < n && s->row_sent[i1] == s->row_sent[i0]; i1++)
+			;
+		const nmt_sentence *st = &s->sent[s->row_sent[i0]];
 		int S = st->src_len;
 		nmt_matrix keys = { .format = NMT_FMT_F32, .rows = S, .cols = d->att,
 				    .data = s->keys + (size_t)st->src_off * d->att };
-		nmt_matmul(&keys, s->q + (size_t)i * d->att, 1, d->att, NULL, s->att, S, &s->kq);
-		nmt_vec_softmax(s->att, S);
-		s->kq.qdot->ew->weighted_sum(s->att, s->proj + (size_t)st->src_off * g, S, g, s->gi + (size_t)i * g);
+		nmt_matmul(&keys, s->q + (size_t)i0 * d->att, i1 - i0, d->att, NULL, s->att, S, &s->kq);
+		for (int i = 0; i < i1 - i0; i++)
+			nmt_vec_softmax(s->att + (size_t)i * S, S);
+		s->kq.qdot->ew->weighted_sum(s->att, i1 - i0, s->proj + (size_t)st->src_off * g, S, g,
+					     s->gi + (size_t)i0 * g);
 	}
 }
 

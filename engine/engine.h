@@ -100,7 +100,7 @@ typedef struct nmt_state {
 	float *q, *qv;              /* [R, a] */
 	const float **qv_row;       /* [R] each row's V_a x: in qv, or a precomputed table's row */
 	const float **gx_row;       /* [R] each row's W_ih,x x: in gx, or a precomputed table's row */
-	float *att;                 /* [max S] */
+	float *att;                 /* [beam, S] a sentence's rows' attention weights */
 	float *gi, *gh, *gx;        /* [R, 3r] */
 	float *z, *z_next;          /* [R, f] */
 	float *t;                   /* [R, e] */

@@ -39,25 +39,22 @@ static int32_t output_id(const nmt_sentence *st, int k)
  * with the position, offered to the k-best list: the output layer's bias
  * is already in the logits x, and the log-softmax and the k-best selection
  * are one pass (Amun 2018 Alg. 4): a continuation's value live + ((x - max)
- * - L) is computed only for a logit that can still enter the k best. That
- * value never decreases as x grows, the bar to enter only rises, and on a
- * tie the lower id wins, so once a logit has been turned away every later
- * logit not above it would be too: the result is exactly that of offering
- * every value of the full log-softmax. A candidate's flat index is
- * flat0 + its id. */
-static void offer_range(const nmt_sentence *st, const float *x, int v0, int v1, float max, float log_sum,
-			float live, int flat0, int k, candidate *best, int *count)
+ * - L) is offered only where it can still enter the k best. Once the list
+ * is full, the scan (ew.h's first_reaching) passes over the values below
+ * its last one, which the offer would turn away; the bar only rises, so
+ * the result is exactly that of offering every value of the full
+ * log-softmax. (A NaN value ranks as -inf: with the bar at -inf every
+ * value is offered.) A candidate's flat index is flat0 + its id. */
+static void offer_range(const nmt_ew *ew, const nmt_sentence *st, const float *x, int v0, int v1, float max,
+			float log_sum, float live, int flat0, int k, candidate *best, int *count)
 {
-	float turned_away = 0;
-	int have_turned_away = 0;
 	for (int v = v0; v < v1; v++) {
-		if (have_turned_away && x[v] <= turned_away)
-			continue;
-		if (!nmt_topk_offer(best, count, k, live + ((x[v] - max) - log_sum), flat0 + output_id(st, v)) &&
-		    (!have_turned_away || x[v] > turned_away)) {
-			turned_away = x[v];
-			have_turned_away = !isnan(x[v]);
+		if (*count == k && best[k - 1].value > -INFINITY) {
+			v += ew->first_reaching(x + v, v1 - v, max, log_sum, live, best[k - 1].value);
+			if (v == v1)
+				break;
 		}
+		nmt_topk_offer(best, count, k, live + ((x[v] - max) - log_sum), flat0 + output_id(st, v));
 	}
 }
 
@@ -75,6 +72,19 @@ static int pick_greedy(const nmt_sentence *st, int Z, const float *x, int V, flo
 	return output_id(st, a) < output_id(st, b) ? a : b;
 }
 
+/* Whether no continuation of a row whose values are at most `top` can
+ * enter the full k-best list: values below its last one cannot, and an
+ * equal one loses the tie, the list holding only earlier rows' candidates,
+ * whose flat indices are lower. A row's best value, live + ((max - max) -
+ * L), is at most its live score, since L, the log of a sum holding
+ * e^0 = 1, is at least 0: rows come best live score first, and a later
+ * one, when the list is full of better candidates, needs neither its
+ * log-softmax nor its scan. */
+static int cannot_enter(const candidate *best, int count, int k, float top)
+{
+	return count == k && top <= best[k - 1].value;
+}
+
 /* The k best continuations of a sentence's live rows, whose logits start at
  * row `row0`, as (value, row * Vt + id). A shortlist's shared part and its
  * own are each in id order, so each is a range of its own. */
@@ -82,10 +92,16 @@ static int pick_candidates(nmt_state *s, const nmt_sentence *st, int row0, int k
 {
 	int V = output_size(s, st), Vt = s->m->d.tgt_vocab, count = 0;
 	int Z = st->shortlist_len > 0 ? s->n_shared : 0;
+	const nmt_ew *ew = s->kq.qdot->ew;
 
 	for (int i = 0; i < st->n_live; i++) {
 		const float *x = s->logits + (size_t)(row0 + i) * s->logit_stride;
-		float max, log_sum = s->kq.qdot->ew->log_normalizer(x, V, &max), live = st->live_score[i];
+		float live = st->live_score[i];
+		if (cannot_enter(best, count, k, live))
+			continue;
+		float max, log_sum = ew->log_normalizer(x, V, &max);
+		if (cannot_enter(best, count, k, live + ((max - max) - log_sum)))
+			continue;
 		if (k == 1 && st->n_live == 1) {
 			int v = pick_greedy(st, Z, x, V, max, log_sum, live);
 			if (v >= 0) {
@@ -94,8 +110,8 @@ static int pick_candidates(nmt_state *s, const nmt_sentence *st, int row0, int k
 				return 1;
 			}
 		}
-		offer_range(st, x, 0, Z, max, log_sum, live, i * Vt, k, best, &count);
-		offer_range(st, x, Z, V, max, log_sum, live, i * Vt, k, best, &count);
+		offer_range(ew, st, x, 0, Z, max, log_sum, live, i * Vt, k, best, &count);
+		offer_range(ew, st, x, Z, V, max, log_sum, live, i * Vt, k, best, &count);
 	}
 	return count;
 }

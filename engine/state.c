@@ -110,7 +110,7 @@ static int reserve_source(nmt_state *s, int total)
 		GROW(s->enc_gi, P * gi);   /* also the projected states: engine.h */
 		GROW(s->src_ids, P);
 		GROW(s->keys, P * d->att);
-		GROW(s->att, P);
+		GROW(s->att, P * NMT_MAX_BEAM);   /* a sentence's hypotheses' weights */
 		if (failed)
 			return -1;
 		s->cap_src = total;

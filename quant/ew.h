@@ -15,7 +15,9 @@ typedef struct nmt_ew {
 	float (*log_normalizer)(const float *x, int n, float *max);
 	/* ew_body.h's nmt_ew_rescale and nmt_ew_weighted_sum */
 	void (*rescale)(const int32_t *sum, const float *factor, float x_scale, const float *bias, int n, float *y);
-	void (*weighted_sum)(const float *w, const float *rows, int n_rows, int n, float *out);
+	void (*weighted_sum)(const float *w, int n_w, const float *rows, int n_rows, int n, float *out);
+	/* ew_body.h's nmt_ew_first_reaching */
+	int (*first_reaching)(const float *x, int n, float max, float log_sum, float live, float bar);
 } nmt_ew;
 
 /* The baseline build's (SSE2 on x86-64, NEON on aarch64); with SLEEF=1 its

@@ -1,6 +1,7 @@
 /* quant/ew_body.h's loops compiled for AVX512 (see ew.h). */
 #if defined(__x86_64__)
 #include "ew.h"
+#define NMT_EW_LANES 16   /* floats per vector, for ew_body.h */
 #include "ew_body.h"
 
 #define TARGET __attribute__((target("avx512f,avx512bw,avx512vnni")))
@@ -20,13 +21,18 @@ TARGET static void rescale(const int32_t *sum, const float *factor, float x_scal
 	nmt_ew_rescale(sum, factor, x_scale, bias, n, y);
 }
 
-TARGET static void weighted_sum(const float *w, const float *rows, int n_rows, int n, float *out)
+TARGET static void weighted_sum(const float *w, int n_w, const float *rows, int n_rows, int n, float *out)
 {
-	nmt_ew_weighted_sum(w, rows, n_rows, n, out);
+	nmt_ew_weighted_sum(w, n_w, rows, n_rows, n, out);
+}
+
+TARGET static int first_reaching(const float *x, int n, float max, float log_sum, float live, float bar)
+{
+	return nmt_ew_first_reaching(x, n, max, log_sum, live, bar);
 }
 
 #ifdef NMT_WITH_SLEEF   /* the SLEEF build's tanh and exponentials */
-const nmt_ew nmt_ew_avx512 = { gru_cell, nmt_vec_tanh, quantize_x, nmt_vec_log_normalizer, rescale, weighted_sum };
+const nmt_ew nmt_ew_avx512 = { gru_cell, nmt_vec_tanh, quantize_x, nmt_vec_log_normalizer, rescale, weighted_sum, first_reaching };
 #else
 TARGET static void vec_tanh(float *x, int n)
 {
@@ -38,6 +44,6 @@ TARGET static float log_normalizer(const float *x, int n, float *max)
 	return nmt_ew_log_normalizer(x, n, max);
 }
 
-const nmt_ew nmt_ew_avx512 = { gru_cell, vec_tanh, quantize_x, log_normalizer, rescale, weighted_sum };
+const nmt_ew nmt_ew_avx512 = { gru_cell, vec_tanh, quantize_x, log_normalizer, rescale, weighted_sum, first_reaching };
 #endif
 #endif

@@ -158,16 +158,84 @@ NMT_EW_INLINE void nmt_ew_rescale(const int32_t *sum, const float *factor, float
 			y[r] = (float)sum[r] * (factor[r] * x_scale);
 }
 
-/* out[k] = sum_j w[j] * rows[j * n + k] for k < n, each element summed
- * over j in order from 0 (the attention's weighed projected states;
- * engine/cuda.cu's k_att_context sums in the same order). */
-NMT_EW_INLINE void nmt_ew_weighted_sum(const float *w, const float *rows, int n_rows, int n, float *out)
+#ifndef __CUDACC__
+/* The including ISA file may say how many floats its vectors hold. */
+#ifndef NMT_EW_LANES
+#define NMT_EW_LANES 4
+#endif
+typedef float nmt_ew_vec __attribute__((vector_size(4 * NMT_EW_LANES)));
+
+/* NB <= 4 weighed sums of the same rows (a constant after inlining): two
+ * vectors of columns at a time, their NB x 2 sums held in registers while
+ * the rows stream by, each row's values loaded once for all NB sums. */
+NMT_EW_INLINE void nmt_ew_weighted_sums_nb(const float *w, const int NB, const float *rows, int n_rows, int n,
+					   float *out)
 {
-	for (int k = 0; k < n; k++)
-		out[k] = 0.0f;
-	for (int j = 0; j < n_rows; j++)
-		for (int k = 0; k < n; k++)
-			out[k] += w[j] * rows[(size_t)j * n + k];
+	const int L = NMT_EW_LANES;
+	int k0 = 0;
+	for (; k0 + 2 * L <= n; k0 += 2 * L) {
+		nmt_ew_vec acc[4][2];
+		_Pragma("GCC unroll 4") for (int b = 0; b < NB; b++)
+			acc[b][0] = acc[b][1] = (nmt_ew_vec){ 0 };
+		for (int j = 0; j < n_rows; j++) {
+			nmt_ew_vec r0, r1;   /* unaligned loads */
+			memcpy(&r0, rows + (size_t)j * n + k0, sizeof r0);
+			memcpy(&r1, rows + (size_t)j * n + k0 + L, sizeof r1);
+			_Pragma("GCC unroll 4") for (int b = 0; b < NB; b++) {
+				float wb = w[b * n_rows + j];
+				acc[b][0] += wb * r0;
+				acc[b][1] += wb * r1;
+			}
+		}
+		_Pragma("GCC unroll 4") for (int b = 0; b < NB; b++) {
+			memcpy(out + (size_t)b * n + k0, &acc[b][0], sizeof acc[b][0]);
+			memcpy(out + (size_t)b * n + k0 + L, &acc[b][1], sizeof acc[b][1]);
+		}
+	}
+	for (; k0 < n; k0++)
+		for (int b = 0; b < NB; b++) {
+			float sum = 0.0f;
+			for (int j = 0; j < n_rows; j++)
+				sum += w[b * n_rows + j] * rows[(size_t)j * n + k0];
+			out[(size_t)b * n + k0] = sum;
+		}
+}
+
+/* out[i * n + k] = sum_j w[i * n_rows + j] * rows[j * n + k] for i < n_w,
+ * k < n: the attention's weighed projected states for the n_w hypotheses
+ * of one sentence, each element summed over j in order from 0 (as
+ * engine/cuda.cu's k_att_context sums), so the result is the same for any
+ * n_w. */
+NMT_EW_INLINE void nmt_ew_weighted_sum(const float *w, int n_w, const float *rows, int n_rows, int n, float *out)
+{
+	for (; n_w > 0; n_w -= 4, w += 4 * (size_t)n_rows, out += 4 * (size_t)n)
+		switch (n_w) {
+		case 1: nmt_ew_weighted_sums_nb(w, 1, rows, n_rows, n, out); break;
+		case 2: nmt_ew_weighted_sums_nb(w, 2, rows, n_rows, n, out); break;
+		case 3: nmt_ew_weighted_sums_nb(w, 3, rows, n_rows, n, out); break;
+		default: nmt_ew_weighted_sums_nb(w, 4, rows, n_rows, n, out); break;
+		}
+}
+#endif
+
+/* The lowest v < n whose log-softmax continuation value
+ * live + ((x[v] - max) - log_sum) is at least `bar`, or n: the search's
+ * scan for the few logits that can still enter its k-best list. Blocks of
+ * 32 are tested without an early exit, so the compiler vectorizes the
+ * test, and only a block that holds one is searched element by element. */
+NMT_EW_INLINE int nmt_ew_first_reaching(const float *x, int n, float max, float log_sum, float live, float bar)
+{
+	for (int v0 = 0; v0 < n; v0 += 32) {
+		int end = n - v0 < 32 ? n : v0 + 32, hit = 0;
+		for (int v = v0; v < end; v++)
+			hit |= live + ((x[v] - max) - log_sum) >= bar;
+		if (!hit)
+			continue;
+		for (int v = v0; v < end; v++)
+			if (live + ((x[v] - max) - log_sum) >= bar)
+				return v;
+	}
+	return n;
 }
 
 /* vecmath.h's nmt_vec_log_normalizer: log(sum e^(x - max)) in blocks. */

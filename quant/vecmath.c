@@ -92,9 +92,15 @@ static void rescale(const int32_t *sum, const float *factor, float x_scale, cons
 	nmt_ew_rescale(sum, factor, x_scale, bias, n, y);
 }
 
-static void weighted_sum(const float *w, const float *rows, int n_rows, int n, float *out)
+static void weighted_sum(const float *w, int n_w, const float *rows, int n_rows, int n, float *out)
 {
-	nmt_ew_weighted_sum(w, rows, n_rows, n, out);
+	nmt_ew_weighted_sum(w, n_w, rows, n_rows, n, out);
 }
 
-const nmt_ew nmt_ew_generic = { gru_cell, nmt_vec_tanh, nmt_quantize_x, nmt_vec_log_normalizer, rescale, weighted_sum };
+static int first_reaching(const float *x, int n, float max, float log_sum, float live, float bar)
+{
+	return nmt_ew_first_reaching(x, n, max, log_sum, live, bar);
+}
+
+const nmt_ew nmt_ew_generic = { gru_cell, nmt_vec_tanh, nmt_quantize_x, nmt_vec_log_normalizer,
+				rescale, weighted_sum, first_reaching };

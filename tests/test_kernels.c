@@ -209,10 +209,22 @@ static void test_ew_bit_identical(void **state)
 				assert_memory_equal(y1, y2, (size_t)n * sizeof *y1);
 			}
 			free(sums);
-			/* an attention context: three rows of n weighted by h's first three */
-			ref->weighted_sum(h, x, n >= 3 ? 3 : n, n, y1);
-			q->ew->weighted_sum(h, x, n >= 3 ? 3 : n, n, y2);
+			/* attention contexts: three rows of n weighed by h's first three,
+			 * then by one to three sets of weights at once (a sentence's
+			 * hypotheses), each set's sums the same as on its own */
+			int n_rows = n >= 3 ? 3 : n;
+			ref->weighted_sum(h, 1, x, n_rows, n, y1);
+			q->ew->weighted_sum(h, 1, x, n_rows, n, y2);
 			assert_memory_equal(y1, y2, (size_t)n * sizeof *y1);
+			for (int n_w = 1; n_w <= 3 && n_w * n_rows <= n; n_w++) {
+				ref->weighted_sum(h, n_w, x, n_rows, n, y1);
+				q->ew->weighted_sum(h, n_w, x, n_rows, n, y2);
+				assert_memory_equal(y1, y2, (size_t)n_w * n * sizeof *y1);
+				for (int i = 0; i < n_w; i++) {
+					ref->weighted_sum(h + i * n_rows, 1, x, n_rows, n, g);
+					assert_memory_equal(g, y1 + (size_t)i * n, (size_t)n * sizeof *y1);
+				}
+			}
 			free(x);
 			free(g);
 			free(h);
