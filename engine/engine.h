@@ -128,6 +128,8 @@ typedef struct nmt_state {
 	int *n_cand;                /* [cap_sents] */
 	int32_t *carry_from;        /* [cap_rows] */
 
+	long rows_decoded;          /* decoder rows nmt_search has run, summed over calls */
+
 	/* search history per sentence: token and parent slot of each pick */
 	int32_t *hist_tok, *hist_parent;   /* [n, cap_steps, NMT_MAX_BEAM] */
 	int32_t *out_ids;                  /* [n, NMT_MAX_BEAM, cap_steps] reconstructed outputs */

@@ -192,6 +192,35 @@ static int candidates(nmt_state *s, int sent, int row0, int k, candidate *best)
 	return s->n_cand[sent];
 }
 
+/* Whether sentence st's n best are decided after `step`: it has n finished
+ * hypotheses and none of its live ones can end above the n-th best of
+ * them. A continuation adds (x - max) - L <= 0 to a score (L >= 0, its
+ * sum holding e^0 = 1), so a live hypothesis's descendants finish with a
+ * log-probability at most its own, lp, and a length from step + 2 to
+ * max_len: their scores are at most lp / len^alpha at one end or the other.
+ * A later finished hypothesis that only ties ranks after the earlier ones
+ * (the ranking is stable), so the n best cannot change and the search can
+ * stop this sentence: its output is exactly that of searching on. */
+static int decided(const nmt_sentence *st, int step, const nmt_search_options *o)
+{
+	if (st->n_live == 0 || st->n_fin < o->nbest)
+		return 0;
+	double top[NMT_MAX_BEAM];   /* the finished scores, best first */
+	for (int i = 0; i < st->n_fin; i++) {
+		int j = i;
+		for (; j > 0 && top[j - 1] < st->fin[i].score; j--)
+			top[j] = top[j - 1];
+		top[j] = st->fin[i].score;
+	}
+	double bar = top[o->nbest - 1];
+	for (int i = 0; i < st->n_live; i++) {
+		double lp = st->live_score[i];
+		if (!(lp / pow(step + 2, o->alpha) <= bar && lp / pow(st->max_len, o->alpha) <= bar))
+			return 0;
+	}
+	return 1;
+}
+
 /* Advance sentence `sent`, whose rows start at row0, by one step: its k best
  * continuations become finished hypotheses (EOS) or its next live rows,
  * numbered from *next_row on, each continuing from the state of the row
@@ -227,6 +256,8 @@ static void advance(nmt_state *s, int sent, int row0, int step, const nmt_search
 							     o->alpha);
 		st->n_live = 0;
 	}
+	if (decided(st, step, o))
+		st->n_live = 0;
 	*next_row += st->n_live;
 }
 
@@ -271,6 +302,7 @@ int nmt_search(nmt_state *s, const nmt_search_options *o, nmt_hypothesis *out, i
 			break;
 		if (decode(s, n) != 0)
 			return -1;
+		s->rows_decoded += n;
 		int next_row = 0;
 		for (int row0 = 0; row0 < n;) {
 			int sent = s->row_sent[row0], n_rows = s->sent[sent].n_live;

@@ -16,6 +16,7 @@
 #include "../engine/engine.h"
 #include "../engine/topk.h"
 #include "../engine/translator.h"
+#include "../quant/vecmath.h"
 
 #define MODEL_PATH "build/tiny.nmt"
 #define EXPECTED_PATH "tests/fixtures/tiny/expected.txt"
@@ -263,6 +264,130 @@ static void test_beam8_nbest_matches_reference(void **state)
 	run_search(*state, 8, 8, check_beam8);
 }
 
+/* A scripted model behind the device interface (engine.h's nmt_device_ops),
+ * to drive the search's bookkeeping: a row's state is a hash of its
+ * prefix, its logits a function of that hash, with EOS likelier as the
+ * prefix grows, so that hypotheses end at many different steps. */
+typedef struct {
+	uint32_t hash[MAX_SENT * NMT_MAX_BEAM], next[MAX_SENT * NMT_MAX_BEAM];
+	int step, vocab;
+	float eos_rise;   /* EOS's logit grows by this much per step */
+	float logits[MAX_TOK];
+} scripted;
+
+static uint32_t mix(uint32_t h, uint32_t v)
+{
+	h ^= v + 0x9E3779B9u + (h << 6) + (h >> 2);
+	h *= 0x85EBCA6Bu;
+	return h ^ (h >> 13);
+}
+
+static int scripted_step(void *dev, nmt_state *s, int n)
+{
+	scripted *d = dev;
+	int V = d->vocab, eos = s->m->d.eos_id;
+	for (int i0 = 0, i1; i0 < n; i0 = i1) {
+		int sent = s->row_sent[i0];
+		nmt_sentence *st = &s->sent[sent];
+		int count = 0, k = s->beam - st->n_fin;
+		for (i1 = i0; i1 < i0 + st->n_live; i1++) {
+			for (int v = 0; v < V; v++)
+				d->logits[v] = (float)(mix(d->hash[i1], (uint32_t)v) % 4000) / 500.0f;
+			d->logits[d->hash[i1] % (uint32_t)V] += 6.0f;   /* a confident continuation */
+			d->logits[eos] += d->eos_rise * (float)d->step;
+			nmt_vec_log_softmax(d->logits, V);
+			for (int v = 0; v < V; v++)
+				nmt_topk_offer(s->cand + (size_t)sent * NMT_MAX_BEAM, &count, k,
+					       st->live_score[i1 - i0] + d->logits[v], (i1 - i0) * s->m->d.tgt_vocab + v);
+		}
+		s->n_cand[sent] = count;
+	}
+	d->step++;
+	return 0;
+}
+
+/* The next step's rows: each continues from carry_from's prefix with its
+ * sentence's chosen token. */
+static int scripted_carry(void *dev, nmt_state *s, int n)
+{
+	scripted *d = dev;
+	int j = 0;
+	for (int i = 0; i < s->n_sents; i++)
+		for (int k = 0; k < s->sent[i].n_live; k++, j++)
+			d->next[j] = mix(d->hash[s->carry_from[j]], (uint32_t)s->sent[i].prev[k]);
+	assert_int_equal(j, n);
+	memcpy(d->hash, d->next, sizeof d->hash);
+	return 0;
+}
+
+static const nmt_device_ops scripted_ops = { "scripted", NULL, scripted_step, scripted_carry };
+
+/* The scripted search of the fixture's sentences (seed varies the model):
+ * the n-best lists into out/n, the decoder rows run returned. */
+static long scripted_search(fixture *f, uint32_t seed, double alpha, int beam, int nbest, nmt_hypothesis *out,
+			    int *n, nmt_state *s)
+{
+	static scripted d;
+	nmt_search_options o = { .beam = beam, .nbest = nbest, .alpha = alpha, .max_len = 0 };
+	memset(&d, 0, sizeof d);
+	d.eos_rise = (float)(seed % 4) * 0.15f;
+	d.vocab = s->m->d.tgt_vocab < 12 ? s->m->d.tgt_vocab : 12;
+	for (int i = 0; i < MAX_SENT * NMT_MAX_BEAM; i++)
+		d.hash[i] = mix(seed, (uint32_t)i);
+	prepare(s, f, 0, f->n_sent, &o);
+	s->dev_ops = &scripted_ops;
+	s->dev = &d;
+	s->rows_decoded = 0;
+	assert_int_equal(nmt_search(s, &o, out, n), 0);
+	s->dev_ops = NULL;
+	s->dev = NULL;
+	return s->rows_decoded;
+}
+
+/* Fewer than `beam` best asked for: the search stops a sentence once no
+ * live hypothesis can end among them (search.c's decided). The n best are
+ * still the first n of the full search's list (n = beam, where nothing can
+ * stop early), ids, log-probabilities and scores alike, and the early stop
+ * happens: fewer decoder rows. */
+static void test_fewer_best_stop_early(void **state)
+{
+	fixture *f = *state;
+	nmt_state s;
+	static nmt_hypothesis full[MAX_SENT * NMT_MAX_BEAM], part[MAX_SENT * NMT_MAX_BEAM];
+	static int32_t full_ids[MAX_SENT * NMT_MAX_BEAM][MAX_TOK];
+	int n_full[MAX_SENT], n_part[MAX_SENT];
+	long rows_full = 0, rows_part = 0;
+
+	assert_int_equal(nmt_state_init(&s, f->model), 0);
+	for (uint32_t seed = 1; seed <= 24; seed++)
+		for (int beam = 2; beam <= NMT_MAX_BEAM; beam += 2) {
+			double alpha = (double)(seed % 3);   /* 0, 1, 2: long hypotheses from neutral to favoured */
+			long rf = scripted_search(f, seed, alpha, beam, beam, full, n_full, &s);
+			for (int i = 0; i < f->n_sent * beam; i++)   /* the ids live in the state */
+				if (i % beam < n_full[i / beam])
+					memcpy(full_ids[i], full[i].ids, (size_t)full[i].len * sizeof(int32_t));
+			for (int nbest = 1; nbest < beam; nbest++) {
+				long rp = scripted_search(f, seed, alpha, beam, nbest, part, n_part, &s);
+				for (int i = 0; i < f->n_sent; i++) {
+					assert_int_equal(n_part[i], n_full[i] < nbest ? n_full[i] : nbest);
+					for (int r = 0; r < n_part[i]; r++) {
+						const nmt_hypothesis *a = &full[i * beam + r], *b = &part[i * nbest + r];
+						assert_int_equal(a->len, b->len);
+						assert_memory_equal(full_ids[i * beam + r], b->ids, (size_t)a->len * sizeof(int32_t));
+						assert_true(a->logprob == b->logprob && a->score == b->score);
+					}
+				}
+				assert_true(rp <= rf);
+				rows_full += rf;
+				rows_part += rp;
+			}
+		}
+	print_message("scripted searches: %ld decoder rows with n-best = beam, %ld with fewer best\n", rows_full,
+		      rows_part);
+	assert_true(rows_part < rows_full);
+	nmt_state_free(&s);
+}
+
 /* Text in, text out: tokenizer, engine and detokenizer together. */
 static void test_translate_text_matches_reference(void **state)
 {
@@ -477,6 +602,7 @@ int main(void)
 		cmocka_unit_test(test_greedy_matches_reference),
 		cmocka_unit_test(test_beam4_nbest_matches_reference),
 		cmocka_unit_test(test_beam8_nbest_matches_reference),
+		cmocka_unit_test(test_fewer_best_stop_early),
 		cmocka_unit_test(test_translate_text_matches_reference),
 		cmocka_unit_test(test_search_contract),
 		cmocka_unit_test(test_max_len_bounds_output),
