@@ -46,11 +46,8 @@ static void attention_query(nmt_state *s, int n)
 	const nmt_dims *d = &m->d;
 
 	nmt_matmul(&m->att_W, s->h, n, d->dec_hidden, NULL, s->q, d->att, &s->kq);
-	for (int i = 0; i < n; i++) {
-		float *q = s->q + (size_t)i * d->att;
-		for (int k = 0; k < d->att; k++)
-			q[k] += s->qv_row[i][k];
-	}
+	for (int i = 0; i < n; i++)
+		s->kq.qdot->ew->add(s->q + (size_t)i * d->att, s->qv_row[i], d->att);
 	s->kq.qdot->ew->tanh(s->q, n * d->att);
 }
 
@@ -89,11 +86,9 @@ static void gru_step(nmt_state *s, int n)
 	const nmt_dims *d = &m->d;
 	int r = d->dec_hidden, g = 3 * r;
 
-	for (int i = 0; i < n; i++) {
-		float *gi = s->gi + (size_t)i * g;
-		const float *gx = s->gx_row[i];
-		for (int k = 0; k < g; k++)
-			gi[k] = (gi[k] + m->dec.b_ih[k]) + gx[k];
+	for (int i = 0; i < n; i++) {   /* (gi + b_ih) + gx */
+		s->kq.qdot->ew->add(s->gi + (size_t)i * g, m->dec.b_ih, g);
+		s->kq.qdot->ew->add(s->gi + (size_t)i * g, s->gx_row[i], g);
 	}
 	nmt_matmul(&m->dec.w_hh, s->h, n, r, m->dec.b_hh, s->gh, g, &s->kq);
 	for (int i = 0; i < n; i++)
@@ -110,12 +105,10 @@ static void fc_stack(nmt_state *s, int n)
 	int f = d->fc;
 
 	nmt_matmul(&m->fc_in.w, s->h_next, n, d->dec_hidden, m->fc_in.b, s->z, f, &s->kq);
-	nmt_vec_relu(s->z, n * f);
+	s->kq.qdot->ew->relu(s->z, n * f);
 	for (int layer = 0; layer < d->fc_layers; layer++) {
 		nmt_matmul(&m->fc.w, s->z, n, f, m->fc.b, s->z_next, f, &s->kq);
-		nmt_vec_relu(s->z_next, n * f);
-		for (int k = 0; k < n * f; k++)
-			s->z[k] += s->z_next[k];
+		s->kq.qdot->ew->add_relu(s->z, s->z_next, n * f);
 	}
 	nmt_matmul(&m->top.w, s->z, n, f, m->top.b, s->t, d->emb, &s->kq);
 	s->kq.qdot->ew->tanh(s->t, n * d->emb);

@@ -16,6 +16,11 @@ typedef struct nmt_ew {
 	/* ew_body.h's nmt_ew_rescale and nmt_ew_weighted_sum */
 	void (*rescale)(const int32_t *sum, const float *factor, float x_scale, const float *bias, int n, float *y);
 	void (*weighted_sum)(const float *w, int n_w, const float *rows, int n_rows, int n, float *out);
+	/* y += x; y += relu(x); x = relu(x) (the decoder's vector sums and its
+	 * FC layers' activation) */
+	void (*add)(float *y, const float *x, int n);
+	void (*add_relu)(float *y, const float *x, int n);
+	void (*relu)(float *x, int n);
 	/* ew_body.h's nmt_ew_first_reaching */
 	int (*first_reaching)(const float *x, int n, float max, float log_sum, float live, float bar);
 } nmt_ew;

@@ -26,13 +26,29 @@ TARGET static void weighted_sum(const float *w, int n_w, const float *rows, int 
 	nmt_ew_weighted_sum(w, n_w, rows, n_rows, n, out);
 }
 
+TARGET static void add(float *y, const float *x, int n)
+{
+	nmt_ew_add(y, x, n);
+}
+
+TARGET static void add_relu(float *y, const float *x, int n)
+{
+	nmt_ew_add_relu(y, x, n);
+}
+
+TARGET static void relu(float *x, int n)
+{
+	nmt_ew_relu(x, n);
+}
+
 TARGET static int first_reaching(const float *x, int n, float max, float log_sum, float live, float bar)
 {
 	return nmt_ew_first_reaching(x, n, max, log_sum, live, bar);
 }
 
 #ifdef NMT_WITH_SLEEF   /* the SLEEF build's tanh and exponentials */
-const nmt_ew nmt_ew_avx2 = { gru_cell, nmt_vec_tanh, quantize_x, nmt_vec_log_normalizer, rescale, weighted_sum, first_reaching };
+const nmt_ew nmt_ew_avx2 = { gru_cell, nmt_vec_tanh, quantize_x, nmt_vec_log_normalizer,
+				rescale, weighted_sum, add, add_relu, relu, first_reaching };
 #else
 TARGET static void vec_tanh(float *x, int n)
 {
@@ -44,6 +60,7 @@ TARGET static float log_normalizer(const float *x, int n, float *max)
 	return nmt_ew_log_normalizer(x, n, max);
 }
 
-const nmt_ew nmt_ew_avx2 = { gru_cell, vec_tanh, quantize_x, log_normalizer, rescale, weighted_sum, first_reaching };
+const nmt_ew nmt_ew_avx2 = { gru_cell, vec_tanh, quantize_x, log_normalizer,
+				rescale, weighted_sum, add, add_relu, relu, first_reaching };
 #endif
 #endif

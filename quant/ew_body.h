@@ -218,6 +218,29 @@ NMT_EW_INLINE void nmt_ew_weighted_sum(const float *w, int n_w, const float *row
 }
 #endif
 
+NMT_EW_INLINE float nmt_ew_relu1(float x)
+{
+	return x > 0.0f ? x : 0.0f;
+}
+
+NMT_EW_INLINE void nmt_ew_add(float *y, const float *x, int n)
+{
+	for (int i = 0; i < n; i++)
+		y[i] += x[i];
+}
+
+NMT_EW_INLINE void nmt_ew_add_relu(float *y, const float *x, int n)
+{
+	for (int i = 0; i < n; i++)
+		y[i] += nmt_ew_relu1(x[i]);
+}
+
+NMT_EW_INLINE void nmt_ew_relu(float *x, int n)
+{
+	for (int i = 0; i < n; i++)
+		x[i] = nmt_ew_relu1(x[i]);
+}
+
 /* The lowest v < n whose log-softmax continuation value
  * live + ((x[v] - max) - log_sum) is at least `bar`, or n: the search's
  * scan for the few logits that can still enter its k-best list. Blocks of

@@ -32,8 +32,7 @@ void nmt_vec_exp_sleef(float *x, int n);
 
 void nmt_vec_relu(float *x, int n)
 {
-	for (int i = 0; i < n; i++)
-		x[i] = x[i] > 0.0f ? x[i] : 0.0f;
+	nmt_ew_relu(x, n);
 }
 
 #define max_of nmt_ew_max
@@ -97,10 +96,25 @@ static void weighted_sum(const float *w, int n_w, const float *rows, int n_rows,
 	nmt_ew_weighted_sum(w, n_w, rows, n_rows, n, out);
 }
 
+static void add(float *y, const float *x, int n)
+{
+	nmt_ew_add(y, x, n);
+}
+
+static void add_relu(float *y, const float *x, int n)
+{
+	nmt_ew_add_relu(y, x, n);
+}
+
+static void relu(float *x, int n)
+{
+	nmt_ew_relu(x, n);
+}
+
 static int first_reaching(const float *x, int n, float max, float log_sum, float live, float bar)
 {
 	return nmt_ew_first_reaching(x, n, max, log_sum, live, bar);
 }
 
 const nmt_ew nmt_ew_generic = { gru_cell, nmt_vec_tanh, nmt_quantize_x, nmt_vec_log_normalizer,
-				rescale, weighted_sum, first_reaching };
+				rescale, weighted_sum, add, add_relu, relu, first_reaching };

@@ -209,6 +209,18 @@ static void test_ew_bit_identical(void **state)
 				assert_memory_equal(y1, y2, (size_t)n * sizeof *y1);
 			}
 			free(sums);
+			/* sums and rectifiers */
+			memcpy(y1, x, (size_t)n * sizeof *y1);
+			memcpy(y2, x, (size_t)n * sizeof *y2);
+			ref->add(y1, g, n);
+			q->ew->add(y2, g, n);
+			assert_memory_equal(y1, y2, (size_t)n * sizeof *y1);
+			ref->add_relu(y1, g + n, n);
+			q->ew->add_relu(y2, g + n, n);
+			assert_memory_equal(y1, y2, (size_t)n * sizeof *y1);
+			ref->relu(y1, n);
+			q->ew->relu(y2, n);
+			assert_memory_equal(y1, y2, (size_t)n * sizeof *y1);
 			/* attention contexts: three rows of n weighed by h's first three,
 			 * then by one to three sets of weights at once (a sentence's
 			 * hypotheses), each set's sums the same as on its own */
