@@ -6,7 +6,8 @@
  *    are the next step's live rows, in pick order;
  *  - at max_len, hypotheses still live are finished as they are;
  *  - finished hypotheses are ranked by logP / len^alpha, stable.
- * Greedy decoding is beam 1. */
+ * Greedy decoding is beam 1. A sentence whose n best can no longer change
+ * stops early (decided() below): its output is exactly the spec's. */
 #include <math.h>
 #include <string.h>
 
