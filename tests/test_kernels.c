@@ -209,6 +209,18 @@ static void test_ew_bit_identical(void **state)
 				assert_memory_equal(y1, y2, (size_t)n * sizeof *y1);
 			}
 			free(sums);
+			/* the search's scan: the first value at or above bars from below
+			 * every value to above all of them, as a plain loop finds it */
+			float lmax, lsum = ref->log_normalizer(x, n, &lmax);
+			for (int t = 0; t <= 8; t++) {
+				float bar = -2.5f + (float)t * 0.3f, live = -0.25f;
+				int want = n;
+				for (int v = n - 1; v >= 0; v--)
+					if (live + ((x[v] - lmax) - lsum) >= bar)
+						want = v;
+				assert_int_equal(ref->first_reaching(x, n, lmax, lsum, live, bar), want);
+				assert_int_equal(q->ew->first_reaching(x, n, lmax, lsum, live, bar), want);
+			}
 			/* sums and rectifiers */
 			memcpy(y1, x, (size_t)n * sizeof *y1);
 			memcpy(y2, x, (size_t)n * sizeof *y2);
