@@ -233,22 +233,26 @@ static void test_ew_bit_identical(void **state)
 			ref->relu(y1, n);
 			q->ew->relu(y2, n);
 			assert_memory_equal(y1, y2, (size_t)n * sizeof *y1);
-			/* attention contexts: three rows of n weighed by h's first three,
-			 * then by one to three sets of weights at once (a sentence's
-			 * hypotheses), each set's sums the same as on its own */
+			/* attention contexts: three rows of n weighed by one to eight
+			 * sets of weights at once (a sentence's hypotheses, up to
+			 * NMT_MAX_BEAM), each set's sums the same as on its own */
 			int n_rows = n >= 3 ? 3 : n;
-			ref->weighted_sum(h, 1, x, n_rows, n, y1);
-			q->ew->weighted_sum(h, 1, x, n_rows, n, y2);
-			assert_memory_equal(y1, y2, (size_t)n * sizeof *y1);
-			for (int n_w = 1; n_w <= 3 && n_w * n_rows <= n; n_w++) {
-				ref->weighted_sum(h, n_w, x, n_rows, n, y1);
-				q->ew->weighted_sum(h, n_w, x, n_rows, n, y2);
-				assert_memory_equal(y1, y2, (size_t)n_w * n * sizeof *y1);
+			float *w = random_floats((size_t)8 * n_rows, &seed);
+			float *s1 = malloc((size_t)8 * n * sizeof *s1), *s2 = malloc((size_t)8 * n * sizeof *s2);
+			assert_non_null(s1);
+			assert_non_null(s2);
+			for (int n_w = 1; n_w <= 8; n_w++) {
+				ref->weighted_sum(w, n_w, x, n_rows, n, s1);
+				q->ew->weighted_sum(w, n_w, x, n_rows, n, s2);
+				assert_memory_equal(s1, s2, (size_t)n_w * n * sizeof *s1);
 				for (int i = 0; i < n_w; i++) {
-					ref->weighted_sum(h + i * n_rows, 1, x, n_rows, n, g);
-					assert_memory_equal(g, y1 + (size_t)i * n, (size_t)n * sizeof *y1);
+					ref->weighted_sum(w + i * n_rows, 1, x, n_rows, n, s2);
+					assert_memory_equal(s2, s1 + (size_t)i * n, (size_t)n * sizeof *s1);
 				}
 			}
+			free(w);
+			free(s1);
+			free(s2);
 			free(x);
 			free(g);
 			free(h);
