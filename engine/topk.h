@@ -4,6 +4,7 @@
 #define NMT_ENGINE_TOPK_H
 #include <math.h>
 
+#include "../quant/ew_body.h"
 #include "../quant/hd.h"
 
 /* A continuation: its total log-probability and which (row, token) it is,
@@ -44,23 +45,13 @@ static inline NMT_HD int nmt_topk_offer(nmt_candidate *best, int *count, int k, 
  * logits hold no finite largest value (max NaN or infinite). It is the lowest
  * position whose value reaches that of the largest logit: a value never
  * decreases with its logit, so none exceeds that one, and on a tie the
- * lower position wins, as nmt_topk_offer ranks them; no list to keep.
- * Blocks of 16 without an early exit, so the compiler can vectorize the
- * test. */
+ * lower position wins, as nmt_topk_offer ranks them; no list to keep. The
+ * scan is the search's own (ew_body.h's nmt_ew_first_reaching). */
 static inline NMT_HD int nmt_topk_greedy(const float *x, int V, float max, float log_sum, float live)
 {
 	float top = live + ((max - max) - log_sum);
-	for (int v0 = 0; v0 < V; v0 += 16) {
-		int end = V - v0 < 16 ? V : v0 + 16, hit = 0;
-		for (int v = v0; v < end; v++)
-			hit |= live + ((x[v] - max) - log_sum) >= top;
-		if (!hit)
-			continue;
-		for (int v = v0; v < end; v++)
-			if (live + ((x[v] - max) - log_sum) >= top)
-				return v;
-	}
-	return -1;
+	int v = nmt_ew_first_reaching(x, V, max, log_sum, live, top);
+	return v < V ? v : -1;
 }
 
 #endif

@@ -1,12 +1,13 @@
 /* The engine's element-wise loops (the GRU cell, tanh over an array, the
  * activation quantizer, the log-softmax normalizer, the rescale of integer
- * sums, the attention's weighed sum) as always-inline
- * bodies. Each ISA file wraps them in functions compiled for its
+ * sums, the attention's weighed sums, the decoder's vector sums and
+ * rectifiers, the search's scan of the logits) as always-inline bodies. Each ISA file wraps them in functions compiled for its
  * instruction set (quant/ew.h), so the compiler vectorizes the same loops
  * 4 (SSE2, NEON), 8 (AVX2) or 16 (AVX-512) lanes wide. Every element sees
  * the same IEEE operations in the same order (-ffp-contract=off) and sums
  * keep a fixed eight-lane order, so the results are bit-identical on every
- * ISA. Internal to quant/, and to engine/cuda.cu, which runs the same
+ * ISA. Internal to quant/, to engine/topk.h (the greedy pick is
+ * nmt_ew_first_reaching) and to engine/cuda.cu, which runs the same
  * bodies on the GPU. */
 #ifndef NMT_QUANT_EW_BODY_H
 #define NMT_QUANT_EW_BODY_H
