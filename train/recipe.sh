@@ -11,9 +11,9 @@
 # (SentencePiece pieces per language), SPM_CORPUS (the directory whose
 # train.SRC/train.TGT SentencePiece learns from; default CORPUS_DIR: for a
 # distilled corpus, train/distill.sh, give the original one), TRAIN_ARGS
-# (extra train.py options), PYTHON=/usr/bin/python3. Every step is skipped when its output exists, and
-# training resumes from OUT_DIR/last.pt, so after an interruption the same
-# command carries on. Run from the repository root after `make`.
+# (extra train.py options), PYTHON=/usr/bin/python3. Every step is skipped
+# when its output exists, and training resumes from OUT_DIR/last.pt, so
+# after an interruption the same command carries on. Run from the repository root after `make`.
 # To make the result the embedded default: train/install_default.sh OUT_DIR
 # (README.md, "Training a model", has the commands that made the default).
 set -eu
