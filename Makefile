@@ -31,7 +31,7 @@ LDLIBS   = -lm
 
 # The library (libnmt.a): the public API of nmt.h (api/) over the engine,
 # its kernels and the tokenizer; everything the binaries and tests share.
-LIB_SRC  = $(wildcard api/*.c) $(wildcard engine/*.c) $(wildcard quant/*.c) $(wildcard vocab/*.c)
+LIB_SRC  = $(wildcard api/*.c) $(wildcard engine/*.c) $(wildcard quant/*.c) $(wildcard vocab/*.c) $(wildcard text/*.c)
 PACK_SRC = $(filter-out pack/main.c,$(wildcard pack/*.c))
 # The command line's input reader (nmt only; main.c uses nmt.h's API).
 CLI_SRC  = $(wildcard cli/*.c)
@@ -269,6 +269,9 @@ $(H)/tests/%: $(H)/tests/%.o $(LIB_HOST)
 $(H)/tests/spm_tool: $(H)/tests/spm_tool.o $(LIB_HOST)
 	$(HOST_CC) $(SAN) -o $@ $^ $(LDLIBS)
 
+$(H)/tests/split_tool: $(H)/tests/split_tool.o $(LIB_HOST)
+	$(HOST_CC) $(SAN) -o $@ $^ $(LDLIBS)
+
 # The CUDA path's tests, run here on engine/cuda.cu itself compiled for the
 # CPU (tests/cuda_emu.h): every kernel, buffer and table of the GPU path
 # against the CPU engine, on any machine. make test-cuda CUDA=1 runs the same
@@ -323,7 +326,7 @@ build/tiny_vmap_%.nmt: $(PACKER) tests/fixtures/tiny/vmap_%.txt tests/fixtures/t
 
 # The fuzz harnesses (tests/fuzz/) replayed over their committed corpora,
 # seeds and every input that once failed, by the end-to-end tests.
-FUZZ_NAMES = model tokenizer lines translate
+FUZZ_NAMES = model tokenizer lines translate split
 REPLAYS  = $(foreach n,$(FUZZ_NAMES),$(H)/tests/fuzz/replay_$(n))
 
 $(H)/tests/fuzz/replay_%: $(H)/tests/fuzz/fuzz_%.o $(H)/tests/fuzz/replay.o $(LIB_HOST)
@@ -397,7 +400,7 @@ bench-kernels: $(H)/bench/kernels
 # Objects and binaries made only on the way to another target: kept, but a
 # missing one is remade (a bare .SECONDARY: would make every target
 # intermediate, and a deleted or renamed prerequisite would go unnoticed).
-.SECONDARY: $(TESTS:=.o) $(H)/tests/spm_tool.o $(H)/bench/kernels.o build/a64/test_quant \
+.SECONDARY: $(TESTS:=.o) $(H)/tests/spm_tool.o $(H)/tests/split_tool.o $(H)/bench/kernels.o build/a64/test_quant \
 	$(foreach n,$(FUZZ_NAMES),$(H)/tests/fuzz/fuzz_$(n).o $(F)/tests/fuzz/fuzz_$(n).o) $(H)/tests/fuzz/replay.o $(LIB_FUZZ) \
 	$(EXAMPLES:=.o)
 

@@ -55,6 +55,8 @@ static void usage(FILE *f)
 	      "      --batch N        decode up to N sentences of similar length together\n"
 	      "                       (default 16 / beam); the output is the same for any N and -t\n"
 	      "      --device D       cpu (default), or cuda: an NVIDIA GPU (a make CUDA=1 build)\n"
+	      "      --split S        sentence (default): a line is a paragraph, translated sentence\n"
+	      "                       by sentence; none: a line is one sentence\n"
 	      "  -h, --help           this help\n"
 	      "      --version        print the version\n");
 }
@@ -79,6 +81,15 @@ static double parse_alpha(const char *s)
 	return v;
 }
 
+static int parse_split(const char *s)
+{
+	if (strcmp(s, "sentence") == 0)
+		return NMT_SPLIT_SENTENCE;
+	if (strcmp(s, "none") == 0)
+		return NMT_SPLIT_NONE;
+	die(2, "--split must be sentence or none, not \"%s\"", s);
+}
+
 static int parse_device(const char *s)
 {
 	if (strcmp(s, "cpu") == 0)
@@ -99,7 +110,8 @@ static int default_threads(void)
 
 static void parse_args(int argc, char **argv, cli_options *o)
 {
-	enum { OPT_NBEST = 256, OPT_ALPHA, OPT_MAXLEN, OPT_VERSION, OPT_NO_SHORTLIST, OPT_BATCH, OPT_DEVICE };
+	enum { OPT_NBEST = 256, OPT_ALPHA, OPT_MAXLEN, OPT_VERSION, OPT_NO_SHORTLIST, OPT_BATCH, OPT_DEVICE,
+	       OPT_SPLIT };
 	static const struct option longs[] = {
 		{ "model", required_argument, NULL, 'm' },   { "beam", required_argument, NULL, 'b' },
 		{ "nbest", required_argument, NULL, OPT_NBEST }, { "alpha", required_argument, NULL, OPT_ALPHA },
@@ -107,7 +119,7 @@ static void parse_args(int argc, char **argv, cli_options *o)
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ "no-shortlist", no_argument, NULL, OPT_NO_SHORTLIST }, { "threads", required_argument, NULL, 't' },
 		{ "batch", required_argument, NULL, OPT_BATCH }, { "device", required_argument, NULL, OPT_DEVICE },
-		{ NULL, 0, NULL, 0 },
+		{ "split", required_argument, NULL, OPT_SPLIT }, { NULL, 0, NULL, 0 },
 	};
 	int c;
 
@@ -126,6 +138,7 @@ static void parse_args(int argc, char **argv, cli_options *o)
 		case OPT_NO_SHORTLIST: o->nmt.shortlist = 0; break;
 		case OPT_MAXLEN: o->nmt.max_length = (int)parse_int(optarg, "--max-length", 1, 1 << 20); break;
 		case OPT_DEVICE: o->nmt.device = parse_device(optarg); break;
+		case OPT_SPLIT: o->nmt.split = parse_split(optarg); break;
 		case 'h': usage(stdout); exit(0);
 		case OPT_VERSION: printf("nmt %s\n", nmt_version()); exit(0);
 		case ':': die(2, "option %s needs a value (try --help)", argv[optind - 1]);

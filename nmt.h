@@ -112,7 +112,14 @@ typedef struct {
 			  * No result depends on batch or threads. */
 	int device;      /* NMT_DEVICE_CPU (default) or NMT_DEVICE_CUDA; on the GPU
 			  * one thread drives the device and `threads` is not used */
+	int split;       /* NMT_SPLIT_SENTENCE (default): a text is a paragraph, cut
+			  * into sentences translated one by one and joined with the
+			  * whitespace between them; NMT_SPLIT_NONE: a text is one
+			  * sentence (docs/INPUT.md) */
 } nmt_options;
+
+#define NMT_SPLIT_NONE 0
+#define NMT_SPLIT_SENTENCE 1
 
 /* Fill in the defaults above. */
 void nmt_options_init(nmt_options *options);
@@ -129,8 +136,8 @@ void nmt_session_free(nmt_session *session);   /* NULL is allowed */
 typedef struct nmt_result nmt_result;
 
 /* Translate one text, a NUL-terminated line of UTF-8 (a newline inside it
- * reads as a space). A text longer than 200 source pieces is translated in
- * segments, joined by spaces (docs/INPUT.md). */
+ * reads as a space): sentence by sentence (options.split), a sentence
+ * longer than 200 source pieces in chunks joined by spaces (docs/INPUT.md). */
 nmt_status nmt_translate(nmt_session *session, const nmt_options *options, const char *text,
 			 nmt_result **result, nmt_error *err);
 

@@ -5,7 +5,8 @@
 void nmt_options_init(nmt_options *o)
 {
 	*o = (nmt_options){ .beam = 4, .nbest = 1, .max_length = 0, .alpha = 0.6, .shortlist = 1,
-			    .threads = 1, .batch = 0, .device = NMT_DEVICE_CPU };
+			    .threads = 1, .batch = 0, .device = NMT_DEVICE_CPU,
+			    .split = NMT_SPLIT_SENTENCE };
 }
 
 /* Decoder rows (texts x beam) decoded together by default: 16 greedy texts,
@@ -38,8 +39,12 @@ nmt_status nmt_api_options(const nmt_options *given, nmt_search_options *search,
 	if (o.device != NMT_DEVICE_CPU && o.device != NMT_DEVICE_CUDA)
 		return nmt_api_fail(err, NMT_ERR_ARGUMENT, "device must be NMT_DEVICE_CPU or NMT_DEVICE_CUDA, not %d",
 				    o.device);
+	if (o.split != NMT_SPLIT_NONE && o.split != NMT_SPLIT_SENTENCE)
+		return nmt_api_fail(err, NMT_ERR_ARGUMENT, "split must be NMT_SPLIT_NONE or NMT_SPLIT_SENTENCE, not %d",
+				    o.split);
 	*search = (nmt_search_options){ .use_shortlist = o.shortlist != 0, .beam = o.beam, .nbest = o.nbest,
-					.alpha = o.alpha, .max_len = o.max_length };
+					.alpha = o.alpha, .max_len = o.max_length,
+					.split = o.split == NMT_SPLIT_SENTENCE };
 	*batch = o.batch ? o.batch : DEFAULT_BATCH_ROWS / o.beam > 1 ? DEFAULT_BATCH_ROWS / o.beam : 1;
 	*threads = o.device == NMT_DEVICE_CUDA ? 1 : o.threads;
 	*device = o.device;

@@ -144,6 +144,8 @@ typedef struct {
 	int nbest;      /* 1..beam */
 	double alpha;   /* length normalization: score = logP / len^alpha */
 	int max_len;    /* 0: ceil(1.5 * S + 10) */
+	int split;      /* the translator's: 1 = each line is cut into sentences
+			 * (text/split.h), 0 = a line is one sentence */
 } nmt_search_options;
 
 /* Set up a batch of n sentences, src[i][0..src_len[i]) each (EOS included,

@@ -7,39 +7,62 @@
 #include "cuda.h"
 #include "grow.h"
 #include "segment.h"
+#include "../text/split.h"
 
-/* Segments of a long line decoded together (segment.h): with the pieces
- * per segment, this bounds the memory a line of any length needs. */
-#define SEGMENTS_PER_PASS 8
+/* Sentences decoded together at least, per pass (more when the batch has
+ * more lines): with the pieces per chunk (segment.h), this bounds the
+ * memory a line of any length needs. */
+#define MIN_PASS 8
+
+/* What the model translates: one sentence of a line, or a chunk of an
+ * over-long one. A line's units are consecutive. */
+typedef struct {
+	size_t ids_off;                      /* its source ids in t->ids, EOS after them */
+	int n_ids;                           /* EOS included; 1: nothing to translate */
+	const char *gap;                     /* what joins its translation to the one before */
+	size_t gap_len;
+	int n_out;                           /* translations, best first (0: no model output) */
+	size_t text_off[NMT_MAX_BEAM], text_len[NMT_MAX_BEAM];   /* in t->texts */
+	float logprob[NMT_MAX_BEAM], score[NMT_MAX_BEAM];
+} unit;
+
+/* A unit to decode, and the length it is sorted by. */
+typedef struct {
+	int n_ids, unit;
+} unit_key;
 
 struct nmt_translator {
 	const nmt_model *m;
+	const nmt_split_lang *lang;          /* the source language's sentence rules */
 	nmt_state state;
 	spm_scratch *src_scratch, *tgt_scratch;
-	int32_t *ids;                      /* the batch's source ids, each line's + EOS, one after the other */
+	int32_t *ids;                        /* every unit's source ids + EOS, one after the other */
 	size_t ids_cap;
+	unit *units;
+	int n_units, units_cap;
+	unit_key *order;                     /* [units_cap] the units to decode, shortest first */
+	int *line_first;                     /* [lines_cap + 1] each line's first unit */
 	int lines_cap;
-	size_t *ids_off;                   /* [lines_cap] where each line's ids start */
-	int *src_len;                      /* [lines_cap] ids per line, EOS included */
-	const int32_t **src;               /* [lines_cap] the non-empty lines' ids, in order */
-	int *batch_len;                    /* [lines_cap] and their lengths */
-	nmt_hypothesis *hyps;              /* [lines_cap * NMT_MAX_BEAM] */
-	int *n_hyps;                       /* [lines_cap] */
-	char *text[NMT_MAX_BEAM];          /* detokenized n-best outputs */
-	size_t text_cap[NMT_MAX_BEAM];
-	/* a long line's segments: their ids with EOS, and the joined outputs */
-	int32_t seg_ids[SEGMENTS_PER_PASS][NMT_SEGMENT_PIECES + 1];
-	char *joined[NMT_MAX_BEAM];
+	const int32_t **src;                 /* [pass_cap] one pass's sources */
+	int *batch_len;                      /* [pass_cap] and their lengths */
+	nmt_hypothesis *hyps;                /* [pass_cap * NMT_MAX_BEAM] */
+	int *n_hyps;                         /* [pass_cap] */
+	int pass_cap;
+	char *texts;                         /* the units' translations, detokenized */
+	size_t texts_len, texts_cap;
+	char *joined[NMT_MAX_BEAM];          /* a line's k-th best: its units' joined */
 	size_t joined_len[NMT_MAX_BEAM], joined_cap[NMT_MAX_BEAM];
 };
 
 nmt_translator *nmt_translator_new(const nmt_model *m)
 {
 	nmt_translator *t = calloc(1, sizeof *t);
+	char lang[16];
 
 	if (!t)
 		return NULL;
 	t->m = m;
+	t->lang = nmt_split_lang_for(nmt_model_meta(m, "src_lang", lang, sizeof lang) == 0 ? lang : NULL);
 	t->src_scratch = spm_scratch_new();
 	t->tgt_scratch = spm_scratch_new();
 	if (!t->src_scratch || !t->tgt_scratch || nmt_state_init(&t->state, m) != 0) {
@@ -80,94 +103,137 @@ void nmt_translator_free(nmt_translator *t)
 	spm_scratch_free(t->src_scratch);
 	spm_scratch_free(t->tgt_scratch);
 	free(t->ids);
-	free(t->ids_off);
-	free(t->src_len);
+	free(t->units);
+	free(t->order);
+	free(t->line_first);
 	free(t->src);
 	free(t->batch_len);
 	free(t->hyps);
 	free(t->n_hyps);
-	for (int i = 0; i < NMT_MAX_BEAM; i++) {
-		free(t->text[i]);
+	free(t->texts);
+	for (int i = 0; i < NMT_MAX_BEAM; i++)
 		free(t->joined[i]);
-	}
 	free(t);
 }
 
-static int reserve_lines(nmt_translator *t, int n)
+/* Room for n lines and passes of pass units. */
+static int reserve_lines(nmt_translator *t, int n, int pass)
 {
-	if (n <= t->lines_cap)
-		return 0;
-	size_t N = (size_t)n;
-	if (nmt_grow(&t->ids_off, N, sizeof *t->ids_off) | nmt_grow(&t->src_len, N, sizeof *t->src_len) |
-	    nmt_grow(&t->src, N, sizeof *t->src) | nmt_grow(&t->batch_len, N, sizeof *t->batch_len) |
-	    nmt_grow(&t->hyps, N * NMT_MAX_BEAM, sizeof *t->hyps) | nmt_grow(&t->n_hyps, N, sizeof *t->n_hyps))
-		return -1;
-	t->lines_cap = n;
-	return 0;
-}
-
-static int set_text(nmt_translator *t, int rank, const char *text, size_t len)
-{
-	if (len + 1 > t->text_cap[rank]) {
-		char *p = realloc(t->text[rank], len + 1);
-		if (!p)
+	if (n + 1 > t->lines_cap) {
+		if (nmt_grow(&t->line_first, (size_t)n + 1, sizeof *t->line_first) != 0)
 			return -1;
-		t->text[rank] = p;
-		t->text_cap[rank] = len + 1;
+		t->lines_cap = n + 1;
 	}
-	memcpy(t->text[rank], text, len);
-	t->text[rank][len] = '\0';
+	if (pass > t->pass_cap) {
+		size_t P = (size_t)pass;
+		if (nmt_grow(&t->src, P, sizeof *t->src) | nmt_grow(&t->batch_len, P, sizeof *t->batch_len) |
+		    nmt_grow(&t->hyps, P * NMT_MAX_BEAM, sizeof *t->hyps) | nmt_grow(&t->n_hyps, P, sizeof *t->n_hyps))
+			return -1;
+		t->pass_cap = pass;
+	}
 	return 0;
 }
 
-/* Tokenize line i, appending its ids and the source EOS at *used. */
-static int source_ids(nmt_translator *t, int i, const char *line, size_t len, size_t *used)
+/* Grow buf (of capacity *cap bytes) to hold need bytes, doubling. */
+static int reserve_bytes(char **buf, size_t *cap, size_t need)
 {
-	const int32_t *ids;
-	size_t n;
-
-	if (spm_encode(t->m->src_vocab, t->src_scratch, line, len, &ids, &n) != 0 || n >= (size_t)1 << 24)
+	if (need <= *cap)
+		return 0;
+	size_t c = need > 2 * *cap ? need : 2 * *cap;
+	char *p = realloc(*buf, c);
+	if (!p)
 		return -1;
-	if (*used + n + 1 > t->ids_cap) {
-		size_t cap = *used + n + 1 > 2 * t->ids_cap ? *used + n + 1 : 2 * t->ids_cap;
+	*buf = p;
+	*cap = c;
+	return 0;
+}
+
+/* A unit of ids[0..n) (n may be 0), appended with the source EOS at *used. */
+static int add_unit(nmt_translator *t, const int32_t *ids, int n, const char *gap, size_t gap_len, size_t *used)
+{
+	if (t->n_units == t->units_cap) {
+		int cap = t->units_cap ? 2 * t->units_cap : 64;
+		if (nmt_grow(&t->units, (size_t)cap, sizeof *t->units) | nmt_grow(&t->order, (size_t)cap, sizeof *t->order))
+			return -1;
+		t->units_cap = cap;
+	}
+	size_t need = *used + (size_t)n + 1;
+	if (need > t->ids_cap) {
+		size_t cap = need > 2 * t->ids_cap ? need : 2 * t->ids_cap;
 		if (nmt_grow(&t->ids, cap, sizeof *t->ids) != 0)
 			return -1;
 		t->ids_cap = cap;
 	}
-	memcpy(t->ids + *used, ids, n * sizeof *ids);
-	t->ids[*used + n] = t->m->d.src_eos_id;
-	t->ids_off[i] = *used;
-	t->src_len[i] = (int)n + 1;
-	*used += n + 1;
+	if (n > 0)
+		memcpy(t->ids + *used, ids, (size_t)n * sizeof *ids);
+	t->ids[*used + (size_t)n] = t->m->d.src_eos_id;
+	t->units[t->n_units++] = (unit){ .ids_off = *used, .n_ids = n + 1, .gap = gap, .gap_len = gap_len };
+	*used = need;
 	return 0;
 }
 
-/* Detokenize line i's hypotheses (none for an empty line) and emit them:
- * emit's value, or -1 and a message when memory runs out. */
-static int emit_line(nmt_translator *t, const nmt_hypothesis *hyps, int n_hyps, int i, nmt_emit_fn emit,
-		     void *ctx, char *err, size_t errlen)
+/* One sentence's units: its pieces, in chunks of at most
+ * NMT_SEGMENT_PIECES (segment.h), the first joined by gap, the others by
+ * a space. */
+static int add_sentence(nmt_translator *t, const char *text, size_t len, const char *gap, size_t gap_len,
+			size_t *used)
 {
-	nmt_translation out[NMT_MAX_BEAM];
+	const int32_t *ids;
+	size_t n;
 
-	if (n_hyps == 0) {   /* nothing but EOS: the empty line translates to the empty line */
-		if (set_text(t, 0, "", 0) != 0)
-			goto oom;
-		out[0] = (nmt_translation){ .text = t->text[0], .len = 0, .logprob = 0, .score = 0 };
-		return emit(ctx, i, out, 1);
+	if (spm_encode(t->m->src_vocab, t->src_scratch, text, len, &ids, &n) != 0 || n >= (size_t)1 << 24)
+		return -1;
+	if (n == 0)
+		return add_unit(t, ids, 0, gap, gap_len, used);
+	for (int pos = 0; pos < (int)n;) {
+		int k = nmt_segment_length(t->m->src_vocab, ids + pos, (int)n - pos);
+		if (add_unit(t, ids + pos, k, pos == 0 ? gap : " ", pos == 0 ? gap_len : 1, used) != 0)
+			return -1;
+		pos += k;
 	}
-	for (int k = 0; k < n_hyps; k++) {
+	return 0;
+}
+
+/* Line i's units: its sentences (text/split.h), each joined to the one
+ * before by the whitespace between them in the line; or, with splitting
+ * off, the whole line as one sentence. */
+static int add_line(nmt_translator *t, const nmt_search_options *o, int i, const char *line, size_t len,
+		    size_t *used)
+{
+	size_t pos = 0, start, end, prev_end = 0;
+	int first = 1;
+
+	t->line_first[i] = t->n_units;
+	if (!o->split)
+		return add_sentence(t, line, len, "", 0, used);
+	while (nmt_split_next(t->lang, line, len, &pos, &start, &end)) {
+		const char *gap = first ? "" : line + prev_end;
+		if (add_sentence(t, line + start, end - start, gap, first ? 0 : start - prev_end, used) != 0)
+			return -1;
+		prev_end = end;
+		first = 0;
+	}
+	return 0;
+}
+
+/* Keep a decoded unit's hypotheses (at least one), detokenized. */
+static int keep_outputs(nmt_translator *t, unit *u, const nmt_hypothesis *hyps, int n)
+{
+	u->n_out = n;
+	for (int k = 0; k < n; k++) {
 		const char *text;
 		size_t len;
 		if (spm_decode(t->m->tgt_vocab, t->tgt_scratch, hyps[k].ids, (size_t)hyps[k].len, &text, &len) != 0 ||
-		    set_text(t, k, text, len) != 0)
-			goto oom;
-		out[k] = (nmt_translation){ .text = t->text[k], .len = len, .logprob = hyps[k].logprob,
-					    .score = hyps[k].score };
+		    reserve_bytes(&t->texts, &t->texts_cap, t->texts_len + len) != 0)
+			return -1;
+		memcpy(t->texts + t->texts_len, text, len);
+		u->text_off[k] = t->texts_len;
+		u->text_len[k] = len;
+		u->logprob[k] = hyps[k].logprob;
+		u->score[k] = hyps[k].score;
+		t->texts_len += len;
 	}
-	return emit(ctx, i, out, n_hyps);
-oom:
-	snprintf(err, errlen, "out of memory");
-	return -1;
+	return 0;
 }
 
 /* Encode the prepared batch t->src and search it, here or on the device. */
@@ -185,148 +251,140 @@ static int run_model(nmt_translator *t, const nmt_search_options *o, char *err, 
 	return 0;
 }
 
-/* Lines [first, last), none longer than a segment, decoded as one batch
- * and emitted in order. */
-static int translate_run(nmt_translator *t, const nmt_search_options *o, int first, int last, nmt_emit_fn emit,
-			 void *ctx, char *err, size_t errlen)
+/* The units keys[0..n) decoded as one batch, their outputs kept. */
+static int decode_pass(nmt_translator *t, const nmt_search_options *o, const unit_key *keys, int n, char *err,
+		       size_t errlen)
 {
-	int n_batch = 0;
+	for (int b = 0; b < n; b++) {
+		const unit *u = &t->units[keys[b].unit];
+		t->src[b] = t->ids + u->ids_off;
+		t->batch_len[b] = u->n_ids;
+	}
+	if (nmt_batch_prepare(&t->state, n, t->src, t->batch_len, o) != 0)
+		goto oom;
+	if (run_model(t, o, err, errlen) != 0)
+		return -1;
+	for (int b = 0; b < n; b++) {
+		int n_out = t->n_hyps[b] < 1 ? 1 : t->n_hyps[b];   /* (search always finishes one) */
+		if (keep_outputs(t, &t->units[keys[b].unit], t->hyps + (size_t)b * o->nbest, n_out) != 0)
+			goto oom;
+	}
+	return 0;
+oom:
+	snprintf(err, errlen, "out of memory");
+	return -1;
+}
 
-	for (int i = first; i < last; i++)   /* the ids have stopped moving */
-		if (t->src_len[i] > 1) {
-			t->src[n_batch] = t->ids + t->ids_off[i];
-			t->batch_len[n_batch++] = t->src_len[i];
-		}
-	if (n_batch > 0) {
-		if (nmt_batch_prepare(&t->state, n_batch, t->src, t->batch_len, o) != 0) {
-			snprintf(err, errlen, "out of memory");
-			return -1;
-		}
-		if (run_model(t, o, err, errlen) != 0)
-			return -1;
+/* Shorter first, then in order: a pass's sentences finish at about the
+ * same step. */
+static int by_length(const void *a, const void *b)
+{
+	const unit_key *x = a, *y = b;
+	if (x->n_ids != y->n_ids)
+		return x->n_ids < y->n_ids ? -1 : 1;
+	return (x->unit > y->unit) - (x->unit < y->unit);
+}
+
+/* Every unit with something to translate, in passes of similar lengths. */
+static int decode_units(nmt_translator *t, const nmt_search_options *o, int pass, char *err, size_t errlen)
+{
+	int n = 0;
+	t->texts_len = 0;
+	if (reserve_bytes(&t->texts, &t->texts_cap, 1) != 0) {   /* (never a NULL base) */
+		snprintf(err, errlen, "out of memory");
+		return -1;
 	}
-	for (int i = first, b = 0; i < last; i++) {
-		int has_model_output = t->src_len[i] > 1;
-		int rc = emit_line(t, has_model_output ? t->hyps + (size_t)b * o->nbest : NULL,
-				   has_model_output ? t->n_hyps[b] : 0, i, emit, ctx, err, errlen);
-		b += has_model_output;
-		if (rc != 0)
-			return rc;
+	for (int u = 0; u < t->n_units; u++) {
+		t->units[u].n_out = 0;
+		if (t->units[u].n_ids > 1)
+			t->order[n++] = (unit_key){ t->units[u].n_ids, u };
 	}
+	qsort(t->order, (size_t)n, sizeof *t->order, by_length);
+	for (int p = 0; p < n; p += pass)
+		if (decode_pass(t, o, t->order + p, n - p < pass ? n - p : pass, err, errlen) != 0)
+			return -1;
 	return 0;
 }
 
-/* Append text to joined output k, after a space if both are non-empty. */
-static int join(nmt_translator *t, int k, const char *text, size_t len)
+/* Append gap and text to joined output k; the gap only between two
+ * non-empty translations. */
+static int join(nmt_translator *t, int k, const char *gap, size_t gap_len, const char *text, size_t len)
 {
-	size_t sep = t->joined_len[k] > 0 && len > 0, need = t->joined_len[k] + sep + len + 1;
-	if (need > t->joined_cap[k]) {
-		size_t cap = need > 2 * t->joined_cap[k] ? need : 2 * t->joined_cap[k];
-		char *p = realloc(t->joined[k], cap);
-		if (!p)
-			return -1;
-		t->joined[k] = p;
-		t->joined_cap[k] = cap;
-	}
-	if (sep)
-		t->joined[k][t->joined_len[k]++] = ' ';
-	memcpy(t->joined[k] + t->joined_len[k], text, len);
-	t->joined_len[k] += len;
+	size_t sep = t->joined_len[k] > 0 && len > 0 ? gap_len : 0;
+	if (reserve_bytes(&t->joined[k], &t->joined_cap[k], t->joined_len[k] + sep + len + 1) != 0)
+		return -1;
+	memcpy(t->joined[k] + t->joined_len[k], gap, sep);
+	memcpy(t->joined[k] + t->joined_len[k] + sep, text, len);
+	t->joined_len[k] += sep + len;
 	t->joined[k][t->joined_len[k]] = '\0';
 	return 0;
 }
 
-/* Decode the next pass of up to SEGMENTS_PER_PASS segments of ids[*pos..n)
- * and join their translations: rank k of the line is every segment's k-th
- * best (or its last, if it has fewer), with logprobs and scores added. */
-static int translate_pass(nmt_translator *t, const nmt_search_options *o, const int32_t *ids, int n, int *pos,
-			  float *logprob, float *score, int *n_out, char *err, size_t errlen)
+/* Line i's translations: rank k joins each of its units' k-th best (or
+ * its last, if it has fewer), with their log-probabilities and scores
+ * added; the line has as many as its unit with the fewest. A line with
+ * nothing to translate has one, empty. */
+static int emit_line(nmt_translator *t, const nmt_search_options *o, int i, nmt_emit_fn emit, void *ctx,
+		     char *err, size_t errlen)
 {
-	int n_seg = 0;
-	while (n_seg < SEGMENTS_PER_PASS && *pos < n) {
-		int len = nmt_segment_length(t->m->src_vocab, ids + *pos, n - *pos);
-		memcpy(t->seg_ids[n_seg], ids + *pos, (size_t)len * sizeof *ids);
-		t->seg_ids[n_seg][len] = t->m->d.src_eos_id;
-		t->src[n_seg] = t->seg_ids[n_seg];
-		t->batch_len[n_seg++] = len + 1;
-		*pos += len;
-	}
-	if (nmt_batch_prepare(&t->state, n_seg, t->src, t->batch_len, o) != 0) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	if (run_model(t, o, err, errlen) != 0)
-		return -1;
-	for (int s = 0; s < n_seg; s++) {
-		if (t->n_hyps[s] < 1)   /* (search always finishes one; never index before it) */
-			continue;
-		if (t->n_hyps[s] < *n_out)
-			*n_out = t->n_hyps[s];
-		for (int k = 0; k < o->nbest; k++) {
-			const nmt_hypothesis *h = &t->hyps[(size_t)s * o->nbest + (k < t->n_hyps[s] ? k : t->n_hyps[s] - 1)];
-			const char *text;
-			size_t len;
-			if (spm_decode(t->m->tgt_vocab, t->tgt_scratch, h->ids, (size_t)h->len, &text, &len) != 0 ||
-			    join(t, k, text, len) != 0) {
-				snprintf(err, errlen, "out of memory");
-				return -1;
-			}
-			logprob[k] += h->logprob;
-			score[k] += h->score;
-		}
-	}
-	return 0;
-}
-
-/* Line i, longer than one segment: translated segment by segment, a pass of
- * them at a time, then emitted as one line. */
-static int translate_long(nmt_translator *t, const nmt_search_options *o, int i, nmt_emit_fn emit, void *ctx,
-			  char *err, size_t errlen)
-{
-	const int32_t *ids = t->ids + t->ids_off[i];
-	int n = t->src_len[i] - 1, pos = 0, n_out = o->nbest;
-	float logprob[NMT_MAX_BEAM] = { 0 }, score[NMT_MAX_BEAM] = { 0 };
+	int first = t->line_first[i], last = t->line_first[i + 1], n_out = o->nbest, decoded = 0;
 	nmt_translation out[NMT_MAX_BEAM];
 
-	for (int k = 0; k < o->nbest; k++)
+	for (int u = first; u < last; u++)
+		if (t->units[u].n_out > 0) {
+			decoded = 1;
+			if (t->units[u].n_out < n_out)
+				n_out = t->units[u].n_out;
+		}
+	if (!decoded)
+		n_out = 1;
+	for (int k = 0; k < n_out; k++) {
+		float logprob = 0, score = 0;
 		t->joined_len[k] = 0;
-	while (pos < n)
-		if (translate_pass(t, o, ids, n, &pos, logprob, score, &n_out, err, errlen) != 0)
-			return -1;
-	for (int k = 0; k < n_out; k++)
-		out[k] = (nmt_translation){ .text = t->joined[k], .len = t->joined_len[k], .logprob = logprob[k],
-					    .score = score[k] };
+		if (join(t, k, "", 0, "", 0) != 0)
+			goto oom;
+		for (int v = first; v < last; v++) {
+			const unit *u = &t->units[v];
+			if (u->n_out == 0)
+				continue;
+			int r = k < u->n_out ? k : u->n_out - 1;
+			if (join(t, k, u->gap, u->gap_len, t->texts + u->text_off[r], u->text_len[r]) != 0)
+				goto oom;
+			logprob += u->logprob[r];
+			score += u->score[r];
+		}
+		out[k] = (nmt_translation){ .text = t->joined[k], .len = t->joined_len[k], .logprob = logprob,
+					    .score = score };
+	}
 	return emit(ctx, i, out, n_out);
+oom:
+	snprintf(err, errlen, "out of memory");
+	return -1;
 }
 
 int nmt_translator_batch(nmt_translator *t, const nmt_search_options *o, const char *const *lines,
 			const size_t *lens, int n, nmt_emit_fn emit, void *ctx, char *err, size_t errlen)
 {
 	size_t used = 0;
+	int pass = n > MIN_PASS ? n : MIN_PASS;
 
 	if (o->beam < 1 || o->beam > NMT_MAX_BEAM || o->nbest < 1 || o->nbest > o->beam) {
 		snprintf(err, errlen, "beam must be 1..%d and nbest 1..beam", NMT_MAX_BEAM);
 		return -1;
 	}
-	if (reserve_lines(t, n > SEGMENTS_PER_PASS ? n : SEGMENTS_PER_PASS) != 0)
+	if (reserve_lines(t, n, pass) != 0)
 		goto oom;
+	t->n_units = 0;
 	for (int i = 0; i < n; i++)
-		if (source_ids(t, i, lines[i], lens[i], &used) != 0)
+		if (add_line(t, o, i, lines[i], lens[i], &used) != 0)
 			goto oom;
-	/* runs of ordinary lines as batches, each long line on its own */
-	for (int i = 0; i < n;) {
-		int rc, j = i;
-		if (t->src_len[i] - 1 > NMT_SEGMENT_PIECES) {
-			rc = translate_long(t, o, i, emit, ctx, err, errlen);
-			j = i + 1;
-		} else {
-			while (j < n && t->src_len[j] - 1 <= NMT_SEGMENT_PIECES)
-				j++;
-			rc = translate_run(t, o, i, j, emit, ctx, err, errlen);
-		}
+	t->line_first[n] = t->n_units;
+	if (decode_units(t, o, pass, err, errlen) != 0)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		int rc = emit_line(t, o, i, emit, ctx, err, errlen);
 		if (rc != 0)
 			return rc;
-		i = j;
 	}
 	return 0;
 oom:

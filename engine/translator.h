@@ -22,14 +22,17 @@ void nmt_translator_free(nmt_translator *t);
  * first, valid until it returns; nonzero stops the batch. */
 typedef int (*nmt_emit_fn)(void *ctx, int i, const nmt_translation *tr, int n);
 
-/* Translate lines[0..n) (no newlines) decoded together as one batch,
- * calling emit for line 0, 1, ... n-1 in order. The result of a line does
- * not depend on the other lines of its batch. A line of more than
- * NMT_SEGMENT_PIECES source pieces is translated segment by segment and
- * emitted as one joined translation (segment.h, docs/INPUT.md). A line with no source tokens
- * translates to the empty string without running the model. Returns 0;
- * -1 with a message in err when the options are invalid or memory runs out
- * (the lines before were emitted, the others not); or emit's nonzero value. */
+/* Translate lines[0..n) (no newlines), calling emit for line 0, 1, ...
+ * n-1 in order. With o->split each line is cut into its sentences
+ * (text/split.h); a sentence of more than NMT_SEGMENT_PIECES source pieces
+ * into chunks (segment.h). Every sentence of every line is decoded in
+ * passes of at least n of them, of similar lengths, and a line's
+ * translation joins its sentences' with the whitespace that stood between
+ * them (docs/INPUT.md). The result of a line does not depend on the other
+ * lines of its batch. A sentence with no source tokens translates to the
+ * empty string without running the model. Returns 0; -1 with a message in
+ * err when the options are invalid or memory runs out (no line emitted);
+ * or emit's nonzero value. */
 int nmt_translator_batch(nmt_translator *t, const nmt_search_options *o, const char *const *lines,
 			const size_t *lens, int n, nmt_emit_fn emit, void *ctx, char *err, size_t errlen);
 

@@ -1,7 +1,6 @@
-/* Where long lines are cut (engine/segment.h), with the tiny model's source
- * vocabulary: after the first sentence end before a word, else (over the
- * limit) before the latest word in the second half of the window, else at
- * the limit. */
+/* Where over-long sentences are cut (engine/segment.h), with the tiny
+ * model's source vocabulary: not at all when they fit, else before the
+ * latest word in the second half of the window, else at the limit. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -50,13 +49,6 @@ static const int32_t *encode_repeated(const char *unit, int min_ids, size_t *n)
 	return ids;
 }
 
-static int piece_ends_with(int32_t id, char c)
-{
-	size_t len;
-	const char *p = spm_piece(model->src_vocab, id, &len);
-	return len > 0 && p[len - 1] == c;
-}
-
 static int piece_starts_word(int32_t id)
 {
 	size_t len;
@@ -68,25 +60,8 @@ static void test_short_input_is_one_segment(void **state)
 {
 	(void)state;
 	size_t n;
-	const int32_t *ids = encode_repeated("a dog runs ", 10, &n);   /* no sentence end */
+	const int32_t *ids = encode_repeated("a dog runs. ", 10, &n);   /* (sentences are text/split.h's) */
 	assert_int_equal(nmt_segment_length(model->src_vocab, ids, (int)n), (int)n);
-}
-
-/* One sentence per segment, as the model was trained: a cut after the first
- * sentence end before a word, however long or short the input. */
-static void test_cut_after_the_first_sentence(void **state)
-{
-	(void)state;
-	for (int min_ids = 10; min_ids <= 500; min_ids += 490) {
-		size_t n;
-		const int32_t *ids = encode_repeated("Two men are playing football in a park. ", min_ids, &n);
-		int k = nmt_segment_length(model->src_vocab, ids, (int)n);
-		assert_true(k >= 1 && k < (int)n && k <= NMT_SEGMENT_PIECES);
-		assert_true(piece_ends_with(ids[k - 1], '.'));
-		assert_true(piece_starts_word(ids[k]));
-		for (int j = 1; j < k; j++)   /* and it is the first such place */
-			assert_false(piece_ends_with(ids[j - 1], '.') && piece_starts_word(ids[j]));
-	}
 }
 
 static void test_cut_before_a_word(void **state)
@@ -113,7 +88,6 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_short_input_is_one_segment),
-		cmocka_unit_test(test_cut_after_the_first_sentence),
 		cmocka_unit_test(test_cut_before_a_word),
 		cmocka_unit_test(test_cut_inside_a_giant_word),
 	};

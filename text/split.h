@@ -1,0 +1,55 @@
+/* Sentence splitting: a line of text is a paragraph, cut here into the
+ * sentences the model translates one at a time (it has only ever seen one
+ * sentence per example). Rule-based, one pass over the bytes, no memory:
+ *
+ *  - a sentence ends after a run of the language's terminators (". ! ? …"),
+ *    the closing quotes and brackets right after them, when whitespace
+ *    follows and the next sentence does not start with a lowercase letter
+ *    (a word like "eBay", small then capital, counts as capitalised);
+ *  - a single "." does not end one after the language's non-breaking
+ *    prefixes (titles, months, "e.g."), after its numeric prefixes when a
+ *    number follows ("No. 5"), after a single capital (an initial:
+ *    "J. R. R. Tolkien"), after a dotted abbreviation ("U.S.", "Ph.D."),
+ *    and, in languages that write ordinals so ("am 3. Oktober"), after a
+ *    number — unless the next word is one of the language's frequent
+ *    sentence starters (as in Kiss & Strunk's Punkt: "in the U.S. He").
+ * A terminator inside a token (4.50, 1.000, example.com/a.html,
+ * bob@example.org) never ends a sentence: whitespace must follow it.
+ * The per-language lists are data (split_langs.c), not code. */
+#ifndef NMT_TEXT_SPLIT_H
+#define NMT_TEXT_SPLIT_H
+#include <stddef.h>
+
+typedef struct {
+	const char *code;             /* ISO 639-1: "en" */
+	const char *terminators;      /* UTF-8 characters that can end a sentence */
+	/* words (without their final ".") after which a "." never ends a
+	 * sentence, each between '\n's: "\nMr\nDr\n" */
+	const char *prefixes;
+	const char *numeric_prefixes; /* the same, but only before a number */
+	/* in either list, "-str" stands for every word ending in "str" */
+	/* words that, after a period, start a sentence far more often than
+	 * they follow an abbreviation ("The", "He"): they outweigh the rules
+	 * above ("in the U.S. He ...", "vitamin C. The ...") */
+	const char *starters;
+	int ordinals;                 /* a number followed by "." is an ordinal */
+} nmt_split_lang;
+
+/* The rules for language `code` (an ISO 639-1 code, as a model's src_lang
+ * metadata holds it), or the generic ones (". ! ? …", initials and dotted
+ * abbreviations, no word lists) for a language without a list or NULL.
+ * Never NULL; the data is static and immutable. */
+const nmt_split_lang *nmt_split_lang_for(const char *code);
+
+/* Whether c is whitespace between sentences (ASCII space, tab, CR, LF, VT, FF). */
+int nmt_split_is_space(unsigned char c);
+
+/* The next sentence of text[*pos..len): skips whitespace, sets
+ * text[*start..*end) to the sentence (no whitespace at either end) and
+ * moves *pos to its end. Returns 0, leaving *pos at len, when only
+ * whitespace remains. Any bytes are accepted (invalid UTF-8 is text like
+ * any other); time is linear in the bytes scanned. */
+int nmt_split_next(const nmt_split_lang *lang, const char *text, size_t len, size_t *pos, size_t *start,
+		   size_t *end);
+
+#endif

@@ -1,0 +1,74 @@
+#include "utf8.h"
+
+size_t nmt_utf8_length(unsigned char lead)
+{
+	return lead >= 0xF0 && lead <= 0xF4 ? 4 : lead >= 0xE0 && lead < 0xF0 ? 3 : lead >= 0xC2 && lead < 0xE0 ? 2 : 1;
+}
+
+uint32_t nmt_utf8_decode(const char *s, size_t n, size_t *used)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t len = nmt_utf8_length(u[0]);
+	*used = 1;
+	if (len == 1)
+		return u[0] < 0x80 ? u[0] : 0xFFFD;
+	if (len > n)
+		return 0xFFFD;
+	uint32_t c = u[0] & (0x7F >> len);
+	for (size_t i = 1; i < len; i++) {
+		if ((u[i] & 0xC0) != 0x80)
+			return 0xFFFD;
+		c = c << 6 | (u[i] & 0x3F);
+	}
+	static const uint32_t least[5] = { 0, 0, 0x80, 0x800, 0x10000 };
+	if (c < least[len] || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
+		return 0xFFFD;   /* overlong, out of range or a surrogate */
+	*used = len;
+	return c;
+}
+
+/* Latin Extended-A (U+0100..U+017F) pairs capitals and small letters, the
+ * capital first: on even code points, but on odd ones from U+0139 to
+ * U+0148 and from U+0179 to U+017E; U+0138, U+0149 and U+017F are small
+ * letters without a capital, U+0178 a capital. */
+static int latin_ext_a_upper(uint32_t c)
+{
+	if (c == 0x138 || c == 0x149 || c == 0x17F)
+		return 0;
+	if (c == 0x178)
+		return 1;
+	int odd_capitals = (c >= 0x139 && c <= 0x148) || (c >= 0x179 && c <= 0x17E);
+	return (c & 1) == (uint32_t)odd_capitals;
+}
+
+int nmt_utf8_is_upper(uint32_t c)
+{
+	if (c < 0x80)
+		return c >= 'A' && c <= 'Z';
+	if (c >= 0xC0 && c <= 0xDE)
+		return c != 0xD7;
+	if (c >= 0x100 && c <= 0x17F)
+		return latin_ext_a_upper(c);
+	return (c >= 0x386 && c <= 0x3AB && c != 0x387) || (c >= 0x400 && c <= 0x42F);
+}
+
+int nmt_utf8_is_lower(uint32_t c)
+{
+	if (c < 0x80)
+		return c >= 'a' && c <= 'z';
+	if (c >= 0xDF && c <= 0xFF)
+		return c != 0xF7;
+	if (c >= 0x100 && c <= 0x17F)
+		return !latin_ext_a_upper(c);
+	return (c >= 0x3AC && c <= 0x3CE) || (c >= 0x430 && c <= 0x45F);
+}
+
+int nmt_utf8_is_letter(uint32_t c)
+{
+	if (nmt_utf8_is_upper(c) || nmt_utf8_is_lower(c) || c == 0xAA || c == 0xBA)
+		return 1;
+	/* other scripts: everything from U+0180 on that is not punctuation,
+	 * a symbol or a space in the blocks below */
+	return c >= 0x180 && c != 0xFFFD && !(c >= 0x2000 && c <= 0x2BFF) && !(c >= 0x3000 && c <= 0x303F) &&
+	       !(c >= 0xFE30 && c <= 0xFE4F) && !(c >= 0xFF00 && c <= 0xFF20);
+}
