@@ -106,6 +106,20 @@ static void test_numbers_urls_and_mail(void **state)
 	assert_split("en", "It was chapter 3. Then came 4.", "It was chapter 3. | Then came 4.");
 }
 
+/* Lines joined without their final periods: a capitalised starter after
+ * a small letter begins a sentence, unless a function word or (English) a
+ * capital follows it */
+static void test_unmarked_starters(void **state)
+{
+	(void)state;
+	assert_split("en", "A child is splashing in the water Two men walk in a city A dog runs",
+		     "A child is splashing in the water | Two men walk in a city | A dog runs");
+	assert_split("en", "He wrote The Hobbit and went from A to B, Two Dogs", "He wrote The Hobbit and went from A to B, Two Dogs");
+	assert_split("en", "Take vitamin A and rest", "Take vitamin A and rest");
+	assert_split("de", "Ein Kind spielt im Wasser Zwei Männer gehen", "Ein Kind spielt im Wasser | Zwei Männer gehen");
+	assert_split("fr", "Un enfant joue Two men", "Un enfant joue Two men");   /* no list: no such cut */
+}
+
 static void test_language_terminators(void **state)
 {
 	(void)state;
@@ -189,6 +203,7 @@ int main(void)
 		cmocka_unit_test(test_prefixes),
 		cmocka_unit_test(test_initials_and_abbreviations),
 		cmocka_unit_test(test_numbers_urls_and_mail),
+		cmocka_unit_test(test_unmarked_starters),
 		cmocka_unit_test(test_language_terminators),
 		cmocka_unit_test(test_whitespace_and_gaps),
 		cmocka_unit_test(test_any_bytes),

@@ -213,6 +213,37 @@ static int sentence_ends(const nmt_split_lang *lang, const char *text, size_t fr
 	return !(lone_period && abbreviation_period(lang, text, from, term, first, len));
 }
 
+/* The word at text[i..): its end (letters only). */
+static size_t word_end(const char *text, size_t i, size_t len)
+{
+	return skip_while(text, i, len, is_letter_cp);
+}
+
+/* Whether a sentence starts at text[i], after the whitespace before it,
+ * with no terminator before: text[i..) is an unmarked starter, the
+ * character before the whitespace a small letter, and the starter is
+ * followed by a space and a word not on the unmarked_not_before list
+ * (and a small one, where nouns are not capitalised). */
+static int unmarked_start(const nmt_split_lang *lang, const char *text, size_t from, size_t i, size_t len)
+{
+	if (!lang->unmarked_starters || i < from + 2 || !nmt_split_is_space((unsigned char)text[i - 1]))
+		return 0;
+	size_t w = word_end(text, i, len), b = i - 1, used;
+	if (w == i || w >= len || text[w] != ' ' || !on_line(lang->unmarked_starters, 0, text + i, w - i))
+		return 0;
+	while (b > from && nmt_split_is_space((unsigned char)text[b - 1]))
+		b--;
+	size_t c = b - 1;   /* the lead byte of the character before the whitespace */
+	while (c > from && ((unsigned char)text[c] & 0xC0) == 0x80)
+		c--;
+	if (!nmt_utf8_is_lower(nmt_utf8_decode(text + c, b - c, &used)))
+		return 0;
+	size_t n = word_end(text, w + 1, len);
+	if (n == w + 1 || on_line(lang->unmarked_not_before, 0, text + w + 1, n - w - 1))
+		return 0;
+	return lang->nouns_capitalised || nmt_utf8_is_lower(nmt_utf8_decode(text + w + 1, len - w - 1, &used));
+}
+
 int nmt_split_next(const nmt_split_lang *lang, const char *text, size_t len, size_t *pos, size_t *start,
 		   size_t *end)
 {
@@ -227,6 +258,13 @@ int nmt_split_next(const nmt_split_lang *lang, const char *text, size_t len, siz
 	while (i < len) {
 		size_t t = terminator_at(lang, text, i, len);
 		if (t == 0) {
+			if (unmarked_start(lang, text, *start, i, len)) {
+				size_t e = i;
+				while (nmt_split_is_space((unsigned char)text[e - 1]))
+					e--;
+				*end = *pos = e;
+				return 1;
+			}
 			i++;
 			continue;
 		}

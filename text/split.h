@@ -15,6 +15,9 @@
  *    sentence starters (as in Kiss & Strunk's Punkt: "in the U.S. He").
  * A terminator inside a token (4.50, 1.000, example.com/a.html,
  * bob@example.org) never ends a sentence: whitespace must follow it.
+ * Without a terminator, a sentence ends only before one of the language's
+ * unmarked starters (a capitalised "The", "Two", "Der" after a small
+ * letter): text joined from lines that had no final period. 
  * The per-language lists are data (split_langs.c), not code. */
 #ifndef NMT_TEXT_SPLIT_H
 #define NMT_TEXT_SPLIT_H
@@ -32,7 +35,16 @@ typedef struct {
 	 * they follow an abbreviation ("The", "He"): they outweigh the rules
 	 * above ("in the U.S. He ...", "vitamin C. The ...") */
 	const char *starters;
+	/* words that start a sentence even where no terminator ends the one
+	 * before ("... in the water Two men walk"): capitalised after a word
+	 * ending in a small letter, and followed by a word that is not one of
+	 * unmarked_not_before ("from A to B", "either A or B") and, unless the
+	 * language capitalises nouns, starts with a small letter ("wrote The
+	 * Hobbit") */
+	const char *unmarked_starters;
+	const char *unmarked_not_before;
 	int ordinals;                 /* a number followed by "." is an ordinal */
+	int nouns_capitalised;        /* German: a capital says little about a sentence start */
 } nmt_split_lang;
 
 /* The rules for language `code` (an ISO 639-1 code, as a model's src_lang

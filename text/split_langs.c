@@ -35,6 +35,11 @@ static const nmt_split_lang langs[] = {
 			"Everybody\nNobody\nSome\nMost\nMany\nAll\nWhat\nWhen\nWhere\nWhy\nHow\nIf\n"
 			"In\nOn\nAt\nBy\nFor\nFrom\nWith\nAfter\nBefore\nDuring\nSince\nUntil\nToday\n"
 			"Yesterday\nTomorrow\nNow\nLater\nMeanwhile\n",
+		.unmarked_starters = "\nA\nAn\nThe\nTwo\nThree\nFour\nFive\nSeveral\n",
+		.unmarked_not_before = "\n"
+			"and\nor\nnor\nbut\nto\nat\nin\non\nof\nfor\nwith\nfrom\nby\nas\nif\nthen\nthan\nwhen\n"
+			"is\nare\nwas\nwere\nbe\nbeen\nhas\nhave\nhad\nwill\nwould\ncan\ncould\nshould\nmay\n"
+			"might\nmust\nshall\ndoes\ndid\nnot\nthat\nwhich\nwho\nwhose\nthe\na\nan\nto\n",
 	},
 	{
 		.code = "de",
@@ -52,7 +57,10 @@ static const nmt_split_lang langs[] = {
 			"Der\nDie\nDas\nDies\nDiese\nDieser\nEin\nEine\nEr\nSie\nEs\nWir\nIch\nIhr\nMan\n"
 			"Dann\nAber\nUnd\nSo\nDoch\nAuch\nDeshalb\nDaher\nDanach\nJetzt\nHeute\nWas\nWann\n"
 			"Wie\nWarum\nWo\nWenn\nAlle\nNiemand\n",
+		.unmarked_starters = "\nEin\nEine\nZwei\nDrei\nVier\nFünf\nMehrere\nEinige\n",
+		.unmarked_not_before = "\nund\noder\naber\nzu\nist\nsind\nwar\nwaren\n",
 		.ordinals = 1,
+		.nouns_capitalised = 1,
 	},
 	{
 		.code = "fr",
