@@ -57,6 +57,8 @@ static void usage(FILE *f)
 	      "      --device D       cpu (default), or cuda: an NVIDIA GPU (a make CUDA=1 build)\n"
 	      "      --split S        sentence (default): a line is a paragraph, translated sentence\n"
 	      "                       by sentence; none: a line is one sentence\n"
+	      "      --no-repeat-guard  let a translation repeat pieces as the model scores them\n"
+	      "                       (by default none loops: docs/INPUT.md)\n"
 	      "  -h, --help           this help\n"
 	      "      --version        print the version\n");
 }
@@ -111,7 +113,7 @@ static int default_threads(void)
 static void parse_args(int argc, char **argv, cli_options *o)
 {
 	enum { OPT_NBEST = 256, OPT_ALPHA, OPT_MAXLEN, OPT_VERSION, OPT_NO_SHORTLIST, OPT_BATCH, OPT_DEVICE,
-	       OPT_SPLIT };
+	       OPT_SPLIT, OPT_NO_GUARD };
 	static const struct option longs[] = {
 		{ "model", required_argument, NULL, 'm' },   { "beam", required_argument, NULL, 'b' },
 		{ "nbest", required_argument, NULL, OPT_NBEST }, { "alpha", required_argument, NULL, OPT_ALPHA },
@@ -119,7 +121,8 @@ static void parse_args(int argc, char **argv, cli_options *o)
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ "no-shortlist", no_argument, NULL, OPT_NO_SHORTLIST }, { "threads", required_argument, NULL, 't' },
 		{ "batch", required_argument, NULL, OPT_BATCH }, { "device", required_argument, NULL, OPT_DEVICE },
-		{ "split", required_argument, NULL, OPT_SPLIT }, { NULL, 0, NULL, 0 },
+		{ "split", required_argument, NULL, OPT_SPLIT }, { "no-repeat-guard", no_argument, NULL, OPT_NO_GUARD },
+		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 
@@ -139,6 +142,7 @@ static void parse_args(int argc, char **argv, cli_options *o)
 		case OPT_MAXLEN: o->nmt.max_length = (int)parse_int(optarg, "--max-length", 1, 1 << 20); break;
 		case OPT_DEVICE: o->nmt.device = parse_device(optarg); break;
 		case OPT_SPLIT: o->nmt.split = parse_split(optarg); break;
+		case OPT_NO_GUARD: o->nmt.repeat_guard = 0; break;
 		case 'h': usage(stdout); exit(0);
 		case OPT_VERSION: printf("nmt %s\n", nmt_version()); exit(0);
 		case ':': die(2, "option %s needs a value (try --help)", argv[optind - 1]);

@@ -116,6 +116,10 @@ typedef struct {
 			  * into sentences translated one by one and joined with the
 			  * whitespace between them; NMT_SPLIT_NONE: a text is one
 			  * sentence (docs/INPUT.md) */
+	int repeat_guard; /* 1 (default): no translation repeats a piece or a run of
+			  * pieces more than twice in a row, or a letter more than
+			  * three times within a word, unless its source does
+			  * (docs/INPUT.md); 0: the search as the model scores it */
 } nmt_options;
 
 #define NMT_SPLIT_NONE 0

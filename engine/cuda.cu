@@ -24,6 +24,7 @@ extern "C" {
 #include "../quant/logquant.h"
 #include "../quant/qlayout.h"
 #include "../quant/vecmath.h"
+#include "guard.h"
 #include "topk.h"
 }
 
@@ -54,12 +55,15 @@ struct dmodel {
 	dgru enc[NMT_MAX_ENC_LAYERS][2];
 	dmat init, att_U, att_W, att_V, dec_ih_x, dec_ih_c, dec_hh, fc_in, fc, top;
 	const float *init_b, *dec_b_ih, *dec_b_hh, *fc_in_b, *fc_b, *top_b, *out_bias;
+	const nmt_piece_head *heads;   /* [Vt] each target piece's head, for the repetition guard */
 };
 
 /* What the search tells the device about a sentence each step. */
 struct dsent {
 	int row0, n_live, V, k;
 	float live[NMT_MAX_BEAM];
+	int guard;                             /* the repetition guard runs (guard.h) */
+	nmt_guard_row guard_row[NMT_MAX_BEAM]; /* and what each live row may not continue with */
 };
 
 /* Device buffers, grown (never inside the decode loop: by encode, for the
@@ -142,6 +146,22 @@ static int upload_matrix(dev_t_ *d, const nmt_matrix *w, const int *levels, dmat
 	return w->format == NMT_FMT_F32 ? 0 : upload_floats(d, w->row_factor, (size_t)w->rows, &out->factor);
 }
 
+/* The repetition guard's view of every target piece (guard.h). */
+static int upload_heads(dev_t_ *d)
+{
+	size_t V = (size_t)d->m->d.tgt_vocab;
+	nmt_piece_head *h = (nmt_piece_head *)malloc(V * sizeof *h);
+	if (!h) {
+		snprintf(d->err, sizeof d->err, "out of memory");
+		return -1;
+	}
+	for (size_t id = 0; id < V; id++)
+		nmt_guard_head(d->m->tgt_vocab, (int32_t)id, &h[id]);
+	int rc = upload(d, h, V * sizeof *h, (const void **)&d->dm.heads);
+	free(h);
+	return rc;
+}
+
 static int upload_model(dev_t_ *d)
 {
 	const nmt_model *m = d->m;
@@ -177,7 +197,7 @@ static int upload_model(dev_t_ *d)
 	     upload_floats(d, m->out_bias, (size_t)dims->tgt_vocab, &dm->out_bias);
 #undef MAT
 #undef LV
-	return rc ? -1 : 0;
+	return rc || upload_heads(d) ? -1 : 0;
 }
 
 /* Buffer b with room for `bytes`. */
@@ -416,7 +436,8 @@ __global__ void k_row_norm(const float *logits, int ld, const dsent *sents, int 
 
 __global__ void k_topk_local(const float *logits, int ld, const dsent *sents, int N, const float *row_max,
 			     const float *row_lse, const int32_t *sl_off, const int32_t *sl_len,
-			     const int32_t *shortlists, int Vt, nmt_candidate *local, int *local_n)
+			     const int32_t *shortlists, int Vt, const nmt_piece_head *heads, nmt_candidate *local,
+			     int *local_n)
 {
 	int t = threadIdx.x, i = blockIdx.x;
 	if (i >= N)
@@ -428,6 +449,8 @@ __global__ void k_topk_local(const float *logits, int ld, const dsent *sents, in
 		int j = f / V, row = st->row0 + j, pos = f - j * V;
 		int id = sl_len[i] > 0 ? shortlists[sl_off[i] + pos] : pos;
 		float x = logits[(size_t)row * ld + pos];
+		if (st->guard && nmt_guard_blocks(&st->guard_row[j], id, &heads[id]))
+			continue;
 		nmt_topk_offer(best, &count, st->k, st->live[j] + ((x - row_max[row]) - row_lse[row]), j * Vt + id);
 	}
 	local_n[(size_t)i * TOPK_THREADS + t] = count;
@@ -669,6 +692,9 @@ static int step(void *dev, nmt_state *s, int n)
 		h->V = st->shortlist_len > 0 ? st->shortlist_len : dm->tgt_vocab;
 		h->k = st->n_live > 0 ? s->beam - st->n_fin : 0;   /* what its beam still lacks */
 		memcpy(h->live, st->live_score, sizeof h->live);
+		h->guard = s->guard_on;
+		if (s->guard_on)
+			memcpy(h->guard_row, s->guard + row0, (size_t)st->n_live * sizeof *h->guard_row);
 		row0 += st->n_live;
 	}
 	CHECK(d, cudaMemcpy(d->buf[B_STEP], d->host_sents, (size_t)N * sizeof(dsent), cudaMemcpyHostToDevice),
@@ -715,7 +741,7 @@ static int step(void *dev, nmt_state *s, int n)
 	int *local_n = (int *)(local + (size_t)N * TOPK_THREADS * NMT_MAX_BEAM);
 	LAUNCH(k_row_norm, N, NMT_MAX_BEAM, F(B_LOGITS), s->logit_stride, sents, N, F(B_NORM), F(B_NORM) + n);
 	LAUNCH(k_topk_local, N, TOPK_THREADS, F(B_LOGITS), s->logit_stride, sents, N, F(B_NORM), F(B_NORM) + n,
-	       sl_off, sl_len, I(B_SHORTLISTS), dm->tgt_vocab, local, local_n);
+	       sl_off, sl_len, I(B_SHORTLISTS), dm->tgt_vocab, w->heads, local, local_n);
 	LAUNCH(k_topk_merge, blocks((size_t)N), THREADS, sents, N, local, local_n, (nmt_candidate *)d->buf[B_CAND],
 	       (int *)d->buf[B_N_CAND]);
 	CHECK(d, cudaGetLastError(), "a decoder step");

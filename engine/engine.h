@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "../nmt.h"   /* NMT_MAX_BEAM */
+#include "guard.h"
 #include "model.h"
 #include "topk.h"
 #include "../quant/matrix.h"
@@ -26,6 +27,7 @@ typedef struct {
 
 	/* the beam (search.c) */
 	int n_live, n_fin;
+	nmt_guard_limits guard;     /* the repetition guard's limits, from its source */
 	int32_t prev[NMT_MAX_BEAM];         /* each live hypothesis's last token */
 	int live_slot[NMT_MAX_BEAM];        /* and where it sits in the history */
 	float live_score[NMT_MAX_BEAM];     /* and its log-probability */
@@ -125,6 +127,8 @@ typedef struct nmt_state {
 	const nmt_device_ops *dev_ops;
 	void *dev;
 	nmt_candidate *cand;        /* [cap_sents * NMT_MAX_BEAM] */
+	int guard_on;               /* the prepared batch runs the repetition guard */
+	nmt_guard_row *guard;       /* [cap_rows] what each row of this step may not continue with */
 	int *n_cand;                /* [cap_sents] */
 	int32_t *carry_from;        /* [cap_rows] */
 
@@ -144,6 +148,7 @@ typedef struct {
 	int nbest;      /* 1..beam */
 	double alpha;   /* length normalization: score = logP / len^alpha */
 	int max_len;    /* 0: ceil(1.5 * S + 10) */
+	int guard;      /* 1: the repetition guard: no hypothesis loops (guard.h) */
 	int split;      /* the translator's: 1 = each line is cut into sentences
 			 * (text/split.h), 0 = a line is one sentence */
 } nmt_search_options;

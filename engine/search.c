@@ -36,6 +36,16 @@ static int32_t output_id(const nmt_sentence *st, int k)
 	return st->shortlist_len > 0 ? st->shortlist[k] : k;
 }
 
+/* Whether the repetition guard keeps id from following row g. */
+static int blocked(const nmt_state *s, const nmt_guard_row *g, int32_t id)
+{
+	nmt_piece_head h;
+	if (g->n_ids == 0 && g->n_units == 0)
+		return 0;
+	nmt_guard_head(s->m->tgt_vocab, id, &h);
+	return nmt_guard_blocks(g, id, &h);
+}
+
 /* A row's continuations at output positions [v0, v1), whose ids increase
  * with the position, offered to the k-best list: the output layer's bias
  * is already in the logits x, and the log-softmax and the k-best selection
@@ -46,15 +56,19 @@ static int32_t output_id(const nmt_sentence *st, int k)
  * the result is exactly that of offering every value of the full
  * log-softmax. (A NaN value ranks as -inf: with the bar at -inf every
  * value is offered.) A candidate's flat index is flat0 + its id. */
-static void offer_range(const nmt_ew *ew, const nmt_sentence *st, const float *x, int v0, int v1, float max,
-			float log_sum, float live, int flat0, int k, candidate *best, int *count)
+static void offer_range(const nmt_state *s, const nmt_sentence *st, const nmt_guard_row *g, const float *x,
+			int v0, int v1, float max, float log_sum, float live, int flat0, int k, candidate *best,
+			int *count)
 {
+	const nmt_ew *ew = s->kq.qdot->ew;
 	for (int v = v0; v < v1; v++) {
 		if (*count == k && best[k - 1].value > -INFINITY) {
 			v += ew->first_reaching(x + v, v1 - v, max, log_sum, live, best[k - 1].value);
 			if (v == v1)
 				break;
 		}
+		if (g && blocked(s, g, output_id(st, v)))
+			continue;
 		nmt_topk_offer(best, count, k, live + ((x[v] - max) - log_sum), flat0 + output_id(st, v));
 	}
 }
@@ -97,6 +111,7 @@ static int pick_candidates(nmt_state *s, const nmt_sentence *st, int row0, int k
 
 	for (int i = 0; i < st->n_live; i++) {
 		const float *x = s->logits + (size_t)(row0 + i) * s->logit_stride;
+		const nmt_guard_row *g = s->guard_on ? &s->guard[row0 + i] : NULL;
 		float live = st->live_score[i];
 		if (cannot_enter(best, count, k, live))
 			continue;
@@ -105,14 +120,14 @@ static int pick_candidates(nmt_state *s, const nmt_sentence *st, int row0, int k
 			continue;
 		if (k == 1 && st->n_live == 1) {
 			int v = pick_greedy(st, Z, x, V, max, log_sum, live);
-			if (v >= 0) {
+			if (v >= 0 && !(g && blocked(s, g, output_id(st, v)))) {
 				best[0].value = live + ((x[v] - max) - log_sum);
 				best[0].flat = output_id(st, v);
 				return 1;
 			}
 		}
-		offer_range(ew, st, x, 0, Z, max, log_sum, live, i * Vt, k, best, &count);
-		offer_range(ew, st, x, Z, V, max, log_sum, live, i * Vt, k, best, &count);
+		offer_range(s, st, g, x, 0, Z, max, log_sum, live, i * Vt, k, best, &count);
+		offer_range(s, st, g, x, Z, V, max, log_sum, live, i * Vt, k, best, &count);
 	}
 	return count;
 }
@@ -170,13 +185,30 @@ static void start(nmt_state *s)
 		memcpy(s->h, s->h0, (size_t)s->n_sents * r * sizeof *s->h);
 }
 
+/* The repetition guard's rules for the live hypothesis of sentence sent
+ * whose last token sits at (step - 1, slot): from its last pieces. */
+static void guard_row(nmt_state *s, int sent, int step, int slot, nmt_guard_row *g)
+{
+	const nmt_sentence *st = &s->sent[sent];
+	int32_t hist[NMT_GUARD_WINDOW];
+	int want = nmt_guard_window(&st->guard), n = step < want ? step : want;
+	for (int t = step - 1, k = n - 1; k >= 0; t--, k--) {
+		hist[k] = history(s, s->hist_tok, sent, t)[slot];
+		slot = history(s, s->hist_parent, sent, t)[slot];
+	}
+	nmt_guard_row_build(s->m->tgt_vocab, &st->guard, hist, n, g);
+}
+
 /* The rows of this step: every live hypothesis of every sentence still
- * being decoded, grouped by sentence. Returns how many. */
-static int gather_rows(nmt_state *s)
+ * being decoded, grouped by sentence, and what the guard keeps each from.
+ * Returns how many. */
+static int gather_rows(nmt_state *s, int step)
 {
 	int n = 0;
 	for (int i = 0; i < s->n_sents; i++)
 		for (int k = 0; k < s->sent[i].n_live; k++) {
+			if (s->guard_on)
+				guard_row(s, i, step, s->sent[i].live_slot[k], &s->guard[n]);
 			s->row_sent[n] = i;
 			s->row_prev[n++] = s->sent[i].prev[k];
 		}
@@ -298,7 +330,7 @@ int nmt_search(nmt_state *s, const nmt_search_options *o, nmt_hypothesis *out, i
 {
 	start(s);
 	for (int step = 0;; step++) {
-		int n = gather_rows(s);
+		int n = gather_rows(s, step);
 		if (n == 0)
 			break;
 		if (decode(s, n) != 0)

@@ -82,6 +82,7 @@ static int reserve_rows(nmt_state *s, int rows)
 		GROW(s->z, R * d->fc);
 		GROW(s->z_next, R * d->fc);
 		GROW(s->t, R * d->emb);
+		GROW(s->guard, R);
 		if (failed)
 			return -1;
 		s->cap_rows = rows;
@@ -262,6 +263,7 @@ int nmt_batch_prepare(nmt_state *s, int n, const int32_t *const *src, const int 
 		return -1;
 	s->n_sents = n;
 	s->beam = o->beam;
+	s->guard_on = o->guard;
 	for (int i = 0; i < n; i++) {
 		nmt_sentence *st = &s->sent[i];
 		memset(st, 0, sizeof *st);
@@ -269,6 +271,8 @@ int nmt_batch_prepare(nmt_state *s, int n, const int32_t *const *src, const int 
 		st->src_len = src_len[i];
 		st->max_len = o->max_len > 0 ? o->max_len : nmt_default_max_len(src_len[i]);
 		st->out_bias = m->out_bias;
+		if (o->guard)
+			nmt_guard_limits_of(m->src_vocab, src[i], src_len[i] - 1, &st->guard);
 		total += src_len[i];
 		for (int j = 0; m->pre_src > 0 && j < src_len[i]; j++)
 			uncovered += src[i][j] >= m->pre_src;
@@ -304,7 +308,7 @@ void nmt_state_free(nmt_state *s)
 		      (void *)s->qv_row, (void *)s->gx_row,
 		      s->gi, s->gh, s->gx, s->z, s->z_next, s->t, s->logits, s->shortlist_ids, s->shortlist_marks,
 		      s->gathered, s->gathered_f, s->hist_tok, s->hist_parent, s->out_ids,
-		      s->cand, s->n_cand, s->carry_from };
+		      s->cand, s->n_cand, s->carry_from, s->guard };
 	for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
 		free(p[i]);
 	nmt_kscratch_free(&s->kq);

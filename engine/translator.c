@@ -47,6 +47,7 @@ struct nmt_translator {
 	int *batch_len;                      /* [pass_cap] and their lengths */
 	nmt_hypothesis *hyps;                /* [pass_cap * NMT_MAX_BEAM] */
 	int *n_hyps;                         /* [pass_cap] */
+	unit_key *retry;                     /* [pass_cap] a pass's units searched again with the guard */
 	int pass_cap;
 	char *texts;                         /* the units' translations, detokenized */
 	size_t texts_len, texts_cap;
@@ -110,6 +111,7 @@ void nmt_translator_free(nmt_translator *t)
 	free(t->batch_len);
 	free(t->hyps);
 	free(t->n_hyps);
+	free(t->retry);
 	free(t->texts);
 	for (int i = 0; i < NMT_MAX_BEAM; i++)
 		free(t->joined[i]);
@@ -127,7 +129,8 @@ static int reserve_lines(nmt_translator *t, int n, int pass)
 	if (pass > t->pass_cap) {
 		size_t P = (size_t)pass;
 		if (nmt_grow(&t->src, P, sizeof *t->src) | nmt_grow(&t->batch_len, P, sizeof *t->batch_len) |
-		    nmt_grow(&t->hyps, P * NMT_MAX_BEAM, sizeof *t->hyps) | nmt_grow(&t->n_hyps, P, sizeof *t->n_hyps))
+		    nmt_grow(&t->hyps, P * NMT_MAX_BEAM, sizeof *t->hyps) | nmt_grow(&t->n_hyps, P, sizeof *t->n_hyps) |
+		    nmt_grow(&t->retry, P, sizeof *t->retry))
 			return -1;
 		t->pass_cap = pass;
 	}
@@ -251,9 +254,22 @@ static int run_model(nmt_translator *t, const nmt_search_options *o, char *err, 
 	return 0;
 }
 
-/* The units keys[0..n) decoded as one batch, their outputs kept. */
-static int decode_pass(nmt_translator *t, const nmt_search_options *o, const unit_key *keys, int n, char *err,
-		       size_t errlen)
+/* Whether one of the n hypotheses of unit u loops (guard.h). */
+static int loops(const nmt_translator *t, const unit *u, const nmt_hypothesis *hyps, int n)
+{
+	nmt_guard_limits lim;
+	nmt_guard_limits_of(t->m->src_vocab, t->ids + u->ids_off, u->n_ids - 1, &lim);
+	for (int k = 0; k < n; k++)
+		if (nmt_guard_violated(t->m->tgt_vocab, &lim, hyps[k].ids, hyps[k].len))
+			return 1;
+	return 0;
+}
+
+/* The units keys[0..n) decoded as one batch with options o; their outputs
+ * kept, except, where `retry` is given, those of units with a looping
+ * translation, which go to retry[0..*n_retry) instead. */
+static int decode_batch(nmt_translator *t, const nmt_search_options *o, const unit_key *keys, int n,
+			unit_key *retry, int *n_retry, char *err, size_t errlen)
 {
 	for (int b = 0; b < n; b++) {
 		const unit *u = &t->units[keys[b].unit];
@@ -265,14 +281,33 @@ static int decode_pass(nmt_translator *t, const nmt_search_options *o, const uni
 	if (run_model(t, o, err, errlen) != 0)
 		return -1;
 	for (int b = 0; b < n; b++) {
+		unit *u = &t->units[keys[b].unit];
+		const nmt_hypothesis *hyps = t->hyps + (size_t)b * o->nbest;
 		int n_out = t->n_hyps[b] < 1 ? 1 : t->n_hyps[b];   /* (search always finishes one) */
-		if (keep_outputs(t, &t->units[keys[b].unit], t->hyps + (size_t)b * o->nbest, n_out) != 0)
+		if (retry && loops(t, u, hyps, t->n_hyps[b]))
+			retry[(*n_retry)++] = keys[b];
+		else if (keep_outputs(t, u, hyps, n_out) != 0)
 			goto oom;
 	}
 	return 0;
 oom:
 	snprintf(err, errlen, "out of memory");
 	return -1;
+}
+
+/* The units keys[0..n): searched as the model scores them, and those
+ * whose translations loop searched again with the repetition guard
+ * (guard.h), so that it changes no translation that does not loop. */
+static int decode_pass(nmt_translator *t, const nmt_search_options *o, const unit_key *keys, int n, char *err,
+		       size_t errlen)
+{
+	nmt_search_options plain = *o;
+	int n_retry = 0;
+
+	plain.guard = 0;
+	if (decode_batch(t, &plain, keys, n, o->guard ? t->retry : NULL, &n_retry, err, errlen) != 0)
+		return -1;
+	return n_retry == 0 ? 0 : decode_batch(t, o, t->retry, n_retry, NULL, NULL, err, errlen);
 }
 
 /* Shorter first, then in order: a pass's sentences finish at about the

@@ -123,12 +123,22 @@ for beam in 1 4; do
 		field text "$i" "$beam" 0 >>"$TMP/want.$beam"
 		i=$((i + 1))
 	done
+	# the reference search has no repetition guard: parity is without it
+	$NMT -m "$M" -b "$beam" --no-repeat-guard <"$TMP/src.txt" >"$TMP/unguarded.$beam"
+	check "beam $beam output equals the PyTorch reference" cmp -s "$TMP/want.$beam" "$TMP/unguarded.$beam"
+	# with it (the default), the random model's loops go: no word three
+	# times in a row, no letter four times (test_engine checks that only
+	# looping translations change)
 	$NMT -m "$M" -b "$beam" <"$TMP/src.txt" >"$TMP/got.$beam"
-	check "beam $beam output equals the PyTorch reference" cmp -s "$TMP/want.$beam" "$TMP/got.$beam"
+	check "beam $beam: the repetition guard changes some lines" sh -c "! cmp -s $TMP/got.$beam $TMP/unguarded.$beam"
+	check "beam $beam: with the repetition guard, no loops" sh -c "awk '
+		{ n = split(\$0, w, \" \"); for (i = 3; i <= n; i++) if (w[i] == w[i - 1] && w[i] == w[i - 2]) bad++
+		  for (i = 1; i + 3 <= length(\$0); i++) { c = substr(\$0, i, 1)
+			if (c ~ /[a-z]/ && substr(\$0, i, 4) == c c c c) bad++ } }
+		END { exit bad > 0 }' $TMP/got.$beam"
 done
 
-# n-best: 4 lines per input, "LINE ||| TEXT ||| SCORE ||| LOGPROB", text as the reference
-head -n 2 "$TMP/src.txt" | $NMT -m "$M" -b 4 --nbest 4 >"$TMP/nbest"
+head -n 2 "$TMP/src.txt" | $NMT -m "$M" -b 4 --nbest 4 --no-repeat-guard >"$TMP/nbest"
 check "nbest line count" test "$(wc -l <"$TMP/nbest")" -eq 8
 check "nbest format" sh -c "awk -F ' [|][|][|] ' 'NF != 4 || \$1 !~ /^[01]\$/ { exit 1 }' $TMP/nbest"
 want=$(field text 1 4 2)

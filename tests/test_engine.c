@@ -412,6 +412,56 @@ static void test_translate_text_matches_reference(void **state)
 	nmt_translator_free(t);
 }
 
+/* The repetition guard (guard.h) on the random model, which loops often:
+ * the guarded search never breaks a rule, and the translator changes
+ * exactly the translations that did (searching those again with it). */
+static void test_repeat_guard(void **state)
+{
+	fixture *f = *state;
+	nmt_translator *t = nmt_translator_new(f->model);
+	nmt_translation tr[NMT_MAX_BEAM];
+	nmt_state s;
+	nmt_hypothesis out[MAX_SENT * NMT_MAX_BEAM];
+	int n[MAX_SENT], changed = 0, kept = 0;
+	char err[128];
+
+	assert_non_null(t);
+	assert_int_equal(nmt_state_init(&s, f->model), 0);
+	for (int beam = 1; beam <= 4; beam += 3) {
+		nmt_search_options o = { .beam = beam, .nbest = beam, .alpha = ALPHA, .guard = 1 };
+		prepare(&s, f, 0, f->n_sent, &o);
+		nmt_search(&s, &o, out, n);
+		for (int i = 0; i < f->n_sent; i++) {
+			const expected_sentence *e = &f->sent[i];
+			nmt_guard_limits lim;
+			nmt_guard_limits_of(f->model->src_vocab, e->src, e->src_len - 1, &lim);
+			for (int k = 0; k < n[i]; k++) {
+				const nmt_hypothesis *h = &out[i * beam + k];
+				assert_false(nmt_guard_violated(f->model->tgt_vocab, &lim, h->ids, h->len));
+			}
+			/* the translator: the reference's n-best unless one of them loops */
+			int loops = 0, n_ref = beam == 1 ? 1 : e->n_beam4;
+			for (int k = 0; k < n_ref; k++) {
+				const expected_hyp *r = beam == 1 ? &e->greedy : &e->beam4[k];
+				loops |= nmt_guard_violated(f->model->tgt_vocab, &lim, r->ids, r->len);
+			}
+			int got;
+			assert_int_equal(nmt_translator_line(t, &o, e->text, strlen(e->text), tr, &got, err, sizeof err), 0);
+			const char *best = beam == 1 ? e->greedy.text : e->beam4[0].text;
+			if (loops)
+				changed += strcmp(tr[0].text, best) != 0;
+			else {
+				assert_string_equal(tr[0].text, best);
+				kept++;
+			}
+		}
+	}
+	print_message("repetition guard: %d looping best translations changed, %d others kept\n", changed, kept);
+	assert_true(changed > 0);
+	nmt_state_free(&s);
+	nmt_translator_free(t);
+}
+
 /* The search's own contract, beyond the fixture: n-best sorted by score,
  * max_len honoured, an empty line gives an empty translation. */
 static void test_search_contract(void **state)
@@ -609,6 +659,7 @@ int main(void)
 		cmocka_unit_test(test_full_shortlist_changes_nothing),
 		cmocka_unit_test(test_small_shortlist_restricts_output),
 		cmocka_unit_test(test_greedy_pick_equals_topk),
+		cmocka_unit_test(test_repeat_guard),
 	};
 	return cmocka_run_group_tests_name("engine", tests, setup, teardown);
 }

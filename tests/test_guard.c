@@ -1,0 +1,145 @@
+/* The repetition guard (engine/guard.h) on the tiny model's target pieces:
+ * which continuations it blocks, the limits a source sets, and the check
+ * of a finished translation. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "../engine/guard.h"
+#include "../engine/model.h"
+
+static nmt_model *model;
+
+static int setup(void **state)
+{
+	(void)state;
+	char err[256];
+	return nmt_model_open_file("build/tiny.nmt", 1, &model, err, sizeof err) == 0 ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	nmt_model_close(model);
+	return 0;
+}
+
+/* The id of a piece of vocab, by its text. */
+static int32_t id_of(const spm_model *vocab, const char *piece)
+{
+	for (int id = 0; id < spm_vocab_size(vocab); id++) {
+		size_t len;
+		const char *p = spm_piece(vocab, id, &len);
+		if (p && len == strlen(piece) && memcmp(p, piece, len) == 0)
+			return id;
+	}
+	fail_msg("no piece \"%s\"", piece);
+	return -1;
+}
+
+static int32_t tgt(const char *piece) { return id_of(model->tgt_vocab, piece); }
+
+static nmt_guard_limits plain_limits(void)
+{
+	nmt_guard_limits lim;
+	nmt_guard_limits_of(model->src_vocab, NULL, 0, &lim);
+	return lim;
+}
+
+static int blocks(const nmt_guard_limits *lim, const int32_t *hist, int n, int32_t next)
+{
+	nmt_guard_row g;
+	nmt_piece_head h;
+	nmt_guard_row_build(model->tgt_vocab, lim, hist, n, &g);
+	nmt_guard_head(model->tgt_vocab, next, &h);
+	return nmt_guard_blocks(&g, next, &h);
+}
+
+static void test_a_piece_at_most_twice(void **state)
+{
+	(void)state;
+	nmt_guard_limits lim = plain_limits();
+	int32_t m = tgt("\xe2\x96\x81Mann"), f = tgt("\xe2\x96\x81" "Frau");
+	int32_t hist[] = { f, m, m };
+	assert_false(blocks(&lim, hist, 2, m));   /* "Frau Mann" + Mann */
+	assert_true(blocks(&lim, hist, 3, m));    /* "Frau Mann Mann" + Mann */
+	assert_false(blocks(&lim, hist, 3, f));
+	assert_false(blocks(&lim, hist, 3, model->d.eos_id));
+}
+
+static void test_an_ngram_at_most_twice(void **state)
+{
+	(void)state;
+	nmt_guard_limits lim = plain_limits();
+	int32_t a = tgt("\xe2\x96\x81mit"), b = tgt("\xe2\x96\x81" "einem"), c = tgt("\xe2\x96\x81Mann");
+	int32_t hist[] = { a, b, c, a, b, c, a, b };
+	assert_false(blocks(&lim, hist, 6, a));   /* the third copy may start... */
+	assert_false(blocks(&lim, hist, 7, b));
+	assert_true(blocks(&lim, hist, 8, c));    /* ...but not complete */
+	assert_false(blocks(&lim, hist, 8, a));
+}
+
+static void test_letters_within_a_word(void **state)
+{
+	(void)state;
+	nmt_guard_limits lim = plain_limits();
+	int32_t S = tgt("\xe2\x96\x81S"), r = tgt("hr"), e = tgt("en"), in = tgt("in");
+	/* "Shrhrhr" + "hr": a fourth "hr" (a two-letter unit) */
+	int32_t hist[] = { S, r, r, r };
+	assert_true(blocks(&lim, hist, 4, r));
+	assert_false(blocks(&lim, hist, 4, e));
+	/* copies across word starts are no letter loop: "▁S hr ▁S hr ▁S hr"
+	 * (the piece rule sees those) */
+	int32_t words[] = { S, r, S, r, S, r };
+	nmt_guard_row g;
+	nmt_guard_row_build(model->tgt_vocab, &lim, words, 6, &g);
+	assert_int_equal(g.n_units, 0);
+	/* "in in in" inside a word: "ininin" + "in" */
+	int32_t ins[] = { S, in, in, in };
+	assert_true(blocks(&lim, ins, 4, in));
+}
+
+static void test_the_source_raises_the_limits(void **state)
+{
+	(void)state;
+	nmt_guard_limits lim;
+	/* a source piece four times in a row allows four copies */
+	int32_t src[8];
+	int32_t w = id_of(model->src_vocab, "\xe2\x96\x81" "a");
+	for (int i = 0; i < 8; i++)
+		src[i] = i < 4 ? w : i;
+	nmt_guard_limits_of(model->src_vocab, src, 8, &lim);
+	assert_int_equal(lim.copies[1], 4);
+	assert_int_equal(lim.copies[2], 2);
+	assert_true(lim.letters);
+	int32_t m = tgt("\xe2\x96\x81Mann"), hist[] = { m, m, m, m };
+	assert_false(blocks(&lim, hist, 3, m));
+	assert_true(blocks(&lim, hist, 4, m));
+}
+
+static void test_a_translation_is_checked_whole(void **state)
+{
+	(void)state;
+	nmt_guard_limits lim = plain_limits();
+	int32_t m = tgt("\xe2\x96\x81Mann"), f = tgt("\xe2\x96\x81" "Frau");
+	int32_t fine[] = { f, m, m, f, m, m }, looping[] = { f, m, f, m, f, m };
+	assert_false(nmt_guard_violated(model->tgt_vocab, &lim, fine, 6));
+	assert_true(nmt_guard_violated(model->tgt_vocab, &lim, looping, 6));
+	assert_false(nmt_guard_violated(model->tgt_vocab, &lim, looping, 5));
+	assert_false(nmt_guard_violated(model->tgt_vocab, &lim, NULL, 0));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_a_piece_at_most_twice),
+		cmocka_unit_test(test_an_ngram_at_most_twice),
+		cmocka_unit_test(test_letters_within_a_word),
+		cmocka_unit_test(test_the_source_raises_the_limits),
+		cmocka_unit_test(test_a_translation_is_checked_whole),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
