@@ -19,7 +19,8 @@
  * A sentence is searched without the guard first; only if one of its
  * translations breaks a rule (nmt_guard_violated) is it searched again with
  * it, so a translation that does not loop is never changed, not even by
- * the guard pruning its looping rivals from the beam. In the guarded
+ * the guard pruning its looping rivals from the beam. (Greedy search runs
+ * guarded at once: with one hypothesis that is the same thing.) In the guarded
  * search, a blocked continuation is left out of a row's candidates after
  * its log-softmax, so every other score is unchanged; the end of sentence
  * is never blocked. What a row may not continue with is worked out once

@@ -297,13 +297,18 @@ oom:
 
 /* The units keys[0..n): searched as the model scores them, and those
  * whose translations loop searched again with the repetition guard
- * (guard.h), so that it changes no translation that does not loop. */
+ * (guard.h), so that it changes no translation that does not loop. A
+ * greedy search needs no second pass: its one hypothesis meets a blocked
+ * continuation only if the plain search's translation takes it, so the
+ * guarded search is the plain one wherever that does not loop. */
 static int decode_pass(nmt_translator *t, const nmt_search_options *o, const unit_key *keys, int n, char *err,
 		       size_t errlen)
 {
 	nmt_search_options plain = *o;
 	int n_retry = 0;
 
+	if (o->beam == 1)
+		return decode_batch(t, o, keys, n, NULL, NULL, err, errlen);
 	plain.guard = 0;
 	if (decode_batch(t, &plain, keys, n, o->guard ? t->retry : NULL, &n_retry, err, errlen) != 0)
 		return -1;
