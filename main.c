@@ -8,6 +8,7 @@
  * in order, empty lines included. */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +22,7 @@
 
 typedef struct {
 	const char *model_path;
+	int json;          /* one JSON object per input line */
 	nmt_options nmt;
 } cli_options;
 
@@ -57,6 +59,10 @@ static void usage(FILE *f)
 	      "      --device D       cpu (default), or cuda: an NVIDIA GPU (a make CUDA=1 build)\n"
 	      "      --split S        sentence (default): a line is a paragraph, translated sentence\n"
 	      "                       by sentence; none: a line is one sentence\n"
+	      "      --alignment      append \" ||| \" and the word alignment (\"0-0 1-2 2-1\": source\n"
+	      "                       word - target word) to each translation\n"
+	      "      --json           one JSON object per input line: translation, score, logprob,\n"
+	      "                       words with their probabilities, alignment, n-best\n"
 	      "      --no-repeat-guard  let a translation repeat pieces as the model scores them\n"
 	      "                       (by default none loops: docs/INPUT.md)\n"
 	      "  -h, --help           this help\n"
@@ -113,7 +119,7 @@ static int default_threads(void)
 static void parse_args(int argc, char **argv, cli_options *o)
 {
 	enum { OPT_NBEST = 256, OPT_ALPHA, OPT_MAXLEN, OPT_VERSION, OPT_NO_SHORTLIST, OPT_BATCH, OPT_DEVICE,
-	       OPT_SPLIT, OPT_NO_GUARD };
+	       OPT_SPLIT, OPT_NO_GUARD, OPT_ALIGNMENT, OPT_JSON };
 	static const struct option longs[] = {
 		{ "model", required_argument, NULL, 'm' },   { "beam", required_argument, NULL, 'b' },
 		{ "nbest", required_argument, NULL, OPT_NBEST }, { "alpha", required_argument, NULL, OPT_ALPHA },
@@ -122,6 +128,7 @@ static void parse_args(int argc, char **argv, cli_options *o)
 		{ "no-shortlist", no_argument, NULL, OPT_NO_SHORTLIST }, { "threads", required_argument, NULL, 't' },
 		{ "batch", required_argument, NULL, OPT_BATCH }, { "device", required_argument, NULL, OPT_DEVICE },
 		{ "split", required_argument, NULL, OPT_SPLIT }, { "no-repeat-guard", no_argument, NULL, OPT_NO_GUARD },
+		{ "alignment", no_argument, NULL, OPT_ALIGNMENT }, { "json", no_argument, NULL, OPT_JSON },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -143,6 +150,8 @@ static void parse_args(int argc, char **argv, cli_options *o)
 		case OPT_DEVICE: o->nmt.device = parse_device(optarg); break;
 		case OPT_SPLIT: o->nmt.split = parse_split(optarg); break;
 		case OPT_NO_GUARD: o->nmt.repeat_guard = 0; break;
+		case OPT_ALIGNMENT: o->nmt.alignment = 1; break;
+		case OPT_JSON: o->json = 1; break;
 		case 'h': usage(stdout); exit(0);
 		case OPT_VERSION: printf("nmt %s\n", nmt_version()); exit(0);
 		case ':': die(2, "option %s needs a value (try --help)", argv[optind - 1]);
@@ -202,23 +211,107 @@ static void write_translation(const nmt_translation *tr)
 		}
 }
 
-/* A batch's translations in input order: one line per input line, or with
- * --nbest N, "LINE ||| TRANSLATION ||| SCORE ||| LOGPROB" lines. */
-static void write_result(const nmt_result *r, unsigned long first_line_no, int nbest, int flush_each)
+static void print_or_die(const char *fmt, ...)
 {
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = vprintf(fmt, ap);
+	va_end(ap);
+	if (rc < 0)
+		die(1, "error writing output: %s", strerror(errno));
+}
+
+/* s[0..len) as a JSON string: quotes, backslashes and control characters
+ * escaped, the rest (UTF-8) as it is. */
+static void write_json_string(const char *s, size_t len)
+{
+	write_or_die("\"", 1);
+	for (size_t i = 0, start = 0; i <= len; i++) {
+		unsigned char c = i < len ? (unsigned char)s[i] : 0;
+		if (i < len && c >= 0x20 && c != '"' && c != '\\')
+			continue;
+		write_or_die(s + start, i - start);
+		start = i + 1;
+		if (i == len)
+			break;
+		if (c == '"' || c == '\\') {
+			char esc[2] = { '\\', (char)c };
+			write_or_die(esc, 2);
+		} else
+			print_or_die("\\u%04x", c);
+	}
+	write_or_die("\"", 1);
+}
+
+static int is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/* One translation's JSON fields: text, score, logprob, its words with the
+ * model's probability of each, and the alignment if there is one. */
+static void write_json_fields(const nmt_translation *tr)
+{
+	write_or_die("\"translation\":", 14);
+	write_json_string(tr->text, tr->len);
+	print_or_die(",\"score\":%.6f,\"logprob\":%.6f,\"words\":[", tr->score, tr->logprob);
+	size_t i = 0;
+	for (int w = 0; w < tr->n_words; w++) {
+		while (i < tr->len && is_blank(tr->text[i]))
+			i++;
+		size_t start = i;
+		while (i < tr->len && !is_blank(tr->text[i]))
+			i++;
+		print_or_die("%s{\"word\":", w ? "," : "");
+		write_json_string(tr->text + start, i - start);
+		print_or_die(",\"prob\":%.4f}", exp(tr->word_logprob[w]));
+	}
+	write_or_die("]", 1);
+	if (tr->alignment) {
+		write_or_die(",\"alignment\":", 13);
+		write_json_string(tr->alignment, strlen(tr->alignment));
+	}
+}
+
+/* Text i as one JSON object on one line: the best translation's fields,
+ * and with --nbest an "nbest" array of every translation's. */
+static void write_json_line(const nmt_result *r, int i, int nbest)
+{
+	write_or_die("{", 1);
+	write_json_fields(nmt_result_get(r, i, 0));
+	if (nbest > 1) {
+		write_or_die(",\"nbest\":[", 10);
+		for (int k = 0; k < nmt_result_nbest(r, i); k++) {
+			write_or_die(k ? ",{" : "{", k ? 2 : 1);
+			write_json_fields(nmt_result_get(r, i, k));
+			write_or_die("}", 1);
+		}
+		write_or_die("]", 1);
+	}
+	write_or_die("}\n", 2);
+}
+
+/* A batch's translations in input order: one line per input line, or with
+ * --nbest N, "LINE ||| TRANSLATION ||| SCORE ||| LOGPROB" lines; with
+ * --alignment the alignment follows the translation (" ||| A"). */
+static void write_result(const nmt_result *r, unsigned long first_line_no, const cli_options *o, int flush_each)
+{
+	int nbest = o->nmt.nbest;
 	for (int i = 0; i < nmt_result_count(r); i++) {
-		if (nbest == 1) {
-			write_translation(nmt_result_get(r, i, 0));
-			write_or_die("\n", 1);
+		if (o->json) {
+			write_json_line(r, i, nbest);
 			continue;
 		}
-		for (int k = 0; k < nmt_result_nbest(r, i); k++) {
+		for (int k = 0; k < nmt_result_nbest(r, i) && (k == 0 || nbest > 1); k++) {
 			const nmt_translation *tr = nmt_result_get(r, i, k);
-			if (printf("%lu ||| ", first_line_no + (unsigned long)i) < 0)
-				die(1, "error writing output: %s", strerror(errno));
+			if (nbest > 1)
+				print_or_die("%lu ||| ", first_line_no + (unsigned long)i);
 			write_translation(tr);
-			if (printf(" ||| %.6f ||| %.6f\n", tr->score, tr->logprob) < 0)
-				die(1, "error writing output: %s", strerror(errno));
+			if (tr->alignment)
+				print_or_die(" ||| %s", tr->alignment);
+			if (nbest > 1)
+				print_or_die(" ||| %.6f ||| %.6f", tr->score, tr->logprob);
+			write_or_die("\n", 1);
 		}
 	}
 	if (flush_each && fflush(stdout) != 0)
@@ -228,8 +321,9 @@ static void write_result(const nmt_result *r, unsigned long first_line_no, int n
 /* Translate stdin as it arrives: whatever complete lines are buffered (at
  * most CHUNK_LINES) form a batch, so a line sent alone through a pipe is
  * answered at once and a file is translated in full batches. */
-static void translate_stream(const nmt_model *m, const nmt_options *o)
+static void translate_stream(const nmt_model *m, const cli_options *cli)
 {
+	const nmt_options *o = &cli->nmt;
 	static const char *lines[CHUNK_LINES];
 	static size_t lens[CHUNK_LINES];
 	int flush_each = stdout_is_interactive(), count = 0;
@@ -257,7 +351,7 @@ static void translate_stream(const nmt_model *m, const nmt_options *o)
 			nmt_result *r;
 			if (nmt_translate_batch(session, o, lines, lens, count, &r, &err) != NMT_OK)
 				die(1, "lines %lu-%lu: %s", line_no + 1, line_no + (unsigned long)count, err.message);
-			write_result(r, line_no, o->nbest, flush_each);
+			write_result(r, line_no, cli, flush_each);
 			nmt_result_free(r);
 			line_no += (unsigned long)count;
 			count = 0;
@@ -312,7 +406,7 @@ int main(int argc, char **argv)
 		return cmd_info(argc, argv);
 	parse_args(argc, argv, &o);
 	nmt_model *m = load_model(o.model_path, 0);
-	translate_stream(m, &o.nmt);
+	translate_stream(m, &o);
 	nmt_model_close(m);
 	return 0;
 }

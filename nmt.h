@@ -116,6 +116,8 @@ typedef struct {
 			  * into sentences translated one by one and joined with the
 			  * whitespace between them; NMT_SPLIT_NONE: a text is one
 			  * sentence (docs/INPUT.md) */
+	int alignment;   /* 1: each translation's word alignment (nmt_translation.alignment).
+			  * Default 0 */
 	int repeat_guard; /* 1 (default): no translation repeats a piece or a run of
 			  * pieces more than twice in a row, or a letter more than
 			  * three times within a word, unless its source does
@@ -157,6 +159,13 @@ typedef struct {
 	size_t len;         /* bytes before the NUL */
 	float logprob;      /* sum of its tokens' log-probabilities, end of sentence included */
 	float score;        /* logprob / tokens^alpha, what the search ranked by */
+	int n_words;        /* its words: text split on whitespace */
+	const float *word_logprob;   /* [n_words] each word's log-probability, its pieces' summed
+				      * (exp() of it: how sure the model was of the word) */
+	const char *alignment;       /* with options.alignment, "S-T S-T ...": source word S (the
+				      * text split on whitespace, from 0) is aligned to word T of
+				      * this translation, each word of it to the source word it
+				      * attended to most, in order of S then T; else NULL */
 } nmt_translation;
 
 /* How many texts the result holds. */

@@ -8,8 +8,11 @@
 /* One text's translations during a call. Reused from call to call, so a
  * session that has seen its longest outputs allocates nothing more here. */
 typedef struct {
-	char *buf;                       /* the texts, each NUL-terminated, one after the other */
+	char *buf;                       /* the texts, each NUL-terminated, one after the other,
+					  * each followed by its alignment (if any), NUL-terminated */
 	size_t len, cap;
+	float *lp;                       /* the translations' words' log-probabilities */
+	size_t lp_len, lp_cap;
 	int n;                           /* translations */
 	nmt_translation tr[NMT_MAX_BEAM];   /* scores and lengths (text set when built) */
 } nmt_text_out;

@@ -712,6 +712,9 @@ static int step(void *dev, nmt_state *s, int n)
 	LAUNCH(k_att_scores, blocks((size_t)n), THREADS, F(B_KEYS), q, row_sent, off, len, n, a, F(B_ATT), s->max_src);
 	LAUNCH(k_att_context, dim3(blocks((size_t)g), (unsigned)n), THREADS, F(B_PROJ), F(B_ATT), s->max_src, row_sent,
 									    off, len, n, g, w->dec_b_ih, gi);
+	if (s->keep_att)   /* kept for the alignments (the same layout: att_stride is max_src) */
+		CHECK(d, cudaMemcpy(s->step_att, d->buf[B_ATT], (size_t)n * s->max_src * sizeof(float),
+				    cudaMemcpyDeviceToHost), "a decoder step");
 	/* the GRU */
 	add(gi, F(B_GX), (size_t)n * g);
 	matmul(d, w->dec_hh, h, n, r, w->dec_b_hh, F(B_GH), g);

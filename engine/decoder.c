@@ -72,6 +72,8 @@ static void attention_context(nmt_state *s, int n)
 		nmt_matmul(&keys, s->q + (size_t)i0 * d->att, i1 - i0, d->att, NULL, s->att, S, &s->kq);
 		for (int i = 0; i < i1 - i0; i++)
 			nmt_vec_softmax(s->att + (size_t)i * S, S);
+		for (int i = 0; s->keep_att && i < i1 - i0; i++)   /* kept for the alignments */
+			memcpy(s->step_att + (size_t)(i0 + i) * s->att_stride, s->att + (size_t)i * S, (size_t)S * sizeof(float));
 		s->kq.qdot->ew->weighted_sum(s->att, i1 - i0, s->proj + (size_t)st->src_off * g, S, g,
 					     s->gi + (size_t)i0 * g);
 	}

@@ -134,9 +134,21 @@ typedef struct nmt_state {
 
 	long rows_decoded;          /* decoder rows nmt_search has run, summed over calls */
 
-	/* search history per sentence: token and parent slot of each pick */
+	/* search history per sentence: token, parent slot and log-probability
+	 * (of the hypothesis so far) of each pick */
 	int32_t *hist_tok, *hist_parent;   /* [n, cap_steps, NMT_MAX_BEAM] */
-	int32_t *out_ids;                  /* [n, NMT_MAX_BEAM, cap_steps] reconstructed outputs */
+	float *hist_lp;                    /* [n, cap_steps, NMT_MAX_BEAM] */
+	int32_t *out_ids, *out_slot;       /* [n, NMT_MAX_BEAM, cap_steps] reconstructed outputs */
+	float *out_lp;                     /* [n, NMT_MAX_BEAM, cap_steps] their tokens' log-probabilities */
+
+	/* with the attention option: each pick's attention over its sentence's
+	 * source, and this step's rows' */
+	int keep_att;
+	int att_steps, att_stride;         /* of the prepared batch: steps, floats per entry */
+	float *hist_att;                   /* [n, att_steps, beam, att_stride] */
+	size_t cap_hist_att;
+	float *step_att;                   /* [rows, att_stride] */
+	size_t cap_step_att;
 } nmt_state;
 
 int nmt_state_init(nmt_state *s, const nmt_model *m);
@@ -149,6 +161,7 @@ typedef struct {
 	double alpha;   /* length normalization: score = logP / len^alpha */
 	int max_len;    /* 0: ceil(1.5 * S + 10) */
 	int guard;      /* 1: the repetition guard: no hypothesis loops (guard.h) */
+	int attention;  /* 1: keep each output token's attention (nmt_search_attention) */
 	int split;      /* the translator's: 1 = each line is cut into sentences
 			 * (text/split.h), 0 = a line is one sentence */
 } nmt_search_options;
@@ -171,6 +184,8 @@ void nmt_decode_step(nmt_state *s, int n);
 
 typedef struct {
 	const int32_t *ids;   /* without EOS; points into the state */
+	const float *token_lp;   /* [len] each token's log-probability */
+	const int32_t *slots;    /* [len] where each token sits in its step's history */
 	int len;
 	float logprob;        /* sum of token log-probabilities, EOS included */
 	float score;          /* logprob / (tokens incl. EOS)^alpha */
@@ -181,6 +196,12 @@ typedef struct {
  * hypotheses go to out[i * o->nbest ..], best first, n_out[i] of them.
  * 0, or -1 when the device (if any) fails. */
 int nmt_search(nmt_state *s, const nmt_search_options *o, nmt_hypothesis *out, int *n_out);
+
+/* With o->attention: the attention over sentence sent's source positions
+ * (src_len floats, EOS last) of the decoder step that chose the token at
+ * (step, slot) of a hypothesis's slots[]; NULL without. Valid until the
+ * next batch is prepared. */
+const float *nmt_search_attention(const nmt_state *s, int sent, int step, int slot);
 
 /* ceil(1.5 * S + 10), design-notes §1. */
 int nmt_default_max_len(int src_len);

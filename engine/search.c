@@ -146,19 +146,39 @@ static void rank_finished(finished_hyp *fin, int n)
 	}
 }
 
-static int32_t *history(const nmt_state *s, int32_t *base, int sent, int step)
+static size_t history_at(const nmt_state *s, int sent, int step)
 {
-	return base + ((size_t)sent * s->cap_steps + (size_t)step) * NMT_MAX_BEAM;
+	return ((size_t)sent * s->cap_steps + (size_t)step) * NMT_MAX_BEAM;
 }
 
-/* Follow the parent links back from (step, slot); drop a final EOS. */
-static int backtrack(const nmt_state *s, int sent, const finished_hyp *f, int32_t *ids)
+static int32_t *history(const nmt_state *s, int32_t *base, int sent, int step)
+{
+	return base + history_at(s, sent, step);
+}
+
+static float *pick_attention(const nmt_state *s, int sent, int step, int slot)
+{
+	return s->hist_att + (((size_t)sent * s->att_steps + (size_t)step) * s->beam + (size_t)slot) * s->att_stride;
+}
+
+const float *nmt_search_attention(const nmt_state *s, int sent, int step, int slot)
+{
+	return s->keep_att ? pick_attention(s, sent, step, slot) : NULL;
+}
+
+/* Follow the parent links back from (step, slot): the tokens, their slots
+ * and their log-probabilities; drop a final EOS. */
+static int backtrack(const nmt_state *s, int sent, const finished_hyp *f, int32_t *ids, int32_t *slots, float *lp)
 {
 	int slot = f->slot;
 	for (int t = f->step; t >= 0; t--) {
 		ids[t] = history(s, s->hist_tok, sent, t)[slot];
+		slots[t] = slot;
+		lp[t] = s->hist_lp[history_at(s, sent, t) + (size_t)slot];
 		slot = history(s, s->hist_parent, sent, t)[slot];
 	}
+	for (int t = f->step; t > 0; t--)   /* the hypothesis's so far, less its parent's */
+		lp[t] -= lp[t - 1];
 	int len = f->step + 1;
 	return len > 0 && ids[len - 1] == s->m->d.eos_id ? len - 1 : len;
 }
@@ -272,6 +292,10 @@ static void advance(nmt_state *s, int sent, int row0, int step, const nmt_search
 		int row = best[p].flat / Vt, tok = best[p].flat % Vt;
 		history(s, s->hist_tok, sent, step)[p] = tok;
 		history(s, s->hist_parent, sent, step)[p] = parent_slot[row];
+		s->hist_lp[history_at(s, sent, step) + (size_t)p] = best[p].value;
+		if (s->keep_att)
+			memcpy(pick_attention(s, sent, step, p), s->step_att + (size_t)(row0 + row) * s->att_stride,
+			       (size_t)st->src_len * sizeof(float));
 		if (tok == s->m->d.eos_id) {
 			st->fin[st->n_fin++] = make_finished(step, p, step + 1, best[p].value, o->alpha);
 			continue;
@@ -350,8 +374,11 @@ int nmt_search(nmt_state *s, const nmt_search_options *o, nmt_hypothesis *out, i
 		rank_finished(st->fin, st->n_fin);
 		n_out[i] = st->n_fin < o->nbest ? st->n_fin : o->nbest;
 		for (int k = 0; k < n_out[i]; k++) {
-			int32_t *ids = s->out_ids + ((size_t)i * NMT_MAX_BEAM + (size_t)k) * s->cap_steps;
-			out[i * o->nbest + k] = (nmt_hypothesis){ .ids = ids, .len = backtrack(s, i, &st->fin[k], ids),
+			size_t at = ((size_t)i * NMT_MAX_BEAM + (size_t)k) * s->cap_steps;
+			int32_t *ids = s->out_ids + at, *slots = s->out_slot + at;
+			float *lp = s->out_lp + at;
+			out[i * o->nbest + k] = (nmt_hypothesis){ .ids = ids, .slots = slots, .token_lp = lp,
+								 .len = backtrack(s, i, &st->fin[k], ids, slots, lp),
 								 .logprob = st->fin[k].logprob,
 								 .score = (float)st->fin[k].score };
 		}

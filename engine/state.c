@@ -145,7 +145,10 @@ static int reserve_steps(nmt_state *s, int steps)
 		size_t n = (size_t)s->cap_sents * (size_t)steps * NMT_MAX_BEAM;
 		GROW(s->hist_tok, n);
 		GROW(s->hist_parent, n);
+		GROW(s->hist_lp, n);
 		GROW(s->out_ids, n);
+		GROW(s->out_slot, n);
+		GROW(s->out_lp, n);
 		if (failed)
 			return -1;
 		s->cap_steps = steps;
@@ -253,6 +256,27 @@ static int gather_output_rows(nmt_state *s)
 	return 0;
 }
 
+/* With the attention option: room for every pick's attention over its
+ * source, and this step's rows'. */
+static int reserve_attention(nmt_state *s, int n, int beam, int steps, int stride)
+{
+	int failed = 0;
+	size_t hist = (size_t)n * (size_t)steps * (size_t)beam * (size_t)stride, step = (size_t)n * beam * stride;
+	if (hist > s->cap_hist_att) {
+		GROW(s->hist_att, hist);
+		if (!failed)
+			s->cap_hist_att = hist;
+	}
+	if (step > s->cap_step_att) {
+		GROW(s->step_att, step);
+		if (!failed)
+			s->cap_step_att = step;
+	}
+	s->att_steps = steps;
+	s->att_stride = stride;
+	return failed ? -1 : 0;
+}
+
 int nmt_batch_prepare(nmt_state *s, int n, const int32_t *const *src, const int *src_len,
 		      const nmt_search_options *o)
 {
@@ -297,8 +321,9 @@ int nmt_batch_prepare(nmt_state *s, int n, const int32_t *const *src, const int 
 		if (m->tgt_emb.format != NMT_FMT_F32 && gather_output_rows(s) != 0)
 			return -1;
 	}
+	s->keep_att = o->attention;
 	return reserve_rows(s, n * o->beam) | reserve_source(s, total) | reserve_uncovered(s, uncovered) |
-	       reserve_steps(s, steps);
+	       reserve_steps(s, steps) | (o->attention ? reserve_attention(s, n, o->beam, steps, longest) : 0);
 }
 
 void nmt_state_free(nmt_state *s)
@@ -307,7 +332,8 @@ void nmt_state_free(nmt_state *s)
 		      s->keys, s->h0, s->row_sent, s->row_prev, s->h, s->h_next, s->x, s->q, s->qv, s->att,
 		      (void *)s->qv_row, (void *)s->gx_row,
 		      s->gi, s->gh, s->gx, s->z, s->z_next, s->t, s->logits, s->shortlist_ids, s->shortlist_marks,
-		      s->gathered, s->gathered_f, s->hist_tok, s->hist_parent, s->out_ids,
+		      s->gathered, s->gathered_f, s->hist_tok, s->hist_parent, s->out_ids, s->hist_lp, s->out_slot,
+		      s->out_lp, s->hist_att, s->step_att,
 		      s->cand, s->n_cand, s->carry_from, s->guard };
 	for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
 		free(p[i]);

@@ -8,6 +8,7 @@
 #include "grow.h"
 #include "segment.h"
 #include "../text/split.h"
+#include "align.h"
 
 /* Sentences decoded together at least, per pass (more when the batch has
  * more lines): with the pieces per chunk (segment.h), this bounds the
@@ -21,9 +22,12 @@ typedef struct {
 	int n_ids;                           /* EOS included; 1: nothing to translate */
 	const char *gap;                     /* what joins its translation to the one before */
 	size_t gap_len;
+	int src_word_off, n_src_words;       /* its source words: from this word of its line on */
 	int n_out;                           /* translations, best first (0: no model output) */
 	size_t text_off[NMT_MAX_BEAM], text_len[NMT_MAX_BEAM];   /* in t->texts */
 	float logprob[NMT_MAX_BEAM], score[NMT_MAX_BEAM];
+	size_t word_off[NMT_MAX_BEAM];       /* its words' log-probabilities (and source words) in t->word_lp */
+	int n_words[NMT_MAX_BEAM];
 } unit;
 
 /* A unit to decode, and the length it is sorted by. */
@@ -35,9 +39,17 @@ struct nmt_translator {
 	const nmt_model *m;
 	const nmt_split_lang *lang;          /* the source language's sentence rules */
 	nmt_state state;
-	spm_scratch *src_scratch, *tgt_scratch;
+	spm_scratch *src_scratch, *tgt_scratch, *word_scratch;
 	int32_t *ids;                        /* every unit's source ids + EOS, one after the other */
+	int *src_word;                       /* with alignments: the word (in its unit) of each of them */
 	size_t ids_cap;
+	int *piece_word;                     /* [piece_word_cap] scratch: a sentence's pieces' words */
+	size_t piece_word_cap;
+	float *word_lp;                      /* the units' translations' words' log-probabilities */
+	int *word_src;                       /* and, with alignments, the source word of each */
+	size_t words_len, words_cap;
+	float *sums;                         /* scratch: target x source word attention */
+	size_t sums_cap;
 	unit *units;
 	int n_units, units_cap;
 	unit_key *order;                     /* [units_cap] the units to decode, shortest first */
@@ -53,6 +65,12 @@ struct nmt_translator {
 	size_t texts_len, texts_cap;
 	char *joined[NMT_MAX_BEAM];          /* a line's k-th best: its units' joined */
 	size_t joined_len[NMT_MAX_BEAM], joined_cap[NMT_MAX_BEAM];
+	float *line_lp[NMT_MAX_BEAM];        /* and its words' log-probabilities */
+	size_t line_lp_cap[NMT_MAX_BEAM];
+	char *line_align[NMT_MAX_BEAM];      /* and alignment */
+	size_t line_align_cap[NMT_MAX_BEAM];
+	int *pairs;                          /* scratch: a line's (source, target) word pairs */
+	size_t pairs_cap;
 };
 
 nmt_translator *nmt_translator_new(const nmt_model *m)
@@ -66,7 +84,8 @@ nmt_translator *nmt_translator_new(const nmt_model *m)
 	t->lang = nmt_split_lang_for(nmt_model_meta(m, "src_lang", lang, sizeof lang) == 0 ? lang : NULL);
 	t->src_scratch = spm_scratch_new();
 	t->tgt_scratch = spm_scratch_new();
-	if (!t->src_scratch || !t->tgt_scratch || nmt_state_init(&t->state, m) != 0) {
+	t->word_scratch = spm_scratch_new();
+	if (!t->src_scratch || !t->tgt_scratch || !t->word_scratch || nmt_state_init(&t->state, m) != 0) {
 		nmt_translator_free(t);
 		return NULL;
 	}
@@ -103,7 +122,14 @@ void nmt_translator_free(nmt_translator *t)
 		nmt_state_free(&t->state);
 	spm_scratch_free(t->src_scratch);
 	spm_scratch_free(t->tgt_scratch);
+	spm_scratch_free(t->word_scratch);
 	free(t->ids);
+	free(t->src_word);
+	free(t->piece_word);
+	free(t->word_lp);
+	free(t->word_src);
+	free(t->sums);
+	free(t->pairs);
 	free(t->units);
 	free(t->order);
 	free(t->line_first);
@@ -113,8 +139,11 @@ void nmt_translator_free(nmt_translator *t)
 	free(t->n_hyps);
 	free(t->retry);
 	free(t->texts);
-	for (int i = 0; i < NMT_MAX_BEAM; i++)
+	for (int i = 0; i < NMT_MAX_BEAM; i++) {
 		free(t->joined[i]);
+		free(t->line_lp[i]);
+		free(t->line_align[i]);
+	}
 	free(t);
 }
 
@@ -151,8 +180,23 @@ static int reserve_bytes(char **buf, size_t *cap, size_t need)
 	return 0;
 }
 
-/* A unit of ids[0..n) (n may be 0), appended with the source EOS at *used. */
-static int add_unit(nmt_translator *t, const int32_t *ids, int n, const char *gap, size_t gap_len, size_t *used)
+/* Grow *p (of *cap elements of size bytes) to hold need, doubling. */
+static int reserve_elems(void *p, size_t *cap, size_t need, size_t size)
+{
+	if (need <= *cap)
+		return 0;
+	size_t c = need > 2 * *cap ? need : 2 * *cap;
+	if (nmt_grow(p, c, size) != 0)
+		return -1;
+	*cap = c;
+	return 0;
+}
+
+/* A unit of ids[0..n) (n may be 0), appended with the source EOS at *used;
+ * words[0..n) their words (NULL without alignments), the first being word
+ * word0 of the line. */
+static int add_unit(nmt_translator *t, const int32_t *ids, const int *words, int n, int word0, const char *gap,
+		    size_t gap_len, size_t *used)
 {
 	if (t->n_units == t->units_cap) {
 		int cap = t->units_cap ? 2 * t->units_cap : 64;
@@ -163,38 +207,62 @@ static int add_unit(nmt_translator *t, const int32_t *ids, int n, const char *ga
 	size_t need = *used + (size_t)n + 1;
 	if (need > t->ids_cap) {
 		size_t cap = need > 2 * t->ids_cap ? need : 2 * t->ids_cap;
-		if (nmt_grow(&t->ids, cap, sizeof *t->ids) != 0)
+		if (nmt_grow(&t->ids, cap, sizeof *t->ids) != 0 || nmt_grow(&t->src_word, cap, sizeof *t->src_word) != 0)
 			return -1;
 		t->ids_cap = cap;
 	}
 	if (n > 0)
 		memcpy(t->ids + *used, ids, (size_t)n * sizeof *ids);
 	t->ids[*used + (size_t)n] = t->m->d.src_eos_id;
-	t->units[t->n_units++] = (unit){ .ids_off = *used, .n_ids = n + 1, .gap = gap, .gap_len = gap_len };
+	int n_words = 0;
+	for (int i = 0; words && i < n; i++) {   /* its words, from 0 */
+		t->src_word[*used + (size_t)i] = words[i] - words[0];
+		n_words = words[i] - words[0] + 1;
+	}
+	t->units[t->n_units++] = (unit){ .ids_off = *used, .n_ids = n + 1, .gap = gap, .gap_len = gap_len,
+					 .src_word_off = word0 + (words && n > 0 ? words[0] : 0), .n_src_words = n_words };
 	*used = need;
 	return 0;
 }
 
 /* One sentence's units: its pieces, in chunks of at most
  * NMT_SEGMENT_PIECES (segment.h), the first joined by gap, the others by
- * a space. */
-static int add_sentence(nmt_translator *t, const char *text, size_t len, const char *gap, size_t gap_len,
-			size_t *used)
+ * a space; with alignments, the source words of its pieces, the first
+ * being word0 of the line. */
+static int add_sentence(nmt_translator *t, const nmt_search_options *o, const char *text, size_t len, int word0,
+			const char *gap, size_t gap_len, size_t *used)
 {
 	const int32_t *ids;
+	const int *words = NULL;
 	size_t n;
 
 	if (spm_encode(t->m->src_vocab, t->src_scratch, text, len, &ids, &n) != 0 || n >= (size_t)1 << 24)
 		return -1;
+	if (o->attention && n > 0) {
+		if (reserve_elems(&t->piece_word, &t->piece_word_cap, n, sizeof *t->piece_word) != 0 ||
+		    nmt_piece_words(t->m->src_vocab, t->word_scratch, ids, (int)n, t->piece_word) < 0)
+			return -1;
+		words = t->piece_word;
+	}
 	if (n == 0)
-		return add_unit(t, ids, 0, gap, gap_len, used);
+		return add_unit(t, ids, NULL, 0, word0, gap, gap_len, used);
 	for (int pos = 0; pos < (int)n;) {
 		int k = nmt_segment_length(t->m->src_vocab, ids + pos, (int)n - pos);
-		if (add_unit(t, ids + pos, k, pos == 0 ? gap : " ", pos == 0 ? gap_len : 1, used) != 0)
+		if (add_unit(t, ids + pos, words ? words + pos : NULL, k, word0, pos == 0 ? gap : " ",
+			     pos == 0 ? gap_len : 1, used) != 0)
 			return -1;
 		pos += k;
 	}
 	return 0;
+}
+
+/* Whitespace-separated words in text[0..len). */
+static int count_words(const char *text, size_t len)
+{
+	int words = 0;
+	for (size_t i = 0; i < len; i++)
+		words += !nmt_split_is_space((unsigned char)text[i]) && (i == 0 || nmt_split_is_space((unsigned char)text[i - 1]));
+	return words;
 }
 
 /* Line i's units: its sentences (text/split.h), each joined to the one
@@ -206,24 +274,81 @@ static int add_line(nmt_translator *t, const nmt_search_options *o, int i, const
 	size_t pos = 0, start, end, prev_end = 0;
 	int first = 1;
 
+	int word0 = 0;   /* the line's words before the sentence */
+
 	t->line_first[i] = t->n_units;
 	if (!o->split)
-		return add_sentence(t, line, len, "", 0, used);
+		return add_sentence(t, o, line, len, 0, "", 0, used);
 	while (nmt_split_next(t->lang, line, len, &pos, &start, &end)) {
 		const char *gap = first ? "" : line + prev_end;
-		if (add_sentence(t, line + start, end - start, gap, first ? 0 : start - prev_end, used) != 0)
+		if (add_sentence(t, o, line + start, end - start, word0, gap, first ? 0 : start - prev_end, used) != 0)
 			return -1;
+		word0 += count_words(line + start, end - start);
 		prev_end = end;
 		first = 0;
 	}
 	return 0;
 }
 
-/* Keep a decoded unit's hypotheses (at least one), detokenized. */
-static int keep_outputs(nmt_translator *t, unit *u, const nmt_hypothesis *hyps, int n)
+typedef struct {
+	const nmt_state *s;
+	const nmt_hypothesis *h;
+	int sent;
+} attention_of;
+
+/* Target piece i's attention over the source (align.h's callback). */
+static const float *piece_attention(const void *ctx, int i)
+{
+	const attention_of *a = ctx;
+	return nmt_search_attention(a->s, a->sent, i, a->h->slots[i]);
+}
+
+/* The words of hypothesis h of unit u (sentence `sent` of the batch just
+ * searched): their log-probabilities and, with alignments, their source
+ * words, appended to t->word_lp / t->word_src for rank k. */
+static int keep_words(nmt_translator *t, const nmt_search_options *o, unit *u, int sent, const nmt_hypothesis *h,
+		      int k)
+{
+	if (reserve_elems(&t->piece_word, &t->piece_word_cap, (size_t)h->len + 1, sizeof *t->piece_word) != 0)
+		return -1;
+	int n = nmt_piece_words(t->m->tgt_vocab, t->word_scratch, h->ids, h->len, t->piece_word);
+	size_t at = t->words_len, need = at + (size_t)(n > 0 ? n : 0);
+	if (n < 0)
+		return -1;
+	if (need > t->words_cap) {
+		size_t cap = need > 2 * t->words_cap ? need : 2 * t->words_cap;
+		if (nmt_grow(&t->word_lp, cap, sizeof *t->word_lp) != 0 || nmt_grow(&t->word_src, cap, sizeof *t->word_src) != 0)
+			return -1;
+		t->words_cap = cap;
+	}
+	for (int w = 0; w < n; w++)
+		t->word_lp[at + (size_t)w] = 0;
+	for (int i = 0; i < h->len; i++)
+		t->word_lp[at + (size_t)t->piece_word[i]] += h->token_lp[i];
+	if (o->attention && n > 0) {
+		int src_words = u->n_src_words > 0 ? u->n_src_words : 1;
+		size_t cells = (size_t)n * (size_t)src_words;
+		if (reserve_elems(&t->sums, &t->sums_cap, cells, sizeof *t->sums) != 0)
+			return -1;
+		attention_of a = { &t->state, h, sent };
+		nmt_align_words(piece_attention, &a, h->len, t->piece_word, n, u->n_ids - 1, t->src_word + u->ids_off,
+				src_words, t->sums, t->word_src + at);
+	}
+	u->word_off[k] = at;
+	u->n_words[k] = n;
+	t->words_len = need;
+	return 0;
+}
+
+/* Keep a decoded unit's hypotheses (at least one), detokenized, with
+ * their words. */
+static int keep_outputs(nmt_translator *t, const nmt_search_options *o, unit *u, int sent, const nmt_hypothesis *hyps,
+			int n)
 {
 	u->n_out = n;
 	for (int k = 0; k < n; k++) {
+		if (keep_words(t, o, u, sent, &hyps[k], k) != 0)
+			return -1;
 		const char *text;
 		size_t len;
 		if (spm_decode(t->m->tgt_vocab, t->tgt_scratch, hyps[k].ids, (size_t)hyps[k].len, &text, &len) != 0 ||
@@ -286,7 +411,7 @@ static int decode_batch(nmt_translator *t, const nmt_search_options *o, const un
 		int n_out = t->n_hyps[b] < 1 ? 1 : t->n_hyps[b];   /* (search always finishes one) */
 		if (retry && loops(t, u, hyps, t->n_hyps[b]))
 			retry[(*n_retry)++] = keys[b];
-		else if (keep_outputs(t, u, hyps, n_out) != 0)
+		else if (keep_outputs(t, o, u, b, hyps, n_out) != 0)
 			goto oom;
 	}
 	return 0;
@@ -330,6 +455,7 @@ static int decode_units(nmt_translator *t, const nmt_search_options *o, int pass
 {
 	int n = 0;
 	t->texts_len = 0;
+	t->words_len = 0;
 	if (reserve_bytes(&t->texts, &t->texts_cap, 1) != 0) {   /* (never a NULL base) */
 		snprintf(err, errlen, "out of memory");
 		return -1;
@@ -360,10 +486,58 @@ static int join(nmt_translator *t, int k, const char *gap, size_t gap_len, const
 	return 0;
 }
 
+/* Source word first, then target word. */
+static int by_source_word(const void *a, const void *b)
+{
+	const int *x = a, *y = b;
+	if (x[0] != y[0])
+		return x[0] < y[0] ? -1 : 1;
+	return (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+/* Line i's rank-k words, from its units' ranks r[]: their
+ * log-probabilities into t->line_lp[k] and, with alignments, the pairs
+ * "S-T ..." (line words) into t->line_align[k]. *n_words gets how many. */
+static int line_words(nmt_translator *t, const nmt_search_options *o, int first, int last, const int *r, int k,
+		      int *n_words)
+{
+	int n = 0;
+	for (int v = first; v < last; v++)
+		n += t->units[v].n_out > 0 ? t->units[v].n_words[r[v - first]] : 0;
+	*n_words = n;
+	if (reserve_elems(&t->line_lp[k], &t->line_lp_cap[k], (size_t)n + 1, sizeof(float)) != 0 ||
+	    reserve_elems(&t->pairs, &t->pairs_cap, 2 * (size_t)n + 2, sizeof *t->pairs) != 0)
+		return -1;
+	int w = 0;
+	for (int v = first; v < last; v++) {
+		const unit *u = &t->units[v];
+		if (u->n_out == 0)
+			continue;
+		int rank = r[v - first];
+		for (int j = 0; j < u->n_words[rank]; j++, w++) {
+			t->line_lp[k][w] = t->word_lp[u->word_off[rank] + (size_t)j];
+			t->pairs[2 * w] = u->src_word_off + t->word_src[u->word_off[rank] + (size_t)j];
+			t->pairs[2 * w + 1] = w;
+		}
+	}
+	if (!o->attention)
+		return 0;
+	qsort(t->pairs, (size_t)n, 2 * sizeof *t->pairs, by_source_word);
+	/* at most 2 x 11 digits, '-' and ' ' a pair */
+	if (reserve_bytes(&t->line_align[k], &t->line_align_cap[k], (size_t)n * 24 + 1) != 0)
+		return -1;
+	size_t len = 0;
+	t->line_align[k][0] = '\0';
+	for (int p = 0; p < n; p++)
+		len += (size_t)snprintf(t->line_align[k] + len, t->line_align_cap[k] - len, "%s%d-%d", p ? " " : "",
+					t->pairs[2 * p], t->pairs[2 * p + 1]);
+	return 0;
+}
+
 /* Line i's translations: rank k joins each of its units' k-th best (or
  * its last, if it has fewer), with their log-probabilities and scores
- * added; the line has as many as its unit with the fewest. A line with
- * nothing to translate has one, empty. */
+ * added, and their words and alignments; the line has as many as its unit
+ * with the fewest. A line with nothing to translate has one, empty. */
 static int emit_line(nmt_translator *t, const nmt_search_options *o, int i, nmt_emit_fn emit, void *ctx,
 		     char *err, size_t errlen)
 {
@@ -378,8 +552,11 @@ static int emit_line(nmt_translator *t, const nmt_search_options *o, int i, nmt_
 		}
 	if (!decoded)
 		n_out = 1;
+	if (reserve_elems(&t->piece_word, &t->piece_word_cap, (size_t)(last - first) + 1, sizeof *t->piece_word) != 0)
+		goto oom;
 	for (int k = 0; k < n_out; k++) {
 		float logprob = 0, score = 0;
+		int *rank = t->piece_word, n_words;   /* (free scratch by now) each unit's rank */
 		t->joined_len[k] = 0;
 		if (join(t, k, "", 0, "", 0) != 0)
 			goto oom;
@@ -388,13 +565,17 @@ static int emit_line(nmt_translator *t, const nmt_search_options *o, int i, nmt_
 			if (u->n_out == 0)
 				continue;
 			int r = k < u->n_out ? k : u->n_out - 1;
+			rank[v - first] = r;
 			if (join(t, k, u->gap, u->gap_len, t->texts + u->text_off[r], u->text_len[r]) != 0)
 				goto oom;
 			logprob += u->logprob[r];
 			score += u->score[r];
 		}
+		if (line_words(t, o, first, last, rank, k, &n_words) != 0)
+			goto oom;
 		out[k] = (nmt_translation){ .text = t->joined[k], .len = t->joined_len[k], .logprob = logprob,
-					    .score = score };
+					    .score = score, .n_words = n_words, .word_logprob = t->line_lp[k],
+					    .alignment = o->attention ? t->line_align[k] : NULL };
 	}
 	return emit(ctx, i, out, n_out);
 oom:

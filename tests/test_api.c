@@ -494,6 +494,69 @@ static void test_newline_inside_text(void **state)
 	nmt_session_free(s);
 }
 
+static int words_in(const char *text)
+{
+	int n = 0;
+	for (const char *p = text; *p; p++)
+		n += *p != ' ' && (p == text || p[-1] == ' ');
+	return n;
+}
+
+/* Every translation has its words' log-probabilities (their sum at least
+ * the translation's, which adds the end of sentence); with the alignment
+ * option, one pair "S-T" per target word, every S a word of the source
+ * text and every T a word of the translation, in order of S then T; and
+ * nothing else changes. */
+static void test_words_and_alignments(void **state)
+{
+	fixture *f = *state;
+	nmt_session *s;
+	nmt_result *plain, *aligned;
+	nmt_options o;
+	const char *texts[MAX_SENT + 1];
+	for (int i = 0; i < f->n; i++)
+		texts[i] = f->text[i];
+	texts[f->n] = "A dog runs. Two  men talk!";   /* two sentences, a double space */
+	int n = f->n + 1;
+
+	nmt_options_init(&o);
+	o.beam = 4;
+	o.nbest = 3;
+	assert_int_equal(nmt_session_new(f->model, &s, NULL), NMT_OK);
+	assert_int_equal(nmt_translate_batch(s, &o, texts, NULL, n, &plain, NULL), NMT_OK);
+	o.alignment = 1;
+	assert_int_equal(nmt_translate_batch(s, &o, texts, NULL, n, &aligned, NULL), NMT_OK);
+	for (int i = 0; i < n; i++) {
+		assert_int_equal(nmt_result_nbest(plain, i), nmt_result_nbest(aligned, i));
+		for (int k = 0; k < nmt_result_nbest(plain, i); k++) {
+			const nmt_translation *p = nmt_result_get(plain, i, k), *a = nmt_result_get(aligned, i, k);
+			assert_string_equal(p->text, a->text);
+			assert_null(p->alignment);
+			assert_non_null(a->alignment);
+			assert_int_equal(p->n_words, words_in(p->text));
+			assert_int_equal(a->n_words, p->n_words);
+			float sum = 0;
+			for (int w = 0; w < p->n_words; w++) {
+				assert_true(p->word_logprob[w] <= 0);
+				assert_true(p->word_logprob[w] == a->word_logprob[w]);
+				sum += p->word_logprob[w];
+			}
+			assert_true(sum >= p->logprob - 1e-3f);
+			int pairs = 0, last_s = -1, last_t = -1, src, tgt, used;
+			for (const char *q = a->alignment; sscanf(q, "%d-%d%n", &src, &tgt, &used) == 2; q += used, pairs++) {
+				assert_true(src >= 0 && src < words_in(texts[i]) && tgt >= 0 && tgt < a->n_words);
+				assert_true(src > last_s || (src == last_s && tgt > last_t));
+				last_s = src;
+				last_t = tgt;
+			}
+			assert_int_equal(pairs, a->n_words);
+		}
+	}
+	nmt_result_free(plain);
+	nmt_result_free(aligned);
+	nmt_session_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -507,6 +570,7 @@ int main(void)
 		cmocka_unit_test(test_batch_and_threads_change_nothing),
 		cmocka_unit_test(test_sessions_on_threads_share_a_model),
 		cmocka_unit_test(test_newline_inside_text),
+		cmocka_unit_test(test_words_and_alignments),
 		cmocka_unit_test(test_devices),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -1,0 +1,67 @@
+#include "align.h"
+
+#include <string.h>
+
+static int is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+int nmt_piece_words(const spm_model *vocab, spm_scratch *scratch, const int32_t *ids, int n, int *word_of)
+{
+	/* Piece i covers bytes [end of i - 1, end of i) of the decoding, the
+	 * end of i being the length of ids[0..i]'s decoding: SentencePiece
+	 * decodes a prefix to a prefix. */
+	size_t prev = 0;
+	int words = 0, pending = 0, in_word = 0;
+	const char *text;
+	size_t len;
+	for (int i = 0; i < n; i++) {
+		if (spm_decode(vocab, scratch, ids, (size_t)i + 1, &text, &len) != 0)
+			return -1;
+		int first_word = -1;   /* the word of the first visible byte of piece i */
+		for (size_t b = prev < len ? prev : len; b < len; b++) {
+			if (is_space(text[b])) {
+				in_word = 0;
+				continue;
+			}
+			if (!in_word) {
+				in_word = 1;
+				words++;
+			}
+			if (first_word < 0)
+				first_word = words - 1;
+		}
+		prev = len;
+		if (first_word < 0) {   /* no visible text: with the next word */
+			pending++;
+			continue;
+		}
+		for (int k = i - pending; k <= i; k++)
+			word_of[k] = first_word;
+		pending = 0;
+	}
+	for (int k = n - pending; k < n; k++)
+		word_of[k] = words > 0 ? words - 1 : 0;
+	return words;
+}
+
+void nmt_align_words(const float *(*att)(const void *ctx, int t), const void *ctx, int n_tgt, const int *tgt_word_of,
+		     int n_tgt_words, int n_src, const int *src_word_of, int n_src_words, float *sums, int *src_of)
+{
+	memset(sums, 0, (size_t)n_tgt_words * (size_t)n_src_words * sizeof *sums);
+	for (int t = 0; t < n_tgt; t++) {
+		const float *a = att(ctx, t);
+		float *row = sums + (size_t)tgt_word_of[t] * n_src_words;
+		for (int j = 0; j < n_src; j++)
+			row[src_word_of[j]] += a[j];
+	}
+	for (int w = 0; w < n_tgt_words; w++) {
+		const float *row = sums + (size_t)w * n_src_words;
+		int best = 0;
+		for (int j = 1; j < n_src_words; j++)
+			if (row[j] > row[best])
+				best = j;
+		src_of[w] = best;
+	}
+}

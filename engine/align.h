@@ -1,0 +1,25 @@
+/* Words and alignments: which whitespace-separated word of a decoded
+ * sentence each piece belongs to, and the hard word alignment read off
+ * the decoder's attention (the source word each target word attends to
+ * most, attention summed over both words' pieces), as Marian prints it. */
+#ifndef NMT_ENGINE_ALIGN_H
+#define NMT_ENGINE_ALIGN_H
+#include <stdint.h>
+
+#include "../vocab/spm.h"
+
+/* The words of vocab's decoding of ids[0..n): word_of[i] is the word
+ * (0, 1, ...) piece i belongs to; a piece that decodes to no visible text
+ * belongs to the word after it (the last word, at the end). Returns the
+ * number of words; -1 if memory runs out. */
+int nmt_piece_words(const spm_model *vocab, spm_scratch *scratch, const int32_t *ids, int n, int *word_of);
+
+/* For each of n_tgt_words target words, the source word it is aligned to,
+ * into src_of[]: att(ctx, t) is target piece t's attention over the source
+ * pieces (n_src of them, EOS not included), tgt_word_of[t] and
+ * src_word_of[j] their words; sums is scratch of n_tgt_words x
+ * n_src_words floats. Ties go to the earlier source word. */
+void nmt_align_words(const float *(*att)(const void *ctx, int t), const void *ctx, int n_tgt, const int *tgt_word_of,
+		     int n_tgt_words, int n_src, const int *src_word_of, int n_src_words, float *sums, int *src_of);
+
+#endif
