@@ -1,8 +1,8 @@
 #!/bin/sh
-# What sentence splitting and the repetition guard cost: the embedded
+# What sentence splitting, the repetition guard and protected spans cost: the embedded
 # model, greedy, one thread, on test_2016_flickr.en REPEAT times over,
-# translated with both off (--split none --no-repeat-guard: nmt before
-# them) and with both on (the default), RUNS times each, alternating; the
+# translated with all three off (--split none --no-repeat-guard --no-protect: nmt before
+# them) and with all on (the default), RUNS times each, alternating; the
 # best time of each, words/s and the ratio. Then, as a figure that does not
 # depend on what else the machine is doing, the instructions each executes
 # on the set once, greedy and beam 4 (valgrind --tool=callgrind, when
@@ -21,7 +21,7 @@ repeat_test_2016 "$CORPUS" 1 "$TMP/once"
 best_off=0 best_on=0
 i=0
 while [ $i -lt "$RUNS" ]; do
-	ms=$(run_ms "$TMP/in" "$TMP/off" ./nmt -b 1 -t 1 --split none --no-repeat-guard)
+	ms=$(run_ms "$TMP/in" "$TMP/off" ./nmt -b 1 -t 1 --split none --no-repeat-guard --no-protect)
 	[ "$best_off" -eq 0 ] || [ "$ms" -lt "$best_off" ] && best_off=$ms
 	ms=$(run_ms "$TMP/in" "$TMP/on" ./nmt -b 1 -t 1)
 	[ "$best_on" -eq 0 ] || [ "$ms" -lt "$best_on" ] && best_on=$ms
@@ -35,7 +35,7 @@ echo "cost: $(echo "$best_off $best_on" | awk '{printf "%.1f%%", 100 * ($2 - $1)
 if command -v valgrind >/dev/null 2>&1; then
 	for beam in 1 4; do
 		for mode in off on; do
-			if [ $mode = off ]; then set -- --split none --no-repeat-guard; else set --; fi
+			if [ $mode = off ]; then set -- --split none --no-repeat-guard --no-protect; else set --; fi
 			valgrind --tool=callgrind --callgrind-out-file="$TMP/cg.$mode" ./nmt -b $beam -t 1 "$@" <"$TMP/once" \
 				>/dev/null 2>"$TMP/vg.$mode"
 			sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$TMP/vg.$mode" >"$TMP/ir.$mode"

@@ -164,6 +164,7 @@ typedef struct {
 	int attention;  /* 1: keep each output token's attention (nmt_search_attention) */
 	int split;      /* the translator's: 1 = each line is cut into sentences
 			 * (text/split.h), 0 = a line is one sentence */
+	int protect;    /* the translator's: 1 = protected spans come through verbatim (protect.h) */
 } nmt_search_options;
 
 /* Set up a batch of n sentences, src[i][0..src_len[i]) each (EOS included,

@@ -9,6 +9,7 @@
 #include "segment.h"
 #include "../text/split.h"
 #include "align.h"
+#include "protect.h"
 
 /* Sentences decoded together at least, per pass (more when the batch has
  * more lines): with the pieces per chunk (segment.h), this bounds the
@@ -23,6 +24,7 @@ typedef struct {
 	const char *gap;                     /* what joins its translation to the one before */
 	size_t gap_len;
 	int src_word_off, n_src_words;       /* its source words: from this word of its line on */
+	int span_first, n_spans;             /* its protected spans, in t->spans */
 	int n_out;                           /* translations, best first (0: no model output) */
 	size_t text_off[NMT_MAX_BEAM], text_len[NMT_MAX_BEAM];   /* in t->texts */
 	float logprob[NMT_MAX_BEAM], score[NMT_MAX_BEAM];
@@ -50,6 +52,14 @@ struct nmt_translator {
 	size_t words_len, words_cap;
 	float *sums;                         /* scratch: target x source word attention */
 	size_t sums_cap;
+	nmt_protected *spans;                /* the units' protected spans */
+	size_t n_spans, spans_cap;
+	char *subst;                         /* scratch: a sentence with its spans replaced */
+	nmt_protected *sent_spans;           /* scratch: and its spans */
+	size_t sent_spans_cap;
+	size_t subst_cap;
+	char *placed;                        /* scratch: a translation with its spans put back */
+	size_t placed_cap;
 	unit *units;
 	int n_units, units_cap;
 	unit_key *order;                     /* [units_cap] the units to decode, shortest first */
@@ -130,6 +140,10 @@ void nmt_translator_free(nmt_translator *t)
 	free(t->word_src);
 	free(t->sums);
 	free(t->pairs);
+	free(t->spans);
+	free(t->subst);
+	free(t->sent_spans);
+	free(t->placed);
 	free(t->units);
 	free(t->order);
 	free(t->line_first);
@@ -193,10 +207,12 @@ static int reserve_elems(void *p, size_t *cap, size_t need, size_t size)
 }
 
 /* A unit of ids[0..n) (n may be 0), appended with the source EOS at *used;
- * words[0..n) their words (NULL without alignments), the first being word
- * word0 of the line. */
-static int add_unit(nmt_translator *t, const int32_t *ids, const int *words, int n, int word0, const char *gap,
-		    size_t gap_len, size_t *used)
+ * words[0..n) their words in the sentence (NULL without alignments or
+ * spans), whose first word is word0 of the line; spans[0..n_spans) the
+ * sentence's protected spans, of which the unit takes those in its
+ * words. */
+static int add_unit(nmt_translator *t, const int32_t *ids, const int *words, int n, int word0,
+		    const nmt_protected *spans, int n_spans, const char *gap, size_t gap_len, size_t *used)
 {
 	if (t->n_units == t->units_cap) {
 		int cap = t->units_cap ? 2 * t->units_cap : 64;
@@ -214,23 +230,30 @@ static int add_unit(nmt_translator *t, const int32_t *ids, const int *words, int
 	if (n > 0)
 		memcpy(t->ids + *used, ids, (size_t)n * sizeof *ids);
 	t->ids[*used + (size_t)n] = t->m->d.src_eos_id;
-	int n_words = 0;
+	int n_words = 0, first_word = words && n > 0 ? words[0] : 0;
 	for (int i = 0; words && i < n; i++) {   /* its words, from 0 */
-		t->src_word[*used + (size_t)i] = words[i] - words[0];
-		n_words = words[i] - words[0] + 1;
+		t->src_word[*used + (size_t)i] = words[i] - first_word;
+		n_words = words[i] - first_word + 1;
 	}
-	t->units[t->n_units++] = (unit){ .ids_off = *used, .n_ids = n + 1, .gap = gap, .gap_len = gap_len,
-					 .src_word_off = word0 + (words && n > 0 ? words[0] : 0), .n_src_words = n_words };
+	unit u = { .ids_off = *used, .n_ids = n + 1, .gap = gap, .gap_len = gap_len,
+		   .src_word_off = word0 + nmt_protected_word(spans, n_spans, first_word), .n_src_words = n_words,
+		   .span_first = (int)t->n_spans };
+	for (int k = 0; k < n_spans; k++)   /* its spans, their words counted from its first */
+		if (spans[k].src_word >= first_word && spans[k].src_word < first_word + n_words) {
+			if (reserve_elems(&t->spans, &t->spans_cap, t->n_spans + 1, sizeof *t->spans) != 0)
+				return -1;
+			t->spans[t->n_spans] = spans[k];
+			t->spans[t->n_spans++].src_word -= first_word;
+			u.n_spans++;
+		}
+	t->units[t->n_units++] = u;
 	*used = need;
 	return 0;
 }
 
-/* One sentence's units: its pieces, in chunks of at most
- * NMT_SEGMENT_PIECES (segment.h), the first joined by gap, the others by
- * a space; with alignments, the source words of its pieces, the first
- * being word0 of the line. */
-static int add_sentence(nmt_translator *t, const nmt_search_options *o, const char *text, size_t len, int word0,
-			const char *gap, size_t gap_len, size_t *used)
+/* add_sentence's work, its spans (if any) replaced in text. */
+static int add_sentence_text(nmt_translator *t, const nmt_search_options *o, const char *text, size_t len, int word0,
+			     const nmt_protected *spans, int n_spans, const char *gap, size_t gap_len, size_t *used)
 {
 	const int32_t *ids;
 	const int *words = NULL;
@@ -238,22 +261,43 @@ static int add_sentence(nmt_translator *t, const nmt_search_options *o, const ch
 
 	if (spm_encode(t->m->src_vocab, t->src_scratch, text, len, &ids, &n) != 0 || n >= (size_t)1 << 24)
 		return -1;
-	if (o->attention && n > 0) {
+	if ((o->attention || n_spans > 0) && n > 0) {
 		if (reserve_elems(&t->piece_word, &t->piece_word_cap, n, sizeof *t->piece_word) != 0 ||
 		    nmt_piece_words(t->m->src_vocab, t->word_scratch, ids, (int)n, t->piece_word) < 0)
 			return -1;
 		words = t->piece_word;
 	}
 	if (n == 0)
-		return add_unit(t, ids, NULL, 0, word0, gap, gap_len, used);
+		return add_unit(t, ids, NULL, 0, word0, NULL, 0, gap, gap_len, used);
 	for (int pos = 0; pos < (int)n;) {
 		int k = nmt_segment_length(t->m->src_vocab, ids + pos, (int)n - pos);
-		if (add_unit(t, ids + pos, words ? words + pos : NULL, k, word0, pos == 0 ? gap : " ",
+		if (add_unit(t, ids + pos, words ? words + pos : NULL, k, word0, spans, n_spans, pos == 0 ? gap : " ",
 			     pos == 0 ? gap_len : 1, used) != 0)
 			return -1;
 		pos += k;
 	}
 	return 0;
+}
+
+/* One sentence's units: its pieces, in chunks of at most
+ * NMT_SEGMENT_PIECES (segment.h), the first joined by gap, the others by
+ * a space; with alignments, the source words of its pieces, the first
+ * being word0 of the line; with o->protect, translated with its protected
+ * spans replaced by the language's placeholder (protect.h). */
+static int add_sentence(nmt_translator *t, const nmt_search_options *o, const char *text, size_t len, int word0,
+			const char *gap, size_t gap_len, size_t *used)
+{
+	int n_spans = 0;
+
+	if (o->protect && len > 0) {
+		size_t p = strlen(t->lang->placeholder);
+		if (reserve_bytes(&t->subst, &t->subst_cap, len * (p + 2) + 1) != 0 ||
+		    reserve_elems(&t->sent_spans, &t->sent_spans_cap, len, sizeof *t->sent_spans) != 0)
+			return -1;
+		len = nmt_protect_source(text, len, t->lang->placeholder, t->subst, t->sent_spans, (int)len, &n_spans);
+		text = t->subst;
+	}
+	return add_sentence_text(t, o, text, len, word0, t->sent_spans, n_spans, gap, gap_len, used);
 }
 
 /* Whitespace-separated words in text[0..len). */
@@ -325,7 +369,7 @@ static int keep_words(nmt_translator *t, const nmt_search_options *o, unit *u, i
 		t->word_lp[at + (size_t)w] = 0;
 	for (int i = 0; i < h->len; i++)
 		t->word_lp[at + (size_t)t->piece_word[i]] += h->token_lp[i];
-	if (o->attention && n > 0) {
+	if ((o->attention || u->n_spans > 0) && n > 0) {
 		int src_words = u->n_src_words > 0 ? u->n_src_words : 1;
 		size_t cells = (size_t)n * (size_t)src_words;
 		if (reserve_elems(&t->sums, &t->sums_cap, cells, sizeof *t->sums) != 0)
@@ -340,8 +384,37 @@ static int keep_words(nmt_translator *t, const nmt_search_options *o, unit *u, i
 	return 0;
 }
 
+/* Unit u's protected spans put back into its rank-k translation
+ * text[0..len), whose words keep_words has just kept: the new text and
+ * words replace them. Returns the text to keep, in *len. */
+static const char *place_spans(nmt_translator *t, unit *u, int k, const char *text, size_t *len)
+{
+	const nmt_protected *spans = t->spans + u->span_first;
+	size_t span_bytes = 0, span_words = 0;
+	for (int i = 0; i < u->n_spans; i++) {
+		span_bytes += spans[i].len;
+		span_words += 1 + (size_t)(spans[i].extra_words > 0 ? spans[i].extra_words : 0);
+	}
+	size_t from = u->word_off[k], need = t->words_len + (size_t)u->n_words[k] + span_words;
+	if (reserve_bytes(&t->placed, &t->placed_cap, *len + span_bytes + 4 * (size_t)u->n_spans + 1) != 0)
+		return NULL;
+	if (need > t->words_cap) {
+		size_t cap = need > 2 * t->words_cap ? need : 2 * t->words_cap;
+		if (nmt_grow(&t->word_lp, cap, sizeof *t->word_lp) != 0 || nmt_grow(&t->word_src, cap, sizeof *t->word_src) != 0)
+			return NULL;
+		t->words_cap = cap;
+	}
+	int n;
+	*len = nmt_place_spans(text, *len, t->word_lp + from, t->word_src + from, u->n_words[k], spans, u->n_spans,
+			       t->placed, t->word_lp + t->words_len, t->word_src + t->words_len, &n);
+	u->word_off[k] = t->words_len;
+	u->n_words[k] = n;
+	t->words_len += (size_t)n;
+	return t->placed;
+}
+
 /* Keep a decoded unit's hypotheses (at least one), detokenized, with
- * their words. */
+ * their words and its protected spans put back. */
 static int keep_outputs(nmt_translator *t, const nmt_search_options *o, unit *u, int sent, const nmt_hypothesis *hyps,
 			int n)
 {
@@ -351,8 +424,11 @@ static int keep_outputs(nmt_translator *t, const nmt_search_options *o, unit *u,
 			return -1;
 		const char *text;
 		size_t len;
-		if (spm_decode(t->m->tgt_vocab, t->tgt_scratch, hyps[k].ids, (size_t)hyps[k].len, &text, &len) != 0 ||
-		    reserve_bytes(&t->texts, &t->texts_cap, t->texts_len + len) != 0)
+		if (spm_decode(t->m->tgt_vocab, t->tgt_scratch, hyps[k].ids, (size_t)hyps[k].len, &text, &len) != 0)
+			return -1;
+		if (u->n_spans > 0 && !(text = place_spans(t, u, k, text, &len)))
+			return -1;
+		if (reserve_bytes(&t->texts, &t->texts_cap, t->texts_len + len) != 0)
 			return -1;
 		memcpy(t->texts + t->texts_len, text, len);
 		u->text_off[k] = t->texts_len;
@@ -393,13 +469,16 @@ static int loops(const nmt_translator *t, const unit *u, const nmt_hypothesis *h
 /* The units keys[0..n) decoded as one batch with options o; their outputs
  * kept, except, where `retry` is given, those of units with a looping
  * translation, which go to retry[0..*n_retry) instead. */
-static int decode_batch(nmt_translator *t, const nmt_search_options *o, const unit_key *keys, int n,
+static int decode_batch(nmt_translator *t, const nmt_search_options *given, const unit_key *keys, int n,
 			unit_key *retry, int *n_retry, char *err, size_t errlen)
 {
+	nmt_search_options with = *given;
+	const nmt_search_options *o = &with;
 	for (int b = 0; b < n; b++) {
 		const unit *u = &t->units[keys[b].unit];
 		t->src[b] = t->ids + u->ids_off;
 		t->batch_len[b] = u->n_ids;
+		with.attention |= u->n_spans > 0;   /* spans are placed by the alignment */
 	}
 	if (nmt_batch_prepare(&t->state, n, t->src, t->batch_len, o) != 0)
 		goto oom;
@@ -516,7 +595,8 @@ static int line_words(nmt_translator *t, const nmt_search_options *o, int first,
 		int rank = r[v - first];
 		for (int j = 0; j < u->n_words[rank]; j++, w++) {
 			t->line_lp[k][w] = t->word_lp[u->word_off[rank] + (size_t)j];
-			t->pairs[2 * w] = u->src_word_off + t->word_src[u->word_off[rank] + (size_t)j];
+			t->pairs[2 * w] = u->src_word_off + nmt_protected_word(t->spans + u->span_first, u->n_spans,
+									       t->word_src[u->word_off[rank] + (size_t)j]);
 			t->pairs[2 * w + 1] = w;
 		}
 	}
@@ -596,6 +676,7 @@ int nmt_translator_batch(nmt_translator *t, const nmt_search_options *o, const c
 	if (reserve_lines(t, n, pass) != 0)
 		goto oom;
 	t->n_units = 0;
+	t->n_spans = 0;
 	for (int i = 0; i < n; i++)
 		if (add_line(t, o, i, lines[i], lens[i], &used) != 0)
 			goto oom;

@@ -124,6 +124,20 @@ if [ "$NMT_BIN" = ./nmt ] && [ -f models/ende.safetensors ]; then
 	check "--json: a word and its probability for each word" sh -c "paste -d '\t' $TMP/al.text $TMP/al.json | awk -F '\t' '
 		{ n = split(\$1, w, \" \"); if (gsub(/\"word\":/, \"\", \$2) != n || gsub(/\"prob\":(0|1)\\.[0-9]+/, \"\", \$2) != n) exit 1 }'"
 	check "--json --nbest: an nbest list" sh -c "echo 'A dog runs.' | $NMT --json --nbest 3 | grep -q '\"nbest\":\[{\"translation\"'"
+	# protected spans come through byte for byte (with --no-protect the
+	# default model, which never saw them, loses them)
+	printf '%s\n' 'A man pays $4.50 at 10:30 on 12/05/2021.' 'Two dogs run (see https://example.com/a.html).' \
+		'A woman writes to anna@example.org and @anna_b from /home/anna/x.jpg.' 'A boy types `ls -l` in room 214.' \
+		>"$TMP/spans.en"
+	$NMT <"$TMP/spans.en" >"$TMP/spans.out"
+	for span in '$4.50' '10:30' '12/05/2021' 'https://example.com/a.html' 'anna@example.org' '@anna_b' \
+		'/home/anna/x.jpg' '`ls -l`' '214'; do
+		check "protected span comes through: $span" grep -qF -- "$span" "$TMP/spans.out"
+	done
+	check "--no-protect: spans are translated as words" sh -c "! $NMT --no-protect <$TMP/spans.en | grep -qF '12/05/2021'"
+	check "protected spans: --alignment indices stay within the line's words" sh -c "$NMT --alignment <$TMP/spans.en | paste -d '\t' $TMP/spans.en - | awk -F '\t' '
+		{ ns = split(\$1, S, \" \"); split(\$2, parts, \" [|][|][|] \"); nt = split(parts[1], T, \" \"); np = split(parts[2], P, \" \")
+		  if (np != nt) exit 1; for (i = 1; i <= np; i++) { split(P[i], st, \"-\"); if (st[1] >= ns || st[2] >= nt) exit 1 } }'"
 else
 	expect_error "no embedded model" 1 $NMT
 fi
@@ -325,7 +339,7 @@ expect_error "unreadable input (a directory)" 1 sh -c "exec $NMT -m $M -b 1 <$TM
 # ---- the fuzz harnesses over their committed corpora (tests/fuzz/) ----------
 R=${REPLAY:-build/host/tests/fuzz}
 if [ -z "${E2E_SANITIZED:-}" ]; then
-	for n in model tokenizer lines translate split; do
+	for n in model tokenizer lines translate split spans; do
 		check "fuzz corpus replays clean: $n" sh -c "${RUNNER:-} $R/replay_$n tests/fuzz/$n >/dev/null"
 	done
 fi

@@ -288,7 +288,6 @@ int nmt_split_next(const nmt_split_lang *lang, const char *text, size_t len, siz
 	size_t e = len;
 	while (e > *start && nmt_split_is_space((unsigned char)text[e - 1]))
 		e--;
-	*end = e;
-	*pos = len;
+	*end = *pos = e;
 	return 1;
 }

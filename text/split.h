@@ -45,6 +45,10 @@ typedef struct {
 	const char *unmarked_not_before;
 	int ordinals;                 /* a number followed by "." is an ordinal */
 	int nouns_capitalised;        /* German: a capital says little about a sentence start */
+	/* a word that stands in for a protected span while a sentence is
+	 * translated (engine/protect.h): one the model translates as a word of
+	 * its own */
+	const char *placeholder;
 } nmt_split_lang;
 
 /* The rules for language `code` (an ISO 639-1 code, as a model's src_lang

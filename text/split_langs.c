@@ -15,6 +15,7 @@ static const nmt_split_lang langs[] = {
 	{
 		.code = "en",
 		.terminators = STANDARD_TERMINATORS,
+		.placeholder = "something",
 		.prefixes = "\n"
 			/* titles and ranks */
 			"Mr\nMrs\nMs\nMessrs\nMmes\nMx\nDr\nDrs\nProf\nRev\nHon\nSt\nSr\nJr\nSen\nRep\nGov\nGen\n"
@@ -44,6 +45,7 @@ static const nmt_split_lang langs[] = {
 	{
 		.code = "de",
 		.terminators = STANDARD_TERMINATORS,
+		.placeholder = "etwas",
 		.prefixes = "\n"
 			"Hr\nHrn\nFr\nFrl\nDr\nDres\nProf\nDipl\nIng\nMag\nSt\nPfr\ngeb\ngest\nverh\nverw\n"
 			"Jan\nFeb\nMrz\nApr\nJun\nJul\nAug\nSep\nSept\nOkt\nNov\nDez\n"
@@ -65,6 +67,7 @@ static const nmt_split_lang langs[] = {
 	{
 		.code = "fr",
 		.terminators = STANDARD_TERMINATORS,
+		.placeholder = "cela",
 		.prefixes = "\n"
 			"M\nMM\nMme\nMmes\nMlle\nMlles\nDr\nPr\nProf\nMe\nMgr\nSt\nSte\nSts\nStes\n"
 			"janv\nfévr\navr\njuil\nsept\noct\nnov\ndéc\n"
@@ -75,6 +78,7 @@ static const nmt_split_lang langs[] = {
 	{
 		.code = "cs",
 		.terminators = STANDARD_TERMINATORS,
+		.placeholder = "něco",
 		.prefixes = "\n"
 			"Ing\nMgr\nBc\nMUDr\nJUDr\nPhDr\nRNDr\nPaedDr\nDr\nProf\nDoc\nprof\ndoc\ning\nsv\n"
 			"např\ntj\ntzv\nresp\nmj\npř\nvč\ntzn\nzvl\nstol\nr\nmld\nmil\ntis\n"
@@ -87,10 +91,11 @@ static const nmt_split_lang langs[] = {
 		/* Greek: ";" is its question mark (and U+037E, which looks the same) */
 		.code = "el",
 		.terminators = ".!;\xcd\xbe\xe2\x80\xa6",
+		.placeholder = "X",
 	},
 };
 
-static const nmt_split_lang generic = { .code = "", .terminators = STANDARD_TERMINATORS };
+static const nmt_split_lang generic = { .code = "", .terminators = STANDARD_TERMINATORS, .placeholder = "X" };
 
 const nmt_split_lang *nmt_split_lang_for(const char *code)
 {

@@ -1,0 +1,151 @@
+#include "protect.h"
+
+#include <string.h>
+
+#include "../text/spans.h"
+
+static int is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/* Whitespace-separated words in s[0..n). */
+static int words_in(const char *s, size_t n)
+{
+	int w = 0;
+	for (size_t i = 0; i < n; i++)
+		w += !is_space(s[i]) && (i == 0 || is_space(s[i - 1]));
+	return w;
+}
+
+size_t nmt_protect_source(const char *text, size_t len, const char *placeholder, char *out, nmt_protected *spans,
+			  int max, int *n)
+{
+	size_t pos = 0, start, end, done = 0, o = 0, p = strlen(placeholder);
+	*n = 0;
+	while (*n < max && nmt_spans_next(text, len, &pos, &start, &end)) {
+		memcpy(out + o, text + done, start - done);
+		o += start - done;
+		/* the placeholder's word: words before it, less one if it is glued to the last */
+		int w = words_in(out, o) - (o > 0 && !is_space(out[o - 1]));
+		spans[(*n)++] = (nmt_protected){ .text = text + start, .len = end - start, .src_word = w < 0 ? 0 : w,
+						 .extra_words = words_in(text + start, end - start) - 1 };
+		memcpy(out + o, placeholder, p);
+		o += p;
+		done = end;
+	}
+	memcpy(out + o, text + done, len - done);
+	return o + len - done;
+}
+
+int nmt_protected_word(const nmt_protected *spans, int n_spans, int w)
+{
+	int orig = w;
+	for (int i = 0; i < n_spans; i++)
+		if (spans[i].src_word < w)
+			orig += spans[i].extra_words > 0 ? spans[i].extra_words : 0;
+	return orig;
+}
+
+/* Sentence punctuation at a word's end, which a span put in place of the
+ * word keeps after it ("Ball." -> "4.50."). */
+static size_t trailing_punct(const char *w, size_t n)
+{
+	size_t k = 0;
+	while (k < n && strchr(".,;:!?", w[n - 1 - k]))
+		k++;
+	return k < n ? k : 0;
+}
+
+size_t nmt_place_spans(const char *text, size_t len, const float *lp, const int *src, int n_words,
+		       const nmt_protected *spans, int n_spans, char *out, float *out_lp, int *out_src, int *out_words)
+{
+	/* each target word, and where each span goes: replacing a word, or
+	 * after one (-1: first) */
+	size_t o = 0, i = 0;
+	int n_out = 0;
+	for (int w = 0; w <= n_words; w++) {
+		const char *wt = NULL;
+		size_t wl = 0;
+		if (w < n_words) {
+			while (i < len && is_space(text[i]))
+				i++;
+			size_t b = i;
+			while (i < len && !is_space(text[i]))
+				i++;
+			wt = text + b;
+			wl = i - b;
+		}
+		/* spans inserted before word w: those aligned to no word, whose
+		 * nearest earlier source word's last target word is w - 1 */
+		for (int s = 0; s < n_spans; s++) {
+			int aligned = 0, after = -1, best_src = -1;
+			for (int v = 0; v < n_words; v++) {
+				if (src[v] == spans[s].src_word)
+					aligned = 1;
+				else if (src[v] < spans[s].src_word && src[v] >= best_src) {
+					best_src = src[v];
+					after = v;
+				}
+			}
+			if (aligned || after != w - 1)
+				continue;
+			/* the sentence's final punctuation stays last */
+			size_t tail = o > 0 && w == n_words ? trailing_punct(out, o) : 0;
+			char saved[8];
+			if (tail > sizeof saved)
+				tail = 0;
+			memcpy(saved, out + o - tail, tail);
+			o -= tail;
+			if (o > 0)
+				out[o++] = ' ';
+			memcpy(out + o, spans[s].text, spans[s].len);
+			o += spans[s].len;
+			memcpy(out + o, saved, tail);
+			o += tail;
+			for (int k = 0; k <= spans[s].extra_words; k++) {   /* the span's words: sure ones */
+				out_lp[n_out] = 0;
+				out_src[n_out++] = spans[s].src_word;
+			}
+		}
+		if (w == n_words)
+			break;
+		/* word w: itself, or the spans of the source word it is aligned
+		 * to (in place of its first word aligned there), or nothing */
+		int has_span = 0, first = 1;
+		for (int s = 0; s < n_spans; s++)
+			has_span |= spans[s].src_word == src[w];
+		for (int v = 0; has_span && v < w; v++)
+			first &= src[v] != src[w];
+		if (has_span && !first)
+			continue;
+		if (o > 0)
+			out[o++] = ' ';
+		if (!has_span) {
+			memcpy(out + o, wt, wl);
+			o += wl;
+			out_lp[n_out] = lp[w];
+			out_src[n_out++] = src[w];
+			continue;
+		}
+		int put = 0;
+		for (int s = 0; s < n_spans; s++) {
+			if (spans[s].src_word != src[w])
+				continue;
+			if (put++)
+				out[o++] = ' ';
+			memcpy(out + o, spans[s].text, spans[s].len);
+			o += spans[s].len;
+			for (int k = 0; k <= spans[s].extra_words; k++) {
+				out_lp[n_out] = k == 0 && put == 1 ? lp[w] : 0;
+				out_src[n_out++] = src[w];
+			}
+		}
+		size_t tail = trailing_punct(wt, wl);
+		memcpy(out + o, wt + wl - tail, tail);
+		o += tail;
+	}
+	out[o] = '\0';
+	*out_words = n_out;
+	return o;
+}

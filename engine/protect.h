@@ -1,0 +1,40 @@
+/* Protected spans through translation (text/spans.h finds them): each is
+ * replaced in the source by the language's placeholder word, and put back,
+ * byte for byte, in the translation where the placeholder went: in place
+ * of the target words aligned to the placeholder's source word, or, when
+ * the model aligned none to it, after the target word aligned to the
+ * nearest source word before it. Alignment-guided copying, because the
+ * default model has never learnt to copy a placeholder (docs/INPUT.md). */
+#ifndef NMT_ENGINE_PROTECT_H
+#define NMT_ENGINE_PROTECT_H
+#include <stddef.h>
+
+typedef struct {
+	const char *text;   /* the span, in the caller's line */
+	size_t len;
+	int src_word;       /* its placeholder's word in the sentence as translated */
+	int extra_words;    /* the span's words less one (a `code span` may have several) */
+} nmt_protected;
+
+/* text[0..len) with each span replaced by placeholder, into out (room for
+ * len + (strlen(placeholder) + 2) x spans + 1 bytes: spans[] are at most
+ * that many); the spans into spans[0..*n) (room for max). Returns the
+ * substituted length. */
+size_t nmt_protect_source(const char *text, size_t len, const char *placeholder, char *out, nmt_protected *spans,
+			  int max, int *n);
+
+/* The translation text[0..len), its n_words words (split on whitespace)
+ * with their log-probabilities lp[] and aligned source words src[], with
+ * the spans placed: the new text into out (room for len + the spans'
+ * lengths + 4 x n_spans + 1), its words' log-probabilities and source
+ * words into out_lp[] / out_src[] (room for n_words + the spans' words).
+ * A span's words have log-probability 0 and its placeholder's source word.
+ * Returns the new length; *out_words gets the new word count. */
+size_t nmt_place_spans(const char *text, size_t len, const float *lp, const int *src, int n_words,
+		       const nmt_protected *spans, int n_spans, char *out, float *out_lp, int *out_src, int *out_words);
+
+/* The source word of the sentence before substitution that substituted
+ * word w stands for. */
+int nmt_protected_word(const nmt_protected *spans, int n_spans, int w);
+
+#endif

@@ -1,0 +1,72 @@
+/* Protected spans on any bytes: text/spans.h finds spans in order, inside
+ * the text, never empty; engine/protect.h replaces them and, given the
+ * substituted text back as a "translation" aligned word for word, puts
+ * every span back byte for byte, within the room its contract promises. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../engine/protect.h"
+#include "../../text/spans.h"
+#include "fuzz.h"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	return 0;
+}
+
+static int is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const char *text = (const char *)data;
+	size_t pos = 0, start, end, last = 0;
+	int n = 0;
+	while (nmt_spans_next(text, size, &pos, &start, &end)) {
+		FUZZ_ASSERT(last <= start && start < end && end <= size && pos == end);
+		last = end;
+		n++;
+	}
+	FUZZ_ASSERT(pos == size);
+
+	const char *ph = "X";
+	char *subst = malloc(size * 3 + 1);
+	nmt_protected *spans = malloc((size + 1) * sizeof *spans);
+	int n_spans;
+	size_t len = nmt_protect_source(text, size, ph, subst, spans, (int)size + 1, &n_spans);
+	FUZZ_ASSERT(n_spans == n && len <= size * 3);
+
+	/* the substituted text as a translation: its words aligned to themselves */
+	int words = 0;
+	for (size_t i = 0; i < len; i++)
+		words += !is_space(subst[i]) && (i == 0 || is_space(subst[i - 1]));
+	float *lp = calloc((size_t)words + 1, sizeof *lp);
+	int *src = malloc(((size_t)words + 1) * sizeof *src);
+	for (int w = 0; w < words; w++)
+		src[w] = w;
+	size_t room = len + 4 * (size_t)n_spans + 1, out_words_room = (size_t)words;
+	for (int s = 0; s < n_spans; s++) {
+		room += spans[s].len;
+		out_words_room += 1 + (size_t)(spans[s].extra_words > 0 ? spans[s].extra_words : 0);
+	}
+	char *out = malloc(room);
+	float *out_lp = malloc((out_words_room + 1) * sizeof *out_lp);
+	int *out_src = malloc((out_words_room + 1) * sizeof *out_src), out_words;
+	size_t out_len = nmt_place_spans(subst, len, lp, src, words, spans, n_spans, out, out_lp, out_src, &out_words);
+	FUZZ_ASSERT(out_len < room && (size_t)out_words <= out_words_room);
+	for (int s = 0; s < n_spans; s++)   /* every span is back */
+		FUZZ_ASSERT(spans[s].len == 0 || memmem(out, out_len, spans[s].text, spans[s].len) != NULL);
+	free(out);
+	free(out_lp);
+	free(out_src);
+	free(lp);
+	free(src);
+	free(spans);
+	free(subst);
+	return 0;
+}
