@@ -63,6 +63,8 @@ static void usage(FILE *f)
 	      "                       word - target word) to each translation\n"
 	      "      --json           one JSON object per input line: translation, score, logprob,\n"
 	      "                       words with their probabilities, alignment, n-best\n"
+	      "      --html           lines are HTML fragments: the text is translated, the tags\n"
+	      "                       go back around the words aligned to what they enclosed\n"
 	      "      --no-protect     translate numbers, URLs, e-mail addresses, paths and the like\n"
 	      "                       as words (by default they come through verbatim)\n"
 	      "      --no-repeat-guard  let a translation repeat pieces as the model scores them\n"
@@ -121,7 +123,7 @@ static int default_threads(void)
 static void parse_args(int argc, char **argv, cli_options *o)
 {
 	enum { OPT_NBEST = 256, OPT_ALPHA, OPT_MAXLEN, OPT_VERSION, OPT_NO_SHORTLIST, OPT_BATCH, OPT_DEVICE,
-	       OPT_SPLIT, OPT_NO_GUARD, OPT_ALIGNMENT, OPT_JSON, OPT_NO_PROTECT };
+	       OPT_SPLIT, OPT_NO_GUARD, OPT_ALIGNMENT, OPT_JSON, OPT_NO_PROTECT, OPT_HTML };
 	static const struct option longs[] = {
 		{ "model", required_argument, NULL, 'm' },   { "beam", required_argument, NULL, 'b' },
 		{ "nbest", required_argument, NULL, OPT_NBEST }, { "alpha", required_argument, NULL, OPT_ALPHA },
@@ -131,7 +133,7 @@ static void parse_args(int argc, char **argv, cli_options *o)
 		{ "batch", required_argument, NULL, OPT_BATCH }, { "device", required_argument, NULL, OPT_DEVICE },
 		{ "split", required_argument, NULL, OPT_SPLIT }, { "no-repeat-guard", no_argument, NULL, OPT_NO_GUARD },
 		{ "alignment", no_argument, NULL, OPT_ALIGNMENT }, { "json", no_argument, NULL, OPT_JSON },
-		{ "no-protect", no_argument, NULL, OPT_NO_PROTECT },
+		{ "no-protect", no_argument, NULL, OPT_NO_PROTECT }, { "html", no_argument, NULL, OPT_HTML },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -156,6 +158,7 @@ static void parse_args(int argc, char **argv, cli_options *o)
 		case OPT_ALIGNMENT: o->nmt.alignment = 1; break;
 		case OPT_JSON: o->json = 1; break;
 		case OPT_NO_PROTECT: o->nmt.protect_spans = 0; break;
+		case OPT_HTML: o->nmt.html = 1; break;
 		case 'h': usage(stdout); exit(0);
 		case OPT_VERSION: printf("nmt %s\n", nmt_version()); exit(0);
 		case ':': die(2, "option %s needs a value (try --help)", argv[optind - 1]);

@@ -118,6 +118,9 @@ typedef struct {
 			  * sentence (docs/INPUT.md) */
 	int alignment;   /* 1: each translation's word alignment (nmt_translation.alignment).
 			  * Default 0 */
+	int html;        /* 1: texts are HTML fragments: their text is translated and
+			  * their tags put back around the aligned words (docs/INPUT.md).
+			  * Default 0 */
 	int protect_spans; /* 1 (default): numbers, times, dates, prices, URLs, e-mail
 			  * addresses, @handles, file paths and `code` come through
 			  * byte for byte, placed by the alignment (docs/INPUT.md) */
@@ -162,7 +165,7 @@ typedef struct {
 	size_t len;         /* bytes before the NUL */
 	float logprob;      /* sum of its tokens' log-probabilities, end of sentence included */
 	float score;        /* logprob / tokens^alpha, what the search ranked by */
-	int n_words;        /* its words: text split on whitespace */
+	int n_words;        /* its words: text split on whitespace (0 with options.html) */
 	const float *word_logprob;   /* [n_words] each word's log-probability, its pieces' summed
 				      * (exp() of it: how sure the model was of the word) */
 	const char *alignment;       /* with options.alignment, "S-T S-T ...": source word S (the

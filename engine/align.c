@@ -47,7 +47,8 @@ int nmt_piece_words(const spm_model *vocab, spm_scratch *scratch, const int32_t 
 }
 
 void nmt_align_words(const float *(*att)(const void *ctx, int t), const void *ctx, int n_tgt, const int *tgt_word_of,
-		     int n_tgt_words, int n_src, const int *src_word_of, int n_src_words, float *sums, int *src_of)
+		     int n_tgt_words, int n_src, const int *src_word_of, int n_src_words, float *sums, int *src_of,
+		     int *tgt_of)
 {
 	memset(sums, 0, (size_t)n_tgt_words * (size_t)n_src_words * sizeof *sums);
 	for (int t = 0; t < n_tgt; t++) {
@@ -63,5 +64,13 @@ void nmt_align_words(const float *(*att)(const void *ctx, int t), const void *ct
 			if (row[j] > row[best])
 				best = j;
 		src_of[w] = best;
+	}
+	for (int j = 0; tgt_of && j < n_src_words; j++) {
+		int best = -1;
+		for (int w = 0; w < n_tgt_words; w++)
+			if (sums[(size_t)w * n_src_words + j] > 0 && (best < 0 || sums[(size_t)w * n_src_words + j] >
+									    sums[(size_t)best * n_src_words + j]))
+				best = w;
+		tgt_of[j] = best;
 	}
 }

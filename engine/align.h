@@ -18,8 +18,11 @@ int nmt_piece_words(const spm_model *vocab, spm_scratch *scratch, const int32_t 
  * into src_of[]: att(ctx, t) is target piece t's attention over the source
  * pieces (n_src of them, EOS not included), tgt_word_of[t] and
  * src_word_of[j] their words; sums is scratch of n_tgt_words x
- * n_src_words floats. Ties go to the earlier source word. */
+ * n_src_words floats. Ties go to the earlier word. With tgt_of not NULL,
+ * also the other way: each source word's target word with the most of its
+ * attention (-1 for a source word no target word attended to). */
 void nmt_align_words(const float *(*att)(const void *ctx, int t), const void *ctx, int n_tgt, const int *tgt_word_of,
-		     int n_tgt_words, int n_src, const int *src_word_of, int n_src_words, float *sums, int *src_of);
+		     int n_tgt_words, int n_src, const int *src_word_of, int n_src_words, float *sums, int *src_of,
+		     int *tgt_of);
 
 #endif

@@ -165,6 +165,7 @@ typedef struct {
 	int split;      /* the translator's: 1 = each line is cut into sentences
 			 * (text/split.h), 0 = a line is one sentence */
 	int protect;    /* the translator's: 1 = protected spans come through verbatim (protect.h) */
+	int html;       /* the translator's: 1 = lines are HTML fragments (markup.h) */
 } nmt_search_options;
 
 /* Set up a batch of n sentences, src[i][0..src_len[i]) each (EOS included,

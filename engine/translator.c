@@ -9,6 +9,7 @@
 #include "segment.h"
 #include "../text/split.h"
 #include "align.h"
+#include "markup.h"
 #include "protect.h"
 
 /* Sentences decoded together at least, per pass (more when the batch has
@@ -30,6 +31,8 @@ typedef struct {
 	float logprob[NMT_MAX_BEAM], score[NMT_MAX_BEAM];
 	size_t word_off[NMT_MAX_BEAM];       /* its words' log-probabilities (and source words) in t->word_lp */
 	int n_words[NMT_MAX_BEAM];
+	size_t rev_off[NMT_MAX_BEAM];        /* with alignments, each source word's target word in t->rev */
+	int has_rev[NMT_MAX_BEAM];
 } unit;
 
 /* A unit to decode, and the length it is sorted by. */
@@ -81,6 +84,12 @@ struct nmt_translator {
 	size_t line_align_cap[NMT_MAX_BEAM];
 	int *pairs;                          /* scratch: a line's (source, target) word pairs */
 	size_t pairs_cap;
+	nmt_markup *markup;                  /* HTML lines' scratch, made when first needed */
+	int *rev;                            /* the units' source words' target words */
+	size_t rev_len, rev_cap;
+	int *line_rev[NMT_MAX_BEAM];         /* a line's, during emit */
+	size_t line_rev_cap[NMT_MAX_BEAM];
+	int line_rev_len[NMT_MAX_BEAM];
 };
 
 nmt_translator *nmt_translator_new(const nmt_model *m)
@@ -140,6 +149,10 @@ void nmt_translator_free(nmt_translator *t)
 	free(t->word_src);
 	free(t->sums);
 	free(t->pairs);
+	nmt_markup_free(t->markup);
+	free(t->rev);
+	for (int k = 0; k < NMT_MAX_BEAM; k++)
+		free(t->line_rev[k]);
 	free(t->spans);
 	free(t->subst);
 	free(t->sent_spans);
@@ -375,9 +388,17 @@ static int keep_words(nmt_translator *t, const nmt_search_options *o, unit *u, i
 		if (reserve_elems(&t->sums, &t->sums_cap, cells, sizeof *t->sums) != 0)
 			return -1;
 		attention_of a = { &t->state, h, sent };
+		u->has_rev[k] = u->n_spans == 0;   /* (spans move target words) */
+		u->rev_off[k] = t->rev_len;
+		if (u->has_rev[k] &&
+		    reserve_elems(&t->rev, &t->rev_cap, t->rev_len + (size_t)src_words, sizeof *t->rev) != 0)
+			return -1;
 		nmt_align_words(piece_attention, &a, h->len, t->piece_word, n, u->n_ids - 1, t->src_word + u->ids_off,
-				src_words, t->sums, t->word_src + at);
-	}
+				src_words, t->sums, t->word_src + at, u->has_rev[k] ? t->rev + t->rev_len : NULL);
+		if (u->has_rev[k])
+			t->rev_len += (size_t)src_words;
+	} else
+		u->has_rev[k] = 0;
 	u->word_off[k] = at;
 	u->n_words[k] = n;
 	t->words_len = need;
@@ -535,6 +556,7 @@ static int decode_units(nmt_translator *t, const nmt_search_options *o, int pass
 	int n = 0;
 	t->texts_len = 0;
 	t->words_len = 0;
+	t->rev_len = 0;
 	if (reserve_bytes(&t->texts, &t->texts_cap, 1) != 0) {   /* (never a NULL base) */
 		snprintf(err, errlen, "out of memory");
 		return -1;
@@ -574,6 +596,38 @@ static int by_source_word(const void *a, const void *b)
 	return (x[1] > y[1]) - (x[1] < y[1]);
 }
 
+/* Line i's rank-k source words' target words (line words; -1: none
+ * known), from its units' ranks r[], into t->line_rev[k]. */
+static int line_reverse(nmt_translator *t, int first, int last, const int *r, int k)
+{
+	int n_src = 0, w = 0;
+	for (int v = first; v < last; v++)
+		if (t->units[v].src_word_off + t->units[v].n_src_words > n_src)
+			n_src = t->units[v].src_word_off + t->units[v].n_src_words;
+	if (reserve_elems(&t->line_rev[k], &t->line_rev_cap[k], (size_t)n_src + 1, sizeof(int)) != 0)
+		return -1;
+	for (int j = 0; j < n_src; j++)
+		t->line_rev[k][j] = -1;
+	for (int v = first; v < last; v++) {
+		const unit *u = &t->units[v];
+		if (u->n_out == 0)
+			continue;
+		int rank = r[v - first];
+		for (int j = 0; u->has_rev[rank] && j < u->n_src_words; j++)
+			if (t->rev[u->rev_off[rank] + (size_t)j] >= 0)
+				t->line_rev[k][u->src_word_off + j] = w + t->rev[u->rev_off[rank] + (size_t)j];
+		w += u->n_words[rank];
+	}
+	t->line_rev_len[k] = n_src;
+	return 0;
+}
+
+int nmt_translator_source_targets(const nmt_translator *t, int k, const int **tgt_of)
+{
+	*tgt_of = t->line_rev[k];
+	return t->line_rev_len[k];
+}
+
 /* Line i's rank-k words, from its units' ranks r[]: their
  * log-probabilities into t->line_lp[k] and, with alignments, the pairs
  * "S-T ..." (line words) into t->line_align[k]. *n_words gets how many. */
@@ -602,6 +656,8 @@ static int line_words(nmt_translator *t, const nmt_search_options *o, int first,
 	}
 	if (!o->attention)
 		return 0;
+	if (line_reverse(t, first, last, r, k) != 0)
+		return -1;
 	qsort(t->pairs, (size_t)n, 2 * sizeof *t->pairs, by_source_word);
 	/* at most 2 x 11 digits, '-' and ' ' a pair */
 	if (reserve_bytes(&t->line_align[k], &t->line_align_cap[k], (size_t)n * 24 + 1) != 0)
@@ -673,6 +729,8 @@ int nmt_translator_batch(nmt_translator *t, const nmt_search_options *o, const c
 		snprintf(err, errlen, "beam must be 1..%d and nbest 1..beam", NMT_MAX_BEAM);
 		return -1;
 	}
+	if (o->html)
+		return nmt_markup_batch(t, &t->markup, o, lines, lens, n, emit, ctx, err, errlen);
 	if (reserve_lines(t, n, pass) != 0)
 		goto oom;
 	t->n_units = 0;

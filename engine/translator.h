@@ -36,6 +36,12 @@ typedef int (*nmt_emit_fn)(void *ctx, int i, const nmt_translation *tr, int n);
 int nmt_translator_batch(nmt_translator *t, const nmt_search_options *o, const char *const *lines,
 			const size_t *lens, int n, nmt_emit_fn emit, void *ctx, char *err, size_t errlen);
 
+/* While emit runs for a line translated with o->attention: for its k-th
+ * translation, each source word's target word by the other direction of
+ * the alignment (the target word with the most of its attention; -1 where
+ * unknown), into *tgt_of; returns how many source words. */
+int nmt_translator_source_targets(const nmt_translator *t, int k, const int **tgt_of);
+
 /* One line: out must hold o->nbest entries; *n_out receives how many were
  * filled (>= 1). */
 int nmt_translator_line(nmt_translator *t, const nmt_search_options *o, const char *line, size_t len,

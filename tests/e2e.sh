@@ -138,6 +138,26 @@ if [ "$NMT_BIN" = ./nmt ] && [ -f models/ende.safetensors ]; then
 	check "protected spans: --alignment indices stay within the line's words" sh -c "$NMT --alignment <$TMP/spans.en | paste -d '\t' $TMP/spans.en - | awk -F '\t' '
 		{ ns = split(\$1, S, \" \"); split(\$2, parts, \" [|][|][|] \"); nt = split(parts[1], T, \" \"); np = split(parts[2], P, \" \")
 		  if (np != nt) exit 1; for (i = 1; i <= np; i++) { split(P[i], st, \"-\"); if (st[1] >= ns || st[2] >= nt) exit 1 } }'"
+	# --html: the same tags, attributes byte for byte, in the same order
+	printf '%s\n' 'The <b>red</b> car is parked near the house.' \
+		'A <a href="x.html?a=1&amp;b=2" title="a > b">dog</a> runs on the <i>beach</i>.<br>Two men talk.' \
+		'<p>A man &amp; a woman sit on a <em>bench</em>.</p> <!-- note -->' \
+		'Run <code>ls <b>-l</b></code> now. A <b>dog <i>runs</i></b>.' >"$TMP/html.in"
+	$NMT --html <"$TMP/html.in" >"$TMP/html.out"
+	check "--html: one line per line" test "$(wc -l <"$TMP/html.out")" -eq 4
+	check "--html: every tag and attribute kept, in order" sh -c \
+		"grep -o '<[^<]*>' $TMP/html.in >$TMP/html.tags.in; grep -o '<[^<]*>' $TMP/html.out | cmp -s - $TMP/html.tags.in"
+	check "--html: character references decoded for translation, text escaped again" grep -q '&amp;' "$TMP/html.out"
+	check "--html: a tag goes around whole words" sh -c "head -n 1 $TMP/html.out | grep -Eq '<b>[^ <]+</b>'"
+	check "without --html, markup is text" sh -c "! head -n 1 $TMP/html.in | $NMT | grep -q '<b>[^ <]*</b>'"
+	# hostile markup: 10,000 nested tags, unclosed and stray tags, a comment
+	# never closed, CDATA, '<' in text, '>' inside quotes: one line each, no crash
+	awk 'BEGIN { for (i = 0; i < 10000; i++) printf "<b>"; printf "A dog runs."; for (i = 0; i < 10000; i++) printf "</b>"; print "" }' >"$TMP/hostile.html"
+	printf '%s\n' '<b>A dog <i>runs</b> fast</i>' '</p>A man <div>sits' 'A <!-- never closed dog' '<![CDATA[<b>]]> a dog' \
+		'1 < 2 and a dog' '<a title="x > y" href=\x27>\x27>A dog</a>' >>"$TMP/hostile.html"
+	$NMT --html -b 1 <"$TMP/hostile.html" >"$TMP/hostile.html.out" 2>"$TMP/hostile.html.err"
+	check "--html: hostile markup, one output line per input line" test "$(wc -l <"$TMP/hostile.html.out")" -eq 7
+	check "--html: 10,000 nested tags kept" test "$(head -n 1 "$TMP/hostile.html.out" | grep -o '<b>' | wc -l)" -eq 10000
 else
 	expect_error "no embedded model" 1 $NMT
 fi
@@ -339,7 +359,7 @@ expect_error "unreadable input (a directory)" 1 sh -c "exec $NMT -m $M -b 1 <$TM
 # ---- the fuzz harnesses over their committed corpora (tests/fuzz/) ----------
 R=${REPLAY:-build/host/tests/fuzz}
 if [ -z "${E2E_SANITIZED:-}" ]; then
-	for n in model tokenizer lines translate split spans; do
+	for n in model tokenizer lines translate split spans html; do
 		check "fuzz corpus replays clean: $n" sh -c "${RUNNER:-} $R/replay_$n tests/fuzz/$n >/dev/null"
 	done
 fi

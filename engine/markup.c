@@ -1,0 +1,135 @@
+#include "markup.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../text/html.h"
+#include "../text/html_render.h"
+#include "grow.h"
+
+struct nmt_markup {
+	nmt_html *lines;                      /* [cap] each line parsed */
+	int cap;
+	const char **plain;                   /* [cap] their plain texts */
+	size_t *plain_len;
+	nmt_html_render_buf out[NMT_MAX_BEAM];   /* a line's translations, rendered */
+	int *src_of;                          /* scratch: each target word's source word */
+	size_t cap_src_of;
+	/* the call being run */
+	const nmt_translator *t;
+	const char *const *html;
+	const size_t *html_len;
+	nmt_emit_fn emit;
+	void *ctx;
+	int keep_alignment;                   /* the caller asked for alignments */
+};
+
+void nmt_markup_free(nmt_markup *m)
+{
+	if (!m)
+		return;
+	for (int i = 0; i < m->cap; i++)
+		nmt_html_free(&m->lines[i]);
+	for (int k = 0; k < NMT_MAX_BEAM; k++)
+		nmt_html_render_free(&m->out[k]);
+	free(m->lines);
+	free(m->plain);
+	free(m->plain_len);
+	free(m->src_of);
+	free(m);
+}
+
+static int reserve(nmt_markup *m, int n)
+{
+	if (n <= m->cap)
+		return 0;
+	if (nmt_grow(&m->lines, (size_t)n, sizeof *m->lines) | nmt_grow(&m->plain, (size_t)n, sizeof *m->plain) |
+	    nmt_grow(&m->plain_len, (size_t)n, sizeof *m->plain_len))
+		return -1;
+	memset(m->lines + m->cap, 0, (size_t)(n - m->cap) * sizeof *m->lines);
+	m->cap = n;
+	return 0;
+}
+
+/* A translation's alignment, "S-T ...", as each target word's source word
+ * (-1 for a word without one). */
+static int target_sources(nmt_markup *m, const nmt_translation *tr)
+{
+	size_t n = (size_t)tr->n_words + 1;
+	if (n > m->cap_src_of) {
+		if (nmt_grow(&m->src_of, n, sizeof *m->src_of) != 0)
+			return -1;
+		m->cap_src_of = n;
+	}
+	for (int w = 0; w < tr->n_words; w++)
+		m->src_of[w] = -1;
+	const char *p = tr->alignment;
+	while (p && *p) {
+		char *e;
+		long s = strtol(p, &e, 10);
+		if (*e != '-')
+			break;
+		long t = strtol(e + 1, &e, 10);
+		if (t >= 0 && t < tr->n_words)
+			m->src_of[t] = (int)s;
+		p = *e == ' ' ? e + 1 : e;
+		if (*e != ' ')
+			break;
+	}
+	return 0;
+}
+
+/* The translator's emit for line i: its translations rendered as markup. */
+static int emit_markup(void *ctx, int i, const nmt_translation *tr, int n)
+{
+	nmt_markup *m = ctx;
+	nmt_translation out[NMT_MAX_BEAM];
+	for (int k = 0; k < n; k++) {
+		const int *tgt_of;
+		int n_src = nmt_translator_source_targets(m->t, k, &tgt_of);
+		if (target_sources(m, &tr[k]) != 0 || nmt_html_render(&m->lines[i], m->html[i], m->html_len[i], tr[k].text, tr[k].len,
+								       m->src_of, tr[k].n_words, tgt_of, n_src, &m->out[k]) != 0)
+			return -1;
+		out[k] = tr[k];
+		out[k].text = m->out[k].out;
+		out[k].len = m->out[k].len;
+		out[k].n_words = 0;   /* the markup's words are not the translation's */
+		out[k].word_logprob = NULL;
+		if (!m->keep_alignment)
+			out[k].alignment = NULL;
+	}
+	return m->emit(m->ctx, i, out, n);
+}
+
+int nmt_markup_batch(nmt_translator *t, nmt_markup **mp, const nmt_search_options *o, const char *const *lines,
+		     const size_t *lens, int n, nmt_emit_fn emit, void *ctx, char *err, size_t errlen)
+{
+	if (!*mp && !(*mp = calloc(1, sizeof **mp)))
+		goto oom;
+	nmt_markup *m = *mp;
+	if (reserve(m, n) != 0)
+		goto oom;
+	for (int i = 0; i < n; i++) {
+		if (nmt_html_parse(&m->lines[i], lines[i], lens[i]) != 0)
+			goto oom;
+		m->plain[i] = m->lines[i].text;
+		m->plain_len[i] = m->lines[i].text_len;
+	}
+	nmt_search_options plain = *o;
+	plain.html = 0;
+	plain.attention = 1;   /* the tags follow the alignment */
+	m->t = t;
+	m->html = lines;
+	m->html_len = lens;
+	m->emit = emit;
+	m->ctx = ctx;
+	m->keep_alignment = o->attention;
+	int rc = nmt_translator_batch(t, &plain, m->plain, m->plain_len, n, emit_markup, m, err, errlen);
+	if (rc == -1 && err[0] == '\0')
+		snprintf(err, errlen, "out of memory");
+	return rc;
+oom:
+	snprintf(err, errlen, "out of memory");
+	return -1;
+}
