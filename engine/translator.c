@@ -511,7 +511,7 @@ static int decode_batch(nmt_translator *t, const nmt_search_options *given, cons
 		int n_out = t->n_hyps[b] < 1 ? 1 : t->n_hyps[b];   /* (search always finishes one) */
 		if (retry && loops(t, u, hyps, t->n_hyps[b]))
 			retry[(*n_retry)++] = keys[b];
-		else if (keep_outputs(t, o, u, b, hyps, n_out) != 0)
+		else if (keep_outputs(t, given, u, b, hyps, n_out) != 0)   /* (alignments where asked for, or spans need them) */
 			goto oom;
 	}
 	return 0;
@@ -649,8 +649,10 @@ static int line_words(nmt_translator *t, const nmt_search_options *o, int first,
 		int rank = r[v - first];
 		for (int j = 0; j < u->n_words[rank]; j++, w++) {
 			t->line_lp[k][w] = t->word_lp[u->word_off[rank] + (size_t)j];
-			t->pairs[2 * w] = u->src_word_off + nmt_protected_word(t->spans + u->span_first, u->n_spans,
-									       t->word_src[u->word_off[rank] + (size_t)j]);
+			if (o->attention)
+				t->pairs[2 * w] = u->src_word_off +
+						  nmt_protected_word(u->n_spans ? t->spans + u->span_first : NULL, u->n_spans,
+								     t->word_src[u->word_off[rank] + (size_t)j]);
 			t->pairs[2 * w + 1] = w;
 		}
 	}
