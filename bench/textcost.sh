@@ -29,8 +29,8 @@ while [ $i -lt "$RUNS" ]; do
 done
 words=$(wc -w <"$TMP/on")
 printf '%-26s %8s %10s\n' "greedy, 1 thread" "best ms" "words/s"
-printf '%-26s %8d %10.0f\n' "split none, no guard" "$best_off" "$(echo "$(wc -w <"$TMP/off") $best_off" | awk '{print $1 / ($2 / 1000)}')"
-printf '%-26s %8d %10.0f\n' "split + guard (default)" "$best_on" "$(echo "$words $best_on" | awk '{print $1 / ($2 / 1000)}')"
+printf '%-26s %8d %10.0f\n' "all three off" "$best_off" "$(echo "$(wc -w <"$TMP/off") $best_off" | awk '{print $1 / ($2 / 1000)}')"
+printf '%-26s %8d %10.0f\n' "all on (default)" "$best_on" "$(echo "$words $best_on" | awk '{print $1 / ($2 / 1000)}')"
 echo "cost: $(echo "$best_off $best_on" | awk '{printf "%.1f%%", 100 * ($2 - $1) / $1}') of the time"
 if command -v valgrind >/dev/null 2>&1; then
 	for beam in 1 4; do
