@@ -1,4 +1,4 @@
-#include "translator.h"
+#include "translator_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,90 +7,7 @@
 #include "cuda.h"
 #include "grow.h"
 #include "segment.h"
-#include "../text/split.h"
 #include "align.h"
-#include "markup.h"
-#include "protect.h"
-
-/* Sentences decoded together at least, per pass (more when the batch has
- * more lines): with the pieces per chunk (segment.h), this bounds the
- * memory a line of any length needs. */
-#define MIN_PASS 8
-
-/* What the model translates: one sentence of a line, or a chunk of an
- * over-long one. A line's units are consecutive. */
-typedef struct {
-	size_t ids_off;                      /* its source ids in t->ids, EOS after them */
-	int n_ids;                           /* EOS included; 1: nothing to translate */
-	const char *gap;                     /* what joins its translation to the one before */
-	size_t gap_len;
-	int src_word_off, n_src_words;       /* its source words: from this word of its line on */
-	int span_first, n_spans;             /* its protected spans, in t->spans */
-	int n_out;                           /* translations, best first (0: no model output) */
-	size_t text_off[NMT_MAX_BEAM], text_len[NMT_MAX_BEAM];   /* in t->texts */
-	float logprob[NMT_MAX_BEAM], score[NMT_MAX_BEAM];
-	size_t word_off[NMT_MAX_BEAM];       /* its words' log-probabilities (and source words) in t->word_lp */
-	int n_words[NMT_MAX_BEAM];
-	size_t rev_off[NMT_MAX_BEAM];        /* with alignments, each source word's target word in t->rev */
-	int has_rev[NMT_MAX_BEAM];
-} unit;
-
-/* A unit to decode, and the length it is sorted by. */
-typedef struct {
-	int n_ids, unit;
-} unit_key;
-
-struct nmt_translator {
-	const nmt_model *m;
-	const nmt_split_lang *lang;          /* the source language's sentence rules */
-	nmt_state state;
-	spm_scratch *src_scratch, *tgt_scratch, *word_scratch;
-	int32_t *ids;                        /* every unit's source ids + EOS, one after the other */
-	int *src_word;                       /* with alignments: the word (in its unit) of each of them */
-	size_t ids_cap;
-	int *piece_word;                     /* [piece_word_cap] scratch: a sentence's pieces' words */
-	size_t piece_word_cap;
-	float *word_lp;                      /* the units' translations' words' log-probabilities */
-	int *word_src;                       /* and, with alignments, the source word of each */
-	size_t words_len, words_cap;
-	float *sums;                         /* scratch: target x source word attention */
-	size_t sums_cap;
-	nmt_protected *spans;                /* the units' protected spans */
-	size_t n_spans, spans_cap;
-	char *subst;                         /* scratch: a sentence with its spans replaced */
-	nmt_protected *sent_spans;           /* scratch: and its spans */
-	size_t sent_spans_cap;
-	size_t subst_cap;
-	char *placed;                        /* scratch: a translation with its spans put back */
-	size_t placed_cap;
-	unit *units;
-	int n_units, units_cap;
-	unit_key *order;                     /* [units_cap] the units to decode, shortest first */
-	int *line_first;                     /* [lines_cap + 1] each line's first unit */
-	int lines_cap;
-	const int32_t **src;                 /* [pass_cap] one pass's sources */
-	int *batch_len;                      /* [pass_cap] and their lengths */
-	nmt_hypothesis *hyps;                /* [pass_cap * NMT_MAX_BEAM] */
-	int *n_hyps;                         /* [pass_cap] */
-	unit_key *retry;                     /* [pass_cap] a pass's units searched again with the guard */
-	int pass_cap;
-	char *texts;                         /* the units' translations, detokenized */
-	size_t texts_len, texts_cap;
-	char *joined[NMT_MAX_BEAM];          /* a line's k-th best: its units' joined */
-	size_t joined_len[NMT_MAX_BEAM], joined_cap[NMT_MAX_BEAM];
-	float *line_lp[NMT_MAX_BEAM];        /* and its words' log-probabilities */
-	size_t line_lp_cap[NMT_MAX_BEAM];
-	char *line_align[NMT_MAX_BEAM];      /* and alignment */
-	size_t line_align_cap[NMT_MAX_BEAM];
-	int *pairs;                          /* scratch: a line's (source, target) word pairs */
-	size_t pairs_cap;
-	nmt_markup *markup;                  /* HTML lines' scratch, made when first needed */
-	int *rev;                            /* the units' source words' target words */
-	size_t rev_len, rev_cap;
-	int *line_rev[NMT_MAX_BEAM];         /* a line's, during emit */
-	size_t line_rev_cap[NMT_MAX_BEAM];
-	int line_rev_len[NMT_MAX_BEAM];
-};
 
 nmt_translator *nmt_translator_new(const nmt_model *m)
 {
@@ -194,7 +111,7 @@ static int reserve_lines(nmt_translator *t, int n, int pass)
 }
 
 /* Grow buf (of capacity *cap bytes) to hold need bytes, doubling. */
-static int reserve_bytes(char **buf, size_t *cap, size_t need)
+int nmt_tr_reserve_bytes(char **buf, size_t *cap, size_t need)
 {
 	if (need <= *cap)
 		return 0;
@@ -208,7 +125,7 @@ static int reserve_bytes(char **buf, size_t *cap, size_t need)
 }
 
 /* Grow *p (of *cap elements of size bytes) to hold need, doubling. */
-static int reserve_elems(void *p, size_t *cap, size_t need, size_t size)
+int nmt_tr_reserve(void *p, size_t *cap, size_t need, size_t size)
 {
 	if (need <= *cap)
 		return 0;
@@ -253,7 +170,7 @@ static int add_unit(nmt_translator *t, const int32_t *ids, const int *words, int
 		   .span_first = (int)t->n_spans };
 	for (int k = 0; k < n_spans; k++)   /* its spans, their words counted from its first */
 		if (spans[k].src_word >= first_word && spans[k].src_word < first_word + n_words) {
-			if (reserve_elems(&t->spans, &t->spans_cap, t->n_spans + 1, sizeof *t->spans) != 0)
+			if (nmt_tr_reserve(&t->spans, &t->spans_cap, t->n_spans + 1, sizeof *t->spans) != 0)
 				return -1;
 			t->spans[t->n_spans] = spans[k];
 			t->spans[t->n_spans++].src_word -= first_word;
@@ -275,7 +192,7 @@ static int add_sentence_text(nmt_translator *t, const nmt_search_options *o, con
 	if (spm_encode(t->m->src_vocab, t->src_scratch, text, len, &ids, &n) != 0 || n >= (size_t)1 << 24)
 		return -1;
 	if ((o->attention || n_spans > 0) && n > 0) {
-		if (reserve_elems(&t->piece_word, &t->piece_word_cap, n, sizeof *t->piece_word) != 0 ||
+		if (nmt_tr_reserve(&t->piece_word, &t->piece_word_cap, n, sizeof *t->piece_word) != 0 ||
 		    nmt_piece_words(t->m->src_vocab, t->word_scratch, ids, (int)n, t->piece_word) < 0)
 			return -1;
 		words = t->piece_word;
@@ -304,8 +221,8 @@ static int add_sentence(nmt_translator *t, const nmt_search_options *o, const ch
 
 	if (o->protect && len > 0) {
 		size_t p = strlen(t->lang->placeholder);
-		if (reserve_bytes(&t->subst, &t->subst_cap, len * (p + 2) + 1) != 0 ||
-		    reserve_elems(&t->sent_spans, &t->sent_spans_cap, len, sizeof *t->sent_spans) != 0)
+		if (nmt_tr_reserve_bytes(&t->subst, &t->subst_cap, len * (p + 2) + 1) != 0 ||
+		    nmt_tr_reserve(&t->sent_spans, &t->sent_spans_cap, len, sizeof *t->sent_spans) != 0)
 			return -1;
 		len = nmt_protect_source(text, len, t->lang->placeholder, t->subst, t->sent_spans, (int)len, &n_spans);
 		text = t->subst;
@@ -343,120 +260,6 @@ static int add_line(nmt_translator *t, const nmt_search_options *o, int i, const
 		word0 += count_words(line + start, end - start);
 		prev_end = end;
 		first = 0;
-	}
-	return 0;
-}
-
-typedef struct {
-	const nmt_state *s;
-	const nmt_hypothesis *h;
-	int sent;
-} attention_of;
-
-/* Target piece i's attention over the source (align.h's callback). */
-static const float *piece_attention(const void *ctx, int i)
-{
-	const attention_of *a = ctx;
-	return nmt_search_attention(a->s, a->sent, i, a->h->slots[i]);
-}
-
-/* The words of hypothesis h of unit u (sentence `sent` of the batch just
- * searched): their log-probabilities and, with alignments, their source
- * words, appended to t->word_lp / t->word_src for rank k. */
-static int keep_words(nmt_translator *t, const nmt_search_options *o, unit *u, int sent, const nmt_hypothesis *h,
-		      int k)
-{
-	if (reserve_elems(&t->piece_word, &t->piece_word_cap, (size_t)h->len + 1, sizeof *t->piece_word) != 0)
-		return -1;
-	int n = nmt_piece_words(t->m->tgt_vocab, t->word_scratch, h->ids, h->len, t->piece_word);
-	size_t at = t->words_len, need = at + (size_t)(n > 0 ? n : 0);
-	if (n < 0)
-		return -1;
-	if (need > t->words_cap) {
-		size_t cap = need > 2 * t->words_cap ? need : 2 * t->words_cap;
-		if (nmt_grow(&t->word_lp, cap, sizeof *t->word_lp) != 0 || nmt_grow(&t->word_src, cap, sizeof *t->word_src) != 0)
-			return -1;
-		t->words_cap = cap;
-	}
-	for (int w = 0; w < n; w++)
-		t->word_lp[at + (size_t)w] = 0;
-	for (int i = 0; i < h->len; i++)
-		t->word_lp[at + (size_t)t->piece_word[i]] += h->token_lp[i];
-	if ((o->attention || u->n_spans > 0) && n > 0) {
-		int src_words = u->n_src_words > 0 ? u->n_src_words : 1;
-		size_t cells = (size_t)n * (size_t)src_words;
-		if (reserve_elems(&t->sums, &t->sums_cap, cells, sizeof *t->sums) != 0)
-			return -1;
-		attention_of a = { &t->state, h, sent };
-		u->has_rev[k] = u->n_spans == 0;   /* (spans move target words) */
-		u->rev_off[k] = t->rev_len;
-		if (u->has_rev[k] &&
-		    reserve_elems(&t->rev, &t->rev_cap, t->rev_len + (size_t)src_words, sizeof *t->rev) != 0)
-			return -1;
-		nmt_align_words(piece_attention, &a, h->len, t->piece_word, n, u->n_ids - 1, t->src_word + u->ids_off,
-				src_words, t->sums, t->word_src + at, u->has_rev[k] ? t->rev + t->rev_len : NULL);
-		if (u->has_rev[k])
-			t->rev_len += (size_t)src_words;
-	} else
-		u->has_rev[k] = 0;
-	u->word_off[k] = at;
-	u->n_words[k] = n;
-	t->words_len = need;
-	return 0;
-}
-
-/* Unit u's protected spans put back into its rank-k translation
- * text[0..len), whose words keep_words has just kept: the new text and
- * words replace them. Returns the text to keep, in *len. */
-static const char *place_spans(nmt_translator *t, unit *u, int k, const char *text, size_t *len)
-{
-	const nmt_protected *spans = t->spans + u->span_first;
-	size_t span_bytes = 0, span_words = 0;
-	for (int i = 0; i < u->n_spans; i++) {
-		span_bytes += spans[i].len;
-		span_words += 1 + (size_t)(spans[i].extra_words > 0 ? spans[i].extra_words : 0);
-	}
-	size_t from = u->word_off[k], need = t->words_len + (size_t)u->n_words[k] + span_words;
-	if (reserve_bytes(&t->placed, &t->placed_cap, *len + span_bytes + 4 * (size_t)u->n_spans + 1) != 0)
-		return NULL;
-	if (need > t->words_cap) {
-		size_t cap = need > 2 * t->words_cap ? need : 2 * t->words_cap;
-		if (nmt_grow(&t->word_lp, cap, sizeof *t->word_lp) != 0 || nmt_grow(&t->word_src, cap, sizeof *t->word_src) != 0)
-			return NULL;
-		t->words_cap = cap;
-	}
-	int n;
-	*len = nmt_place_spans(text, *len, t->word_lp + from, t->word_src + from, u->n_words[k], spans, u->n_spans,
-			       t->placed, t->word_lp + t->words_len, t->word_src + t->words_len, &n);
-	u->word_off[k] = t->words_len;
-	u->n_words[k] = n;
-	t->words_len += (size_t)n;
-	return t->placed;
-}
-
-/* Keep a decoded unit's hypotheses (at least one), detokenized, with
- * their words and its protected spans put back. */
-static int keep_outputs(nmt_translator *t, const nmt_search_options *o, unit *u, int sent, const nmt_hypothesis *hyps,
-			int n)
-{
-	u->n_out = n;
-	for (int k = 0; k < n; k++) {
-		if (keep_words(t, o, u, sent, &hyps[k], k) != 0)
-			return -1;
-		const char *text;
-		size_t len;
-		if (spm_decode(t->m->tgt_vocab, t->tgt_scratch, hyps[k].ids, (size_t)hyps[k].len, &text, &len) != 0)
-			return -1;
-		if (u->n_spans > 0 && !(text = place_spans(t, u, k, text, &len)))
-			return -1;
-		if (reserve_bytes(&t->texts, &t->texts_cap, t->texts_len + len) != 0)
-			return -1;
-		memcpy(t->texts + t->texts_len, text, len);
-		u->text_off[k] = t->texts_len;
-		u->text_len[k] = len;
-		u->logprob[k] = hyps[k].logprob;
-		u->score[k] = hyps[k].score;
-		t->texts_len += len;
 	}
 	return 0;
 }
@@ -511,7 +314,7 @@ static int decode_batch(nmt_translator *t, const nmt_search_options *given, cons
 		int n_out = t->n_hyps[b] < 1 ? 1 : t->n_hyps[b];   /* (search always finishes one) */
 		if (retry && loops(t, u, hyps, t->n_hyps[b]))
 			retry[(*n_retry)++] = keys[b];
-		else if (keep_outputs(t, given, u, b, hyps, n_out) != 0)   /* (alignments where asked for, or spans need them) */
+		else if (nmt_tr_keep_outputs(t, given, u, b, hyps, n_out) != 0)   /* (alignments where asked for, or spans need them) */
 			goto oom;
 	}
 	return 0;
@@ -557,7 +360,7 @@ static int decode_units(nmt_translator *t, const nmt_search_options *o, int pass
 	t->texts_len = 0;
 	t->words_len = 0;
 	t->rev_len = 0;
-	if (reserve_bytes(&t->texts, &t->texts_cap, 1) != 0) {   /* (never a NULL base) */
+	if (nmt_tr_reserve_bytes(&t->texts, &t->texts_cap, 1) != 0) {   /* (never a NULL base) */
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
@@ -571,154 +374,6 @@ static int decode_units(nmt_translator *t, const nmt_search_options *o, int pass
 		if (decode_pass(t, o, t->order + p, n - p < pass ? n - p : pass, err, errlen) != 0)
 			return -1;
 	return 0;
-}
-
-/* Append gap and text to joined output k; the gap only between two
- * non-empty translations. */
-static int join(nmt_translator *t, int k, const char *gap, size_t gap_len, const char *text, size_t len)
-{
-	size_t sep = t->joined_len[k] > 0 && len > 0 ? gap_len : 0;
-	if (reserve_bytes(&t->joined[k], &t->joined_cap[k], t->joined_len[k] + sep + len + 1) != 0)
-		return -1;
-	memcpy(t->joined[k] + t->joined_len[k], gap, sep);
-	memcpy(t->joined[k] + t->joined_len[k] + sep, text, len);
-	t->joined_len[k] += sep + len;
-	t->joined[k][t->joined_len[k]] = '\0';
-	return 0;
-}
-
-/* Source word first, then target word. */
-static int by_source_word(const void *a, const void *b)
-{
-	const int *x = a, *y = b;
-	if (x[0] != y[0])
-		return x[0] < y[0] ? -1 : 1;
-	return (x[1] > y[1]) - (x[1] < y[1]);
-}
-
-/* Line i's rank-k source words' target words (line words; -1: none
- * known), from its units' ranks r[], into t->line_rev[k]. */
-static int line_reverse(nmt_translator *t, int first, int last, const int *r, int k)
-{
-	int n_src = 0, w = 0;
-	for (int v = first; v < last; v++)
-		if (t->units[v].src_word_off + t->units[v].n_src_words > n_src)
-			n_src = t->units[v].src_word_off + t->units[v].n_src_words;
-	if (reserve_elems(&t->line_rev[k], &t->line_rev_cap[k], (size_t)n_src + 1, sizeof(int)) != 0)
-		return -1;
-	for (int j = 0; j < n_src; j++)
-		t->line_rev[k][j] = -1;
-	for (int v = first; v < last; v++) {
-		const unit *u = &t->units[v];
-		if (u->n_out == 0)
-			continue;
-		int rank = r[v - first];
-		for (int j = 0; u->has_rev[rank] && j < u->n_src_words; j++)
-			if (t->rev[u->rev_off[rank] + (size_t)j] >= 0)
-				t->line_rev[k][u->src_word_off + j] = w + t->rev[u->rev_off[rank] + (size_t)j];
-		w += u->n_words[rank];
-	}
-	t->line_rev_len[k] = n_src;
-	return 0;
-}
-
-int nmt_translator_source_targets(const nmt_translator *t, int k, const int **tgt_of)
-{
-	*tgt_of = t->line_rev[k];
-	return t->line_rev_len[k];
-}
-
-/* Line i's rank-k words, from its units' ranks r[]: their
- * log-probabilities into t->line_lp[k] and, with alignments, the pairs
- * "S-T ..." (line words) into t->line_align[k]. *n_words gets how many. */
-static int line_words(nmt_translator *t, const nmt_search_options *o, int first, int last, const int *r, int k,
-		      int *n_words)
-{
-	int n = 0;
-	for (int v = first; v < last; v++)
-		n += t->units[v].n_out > 0 ? t->units[v].n_words[r[v - first]] : 0;
-	*n_words = n;
-	if (reserve_elems(&t->line_lp[k], &t->line_lp_cap[k], (size_t)n + 1, sizeof(float)) != 0 ||
-	    reserve_elems(&t->pairs, &t->pairs_cap, 2 * (size_t)n + 2, sizeof *t->pairs) != 0)
-		return -1;
-	int w = 0;
-	for (int v = first; v < last; v++) {
-		const unit *u = &t->units[v];
-		if (u->n_out == 0)
-			continue;
-		int rank = r[v - first];
-		for (int j = 0; j < u->n_words[rank]; j++, w++) {
-			t->line_lp[k][w] = t->word_lp[u->word_off[rank] + (size_t)j];
-			if (o->attention)
-				t->pairs[2 * w] = u->src_word_off +
-						  nmt_protected_word(u->n_spans ? t->spans + u->span_first : NULL, u->n_spans,
-								     t->word_src[u->word_off[rank] + (size_t)j]);
-			t->pairs[2 * w + 1] = w;
-		}
-	}
-	if (!o->attention)
-		return 0;
-	if (line_reverse(t, first, last, r, k) != 0)
-		return -1;
-	qsort(t->pairs, (size_t)n, 2 * sizeof *t->pairs, by_source_word);
-	/* at most 2 x 11 digits, '-' and ' ' a pair */
-	if (reserve_bytes(&t->line_align[k], &t->line_align_cap[k], (size_t)n * 24 + 1) != 0)
-		return -1;
-	size_t len = 0;
-	t->line_align[k][0] = '\0';
-	for (int p = 0; p < n; p++)
-		len += (size_t)snprintf(t->line_align[k] + len, t->line_align_cap[k] - len, "%s%d-%d", p ? " " : "",
-					t->pairs[2 * p], t->pairs[2 * p + 1]);
-	return 0;
-}
-
-/* Line i's translations: rank k joins each of its units' k-th best (or
- * its last, if it has fewer), with their log-probabilities and scores
- * added, and their words and alignments; the line has as many as its unit
- * with the fewest. A line with nothing to translate has one, empty. */
-static int emit_line(nmt_translator *t, const nmt_search_options *o, int i, nmt_emit_fn emit, void *ctx,
-		     char *err, size_t errlen)
-{
-	int first = t->line_first[i], last = t->line_first[i + 1], n_out = o->nbest, decoded = 0;
-	nmt_translation out[NMT_MAX_BEAM];
-
-	for (int u = first; u < last; u++)
-		if (t->units[u].n_out > 0) {
-			decoded = 1;
-			if (t->units[u].n_out < n_out)
-				n_out = t->units[u].n_out;
-		}
-	if (!decoded)
-		n_out = 1;
-	if (reserve_elems(&t->piece_word, &t->piece_word_cap, (size_t)(last - first) + 1, sizeof *t->piece_word) != 0)
-		goto oom;
-	for (int k = 0; k < n_out; k++) {
-		float logprob = 0, score = 0;
-		int *rank = t->piece_word, n_words;   /* (free scratch by now) each unit's rank */
-		t->joined_len[k] = 0;
-		if (join(t, k, "", 0, "", 0) != 0)
-			goto oom;
-		for (int v = first; v < last; v++) {
-			const unit *u = &t->units[v];
-			if (u->n_out == 0)
-				continue;
-			int r = k < u->n_out ? k : u->n_out - 1;
-			rank[v - first] = r;
-			if (join(t, k, u->gap, u->gap_len, t->texts + u->text_off[r], u->text_len[r]) != 0)
-				goto oom;
-			logprob += u->logprob[r];
-			score += u->score[r];
-		}
-		if (line_words(t, o, first, last, rank, k, &n_words) != 0)
-			goto oom;
-		out[k] = (nmt_translation){ .text = t->joined[k], .len = t->joined_len[k], .logprob = logprob,
-					    .score = score, .n_words = n_words, .word_logprob = t->line_lp[k],
-					    .alignment = o->attention ? t->line_align[k] : NULL };
-	}
-	return emit(ctx, i, out, n_out);
-oom:
-	snprintf(err, errlen, "out of memory");
-	return -1;
 }
 
 int nmt_translator_batch(nmt_translator *t, const nmt_search_options *o, const char *const *lines,
@@ -744,7 +399,7 @@ int nmt_translator_batch(nmt_translator *t, const nmt_search_options *o, const c
 	if (decode_units(t, o, pass, err, errlen) != 0)
 		return -1;
 	for (int i = 0; i < n; i++) {
-		int rc = emit_line(t, o, i, emit, ctx, err, errlen);
+		int rc = nmt_tr_emit_line(t, o, i, emit, ctx, err, errlen);
 		if (rc != 0)
 			return rc;
 	}
