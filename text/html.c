@@ -142,20 +142,21 @@ static int tag_of(const char *html, size_t len, size_t j, const char *name, size
 
 /* The end of element `name`'s content from html[i] on, its raw text
  * scanned for nothing but its own tags (as a browser reads <script>): just
- * past its matching end tag's '>', or 0 if it is never closed. Nested
- * elements of the same name count. */
+ * past its matching end tag, or 0 if it is never closed. Nested elements
+ * of the same name count. */
 static size_t matching_end(const char *html, size_t len, size_t i, const char *name, size_t n)
 {
 	int depth = 1;
 	for (; i < len; i++) {
 		if (html[i] != '<')
 			continue;
-		if (tag_of(html, len, i, name, n, 0))
+		/* a tag only where the parser would see one (text '<' comes out
+		 * escaped, so markup parsed again counts the same tags) */
+		size_t e;
+		if (tag_of(html, len, i, name, n, 0) && (e = construct_end(html, len, i)) > 0 && html[e - 2] != '/')
 			depth++;
-		else if (tag_of(html, len, i, name, n, 1) && --depth == 0) {
-			const char *gt = memchr(html + i, '>', len - i);
-			return gt ? (size_t)(gt - html) + 1 : 0;
-		}
+		else if (tag_of(html, len, i, name, n, 1) && (e = construct_end(html, len, i)) > 0 && --depth == 0)
+			return e;
 	}
 	return 0;
 }
