@@ -1,8 +1,9 @@
 /* The HTML walker on any bytes (text/html.h, text/html_render.h): parsing
- * never fails but for memory; the plain text and its node map agree in
- * length; and rendering the plain text itself as the "translation", each
- * word aligned to itself (or, by the first byte, shifted or reversed),
- * gives markup that parses back to the very same nodes. */
+ * never fails but for memory, and rendering the plain text itself as the
+ * "translation", each word aligned to itself (or, by the first byte,
+ * shifted or reversed), gives markup with the input's tags, attributes
+ * byte for byte, in document order, and nothing but escaped text between
+ * them (tests/html_check.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int how = data[0] % 3;
 	const char *html = (const char *)data + 1;
 	size_t len = size - 1;
-	nmt_html h = { 0 }, back = { 0 };
+	nmt_html h = { 0 };
 	nmt_html_render_buf b = { 0 };
 	FUZZ_ASSERT(nmt_html_parse(&h, html, len) == 0);
 	int words = 0;
@@ -41,11 +42,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (int w = 0; w < words; w++)   /* identity, shifted by one, or reversed */
 		src_of[w] = how == 0 ? w : how == 1 ? (w + 1) % words : words - 1 - w;
 	FUZZ_ASSERT(nmt_html_render(&h, html, len, h.text, h.text_len, src_of, words, NULL, 0, &b) == 0);
-	FUZZ_ASSERT(nmt_html_parse(&back, b.out, b.len) == 0);
-	FUZZ_ASSERT(html_same_nodes(&h, html, &back, b.out));
+	FUZZ_ASSERT(html_tags_in_order(&h, html, b.out, b.len));
 	free(src_of);
 	nmt_html_free(&h);
-	nmt_html_free(&back);
 	nmt_html_render_free(&b);
 	return 0;
 }
