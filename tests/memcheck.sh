@@ -35,6 +35,11 @@ run() { # run NAME COMMAND...: clean under memcheck, and the command's own statu
 run "tiny model, greedy, 2 threads" sh -c "exec $NMT -m $M -b 1 -t 2 <$TMP/in"
 run "tiny model, beam 4, 4-best, shortlist off" sh -c "exec $NMT -m $M -b 4 --nbest 4 --no-shortlist <$TMP/in"
 [ -n "$DEFAULT" ] && run "the default model, beam 4" sh -c "exec $NMT -m $DEFAULT -b 4 <$TMP/in"
+printf '%s\n' 'A man pays $4.50 at 10:30. Two dogs run (see https://example.com/a). A dog runs.' \
+	'The <b>red</b> car <a href="x">is</a> parked.<br>A <i>dog <b>runs</b></i> &amp; <code>ls</code>' >"$TMP/real"
+[ -n "$DEFAULT" ] && run "the default model: paragraphs, spans, alignments, n-best JSON" \
+	sh -c "exec $NMT -m $DEFAULT -b 4 --nbest 2 --alignment --json <$TMP/real"
+[ -n "$DEFAULT" ] && run "the default model: --html" sh -c "exec $NMT -m $DEFAULT -b 1 --html --alignment <$TMP/real"
 run "nmt info --verify" $NMT info --verify "$M"
 run "a bad model file" sh -c "head -c 5000 $M >$TMP/bad.nmt; $NMT -m $TMP/bad.nmt </dev/null; test \$? -eq 1"
 run "model-pack q4 with map and tables" $PACK --quant q4 --precompute-top 20 --vmap "$FIX/vmap_small.txt" \
