@@ -5,7 +5,7 @@
 # next to the same captions translated one per line and joined afterwards,
 # and the paragraphs translated with --split none (each line as one
 # sentence, nmt's behaviour before sentence splitting). BLEU and chrF
-# (train/bleu.py, 13a; lowercased BLEU as the targets are stated).
+# (train/bleu.py, 13a; cased and lowercased).
 #
 #   bench/paragraphs.sh [MODEL.nmt|-] [CORPUS_DIR] [NMT_OPTIONS...]
 set -eu
