@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../engine/grow.h"
+
 /* Laid out in one block: this header, first[count + 1] (text i's
  * translations are tr[first[i] .. first[i + 1])), tr[], the words'
  * log-probabilities, then the texts and alignments. */
@@ -14,22 +16,6 @@ struct nmt_result {
 	nmt_translation *tr;
 };
 
-/* Grow *p to hold need elements of size bytes (*cap of them now). */
-static int reserve(void *p, size_t *cap, size_t need, size_t size)
-{
-	if (need <= *cap)
-		return 0;
-	size_t c = *cap ? *cap : 256;
-	while (c < need)
-		c *= 2;
-	void *q = realloc(*(void **)p, c * size);
-	if (!q)
-		return -1;
-	*(void **)p = q;
-	*cap = c;
-	return 0;
-}
-
 int nmt_text_out_set(nmt_text_out *o, const nmt_translation *tr, int n)
 {
 	size_t need = 0, words = 0;
@@ -37,7 +23,7 @@ int nmt_text_out_set(nmt_text_out *o, const nmt_translation *tr, int n)
 		need += tr[k].len + 1 + (tr[k].alignment ? strlen(tr[k].alignment) + 1 : 0);
 		words += (size_t)tr[k].n_words;
 	}
-	if (reserve(&o->buf, &o->cap, need, 1) != 0 || reserve(&o->lp, &o->lp_cap, words, sizeof *o->lp) != 0)
+	if (nmt_reserve(&o->buf, &o->cap, need, 1) != 0 || nmt_reserve(&o->lp, &o->lp_cap, words, sizeof *o->lp) != 0)
 		return -1;
 	o->len = 0;
 	o->lp_len = 0;

@@ -16,4 +16,19 @@ static inline int nmt_grow(void *pp, size_t n, size_t size)
 	return 0;
 }
 
+/* *pp (any T *, with room for *cap elements of `size` bytes) grown, when
+ * need is more, to need or twice *cap, whichever is more, so that a run
+ * of small growths costs amortized constant time; 0, or -1 with *pp and
+ * *cap unchanged. */
+static inline int nmt_reserve(void *pp, size_t *cap, size_t need, size_t size)
+{
+	if (need <= *cap)
+		return 0;
+	size_t c = need > 2 * *cap ? need : 2 * *cap;
+	if (nmt_grow(pp, c, size) != 0)
+		return -1;
+	*cap = c;
+	return 0;
+}
+
 #endif

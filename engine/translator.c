@@ -110,32 +110,6 @@ static int reserve_lines(nmt_translator *t, int n, int pass)
 	return 0;
 }
 
-/* Grow buf (of capacity *cap bytes) to hold need bytes, doubling. */
-int nmt_tr_reserve_bytes(char **buf, size_t *cap, size_t need)
-{
-	if (need <= *cap)
-		return 0;
-	size_t c = need > 2 * *cap ? need : 2 * *cap;
-	char *p = realloc(*buf, c);
-	if (!p)
-		return -1;
-	*buf = p;
-	*cap = c;
-	return 0;
-}
-
-/* Grow *p (of *cap elements of size bytes) to hold need, doubling. */
-int nmt_tr_reserve(void *p, size_t *cap, size_t need, size_t size)
-{
-	if (need <= *cap)
-		return 0;
-	size_t c = need > 2 * *cap ? need : 2 * *cap;
-	if (nmt_grow(p, c, size) != 0)
-		return -1;
-	*cap = c;
-	return 0;
-}
-
 /* A unit of ids[0..n) (n may be 0), appended with the source EOS at *used;
  * words[0..n) their words in the sentence (NULL without alignments or
  * spans), whose first word is word0 of the line; spans[0..n_spans) the
@@ -170,7 +144,7 @@ static int add_unit(nmt_translator *t, const int32_t *ids, const int *words, int
 		   .span_first = (int)t->n_spans };
 	for (int k = 0; k < n_spans; k++)   /* its spans, their words counted from its first */
 		if (spans[k].src_word >= first_word && spans[k].src_word < first_word + n_words) {
-			if (nmt_tr_reserve(&t->spans, &t->spans_cap, t->n_spans + 1, sizeof *t->spans) != 0)
+			if (nmt_reserve(&t->spans, &t->spans_cap, t->n_spans + 1, sizeof *t->spans) != 0)
 				return -1;
 			t->spans[t->n_spans] = spans[k];
 			t->spans[t->n_spans++].src_word -= first_word;
@@ -192,7 +166,7 @@ static int add_sentence_text(nmt_translator *t, const nmt_search_options *o, con
 	if (spm_encode(t->m->src_vocab, t->src_scratch, text, len, &ids, &n) != 0 || n >= (size_t)1 << 24)
 		return -1;
 	if ((o->attention || n_spans > 0) && n > 0) {
-		if (nmt_tr_reserve(&t->piece_word, &t->piece_word_cap, n, sizeof *t->piece_word) != 0 ||
+		if (nmt_reserve(&t->piece_word, &t->piece_word_cap, n, sizeof *t->piece_word) != 0 ||
 		    nmt_piece_words(t->m->src_vocab, t->word_scratch, ids, (int)n, t->piece_word) < 0)
 			return -1;
 		words = t->piece_word;
@@ -221,8 +195,8 @@ static int add_sentence(nmt_translator *t, const nmt_search_options *o, const ch
 
 	if (o->protect && len > 0) {
 		size_t p = strlen(t->lang->placeholder);
-		if (nmt_tr_reserve_bytes(&t->subst, &t->subst_cap, len * (p + 2) + 1) != 0 ||
-		    nmt_tr_reserve(&t->sent_spans, &t->sent_spans_cap, len, sizeof *t->sent_spans) != 0)
+		if (nmt_reserve(&t->subst, &t->subst_cap, len * (p + 2) + 1, 1) != 0 ||
+		    nmt_reserve(&t->sent_spans, &t->sent_spans_cap, len, sizeof *t->sent_spans) != 0)
 			return -1;
 		len = nmt_protect_source(text, len, t->lang->placeholder, t->subst, t->sent_spans, (int)len, &n_spans);
 		text = t->subst;
@@ -360,7 +334,7 @@ static int decode_units(nmt_translator *t, const nmt_search_options *o, int pass
 	t->texts_len = 0;
 	t->words_len = 0;
 	t->rev_len = 0;
-	if (nmt_tr_reserve_bytes(&t->texts, &t->texts_cap, 1) != 0) {   /* (never a NULL base) */
+	if (nmt_reserve(&t->texts, &t->texts_cap, 1, 1) != 0) {   /* (never a NULL base) */
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}

@@ -91,12 +91,6 @@ struct nmt_translator {
 	int line_rev_len[NMT_MAX_BEAM];
 };
 
-/* Grow buf (of capacity *cap bytes) to hold need bytes, doubling; 0 or -1. */
-int nmt_tr_reserve_bytes(char **buf, size_t *cap, size_t need);
-
-/* Grow *p (of *cap elements of size bytes) to hold need, doubling; 0 or -1. */
-int nmt_tr_reserve(void *p, size_t *cap, size_t need, size_t size);
-
 /* Keep unit u's n decoded hypotheses (sentence `sent` of the batch just
  * searched, at least one), detokenized, with their words and alignments
  * (where o asks for them or the unit has spans) and its spans put back. */

@@ -7,6 +7,19 @@
 #include "align.h"
 #include "grow.h"
 
+/* Room for need words in the word pools (log-probabilities and source
+ * words grow together). */
+static int reserve_words(nmt_translator *t, size_t need)
+{
+	if (need <= t->words_cap)
+		return 0;
+	size_t cap = need > 2 * t->words_cap ? need : 2 * t->words_cap;
+	if (nmt_grow(&t->word_lp, cap, sizeof *t->word_lp) != 0 || nmt_grow(&t->word_src, cap, sizeof *t->word_src) != 0)
+		return -1;
+	t->words_cap = cap;
+	return 0;
+}
+
 typedef struct {
 	const nmt_state *s;
 	const nmt_hypothesis *h;
@@ -26,18 +39,14 @@ static const float *piece_attention(const void *ctx, int i)
 static int keep_words(nmt_translator *t, const nmt_search_options *o, unit *u, int sent, const nmt_hypothesis *h,
 		      int k)
 {
-	if (nmt_tr_reserve(&t->piece_word, &t->piece_word_cap, (size_t)h->len + 1, sizeof *t->piece_word) != 0)
+	if (nmt_reserve(&t->piece_word, &t->piece_word_cap, (size_t)h->len + 1, sizeof *t->piece_word) != 0)
 		return -1;
 	int n = nmt_piece_words(t->m->tgt_vocab, t->word_scratch, h->ids, h->len, t->piece_word);
 	size_t at = t->words_len, need = at + (size_t)(n > 0 ? n : 0);
 	if (n < 0)
 		return -1;
-	if (need > t->words_cap) {
-		size_t cap = need > 2 * t->words_cap ? need : 2 * t->words_cap;
-		if (nmt_grow(&t->word_lp, cap, sizeof *t->word_lp) != 0 || nmt_grow(&t->word_src, cap, sizeof *t->word_src) != 0)
-			return -1;
-		t->words_cap = cap;
-	}
+	if (reserve_words(t, need) != 0)
+		return -1;
 	for (int w = 0; w < n; w++)
 		t->word_lp[at + (size_t)w] = 0;
 	for (int i = 0; i < h->len; i++)
@@ -45,13 +54,13 @@ static int keep_words(nmt_translator *t, const nmt_search_options *o, unit *u, i
 	if ((o->attention || u->n_spans > 0) && n > 0) {
 		int src_words = u->n_src_words > 0 ? u->n_src_words : 1;
 		size_t cells = (size_t)n * (size_t)src_words;
-		if (nmt_tr_reserve(&t->sums, &t->sums_cap, cells, sizeof *t->sums) != 0)
+		if (nmt_reserve(&t->sums, &t->sums_cap, cells, sizeof *t->sums) != 0)
 			return -1;
 		attention_of a = { &t->state, h, sent };
 		u->has_rev[k] = u->n_spans == 0;   /* (spans move target words) */
 		u->rev_off[k] = t->rev_len;
 		if (u->has_rev[k] &&
-		    nmt_tr_reserve(&t->rev, &t->rev_cap, t->rev_len + (size_t)src_words, sizeof *t->rev) != 0)
+		    nmt_reserve(&t->rev, &t->rev_cap, t->rev_len + (size_t)src_words, sizeof *t->rev) != 0)
 			return -1;
 		nmt_align_words(piece_attention, &a, h->len, t->piece_word, n, u->n_ids - 1, t->src_word + u->ids_off,
 				src_words, t->sums, t->word_src + at, u->has_rev[k] ? t->rev + t->rev_len : NULL);
@@ -77,14 +86,10 @@ static const char *place_spans(nmt_translator *t, unit *u, int k, const char *te
 		span_words += 1 + (size_t)(spans[i].extra_words > 0 ? spans[i].extra_words : 0);
 	}
 	size_t from = u->word_off[k], need = t->words_len + (size_t)u->n_words[k] + span_words;
-	if (nmt_tr_reserve_bytes(&t->placed, &t->placed_cap, *len + span_bytes + 4 * (size_t)u->n_spans + 1) != 0)
+	if (nmt_reserve(&t->placed, &t->placed_cap, *len + span_bytes + 4 * (size_t)u->n_spans + 1, 1) != 0)
 		return NULL;
-	if (need > t->words_cap) {
-		size_t cap = need > 2 * t->words_cap ? need : 2 * t->words_cap;
-		if (nmt_grow(&t->word_lp, cap, sizeof *t->word_lp) != 0 || nmt_grow(&t->word_src, cap, sizeof *t->word_src) != 0)
-			return NULL;
-		t->words_cap = cap;
-	}
+	if (reserve_words(t, need) != 0)
+		return NULL;
 	int n;
 	*len = nmt_place_spans(text, *len, t->word_lp + from, t->word_src + from, u->n_words[k], spans, u->n_spans,
 			       t->placed, t->word_lp + t->words_len, t->word_src + t->words_len, &n);
@@ -109,7 +114,7 @@ int nmt_tr_keep_outputs(nmt_translator *t, const nmt_search_options *o, unit *u,
 			return -1;
 		if (u->n_spans > 0 && !(text = place_spans(t, u, k, text, &len)))
 			return -1;
-		if (nmt_tr_reserve_bytes(&t->texts, &t->texts_cap, t->texts_len + len) != 0)
+		if (nmt_reserve(&t->texts, &t->texts_cap, t->texts_len + len, 1) != 0)
 			return -1;
 		memcpy(t->texts + t->texts_len, text, len);
 		u->text_off[k] = t->texts_len;
@@ -126,7 +131,7 @@ int nmt_tr_keep_outputs(nmt_translator *t, const nmt_search_options *o, unit *u,
 static int join(nmt_translator *t, int k, const char *gap, size_t gap_len, const char *text, size_t len)
 {
 	size_t sep = t->joined_len[k] > 0 && len > 0 ? gap_len : 0;
-	if (nmt_tr_reserve_bytes(&t->joined[k], &t->joined_cap[k], t->joined_len[k] + sep + len + 1) != 0)
+	if (nmt_reserve(&t->joined[k], &t->joined_cap[k], t->joined_len[k] + sep + len + 1, 1) != 0)
 		return -1;
 	memcpy(t->joined[k] + t->joined_len[k], gap, sep);
 	memcpy(t->joined[k] + t->joined_len[k] + sep, text, len);
@@ -152,7 +157,7 @@ static int line_reverse(nmt_translator *t, int first, int last, const int *r, in
 	for (int v = first; v < last; v++)
 		if (t->units[v].src_word_off + t->units[v].n_src_words > n_src)
 			n_src = t->units[v].src_word_off + t->units[v].n_src_words;
-	if (nmt_tr_reserve(&t->line_rev[k], &t->line_rev_cap[k], (size_t)n_src + 1, sizeof(int)) != 0)
+	if (nmt_reserve(&t->line_rev[k], &t->line_rev_cap[k], (size_t)n_src + 1, sizeof(int)) != 0)
 		return -1;
 	for (int j = 0; j < n_src; j++)
 		t->line_rev[k][j] = -1;
@@ -186,8 +191,8 @@ static int line_words(nmt_translator *t, const nmt_search_options *o, int first,
 	for (int v = first; v < last; v++)
 		n += t->units[v].n_out > 0 ? t->units[v].n_words[r[v - first]] : 0;
 	*n_words = n;
-	if (nmt_tr_reserve(&t->line_lp[k], &t->line_lp_cap[k], (size_t)n + 1, sizeof(float)) != 0 ||
-	    nmt_tr_reserve(&t->pairs, &t->pairs_cap, 2 * (size_t)n + 2, sizeof *t->pairs) != 0)
+	if (nmt_reserve(&t->line_lp[k], &t->line_lp_cap[k], (size_t)n + 1, sizeof(float)) != 0 ||
+	    nmt_reserve(&t->pairs, &t->pairs_cap, 2 * (size_t)n + 2, sizeof *t->pairs) != 0)
 		return -1;
 	int w = 0;
 	for (int v = first; v < last; v++) {
@@ -210,7 +215,7 @@ static int line_words(nmt_translator *t, const nmt_search_options *o, int first,
 		return -1;
 	qsort(t->pairs, (size_t)n, 2 * sizeof *t->pairs, by_source_word);
 	/* at most 2 x 11 digits, '-' and ' ' a pair */
-	if (nmt_tr_reserve_bytes(&t->line_align[k], &t->line_align_cap[k], (size_t)n * 24 + 1) != 0)
+	if (nmt_reserve(&t->line_align[k], &t->line_align_cap[k], (size_t)n * 24 + 1, 1) != 0)
 		return -1;
 	size_t len = 0;
 	t->line_align[k][0] = '\0';
@@ -238,7 +243,7 @@ int nmt_tr_emit_line(nmt_translator *t, const nmt_search_options *o, int i, nmt_
 		}
 	if (!decoded)
 		n_out = 1;
-	if (nmt_tr_reserve(&t->piece_word, &t->piece_word_cap, (size_t)(last - first) + 1, sizeof *t->piece_word) != 0)
+	if (nmt_reserve(&t->piece_word, &t->piece_word_cap, (size_t)(last - first) + 1, sizeof *t->piece_word) != 0)
 		goto oom;
 	for (int k = 0; k < n_out; k++) {
 		float logprob = 0, score = 0;

@@ -1,5 +1,7 @@
 #include "html.h"
 
+#include "../engine/grow.h"
+
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,36 +19,6 @@ static int is_space(char c)
 static int is_alpha(char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-
-static int grow(void *p, int *cap, int need, size_t size)
-{
-	if (need <= *cap)
-		return 0;
-	int c = *cap ? *cap : 16;
-	while (c < need)
-		c *= 2;
-	void *q = realloc(*(void **)p, (size_t)c * size);
-	if (!q)
-		return -1;
-	*(void **)p = q;
-	*cap = c;
-	return 0;
-}
-
-static int grow_size(void *p, size_t *cap, size_t need, size_t size)
-{
-	if (need <= *cap)
-		return 0;
-	size_t c = *cap ? *cap : 256;
-	while (c < need)
-		c *= 2;
-	void *q = realloc(*(void **)p, c * size);
-	if (!q)
-		return -1;
-	*(void **)p = q;
-	*cap = c;
-	return 0;
 }
 
 /* Whether the tag name s[0..n) is one of the '\n'-separated names. */
@@ -163,7 +135,7 @@ static size_t matching_end(const char *html, size_t len, size_t i, const char *n
 
 static int add_node(nmt_html *h, int kind, int parent, size_t open, size_t open_len)
 {
-	if (grow(&h->nodes, &h->cap_nodes, h->n_nodes + 1, sizeof *h->nodes) != 0)
+	if (nmt_reserve(&h->nodes, &h->cap_nodes, (size_t)h->n_nodes + 1, sizeof *h->nodes) != 0)
 		return -1;
 	h->nodes[h->n_nodes] = (nmt_html_node){ .kind = kind, .parent = parent, .open = open, .open_len = open_len,
 						.text_start = h->text_len, .text_end = h->text_len };
@@ -172,8 +144,8 @@ static int add_node(nmt_html *h, int kind, int parent, size_t open, size_t open_
 
 static int add_text(nmt_html *h, const char *s, size_t n, int node)
 {
-	if (grow_size(&h->text, &h->text_cap, h->text_len + n + 1, 1) != 0 ||
-	    grow_size(&h->text_node, &h->text_node_cap, h->text_len + n + 1, sizeof *h->text_node) != 0)
+	if (nmt_reserve(&h->text, &h->text_cap, h->text_len + n + 1, 1) != 0 ||
+	    nmt_reserve(&h->text_node, &h->text_node_cap, h->text_len + n + 1, sizeof *h->text_node) != 0)
 		return -1;
 	memcpy(h->text + h->text_len, s, n);
 	for (size_t i = 0; i < n; i++)
@@ -283,7 +255,7 @@ static int tag(nmt_html *h, const char *html, size_t len, size_t i, size_t e, in
 	if (html[e - 2] == '/' || name_in(html + name, n, VOID_ELEMENTS) || *depth >= NMT_HTML_MAX_DEPTH)
 		return add_node(h, NMT_HTML_POINT, top, i, e - i) < 0 ? -1 : 0;
 	int node = add_node(h, NMT_HTML_ELEMENT, top, i, e - i);
-	if (node < 0 || grow(&h->stack, &h->cap_stack, *depth + 1, sizeof *h->stack) != 0)
+	if (node < 0 || nmt_reserve(&h->stack, &h->cap_stack, (size_t)*depth + 1, sizeof *h->stack) != 0)
 		return -1;
 	h->stack[(*depth)++] = node;
 	return 0;

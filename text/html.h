@@ -35,13 +35,14 @@ typedef struct {
 
 typedef struct {
 	nmt_html_node *nodes;  /* in input order */
-	int n_nodes, cap_nodes;
+	int n_nodes;
+	size_t cap_nodes;
 	char *text;            /* the plain text */
 	size_t text_len, text_cap;
 	int *text_node;        /* [text_len] the innermost element of each byte, -1 for none */
 	size_t text_node_cap;
 	int *stack;            /* scratch: open elements */
-	int cap_stack;
+	size_t cap_stack;
 } nmt_html;
 
 /* Parse html[0..len) into h (reused from call to call, grown as needed;

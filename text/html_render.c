@@ -1,5 +1,7 @@
 #include "html_render.h"
 
+#include "../engine/grow.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,16 +12,8 @@ static int is_space(char c)
 
 static int put(nmt_html_render_buf *b, const char *s, size_t n)
 {
-	if (b->len + n + 1 > b->cap) {
-		size_t c = b->cap ? b->cap : 256;
-		while (c < b->len + n + 1)
-			c *= 2;
-		char *p = realloc(b->out, c);
-		if (!p)
-			return -1;
-		b->out = p;
-		b->cap = c;
-	}
+	if (nmt_reserve(&b->out, &b->cap, b->len + n + 1, 1) != 0)
+		return -1;
 	memcpy(b->out + b->len, s, n);
 	b->len += n;
 	b->out[b->len] = '\0';
@@ -101,17 +95,6 @@ static int children(render *r, int node, int until)
 	return words_until(r, until);
 }
 
-static int *ints(nmt_html_render_buf *b, size_t n)
-{
-	if (n > b->cap_ints) {
-		int *p = realloc(b->ints, n * sizeof *p);
-		if (!p)
-			return NULL;
-		b->ints = p;
-		b->cap_ints = n;
-	}
-	return b->ints;
-}
 
 /* Word t (of n) in the hulls of the element of source word s and its
  * ancestors. */
@@ -134,22 +117,13 @@ int nmt_html_render(const nmt_html *h, const char *html, size_t html_len, const 
 	size_t S = 0;
 	for (size_t i = 0; i < T; i++)
 		S += !is_space(h->text[i]) && (i == 0 || is_space(h->text[i - 1]));
-	int *mem = ints(b, 4 * N + 3 + 2 * S + 2);
-	if (!mem)
+	if (nmt_reserve(&b->ints, &b->cap_ints, 4 * N + 3 + 2 * S + 2, sizeof *b->ints) != 0 ||
+	    nmt_reserve(&b->word, &b->cap_words, W + 1, sizeof *b->word) != 0 ||
+	    nmt_reserve(&b->word_len, &b->cap_word_len, W + 1, sizeof *b->word_len) != 0)
 		return -1;
+	int *mem = b->ints;
 	int *start = mem, *end = start + N, *first_child = end + N, *next_sibling = first_child + N + 1;
 	int *word_at = next_sibling + N + 2, *reach = word_at + S + 1;
-	if (W + 1 > b->cap_words) {
-		const char **pw = realloc(b->word, (W + 1) * sizeof *pw);
-		if (pw)
-			b->word = pw;
-		size_t *pl = realloc(b->word_len, (W + 1) * sizeof *pl);
-		if (pl)
-			b->word_len = pl;
-		if (!pw || !pl)
-			return -1;
-		b->cap_words = W + 1;
-	}
 	const char **word = b->word;
 	size_t *word_len = b->word_len;
 	int w = 0;

@@ -19,7 +19,7 @@ typedef struct {
 	size_t cap_ints;
 	const char **word;   /* scratch: the translation's words */
 	size_t *word_len;
-	size_t cap_words;
+	size_t cap_words, cap_word_len;
 	char *out;           /* the rendered markup, NUL-terminated */
 	size_t len, cap;
 } nmt_html_render_buf;
