@@ -31,7 +31,7 @@ LDLIBS   = -lm
 
 # The library (libnmt.a): the public API of nmt.h (api/) over the engine,
 # its kernels and the tokenizer; everything the binaries and tests share.
-LIB_SRC  = $(wildcard api/*.c) $(wildcard engine/*.c) $(wildcard quant/*.c) $(wildcard vocab/*.c) $(wildcard text/*.c)
+LIB_SRC  = $(wildcard api/*.c) $(wildcard format/*.c) $(wildcard engine/*.c) $(wildcard quant/*.c) $(wildcard vocab/*.c) $(wildcard text/*.c)
 PACK_SRC = $(filter-out pack/main.c,$(wildcard pack/*.c))
 # The command line's input reader (nmt only; main.c uses nmt.h's API).
 CLI_SRC  = $(wildcard cli/*.c)

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../engine/format.h"
+#include "../format/format.h"
 #include "../engine/model.h"
 
 /* What both openers check first; `source` is the path or the buffer. */

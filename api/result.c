@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../engine/grow.h"
+#include "../format/grow.h"
 
 /* Laid out in one block: this header, first[count + 1] (text i's
  * translations are tr[first[i] .. first[i + 1])), tr[], the words'

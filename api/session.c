@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../engine/grow.h"
+#include "../format/grow.h"
 #include "../engine/translator.h"
 #include "result.h"
 

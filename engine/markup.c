@@ -6,7 +6,7 @@
 
 #include "../text/html.h"
 #include "../text/html_render.h"
-#include "grow.h"
+#include "../format/grow.h"
 
 struct nmt_markup {
 	nmt_html *lines;                      /* [cap] each line parsed */

@@ -12,10 +12,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "meta.h"
+#include "../format/meta.h"
 #include "../quant/matrix.h"
 #include "../quant/qdot.h"
-#include "error.h"
+#include "../format/error.h"
 
 /* ---- dimensions from the metadata ------------------------------------- */
 
@@ -112,7 +112,7 @@ static int bind(const tensor_dir *td, const char *name, int rows, int cols, cons
 	if (find_tensor(td, name, rows, cols, &e, err, errlen) != 0)
 		return -1;
 	uint32_t dtype = nmt_rd32(e + NMT_T_DTYPE);
-	if (dtype != NMT_DTYPE_F32)
+	if (dtype != NMT_FMT_F32)
 		return nmt_fail(err, errlen, "tensor \"%s\": dtype %u where f32 is required", name, dtype);
 	if (nmt_rd64(e + NMT_T_SIZE) != (uint64_t)rows * (uint64_t)cols * sizeof(float))
 		return size_mismatch(name, err, errlen);
@@ -120,7 +120,7 @@ static int bind(const tensor_dir *td, const char *name, int rows, int cols, cons
 	return 0;
 }
 
-/* A matrix: f32, or q8/q4 codes followed by row factors (engine/format.h). */
+/* A matrix: f32, or q8/q4 codes followed by row factors (format/weights.h). */
 static int bind_matrix(const tensor_dir *td, const char *name, int rows, int cols, nmt_matrix *w,
 		       char *err, size_t errlen)
 {
@@ -131,28 +131,17 @@ static int bind_matrix(const tensor_dir *td, const char *name, int rows, int col
 	uint64_t size = nmt_rd64(e + NMT_T_SIZE);
 	const uint8_t *data = td->weights->data + nmt_rd64(e + NMT_T_OFFSET);
 	*w = (nmt_matrix){ .rows = rows, .cols = cols, .data = data };
-	switch (dtype) {
-	case NMT_DTYPE_F32:
-		w->format = NMT_FMT_F32;
-		if (size != (uint64_t)rows * (uint64_t)cols * sizeof(float))
-			return size_mismatch(name, err, errlen);
-		return 0;
-	case NMT_DTYPE_Q8:
-	case NMT_DTYPE_Q4: {
-		w->format = dtype == NMT_DTYPE_Q8 ? NMT_FMT_Q8 : NMT_FMT_Q4;
-		if (w->format == NMT_FMT_Q8 && cols > NMT_Q8_MAX_COLS)
-			return nmt_fail(err, errlen, "tensor \"%s\": q8 matrices may have at most %d columns",
-				    name, NMT_Q8_MAX_COLS);
-		uint64_t codes = nmt_matrix_code_bytes(w->format, rows, cols);
-		uint64_t factors_at = (codes + NMT_ALIGN - 1) / NMT_ALIGN * NMT_ALIGN;
-		if (size != factors_at + (uint64_t)rows * sizeof(float))
-			return size_mismatch(name, err, errlen);
-		w->row_factor = (const float *)(data + factors_at);
-		return 0;
-	}
-	default:
+	if (dtype != NMT_FMT_F32 && dtype != NMT_FMT_Q8 && dtype != NMT_FMT_Q4)
 		return nmt_fail(err, errlen, "tensor \"%s\": unsupported dtype %u", name, dtype);
-	}
+	w->format = (nmt_format)dtype;
+	if (w->format == NMT_FMT_Q8 && cols > NMT_Q8_MAX_COLS)
+		return nmt_fail(err, errlen, "tensor \"%s\": q8 matrices may have at most %d columns", name,
+			    NMT_Q8_MAX_COLS);
+	if (size != nmt_tensor_bytes(w->format, rows, cols))
+		return size_mismatch(name, err, errlen);
+	if (w->format != NMT_FMT_F32)
+		w->row_factor = (const float *)(data + nmt_tensor_factors_at(w->format, rows, cols));
+	return 0;
 }
 
 static int bind_linear(const tensor_dir *td, const char *prefix, int out, int in, int has_bias,

@@ -8,7 +8,7 @@
 #include "../nmt.h"
 #include "../quant/matrix.h"
 #include "../vocab/spm.h"
-#include "format.h"
+#include "../format/format.h"
 #include "vmap.h"
 
 #define NMT_MAX_ENC_LAYERS 8

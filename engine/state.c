@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "engine.h"
-#include "grow.h"
+#include "../format/grow.h"
 
 /* Grow array p to n elements; a failure sets the caller's `failed`. */
 #define GROW(p, n) (failed |= nmt_grow(&(p), (n), sizeof *(p)))

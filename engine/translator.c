@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cuda.h"
-#include "grow.h"
+#include "../format/grow.h"
 #include "segment.h"
 #include "align.h"
 

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "align.h"
-#include "grow.h"
+#include "../format/grow.h"
 
 /* Room for need words in the word pools (log-probabilities and source
  * words grow together). */

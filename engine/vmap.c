@@ -1,7 +1,7 @@
 #include "vmap.h"
 
-#include "error.h"
-#include "format.h"
+#include "../format/error.h"
+#include "../format/format.h"
 
 #define MAX_SLOTS (1u << 30)
 #define HEADER_BYTES 24

@@ -119,15 +119,15 @@ static float *load_tensor(const st_file *ck, const nmt_tensor_spec *spec)
 	return data;
 }
 
-static const char *const quant_names[] = { [NMT_DTYPE_F32] = "f32", [NMT_DTYPE_Q8] = "q8", [NMT_DTYPE_Q4] = "q4" };
+static const char *const quant_names[] = { [NMT_FMT_F32] = "f32", [NMT_FMT_Q8] = "q8", [NMT_FMT_Q4] = "q4" };
 
 /* A matrix in the chosen weight format. */
-static void add_matrix(pack_tensors *t, const char *name, nmt_dtype quant, int rows, int cols, const float *data)
+static void add_matrix(pack_tensors *t, const char *name, nmt_format quant, int rows, int cols, const float *data)
 {
 	int rc;
-	if (quant == NMT_DTYPE_F32)
+	if (quant == NMT_FMT_F32)
 		rc = pack_tensor_f32(t, name, rows, cols, data);
-	else if (quant == NMT_DTYPE_Q8 && cols > NMT_Q8_MAX_COLS)
+	else if (quant == NMT_FMT_Q8 && cols > NMT_Q8_MAX_COLS)
 		die(1, "tensor \"%s\" has %d columns; q8 allows at most %d", name, cols, NMT_Q8_MAX_COLS);
 	else
 		rc = pack_tensor_quant(t, name, quant, rows, cols, data);
@@ -135,7 +135,7 @@ static void add_matrix(pack_tensors *t, const char *name, nmt_dtype quant, int r
 		die(1, "out of memory");
 }
 
-static void pack_weights(const st_file *ck, const nmt_dims *d, nmt_dtype quant, pack_file *out)
+static void pack_weights(const st_file *ck, const nmt_dims *d, nmt_format quant, pack_file *out)
 {
 	nmt_tensor_spec specs[NMT_ARCH_MAX_TENSORS];
 	int n = nmt_arch_tensors(d, specs);
@@ -240,7 +240,7 @@ static void pack_vocab(const char *path, const char *tag, int expect_size, int b
 		die(1, "too many sections");
 }
 
-static void pack_meta(const st_file *ck, const nmt_dims *d, nmt_dtype quant, pack_file *out)
+static void pack_meta(const st_file *ck, const nmt_dims *d, nmt_format quant, pack_file *out)
 {
 	const char *src = st_meta(ck, "src_lang"), *tgt = st_meta(ck, "tgt_lang");
 	char *text = malloc(4096);
@@ -270,7 +270,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *output = NULL, *vmap = NULL;
-	nmt_dtype quant = NMT_DTYPE_F32;
+	nmt_format quant = NMT_FMT_F32;
 	int c, precompute_top = DEFAULT_PRECOMPUTE_TOP;
 
 	{ const uint16_t one = 1; if (*(const uint8_t *)&one != 1) die(1, "big-endian hosts are not supported"); }
@@ -280,11 +280,11 @@ int main(int argc, char **argv)
 		case 'o': output = optarg; break;
 		case 'q':
 			if (strcmp(optarg, "f32") == 0)
-				quant = NMT_DTYPE_F32;
+				quant = NMT_FMT_F32;
 			else if (strcmp(optarg, "q8") == 0)
-				quant = NMT_DTYPE_Q8;
+				quant = NMT_FMT_Q8;
 			else if (strcmp(optarg, "q4") == 0)
-				quant = NMT_DTYPE_Q4;
+				quant = NMT_FMT_Q4;
 			else
 				die(2, "--quant %s: the formats are f32, q8 and q4", optarg);
 			break;

@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "../engine/engine.h"
-#include "../engine/error.h"
-#include "../engine/format.h"
+#include "../format/error.h"
+#include "../format/format.h"
 
 /* Embeddings of ids 0..n-1 of E, as the engine looks them up. */
 static float *embeddings(const nmt_matrix *E, int n)

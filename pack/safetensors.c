@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "json.h"
-#include "../engine/error.h"
+#include "../format/error.h"
 
 #define ST_MAX_TENSORS 65536   /* far above any checkpoint we pack; bounds a hostile header */
 #define ST_MAX_META 256

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../engine/error.h"
-#include "../engine/format.h"
+#include "../format/error.h"
+#include "../format/format.h"
 #include "../engine/vmap.h"
 
 typedef struct {

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../engine/crc32.h"
+#include "../format/crc32.h"
 
 static size_t align_up(size_t x)
 {
@@ -120,7 +120,7 @@ static int grow_bytes(uint8_t **p, size_t n)
 }
 
 /* Append one tensor's bytes (size of them, built by fill) and its entry. */
-static int add_tensor(pack_tensors *t, const char *name, nmt_dtype dtype, int rows, int cols, size_t bytes,
+static int add_tensor(pack_tensors *t, const char *name, nmt_format dtype, int rows, int cols, size_t bytes,
 		      uint8_t **dest)
 {
 	size_t off = align_up(t->weights_size);
@@ -154,24 +154,22 @@ int pack_tensor_f32(pack_tensors *t, const char *name, int rows, int cols, const
 {
 	uint8_t *dest;
 	size_t bytes = (size_t)rows * (size_t)cols * sizeof(float);
-	if (add_tensor(t, name, NMT_DTYPE_F32, rows, cols, bytes, &dest) != 0)
+	if (add_tensor(t, name, NMT_FMT_F32, rows, cols, bytes, &dest) != 0)
 		return -1;
 	/* Little-endian hosts only (checked in main): floats are written as they lie. */
 	memcpy(dest, data, bytes);
 	return 0;
 }
 
-int pack_tensor_quant(pack_tensors *t, const char *name, nmt_dtype dtype, int rows, int cols,
+int pack_tensor_quant(pack_tensors *t, const char *name, nmt_format f, int rows, int cols,
 		      const float *data)
 {
-	nmt_format f = dtype == NMT_DTYPE_Q4 ? NMT_FMT_Q4 : NMT_FMT_Q8;
 	nmt_logq_bits bits = f == NMT_FMT_Q4 ? NMT_LOGQ_4 : NMT_LOGQ_8;
-	size_t code_bytes = nmt_matrix_code_bytes(f, rows, cols);
-	size_t factors_at = align_up(code_bytes);
+	size_t factors_at = nmt_tensor_factors_at(f, rows, cols);
 	uint8_t *codes = malloc((size_t)rows * (size_t)cols), *dest;
 	float *factors = malloc((size_t)rows * sizeof *factors);
 
-	if (!codes || !factors || add_tensor(t, name, dtype, rows, cols, factors_at + (size_t)rows * 4, &dest) != 0) {
+	if (!codes || !factors || add_tensor(t, name, f, rows, cols, nmt_tensor_bytes(f, rows, cols), &dest) != 0) {
 		free(codes);
 		free(factors);
 		return -1;

@@ -1,11 +1,12 @@
-/* Writing the packed file (engine/format.h, docs/FORMAT.md): sections are
+/* Writing the packed file (format/format.h, docs/FORMAT.md): sections are
  * collected in memory, then laid out 64-byte aligned with their checksums. */
 #ifndef MODEL_PACK_WRITER_H
 #define MODEL_PACK_WRITER_H
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../engine/format.h"
+#include "../format/format.h"
+#include "../format/weights.h"
 
 typedef struct {
 	char tag[NMT_SECTION_TAG_LEN + 1];
@@ -35,9 +36,9 @@ typedef struct {
 } pack_tensors;
 
 int pack_tensor_f32(pack_tensors *t, const char *name, int rows, int cols, const float *data);
-/* Quantize a rows x cols matrix to q8 or q4 (dtype NMT_DTYPE_Q8/Q4) and add it
+/* Quantize a rows x cols matrix to q8 or q4 (NMT_FMT_Q8/Q4) and add it
  * in the kernels' layout. Returns -1 on allocation failure. */
-int pack_tensor_quant(pack_tensors *t, const char *name, nmt_dtype dtype, int rows, int cols,
+int pack_tensor_quant(pack_tensors *t, const char *name, nmt_format format, int rows, int cols,
 		      const float *data);
 void pack_tensors_free(pack_tensors *t);
 

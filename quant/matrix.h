@@ -2,28 +2,14 @@
  * the engine uses. A matrix points into the read-only model mapping; its
  * format decides which kernel reads it. Adding a format or an ISA means a new
  * kernel file behind nmt_matmul, not a change to the engine.
- *
- * Quantized layout (q8, q4; docs/FORMAT.md): rows are grouped in panels of
- * NMT_PANEL_ROWS rows, each row cut into 64-byte chunks, and the chunks of a
- * panel interleaved: [r0 chunk0][r1 chunk0][r2 chunk0][r3 chunk0][r0 chunk1]...
- * A kernel streams a panel linearly while computing its rows together (one
- * load of the activations serves all of them), and a single row (a shortlist
- * entry) is still its chunks at a fixed stride. A q8 chunk holds 64 codes of
- * consecutive columns; a q4 chunk holds 128: byte j has column j in its low
- * nibble and column 64 + j in its high nibble. Columns are padded with zero
- * codes to whole chunks, rows with zero rows to whole panels. */
+
+ * The byte layout of a q8/q4 matrix is format/weights.h's. */
 #ifndef NMT_QUANT_MATRIX_H
 #define NMT_QUANT_MATRIX_H
 #include <stddef.h>
 #include <stdint.h>
 
-typedef enum { NMT_FMT_F32 = 0, NMT_FMT_Q8 = 1, NMT_FMT_Q4 = 2 } nmt_format;
-
-#define NMT_PANEL_ROWS 4
-#define NMT_CHUNK_BYTES 64
-/* q8 products are summed in int32: |level| <= 4096 times |x| <= 127 per
- * column keeps any row of up to this many columns from overflowing. */
-#define NMT_Q8_MAX_COLS 4096
+#include "../format/weights.h"
 
 typedef struct {
 	nmt_format format;
@@ -45,11 +31,6 @@ typedef struct {
 
 /* Inputs quantized and multiplied together at most this many at a time. */
 #define NMT_KBATCH 8
-
-/* Columns rounded up to whole chunks (q8: 64, q4: 128); cols for f32. */
-int nmt_matrix_padded_cols(nmt_format format, int cols);
-/* Bytes of codes for a rows x cols quantized matrix in the panel layout. */
-size_t nmt_matrix_code_bytes(nmt_format format, int rows, int cols);
 
 int nmt_kscratch_init(nmt_kscratch *k, int max_cols, const struct nmt_qdot *qdot);
 void nmt_kscratch_free(nmt_kscratch *k);

@@ -7,19 +7,6 @@
 #include "ew_body.h"
 #include "logquant.h"
 
-int nmt_matrix_padded_cols(nmt_format f, int cols)
-{
-	if (f == NMT_FMT_F32)
-		return cols;
-	return nmt_chunks_per_row(f, cols) * nmt_chunk_cols(f);
-}
-
-size_t nmt_matrix_code_bytes(nmt_format f, int rows, int cols)
-{
-	size_t panels = (size_t)(rows + NMT_PANEL_ROWS - 1) / NMT_PANEL_ROWS;
-	return panels * NMT_PANEL_ROWS * (size_t)nmt_chunks_per_row(f, cols) * NMT_CHUNK_BYTES;
-}
-
 int nmt_q_level(nmt_format f, uint8_t code)
 {
 	nmt_logq_bits bits = f == NMT_FMT_Q4 ? NMT_LOGQ_4 : NMT_LOGQ_8;

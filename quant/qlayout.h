@@ -12,7 +12,7 @@
 /* Columns one chunk holds: 64 q8 codes or 128 q4 codes. */
 static inline NMT_HD int nmt_chunk_cols(nmt_format f)
 {
-	return f == NMT_FMT_Q4 ? 2 * NMT_CHUNK_BYTES : NMT_CHUNK_BYTES;
+	return NMT_CHUNK_COLS(f);
 }
 
 static inline NMT_HD int nmt_chunks_per_row(nmt_format f, int cols)

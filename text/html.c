@@ -1,6 +1,6 @@
 #include "html.h"
 
-#include "../engine/grow.h"
+#include "../format/grow.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 #include "html_render.h"
 
-#include "../engine/grow.h"
+#include "../format/grow.h"
 
 #include <stdlib.h>
 #include <string.h>

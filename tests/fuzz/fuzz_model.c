@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../engine/crc32.h"
-#include "../../engine/format.h"
+#include "../../format/crc32.h"
+#include "../../format/format.h"
 #include "../../engine/model.h"
 #include "../../engine/translator.h"
 #include "fuzz.h"

@@ -2,7 +2,7 @@
  *
  *   [header 64 B][section table: n x 48 B][sections, each 64-byte aligned]
  *
- * All integers are little-endian. The reader (format_read.c) trusts nothing:
+ * All integers are little-endian. The reader (read.c) trusts nothing:
  * every offset, size and count is checked against the file before use. The
  * writer lives in model-pack/. */
 #ifndef NMT_FORMAT_H
@@ -57,17 +57,14 @@ enum {
 #define NMT_TENSOR_NAME_LEN 32
 enum {
 	NMT_T_NAME = 0,         /* char[32], NUL-padded */
-	NMT_T_DTYPE = 32,       /* u32: nmt_dtype */
+	NMT_T_DTYPE = 32,       /* u32: nmt_format (weights.h) */
 	NMT_T_ROWS = 36,        /* u32 */
 	NMT_T_COLS = 40,        /* u32: a vector is 1 x n */
 	NMT_T_OFFSET = 48,      /* u64, from the start of the weights section, 64-aligned */
 	NMT_T_SIZE = 56,        /* u64 bytes */
 };
 
-/* q8/q4 tensors are quant/matrix.h's panel layout: the codes
- * (nmt_matrix_code_bytes), zero padding to a multiple of 64 bytes, then one
- * f32 row factor per row (scale / level[0], quant/logquant.h). */
-typedef enum { NMT_DTYPE_F32 = 0, NMT_DTYPE_Q8 = 1, NMT_DTYPE_Q4 = 2 } nmt_dtype;
+/* A tensor's bytes are format/weights.h's layout for its format. */
 
 /* Little-endian field access without alignment assumptions. */
 static inline uint32_t nmt_rd32(const uint8_t *p)

@@ -1,7 +1,7 @@
 /* Growing an array with realloc: on failure the array stays as it was, so
  * the caller can report the error and still free everything. */
-#ifndef NMT_ENGINE_GROW_H
-#define NMT_ENGINE_GROW_H
+#ifndef NMT_FORMAT_GROW_H
+#define NMT_FORMAT_GROW_H
 #include <stdlib.h>
 
 /* *pp (any T *) reallocated to n elements of `size` bytes (at least one, so

@@ -1,4 +1,4 @@
-/* Reading the packed file's header and section table (engine/format.h). */
+/* Reading the packed file's header and section table (format.h). */
 #include "format.h"
 
 #include <stdio.h>

@@ -1,0 +1,44 @@
+/* How a weight tensor is laid out in bytes, in the packed file and in memory
+ * alike (the loader binds it in place): its format, the quantized panel
+ * layout's sizes, and where a quantized tensor's row factors start. The one
+ * description the packer writes and the loader checks (docs/FORMAT.md,
+ * "Weights").
+ *
+ * Quantized layout (q8, q4): rows are grouped in panels of NMT_PANEL_ROWS
+ * rows, each row cut into 64-byte chunks, and the chunks of a panel
+ * interleaved: [r0 chunk0][r1 chunk0][r2 chunk0][r3 chunk0][r0 chunk1]...
+ * A kernel streams a panel linearly while computing its rows together, and a
+ * single row (a shortlist entry) is still its chunks at a fixed stride. A q8
+ * chunk holds 64 codes of consecutive columns; a q4 chunk holds 128: byte j
+ * has column j in its low nibble and column 64 + j in its high nibble.
+ * Columns are padded with zero codes to whole chunks, rows with zero rows to
+ * whole panels. The codes are followed by one f32 factor per row (scale /
+ * level[0], quant/logquant.h). */
+#ifndef NMT_FORMAT_WEIGHTS_H
+#define NMT_FORMAT_WEIGHTS_H
+#include <stddef.h>
+
+/* A weight tensor's format; the values are the tensor directory's dtype
+ * codes (format.h, NMT_T_DTYPE). */
+typedef enum { NMT_FMT_F32 = 0, NMT_FMT_Q8 = 1, NMT_FMT_Q4 = 2 } nmt_format;
+
+#define NMT_PANEL_ROWS 4
+#define NMT_CHUNK_BYTES 64
+/* Columns one chunk holds: 64 q8 codes or 128 q4 codes. A macro, so that
+ * the GPU's device code shares it. */
+#define NMT_CHUNK_COLS(f) ((f) == NMT_FMT_Q4 ? 2 * NMT_CHUNK_BYTES : NMT_CHUNK_BYTES)
+/* q8 products are summed in int32: |level| <= 4096 times |x| <= 127 per
+ * column keeps any row of up to this many columns from overflowing. */
+#define NMT_Q8_MAX_COLS 4096
+
+/* Columns rounded up to whole chunks (q8: 64, q4: 128); cols for f32. */
+int nmt_matrix_padded_cols(nmt_format format, int cols);
+/* Bytes of codes for a rows x cols quantized matrix in the panel layout. */
+size_t nmt_matrix_code_bytes(nmt_format format, int rows, int cols);
+/* Where a q8/q4 tensor's row factors start (its codes end on a 64-byte
+ * boundary, so right after them). */
+size_t nmt_tensor_factors_at(nmt_format format, int rows, int cols);
+/* Bytes of a whole rows x cols tensor: f32 values, or codes then factors. */
+size_t nmt_tensor_bytes(nmt_format format, int rows, int cols);
+
+#endif
