@@ -1,7 +1,7 @@
 /* nmt: translate stdin to stdout, one line in, one line out.
  *
  *   nmt [-m MODEL] [-b BEAM] [--nbest N] [-t THREADS] < input > output
- *   nmt info [--verify] MODEL
+ *   nmt info [--verify] [MODEL]
  *
  * Errors are one line on stderr starting "nmt: ", exit status 1 (2 for bad
  * usage). Every input line gives exactly one output line (N with --nbest N),
@@ -43,7 +43,7 @@ _Noreturn static void die(int status, const char *fmt, ...)
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: nmt [options] < input > output\n"
-	      "       nmt info [--verify] MODEL\n"
+	      "       nmt info [--verify] [MODEL]\n"
 	      "Translates stdin line by line with the embedded model or MODEL.\n"
 	      "  -m, --model FILE     packed model (.nmt) to use instead of the embedded one\n"
 	      "  -b, --beam N         beam size 1..8 (default 4; 1 = greedy)\n"
@@ -383,10 +383,12 @@ static int cmd_info(int argc, char **argv)
 		verify = 1;
 		i++;
 	}
-	if (i + 1 != argc)
-		die(2, "usage: nmt info [--verify] MODEL");
-	nmt_model *m = load_model(argv[i], verify ? NMT_OPEN_VERIFY : 0);
-	printf("file: %s (%zu bytes)\n", argv[i], nmt_model_file_size(m));
+	if (i + 1 < argc)
+		die(2, "usage: nmt info [--verify] [MODEL]");
+	/* no MODEL: the embedded one */
+	const char *path = i < argc ? argv[i] : NULL;
+	nmt_model *m = load_model(path, verify ? NMT_OPEN_VERIFY : 0);
+	printf("file: %s (%zu bytes)\n", path ? path : "(embedded)", nmt_model_file_size(m));
 	printf("format version: %u\n", nmt_model_format_version(m));
 	for (int s = 0; s < nmt_model_section_count(m); s++) {
 		nmt_section_info info;

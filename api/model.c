@@ -30,7 +30,7 @@ nmt_status nmt_model_open(const char *path, unsigned flags, nmt_model **model, n
 
 	if (rc != NMT_OK)
 		return rc;
-	rc = (nmt_status)nmt_model_open_file(path, (flags & NMT_OPEN_VERIFY) != 0, model, why, sizeof why);
+	rc = (nmt_status)nmt_load_file(path, (flags & NMT_OPEN_VERIFY) != 0, model, why, sizeof why);
 	return rc ? nmt_api_fail(err, rc, "%s", why) : nmt_api_ok(err);
 }
 
@@ -52,13 +52,18 @@ nmt_status nmt_model_open_buffer(const void *data, size_t size, unsigned flags, 
 		memcpy(copy, data, size);
 		data = copy;
 	}
-	rc = (nmt_status)nmt_model_open_memory(data, size, (flags & NMT_OPEN_VERIFY) != 0, model, why, sizeof why);
+	rc = (nmt_status)nmt_load_memory(data, size, (flags & NMT_OPEN_VERIFY) != 0, model, why, sizeof why);
 	if (rc) {
 		free(copy);
 		return nmt_api_fail(err, rc, "%s", why);
 	}
 	(*model)->owned_copy = copy;
 	return nmt_api_ok(err);
+}
+
+void nmt_model_close(nmt_model *m)
+{
+	nmt_unload(m);
 }
 
 const char *nmt_model_metadata(const nmt_model *m, size_t *len)
@@ -72,7 +77,7 @@ nmt_status nmt_model_metadata_value(const nmt_model *m, const char *key, char *v
 {
 	if (!m || !key || !value || size == 0)
 		return NMT_ERR_ARGUMENT;
-	return nmt_model_meta(m, key, value, size) == 0 ? NMT_OK : NMT_ERR_ARGUMENT;
+	return nmt_meta_of(m, key, value, size) == 0 ? NMT_OK : NMT_ERR_ARGUMENT;
 }
 
 size_t nmt_model_file_size(const nmt_model *m)

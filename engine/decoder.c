@@ -3,9 +3,8 @@
  * (design-notes §1, train/model.py NMT.step). */
 #include <string.h>
 
-#include "../quant/vecmath.h"
 #include "engine.h"
-#include "../quant/qdot.h"
+#include "../quant/ew.h"
 
 /* The products of each row's previous-word embedding x, V_a x and the
  * GRU's input projection of it, W_ih,x x: s->qv_row[i] and s->gx_row[i]
@@ -47,8 +46,8 @@ static void attention_query(nmt_state *s, int n)
 
 	nmt_matmul(&m->att_W, s->h, n, d->dec_hidden, NULL, s->q, d->att, &s->kq);
 	for (int i = 0; i < n; i++)
-		s->kq.qdot->ew->add(s->q + (size_t)i * d->att, s->qv_row[i], d->att);
-	s->kq.qdot->ew->tanh(s->q, n * d->att);
+		s->ew->add(s->q + (size_t)i * d->att, s->qv_row[i], d->att);
+	s->ew->tanh(s->q, n * d->att);
 }
 
 /* α = softmax_j(q · k_j) over the row's own sentence, and the GRU's input
@@ -71,10 +70,10 @@ static void attention_context(nmt_state *s, int n)
 				    .data = s->keys + (size_t)st->src_off * d->att };
 		nmt_matmul(&keys, s->q + (size_t)i0 * d->att, i1 - i0, d->att, NULL, s->att, S, &s->kq);
 		for (int i = 0; i < i1 - i0; i++)
-			nmt_vec_softmax(s->att + (size_t)i * S, S);
+			s->ew->softmax(s->att + (size_t)i * S, S);
 		for (int i = 0; s->keep_att && i < i1 - i0; i++)   /* kept for the alignments */
 			memcpy(s->step_att + (size_t)(i0 + i) * s->att_stride, s->att + (size_t)i * S, (size_t)S * sizeof(float));
-		s->kq.qdot->ew->weighted_sum(s->att, i1 - i0, s->proj + (size_t)st->src_off * g, S, g,
+		s->ew->weighted_sum(s->att, i1 - i0, s->proj + (size_t)st->src_off * g, S, g,
 					     s->gi + (size_t)i0 * g);
 	}
 }
@@ -89,12 +88,12 @@ static void gru_step(nmt_state *s, int n)
 	int r = d->dec_hidden, g = 3 * r;
 
 	for (int i = 0; i < n; i++) {   /* (gi + b_ih) + gx */
-		s->kq.qdot->ew->add(s->gi + (size_t)i * g, m->dec.b_ih, g);
-		s->kq.qdot->ew->add(s->gi + (size_t)i * g, s->gx_row[i], g);
+		s->ew->add(s->gi + (size_t)i * g, m->dec.b_ih, g);
+		s->ew->add(s->gi + (size_t)i * g, s->gx_row[i], g);
 	}
 	nmt_matmul(&m->dec.w_hh, s->h, n, r, m->dec.b_hh, s->gh, g, &s->kq);
 	for (int i = 0; i < n; i++)
-		s->kq.qdot->ew->gru_cell(r, s->gi + (size_t)i * g, s->gh + (size_t)i * g, s->h + (size_t)i * r,
+		s->ew->gru_cell(r, s->gi + (size_t)i * g, s->gh + (size_t)i * g, s->h + (size_t)i * r,
 					 s->h_next + (size_t)i * r);
 }
 
@@ -107,13 +106,13 @@ static void fc_stack(nmt_state *s, int n)
 	int f = d->fc;
 
 	nmt_matmul(&m->fc_in.w, s->h_next, n, d->dec_hidden, m->fc_in.b, s->z, f, &s->kq);
-	s->kq.qdot->ew->relu(s->z, n * f);
+	s->ew->relu(s->z, n * f);
 	for (int layer = 0; layer < d->fc_layers; layer++) {
 		nmt_matmul(&m->fc.w, s->z, n, f, m->fc.b, s->z_next, f, &s->kq);
-		s->kq.qdot->ew->add_relu(s->z, s->z_next, n * f);
+		s->ew->add_relu(s->z, s->z_next, n * f);
 	}
 	nmt_matmul(&m->top.w, s->z, n, f, m->top.b, s->t, d->emb, &s->kq);
-	s->kq.qdot->ew->tanh(s->t, n * d->emb);
+	s->ew->tanh(s->t, n * d->emb);
 }
 
 /* The output layer is the target embedding matrix itself (tied): over the

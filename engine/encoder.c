@@ -3,9 +3,8 @@
  * sentences whose positions lie one after the other. */
 #include <string.h>
 
-#include "../quant/vecmath.h"
 #include "engine.h"
-#include "../quant/qdot.h"
+#include "../quant/ew.h"
 
 /* Gather into s->enc_h the state each sentence still running at step i of
  * direction dir continues from (zeros at its start), and into s->enc_pos
@@ -73,7 +72,7 @@ static void gru_direction(nmt_state *s, int layer, int dir, const float *in, flo
 		nmt_matmul(&g->w_hh, s->enc_h, m, re, g->b_hh, s->enc_gh, 3 * re, &s->kq);
 		for (int k = 0; k < m; k++) {
 			size_t pos = (size_t)s->enc_pos[k];
-			s->kq.qdot->ew->gru_cell(re, s->enc_gi + pos * 3 * re, s->enc_gh + (size_t)k * 3 * re,
+			s->ew->gru_cell(re, s->enc_gi + pos * 3 * re, s->enc_gh + (size_t)k * 3 * re,
 				     s->enc_h + (size_t)k * re, out + pos * ctx + (size_t)dir * re);
 		}
 	}
@@ -95,7 +94,7 @@ static void initial_state(nmt_state *s, int i)
 	for (int k = 0; k < ctx; k++)
 		mean[k] /= (float)st->src_len;
 	nmt_matmul(&m->init.w, mean, 1, ctx, m->init.b, h0, m->d.dec_hidden, &s->kq);
-	s->kq.qdot->ew->tanh(h0, m->d.dec_hidden);
+	s->ew->tanh(h0, m->d.dec_hidden);
 }
 
 void nmt_encode(nmt_state *s, const int32_t *const *src)
@@ -119,7 +118,7 @@ void nmt_encode(nmt_state *s, const int32_t *const *src)
 	}
 	s->states = in;
 	nmt_matmul(&m->att_U, s->states, s->total_src, ctx, NULL, s->keys, d->att, &s->kq);
-	s->kq.qdot->ew->tanh(s->keys, s->total_src * d->att);
+	s->ew->tanh(s->keys, s->total_src * d->att);
 	/* The decoder GRU's input projection of the context is that of the
 	 * states weighed by the attention, W_ih,c c_i = sum_j a_ij (W_ih,c s_j):
 	 * each state projected once here, in one product over the batch, not

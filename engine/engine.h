@@ -120,7 +120,8 @@ typedef struct nmt_state {
 	float *gathered_f;          /* [2 * sum of lengths]: factors, then biases */
 	size_t cap_gathered_f;
 
-	nmt_kscratch kq;            /* the kernels' quantized activations */
+	const struct nmt_ew *ew;    /* the element-wise kernels of the model's ISA (quant/ew.h) */
+	nmt_kscratch kq;            /* the matrix products' quantized activations */
 
 	/* a device running the model instead (NULL: this CPU), and what the
 	 * search exchanges with it every step */

@@ -320,7 +320,7 @@ static int open_precomp(nmt_model *m, char *err, size_t errlen)
 
 /* ---- open / close ------------------------------------------------------- */
 
-int nmt_model_open_memory(const void *buf, size_t len, int verify_all, nmt_model **out,
+int nmt_load_memory(const void *buf, size_t len, int verify_all, nmt_model **out,
 			  char *err, size_t errlen)
 {
 	nmt_model *m = calloc(1, sizeof *m);
@@ -371,11 +371,11 @@ int nmt_model_open_memory(const void *buf, size_t len, int verify_all, nmt_model
 	*out = m;
 	return 0;
 fail:
-	nmt_model_close(m);
+	nmt_unload(m);
 	return rc;
 }
 
-int nmt_model_open_file(const char *path, int verify_all, nmt_model **out, char *err, size_t errlen)
+int nmt_load_file(const char *path, int verify_all, nmt_model **out, char *err, size_t errlen)
 {
 	struct stat st;
 	int fd = open(path, O_RDONLY);
@@ -405,7 +405,7 @@ int nmt_model_open_file(const char *path, int verify_all, nmt_model **out, char 
 		return no_memory ? NMT_ERR_NO_MEMORY : NMT_ERR_IO;
 	}
 	char why[256];
-	int rc = nmt_model_open_memory(map, len, verify_all, out, why, sizeof why);
+	int rc = nmt_load_memory(map, len, verify_all, out, why, sizeof why);
 	if (rc != 0) {
 		munmap(map, len);
 		nmt_fail(err, errlen, "%s: %s", path, why);
@@ -415,7 +415,7 @@ int nmt_model_open_file(const char *path, int verify_all, nmt_model **out, char 
 	return 0;
 }
 
-void nmt_model_close(nmt_model *m)
+void nmt_unload(nmt_model *m)
 {
 	if (!m)
 		return;
@@ -431,7 +431,7 @@ void nmt_model_close(nmt_model *m)
 	free(m);
 }
 
-int nmt_model_meta(const nmt_model *m, const char *key, char *val, size_t vallen)
+int nmt_meta_of(const nmt_model *m, const char *key, char *val, size_t vallen)
 {
 	return nmt_meta_get(m->meta, m->meta_len, key, val, vallen);
 }

@@ -80,17 +80,21 @@ struct nmt_model {
 	const struct nmt_qdot *qdot;                 /* q8/q4 dot products for this CPU */
 };
 
-/* Map a packed file read-only and bind everything. 0, or on error a
+/* The engine's side of loading a model; nmt.h's nmt_model_open,
+ * nmt_model_open_buffer and nmt_model_close (api/model.c) are built on these.
+ *
+ * Map a packed file read-only and bind everything. 0, or on error a
  * one-line message and NMT_ERR_IO, NMT_ERR_FORMAT, NMT_ERR_NO_MEMORY or
  * NMT_ERR_UNSUPPORTED (nmt.h). */
-int nmt_model_open_file(const char *path, int verify_all, nmt_model **out, char *err, size_t errlen);
+int nmt_load_file(const char *path, int verify_all, nmt_model **out, char *err, size_t errlen);
 /* Use a packed file already in memory (64-byte aligned, else
  * NMT_ERR_ARGUMENT; it must outlive the model). Errors as above. */
-int nmt_model_open_memory(const void *buf, size_t len, int verify_all, nmt_model **out,
-			  char *err, size_t errlen);
-void nmt_model_close(nmt_model *m);
+int nmt_load_memory(const void *buf, size_t len, int verify_all, nmt_model **out, char *err,
+		    size_t errlen);
+/* Unmap and free everything a load made (NULL: nothing). */
+void nmt_unload(nmt_model *m);
 
 /* A metadata value copied NUL-terminated into val; -1 if absent or too long. */
-int nmt_model_meta(const nmt_model *m, const char *key, char *val, size_t vallen);
+int nmt_meta_of(const nmt_model *m, const char *key, char *val, size_t vallen);
 
 #endif

@@ -11,9 +11,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "../quant/vecmath.h"
 #include "engine.h"
-#include "../quant/qdot.h"
+#include "../quant/ew.h"
 
 typedef nmt_candidate candidate;
 typedef struct nmt_finished finished_hyp;
@@ -60,7 +59,7 @@ static void offer_range(const nmt_state *s, const nmt_sentence *st, const nmt_gu
 			int v0, int v1, float max, float log_sum, float live, int flat0, int k, candidate *best,
 			int *count)
 {
-	const nmt_ew *ew = s->kq.qdot->ew;
+	const nmt_ew *ew = s->ew;
 	for (int v = v0; v < v1; v++) {
 		if (*count == k && best[k - 1].value > -INFINITY) {
 			v += ew->first_reaching(x + v, v1 - v, max, log_sum, live, best[k - 1].value);
@@ -107,7 +106,7 @@ static int pick_candidates(nmt_state *s, const nmt_sentence *st, int row0, int k
 {
 	int V = output_size(s, st), Vt = s->m->d.tgt_vocab, count = 0;
 	int Z = st->shortlist_len > 0 ? s->n_shared : 0;
-	const nmt_ew *ew = s->kq.qdot->ew;
+	const nmt_ew *ew = s->ew;
 
 	for (int i = 0; i < st->n_live; i++) {
 		const float *x = s->logits + (size_t)(row0 + i) * s->logit_stride;

@@ -4,6 +4,7 @@
 
 #include "engine.h"
 #include "../format/grow.h"
+#include "../quant/qdot.h"
 
 /* Grow array p to n elements; a failure sets the caller's `failed`. */
 #define GROW(p, n) (failed |= nmt_grow(&(p), (n), sizeof *(p)))
@@ -26,6 +27,7 @@ int nmt_state_init(nmt_state *s, const nmt_model *m)
 
 	memset(s, 0, sizeof *s);
 	s->m = m;
+	s->ew = m->qdot->ew;
 	GROW(s->enc_mean, 2 * (size_t)m->d.enc_hidden);
 	if (failed || nmt_kscratch_init(&s->kq, widest_input(&m->d), m->qdot) != 0 ||
 	    !(s->shortlist_marks = calloc((size_t)m->d.tgt_vocab, 1))) {

@@ -17,7 +17,7 @@ nmt_translator *nmt_translator_new(const nmt_model *m)
 	if (!t)
 		return NULL;
 	t->m = m;
-	t->lang = nmt_split_lang_for(nmt_model_meta(m, "src_lang", lang, sizeof lang) == 0 ? lang : NULL);
+	t->lang = nmt_split_lang_for(nmt_meta_of(m, "src_lang", lang, sizeof lang) == 0 ? lang : NULL);
 	t->src_scratch = spm_scratch_new();
 	t->tgt_scratch = spm_scratch_new();
 	t->word_scratch = spm_scratch_new();

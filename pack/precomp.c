@@ -47,7 +47,7 @@ int pack_precomp(const char *path, int top, uint8_t **blob, size_t *len, char *e
 	nmt_model *m;
 	nmt_kscratch k;
 
-	if (nmt_model_open_file(path, 0, &m, err, errlen) != 0)
+	if (nmt_load_file(path, 0, &m, err, errlen) != 0)
 		return -1;
 	const nmt_dims *d = &m->d;
 	int n_src = top < d->src_vocab ? top : d->src_vocab, n_tgt = top < d->tgt_vocab ? top : d->tgt_vocab;
@@ -57,7 +57,7 @@ int pack_precomp(const char *path, int top, uint8_t **blob, size_t *len, char *e
 	*blob = malloc(*len);
 	if (!*blob || nmt_kscratch_init(&k, d->emb, m->qdot) != 0) {
 		free(*blob);
-		nmt_model_close(m);
+		nmt_unload(m);
 		return nmt_fail(err, errlen, "out of memory");
 	}
 	nmt_wr32(*blob, (uint32_t)n_src);
@@ -67,7 +67,7 @@ int pack_precomp(const char *path, int top, uint8_t **blob, size_t *len, char *e
 	float *enc = (float *)(*blob + 16);   /* malloc's alignment suits floats; little-endian host */
 	int rc = fill(m, n_src, n_tgt, enc, enc + (size_t)n_src * enc_cols, &k);
 	nmt_kscratch_free(&k);
-	nmt_model_close(m);
+	nmt_unload(m);
 	if (rc != 0) {
 		free(*blob);
 		return nmt_fail(err, errlen, "out of memory");

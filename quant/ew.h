@@ -16,6 +16,8 @@ typedef struct nmt_ew {
 	/* ew_body.h's nmt_ew_rescale and nmt_ew_weighted_sum */
 	void (*rescale)(const int32_t *sum, const float *factor, float x_scale, const float *bias, int n, float *y);
 	void (*weighted_sum)(const float *w, int n_w, const float *rows, int n_rows, int n, float *out);
+	/* vecmath.h's nmt_vec_softmax (the attention's weights) */
+	void (*softmax)(float *x, int n);
 	/* y += x; y += relu(x); x = relu(x) (the decoder's vector sums and its
 	 * FC layers' activation) */
 	void (*add)(float *y, const float *x, int n);

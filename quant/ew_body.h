@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "vecmath.h"
+#include "approx.h"
 
 #ifdef __CUDACC__   /* engine/cuda.cu runs these same bodies on the GPU */
 #define NMT_EW_INLINE static inline __host__ __device__
@@ -260,6 +260,17 @@ NMT_EW_INLINE int nmt_ew_first_reaching(const float *x, int n, float max, float 
 				return v;
 	}
 	return n;
+}
+
+/* In-place softmax over n >= 1 values: e^(x - max), divided by their sum. */
+NMT_EW_INLINE void nmt_ew_softmax(float *x, int n)
+{
+	float m = nmt_ew_max(x, n);
+	for (int i = 0; i < n; i++)
+		x[i] = nmt_exp(x[i] - m);
+	float inv = 1.0f / nmt_ew_sum(x, n);
+	for (int i = 0; i < n; i++)
+		x[i] *= inv;
 }
 
 /* vecmath.h's nmt_vec_log_normalizer: log(sum e^(x - max)) in blocks. */

@@ -1,5 +1,5 @@
-/* The element-wise kernel table of one x86 ISA file (ew.h): ew_body.h's
- * loops wrapped in functions compiled for that ISA. The including file
+/* The element-wise kernel table of one ISA file (ew.h): ew_body.h's loops
+ * wrapped in functions compiled for that ISA. The including file
  * defines TARGET (its target attribute), NMT_EW_LANES (floats per vector)
  * and NMT_EW_TABLE (the table's name) first, and includes this once.
  * Internal to quant/. */
@@ -7,6 +7,7 @@
 #define NMT_QUANT_EW_ISA_H
 #include "ew.h"
 #include "ew_body.h"
+#include "vecmath.h"
 
 TARGET static void gru_cell(int hidden, const float *gi, const float *gh, const float *h, float *h_out)
 {
@@ -50,8 +51,13 @@ TARGET static int first_reaching(const float *x, int n, float max, float log_sum
 
 #ifdef NMT_WITH_SLEEF   /* the SLEEF build's tanh and exponentials */
 const nmt_ew NMT_EW_TABLE = { gru_cell, nmt_vec_tanh, quantize_x, nmt_vec_log_normalizer,
-			      rescale, weighted_sum, add, add_relu, relu, first_reaching };
+			      rescale, weighted_sum, nmt_vec_softmax, add, add_relu, relu, first_reaching };
 #else
+TARGET static void softmax(float *x, int n)
+{
+	nmt_ew_softmax(x, n);
+}
+
 TARGET static void vec_tanh(float *x, int n)
 {
 	nmt_ew_tanh(x, n);
@@ -63,6 +69,6 @@ TARGET static float log_normalizer(const float *x, int n, float *max)
 }
 
 const nmt_ew NMT_EW_TABLE = { gru_cell, vec_tanh, quantize_x, log_normalizer,
-			      rescale, weighted_sum, add, add_relu, relu, first_reaching };
+			      rescale, weighted_sum, softmax, add, add_relu, relu, first_reaching };
 #endif
 #endif

@@ -60,6 +60,7 @@ expect_error "--device cuda without CUDA" 1 $NMT --device cuda
 if [ "$NMT_BIN" = ./nmt ] && [ -f models/ende.safetensors ]; then
 	# the default model is embedded: the binary alone translates, from anywhere
 	check "embedded model translates" sh -c "cd / && echo 'A dog runs along the beach.' | ${RUNNER:-} $PWD/nmt -b 1 | grep -q '[a-z]'"
+	check "nmt info describes the embedded model" sh -c "$NMT info | grep -q '^file: (embedded)' && $NMT info --verify | grep -q '^arch=gru-fc-1'"
 	check "embedded model: one line per line" test "$(printf 'A dog.\n\nTwo cats.\n' | $NMT -b 1 | wc -l)" -eq 3
 	# a trained English->German model, not noise: the words any such model knows
 	check "embedded model speaks German (beam 4)" sh -c "echo 'Two young children are playing in the sand.' | $NMT | grep -q 'Kinder'"
@@ -161,7 +162,9 @@ if [ "$NMT_BIN" = ./nmt ] && [ -f models/ende.safetensors ]; then
 	check "--html: 10,000 nested tags kept" test "$(head -n 1 "$TMP/hostile.html.out" | grep -o '<b>' | wc -l)" -eq 10000
 else
 	expect_error "no embedded model" 1 $NMT
+	expect_error "nmt info: no embedded model" 1 $NMT info
 fi
+expect_error "nmt info: two models" 2 $NMT info a.nmt b.nmt
 expect_error "--split needs sentence or none" 2 sh -c "echo A dog. | $NMT --split words"
 
 # ---- packing and translating with the tiny model ---------------------------

@@ -81,7 +81,7 @@ static void test_decode_loop_allocates_nothing(void **state)
 	nmt_model *m;
 	nmt_state s;
 	char err[256];
-	assert_int_equal(nmt_model_open_file(MODEL_PATH, 1, &m, err, sizeof err), 0);
+	assert_int_equal(nmt_load_file(MODEL_PATH, 1, &m, err, sizeof err), 0);
 	assert_int_equal(nmt_state_init(&s, m), 0);
 	int32_t a[] = { 5, 9, 11, 40, 3, m->d.src_eos_id }, b[] = { 7, 8, m->d.src_eos_id };
 	const int32_t *src[] = { a, b };
@@ -100,7 +100,7 @@ static void test_decode_loop_allocates_nothing(void **state)
 		assert_true(n_out[0] >= 1 && n_out[1] >= 1);
 	}
 	nmt_state_free(&s);
-	nmt_model_close(m);
+	nmt_unload(m);
 }
 
 /* After one round over the lines (and a line long enough to be segmented),
@@ -110,7 +110,7 @@ static void test_translator_steady_state_allocates_nothing(void **state)
 	(void)state;
 	nmt_model *m;
 	char err[256];
-	assert_int_equal(nmt_model_open_file(MODEL_PATH, 1, &m, err, sizeof err), 0);
+	assert_int_equal(nmt_load_file(MODEL_PATH, 1, &m, err, sizeof err), 0);
 	/* the counting works: making a translator allocates */
 	allocations = 0;
 	counting = 1;
@@ -135,7 +135,7 @@ static void test_translator_steady_state_allocates_nothing(void **state)
 		assert_int_equal(allocations, 0);
 	}
 	nmt_translator_free(t);
-	nmt_model_close(m);
+	nmt_unload(m);
 }
 
 int main(void)

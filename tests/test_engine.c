@@ -110,7 +110,7 @@ static int setup(void **state)
 	ssize_t len;
 
 	memset(&f, 0, sizeof f);
-	if (nmt_model_open_file(MODEL_PATH, 1, &f.model, err, sizeof err) != 0) {
+	if (nmt_load_file(MODEL_PATH, 1, &f.model, err, sizeof err) != 0) {
 		fprintf(stderr, "%s\n", err);
 		return -1;
 	}
@@ -132,7 +132,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	fixture *f = *state;
-	nmt_model_close(f->model);
+	nmt_unload(f->model);
 	return 0;
 }
 
@@ -521,7 +521,7 @@ static void test_full_shortlist_changes_nothing(void **state)
 	nmt_translation tr[NMT_MAX_BEAM];
 	int n;
 
-	assert_int_equal(nmt_model_open_file("build/tiny_vmap_full.nmt", 1, &m, err, sizeof err), 0);
+	assert_int_equal(nmt_load_file("build/tiny_vmap_full.nmt", 1, &m, err, sizeof err), 0);
 	assert_true(m->has_vmap);
 	nmt_translator *t = nmt_translator_new(m);
 	assert_non_null(t);
@@ -534,7 +534,7 @@ static void test_full_shortlist_changes_nothing(void **state)
 			assert_string_equal(tr[r].text, e->beam4[r].text);
 	}
 	nmt_translator_free(t);
-	nmt_model_close(m);
+	nmt_unload(m);
 }
 
 /* With the small map, the shortlist is exactly 0-grams + EOS + the targets of
@@ -548,7 +548,7 @@ static void test_small_shortlist_restricts_output(void **state)
 	nmt_hypothesis out[NMT_MAX_BEAM];
 	int n;
 
-	assert_int_equal(nmt_model_open_file("build/tiny_vmap_small.nmt", 1, &m, err, sizeof err), 0);
+	assert_int_equal(nmt_load_file("build/tiny_vmap_small.nmt", 1, &m, err, sizeof err), 0);
 	assert_int_equal(m->vmap.max_n, 2);
 	assert_int_equal(nmt_state_init(&s, m), 0);
 	for (int i = 0; i < f->n_sent; i++) {
@@ -598,7 +598,7 @@ static void test_small_shortlist_restricts_output(void **state)
 				assert_true(want[out[r].ids[k]]);
 	}
 	nmt_state_free(&s);
-	nmt_model_close(m);
+	nmt_unload(m);
 }
 
 /* Greedy's shortcut picks what offering every value to a one-place k-best

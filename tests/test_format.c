@@ -66,9 +66,9 @@ static int try_open(const uint8_t *buf, size_t len, int verify)
 {
 	nmt_model *m;
 	char err[512] = "";
-	int rc = nmt_model_open_memory(buf, len, verify, &m, err, sizeof err);
+	int rc = nmt_load_memory(buf, len, verify, &m, err, sizeof err);
 	if (rc == 0) {
-		nmt_model_close(m);
+		nmt_unload(m);
 		return 0;
 	}
 	assert_true(err[0] != '\0');

@@ -17,13 +17,13 @@ static int setup(void **state)
 {
 	(void)state;
 	char err[256];
-	return nmt_model_open_file("build/tiny.nmt", 1, &model, err, sizeof err) == 0 ? 0 : -1;
+	return nmt_load_file("build/tiny.nmt", 1, &model, err, sizeof err) == 0 ? 0 : -1;
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	nmt_model_close(model);
+	nmt_unload(model);
 	return 0;
 }
 

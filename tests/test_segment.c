@@ -20,7 +20,7 @@ static int setup(void **state)
 {
 	(void)state;
 	char err[256];
-	if (nmt_model_open_file("build/tiny.nmt", 1, &model, err, sizeof err) != 0)
+	if (nmt_load_file("build/tiny.nmt", 1, &model, err, sizeof err) != 0)
 		return -1;
 	scratch = spm_scratch_new();
 	return scratch ? 0 : -1;
@@ -30,7 +30,7 @@ static int teardown(void **state)
 {
 	(void)state;
 	spm_scratch_free(scratch);
-	nmt_model_close(model);
+	nmt_unload(model);
 	return 0;
 }
 

@@ -5,10 +5,24 @@
  * only produce an error here, never an out-of-bounds read later. The one table that is
  * not fully walked here (the darts-clone charsmap trie) is bounds-checked per step. */
 #include <float.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "spm_internal.h"
+
+/* Every error of the tokenizer, the runtime's and the packer's, is written
+ * by this one function (spm_internal.h). */
+int spm_fail(char *err, size_t errlen, const char *fmt, ...) {
+    if (err != NULL && errlen > 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
 
 uint32_t spm_hash(const void *s, size_t len) {
     const uint8_t *p = s;

@@ -2,8 +2,6 @@
  *
  * Everything that SentencePiece checks when loading a model is checked here, with a
  * readable message, so that a model spm_pack accepts behaves like it does in spm_encode. */
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,16 +9,6 @@
 #include "spm_proto.h"
 
 #define SPM_MAX_PIECES (1u << 24)
-
-int spm_fail(char *err, size_t errlen, const char *fmt, ...) {
-    if (err != NULL && errlen > 0) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
 
 static int bytes_eq(spm_bytes a, spm_bytes b) {
     return a.len == b.len && (a.len == 0 || memcmp(a.p, b.p, a.len) == 0);

@@ -65,13 +65,13 @@ static void open_and_use(const uint8_t *buf, size_t n, int verify_all)
 {
 	nmt_model *m;
 	char err[256], val[64];
-	if (nmt_model_open_memory(buf, n, verify_all, &m, err, sizeof err) != 0) {
+	if (nmt_load_memory(buf, n, verify_all, &m, err, sizeof err) != 0) {
 		FUZZ_ASSERT(err[0] != '\0');
 		return;
 	}
-	nmt_model_meta(m, "arch", val, sizeof val);
+	nmt_meta_of(m, "arch", val, sizeof val);
 	translate_with(m);
-	nmt_model_close(m);
+	nmt_unload(m);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

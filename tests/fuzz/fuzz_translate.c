@@ -21,7 +21,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argc;
 	(void)argv;
 	char err[256];
-	if (nmt_model_open_file(MODEL_PATH, 1, &model, err, sizeof err) != 0 ||
+	if (nmt_load_file(MODEL_PATH, 1, &model, err, sizeof err) != 0 ||
 	    !(translator = nmt_translator_new(model))) {
 		fprintf(stderr, "fuzz_translate: %s (make test builds it; run from the repository root)\n", err);
 		exit(1);
