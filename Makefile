@@ -345,7 +345,7 @@ A64_TESTS = build/a64/test_quant.qemu
 endif
 endif
 
-build/a64/test_quant: tests/test_quant.c $(wildcard quant/*.c)
+build/a64/test_quant: tests/test_quant.c $(wildcard quant/*.c) format/weights.c
 	@mkdir -p $(dir $@)
 	$(A64_CC) $(CFLAGS_COMMON) $(call gcc_only,$(A64_CC)) $(CFLAGS) $^ -o $@ -lcmocka -lm
 

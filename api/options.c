@@ -12,7 +12,7 @@ void nmt_options_init(nmt_options *o)
 
 /* Decoder rows (texts x beam) decoded together by default: 16 greedy texts,
  * 4 with beam 4. More rows were no faster and cost ~0.45 MB per beam-4 text
- * (docs/RESULTS.md, issue 5). */
+ * (docs/RESULTS.md, "Speed"). */
 #define DEFAULT_BATCH_ROWS 16
 
 nmt_status nmt_api_options(const nmt_options *given, nmt_search_options *search, int *batch, int *threads,

@@ -39,19 +39,20 @@ typedef struct {
 	int rows, cols, shortlist;   /* shortlist > 0: nmt_matmul_rows over that many random rows */
 } shape;
 
-/* The default model until session 8: e = re = r = a = 256, f = 512, 8000
- * target pieces; since session 9 (the distilled student): e = 256, re =
- * 128, r = 192, a = 128, f = 256, 8000 target pieces ("s9" below). */
+/* The teacher's shapes (the default model before distillation): e = re = r
+ * = a = 256, f = 512, 8000 target pieces; the distilled student's, today's
+ * default ("student" below): e = 256, re = 128, r = 192, a = 128, f = 256,
+ * 8000 target pieces. */
 static const shape SHAPES[] = {
 	{ "decoder GRU W_ih (3r x e+2re)", 768, 768, 0 },
 	{ "decoder GRU W_hh (3r x r)", 768, 256, 0 },
 	{ "FC layer (f x f)", 512, 512, 0 },
 	{ "output layer, shortlist of 700", 8000, 256, 700 },
 	{ "output layer, all 8000 rows", 8000, 256, 0 },
-	{ "s9 projected states (3r x 2re)", 576, 256, 0 },
-	{ "s9 decoder GRU W_hh (3r x r)", 576, 192, 0 },
-	{ "s9 encoder GRU W_hh (3re x re)", 384, 128, 0 },
-	{ "s9 FC layer (f x f)", 256, 256, 0 },
+	{ "student projected states (3r x 2re)", 576, 256, 0 },
+	{ "student decoder GRU W_hh (3r x r)", 576, 192, 0 },
+	{ "student encoder GRU W_hh (3re x re)", 384, 128, 0 },
+	{ "student FC layer (f x f)", 256, 256, 0 },
 };
 
 static void *checked_malloc(size_t n)

@@ -66,7 +66,7 @@ def main():
         inp = e if layer == 0 else 2 * re
         enc_per_src += 2 * (3 * re * inp + 3 * re * re)
     enc_per_src += a * 2 * re  # attention keys
-    enc_per_src += 3 * r * 2 * re  # the projected states W_ih,c s_j (design-notes §2)
+    enc_per_src += 3 * r * 2 * re  # the projected states W_ih,c s_j (docs/DESIGN.md §4)
     dec_fixed = r * a + e * a + 3 * r * e + 3 * r * r + f * r + d['fc_layers'] * f * f + e * f
 
     int8 = floats = tokens = words = 0

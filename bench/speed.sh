@@ -1,6 +1,6 @@
 #!/bin/sh
 # nmt side by side with what a user would otherwise run, in one run on the
-# same input (issue 5): nmt greedy and beam 4 on 1 and 2 threads for the f32,
+# same input: nmt greedy and beam 4 on 1 and 2 threads for the f32,
 # q8 and q4 packings of the default model; the PyTorch reference on the same
 # weights (greedy, sentence by sentence and batched, one thread); Apertium's
 # rule-based English->Spanish (apertium-eng-spa, its own pipeline of

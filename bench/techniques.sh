@@ -1,5 +1,5 @@
 #!/bin/sh
-# What each speed technique buys (issue 5): the same input translated with
+# What each speed technique buys: the same input translated with
 # the technique on and off, one thread, greedy and beam 4, for the q8 and q4
 # packings of the default model. Prints seconds (wall clock, best of RUNS)
 # and whether the output is byte-identical (the shortlist changes it, and

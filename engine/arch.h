@@ -1,4 +1,4 @@
-/* The tensors the architecture (design-notes §1, metadata arch=gru-fc-1)
+/* The tensors the architecture (docs/DESIGN.md §3, metadata arch=gru-fc-1)
  * consists of, by checkpoint name and shape: what model-pack requires of a
  * checkpoint and what it writes. Names follow train/model.py's state_dict. */
 #ifndef NMT_ARCH_H

@@ -1,6 +1,6 @@
 /* One step of the decoder for a set of hypotheses: Devlin's cheap attention,
  * the attentional GRU, the tied FC stack and the tied output layer
- * (design-notes §1, train/model.py NMT.step). */
+ * (docs/DESIGN.md §3, train/model.py NMT.step). */
 #include <string.h>
 
 #include "engine.h"

@@ -1,5 +1,5 @@
 /* The bidirectional GRU encoder, attention keys and the decoder's initial
- * state (design-notes §1, train/model.py NMT.encode), for a batch of
+ * state (docs/DESIGN.md §3, train/model.py NMT.encode), for a batch of
  * sentences whose positions lie one after the other. */
 #include <string.h>
 
@@ -122,7 +122,7 @@ void nmt_encode(nmt_state *s, const int32_t *const *src)
 	/* The decoder GRU's input projection of the context is that of the
 	 * states weighed by the attention, W_ih,c c_i = sum_j a_ij (W_ih,c s_j):
 	 * each state projected once here, in one product over the batch, not
-	 * each step's context per hypothesis (design-notes §2). They take the
+	 * each step's context per hypothesis (docs/DESIGN.md §4). They take the
 	 * memory of the encoder's input projections, needed no more. */
 	s->proj = s->enc_gi;
 	nmt_matmul(&m->dec_ih_c, s->states, s->total_src, ctx, NULL, s->proj, 3 * d->dec_hidden, &s->kq);

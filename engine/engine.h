@@ -1,5 +1,5 @@
 /* The engine's internals: per-thread state, the encoder, the decoder step and
- * the search. The math is design-notes §1 and train/model.py, step for step. */
+ * the search. The math is docs/DESIGN.md §3 and train/model.py, step for step. */
 #ifndef NMT_ENGINE_H
 #define NMT_ENGINE_H
 #include <stdint.h>
@@ -206,7 +206,7 @@ int nmt_search(nmt_state *s, const nmt_search_options *o, nmt_hypothesis *out, i
  * next batch is prepared. */
 const float *nmt_search_attention(const nmt_state *s, int sent, int step, int slot);
 
-/* ceil(1.5 * S + 10), design-notes §1. */
+/* ceil(1.5 * S + 10), docs/DESIGN.md §3. */
 int nmt_default_max_len(int src_len);
 
 #endif

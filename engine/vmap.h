@@ -1,4 +1,4 @@
-/* The n-gram vocabulary map (design-notes §4): which target pieces a source
+/* The n-gram vocabulary map (docs/DESIGN.md §6): which target pieces a source
  * n-gram may translate to, plus a list of pieces always allowed (0-grams).
  * Stored in the "vmap" section as a linear-probing hash table of 32-bit
  * n-gram fingerprints whose slots point into one contiguous payload of

@@ -1,4 +1,4 @@
-/* Logarithmic weight quantization (design-notes §3; Aji & Heafield, Marian
+/* Logarithmic weight quantization (docs/DESIGN.md §5; Aji & Heafield, Marian
  * 2019 §6): a weight is a sign and an exponent, w ~= +-s * 2^(-k), with one
  * float scale s per matrix row.
  *
@@ -11,7 +11,7 @@
  *   q8: level[k] = round(4096 * 2^(-k/16)) for k = 0..126, level[127] = 0
  *       (a step of 2^(1/16), 6% apart, over a range of 2^-7.9; one code is zero)
  *   q4: level[k] = 64 >> k for k = 0..6, level[7] = 0  (+-64 .. +-1 and zero:
- *       the int8 values a 16-entry table lookup yields, design-notes §3)
+ *       the int8 values a 16-entry table lookup yields, docs/DESIGN.md §5)
  *
  * A code is stored as sign << (bits - 1) | k, sign 1 = negative. How codes
  * are laid out for the kernels is the matrix layout's business, not this

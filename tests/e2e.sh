@@ -66,8 +66,8 @@ if [ "$NMT_BIN" = ./nmt ] && [ -f models/ende.safetensors ]; then
 	check "embedded model speaks German (beam 4)" sh -c "echo 'Two young children are playing in the sand.' | $NMT | grep -q 'Kinder'"
 	check "embedded model speaks German (greedy)" sh -c "echo 'A man and a woman are sitting on a bench.' | $NMT -b 1 | grep -q 'Mann'"
 	# its target vocabulary spells German: capital umlauts and digits come
-	# out as themselves, not as the unknown piece " ⁇ " (the model before
-	# session 9 wrote " ⁇ rzte", " ⁇ bung", "Nummer  ⁇ " here)
+	# out as themselves, not as the unknown piece " ⁇ " (an earlier default
+	# model wrote " ⁇ rzte", " ⁇ bung", "Nummer  ⁇ " here)
 	printf '%s\n' 'Two doctors are examining a patient.' 'A girl in a red shirt is doing an exercise on a mat.' \
 		'A boy wears a jersey with the number 23.' >"$TMP/unk.en"
 	for b in 1 4; do

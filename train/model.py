@@ -1,4 +1,4 @@
-"""The nmt reference model (design-notes §1), in PyTorch.
+"""The nmt reference model (docs/DESIGN.md §3), in PyTorch.
 
 This file is the executable specification the C engine is held to: the parity
 fixtures under tests/fixtures/ are produced by it, and the C engine must match
@@ -110,7 +110,7 @@ class NMT(nn.Module):
         """Teacher forcing up to the GRU: states h_i [B, T, r].
 
         The same math as calling recur() once per step, rearranged the way
-        design-notes §2 tells the engine to (Devlin §4.2-4.3): everything that
+        docs/DESIGN.md §4 tells the engine to (Devlin §4.2-4.3): everything that
         does not depend on h - the embeddings' attention and GRU input
         projections for all steps, and the GRU input projection of every
         source state (W_ic s_j, so W_ic c_i = sum_j alpha_ij W_ic s_j) - is one

@@ -1,4 +1,4 @@
-"""The n-gram vocabulary map (design-notes §4; OpenNMT WNMT 2018 §3.2).
+"""The n-gram vocabulary map (docs/DESIGN.md §6; OpenNMT WNMT 2018 §3.2).
 
     /usr/bin/python3 train/vmap.py --src-train X.en --tgt-train X.de \
         --spm-src S.model --spm-tgt T.model --out vmap.txt [--max-n 2] [--per-ngram 20]
