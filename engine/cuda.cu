@@ -578,7 +578,7 @@ static int upload_tables(dev_t_ *d, const nmt_state *s, size_t shortlist_ids)
 	}
 	CHECK(d, cudaMemcpy(d->buf[B_SENT_INFO], h, 4 * N * sizeof *h, cudaMemcpyHostToDevice), "uploading a batch");
 	if (shortlist_ids > 0)
-		CHECK(d, cudaMemcpy(d->buf[B_SHORTLISTS], s->shortlist_ids, shortlist_ids * sizeof(int32_t),
+		CHECK(d, cudaMemcpy(d->buf[B_SHORTLISTS], s->sl.ids, shortlist_ids * sizeof(int32_t),
 				    cudaMemcpyHostToDevice), "uploading a batch");
 	size_t k = 0;
 	for (int dir = 0; dir < 2; dir++) {
@@ -631,12 +631,12 @@ static int encode(void *dev, nmt_state *s, const int32_t *const *src)
 	size_t shortlist_ids = 0;
 
 	for (int i = 0; i < N; i++) {
-		memcpy(s->src_ids + s->sent[i].src_off, src[i], (size_t)s->sent[i].src_len * sizeof *s->src_ids);
+		memcpy(s->enc.src_ids + s->sent[i].src_off, src[i], (size_t)s->sent[i].src_len * sizeof *s->enc.src_ids);
 		shortlist_ids += (size_t)s->sent[i].shortlist_len;
 	}
 	if (reserve_batch(d, s, shortlist_ids) != 0 || upload_tables(d, s, shortlist_ids) != 0)
 		return -1;
-	CHECK(d, cudaMemcpy(d->buf[B_SRC_IDS], s->src_ids, (size_t)P * sizeof(int32_t), cudaMemcpyHostToDevice),
+	CHECK(d, cudaMemcpy(d->buf[B_SRC_IDS], s->enc.src_ids, (size_t)P * sizeof(int32_t), cudaMemcpyHostToDevice),
 	      "uploading a batch");
 	float *in = F(B_LAYER_A), *out = F(B_LAYER_B);
 	LAUNCH(k_embed, dim3(blocks((size_t)dm->emb), (unsigned)P), THREADS, d->dm.src_emb, I(B_SRC_IDS), P, in, dm->emb);
@@ -712,8 +712,8 @@ static int step(void *dev, nmt_state *s, int n)
 	LAUNCH(k_att_scores, blocks((size_t)n), THREADS, F(B_KEYS), q, row_sent, off, len, n, a, F(B_ATT), s->max_src);
 	LAUNCH(k_att_context, dim3(blocks((size_t)g), (unsigned)n), THREADS, F(B_PROJ), F(B_ATT), s->max_src, row_sent,
 									    off, len, n, g, w->dec_b_ih, gi);
-	if (s->keep_att)   /* kept for the alignments (the same layout: att_stride is max_src) */
-		CHECK(d, cudaMemcpy(s->step_att, d->buf[B_ATT], (size_t)n * s->max_src * sizeof(float),
+	if (s->hist.keep_att)   /* kept for the alignments (the same layout: att_stride is max_src) */
+		CHECK(d, cudaMemcpy(s->hist.step_att, d->buf[B_ATT], (size_t)n * s->max_src * sizeof(float),
 				    cudaMemcpyDeviceToHost), "a decoder step");
 	/* the GRU */
 	add(gi, F(B_GX), (size_t)n * g);

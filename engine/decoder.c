@@ -1,15 +1,17 @@
 /* One step of the decoder for a set of hypotheses: Devlin's cheap attention,
  * the attentional GRU, the tied FC stack and the tied output layer
  * (docs/DESIGN.md §3, train/model.py NMT.step). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "engine.h"
+#include "../format/grow.h"
 #include "../quant/ew.h"
 
 /* The products of each row's previous-word embedding x, V_a x and the
- * GRU's input projection of it, W_ih,x x: s->qv_row[i] and s->gx_row[i]
+ * GRU's input projection of it, W_ih,x x: s->dec.qv_row[i] and s->dec.gx_row[i]
  * point at them, in the model's precomputed table where it has the word
- * (read in place), else in s->qv and s->gx. */
+ * (read in place), else in s->dec.qv and s->dec.gx. */
 static void embedding_products(nmt_state *s, int n)
 {
 	const nmt_model *m = s->m;
@@ -17,23 +19,23 @@ static void embedding_products(nmt_state *s, int n)
 	int e = d->emb, a = d->att, g = 3 * d->dec_hidden;
 
 	if (m->pre_tgt == 0) {
-		nmt_matmul(&m->att_V, s->x, n, e, NULL, s->qv, a, &s->kq);
-		nmt_matmul(&m->dec_ih_x, s->x, n, e, NULL, s->gx, g, &s->kq);
+		nmt_matmul(&m->att_V, s->dec.x, n, e, NULL, s->dec.qv, a, &s->kq);
+		nmt_matmul(&m->dec_ih_x, s->dec.x, n, e, NULL, s->dec.gx, g, &s->kq);
 	}
 	for (int i = 0; i < n; i++) {
-		float *qv = s->qv + (size_t)i * a, *gx = s->gx + (size_t)i * g;
+		float *qv = s->dec.qv + (size_t)i * a, *gx = s->dec.gx + (size_t)i * g;
 		if (m->pre_tgt == 0) {
-			s->qv_row[i] = qv;
-			s->gx_row[i] = gx;
+			s->dec.qv_row[i] = qv;
+			s->dec.gx_row[i] = gx;
 		} else if (s->row_prev[i] < m->pre_tgt) {
 			const float *row = m->pre_att + (size_t)s->row_prev[i] * (a + g);
-			s->qv_row[i] = row;
-			s->gx_row[i] = row + a;
+			s->dec.qv_row[i] = row;
+			s->dec.gx_row[i] = row + a;
 		} else {
-			nmt_matmul(&m->att_V, s->x + (size_t)i * e, 1, e, NULL, qv, a, &s->kq);
-			nmt_matmul(&m->dec_ih_x, s->x + (size_t)i * e, 1, e, NULL, gx, g, &s->kq);
-			s->qv_row[i] = qv;
-			s->gx_row[i] = gx;
+			nmt_matmul(&m->att_V, s->dec.x + (size_t)i * e, 1, e, NULL, qv, a, &s->kq);
+			nmt_matmul(&m->dec_ih_x, s->dec.x + (size_t)i * e, 1, e, NULL, gx, g, &s->kq);
+			s->dec.qv_row[i] = qv;
+			s->dec.gx_row[i] = gx;
 		}
 	}
 }
@@ -44,15 +46,15 @@ static void attention_query(nmt_state *s, int n)
 	const nmt_model *m = s->m;
 	const nmt_dims *d = &m->d;
 
-	nmt_matmul(&m->att_W, s->h, n, d->dec_hidden, NULL, s->q, d->att, &s->kq);
+	nmt_matmul(&m->att_W, s->dec.h, n, d->dec_hidden, NULL, s->dec.q, d->att, &s->kq);
 	for (int i = 0; i < n; i++)
-		s->ew->add(s->q + (size_t)i * d->att, s->qv_row[i], d->att);
-	s->ew->tanh(s->q, n * d->att);
+		s->ew->add(s->dec.q + (size_t)i * d->att, s->dec.qv_row[i], d->att);
+	s->ew->tanh(s->dec.q, n * d->att);
 }
 
 /* α = softmax_j(q · k_j) over the row's own sentence, and the GRU's input
  * projection of the context c = Σ_j α_j s_j, which is Σ_j α_j (W_ih,c s_j):
- * the projected states the encoder left in s->proj, weighed, into s->gi.
+ * the projected states the encoder left in s->enc.proj, weighed, into s->dec.gi.
  * A sentence's rows (its hypotheses) go together: its keys multiply all of
  * their queries in one product, and its projected states are read once
  * for all of their weighed sums. */
@@ -67,14 +69,14 @@ static void attention_context(nmt_state *s, int n)
 		const nmt_sentence *st = &s->sent[s->row_sent[i0]];
 		int S = st->src_len;
 		nmt_matrix keys = { .format = NMT_FMT_F32, .rows = S, .cols = d->att,
-				    .data = s->keys + (size_t)st->src_off * d->att };
-		nmt_matmul(&keys, s->q + (size_t)i0 * d->att, i1 - i0, d->att, NULL, s->att, S, &s->kq);
+				    .data = s->enc.keys + (size_t)st->src_off * d->att };
+		nmt_matmul(&keys, s->dec.q + (size_t)i0 * d->att, i1 - i0, d->att, NULL, s->dec.att, S, &s->kq);
 		for (int i = 0; i < i1 - i0; i++)
-			s->ew->softmax(s->att + (size_t)i * S, S);
-		for (int i = 0; s->keep_att && i < i1 - i0; i++)   /* kept for the alignments */
-			memcpy(s->step_att + (size_t)(i0 + i) * s->att_stride, s->att + (size_t)i * S, (size_t)S * sizeof(float));
-		s->ew->weighted_sum(s->att, i1 - i0, s->proj + (size_t)st->src_off * g, S, g,
-					     s->gi + (size_t)i0 * g);
+			s->ew->softmax(s->dec.att + (size_t)i * S, S);
+		for (int i = 0; s->hist.keep_att && i < i1 - i0; i++)   /* kept for the alignments */
+			memcpy(s->hist.step_att + (size_t)(i0 + i) * s->hist.att_stride, s->dec.att + (size_t)i * S, (size_t)S * sizeof(float));
+		s->ew->weighted_sum(s->dec.att, i1 - i0, s->enc.proj + (size_t)st->src_off * g, S, g,
+					     s->dec.gi + (size_t)i0 * g);
 	}
 }
 
@@ -88,13 +90,13 @@ static void gru_step(nmt_state *s, int n)
 	int r = d->dec_hidden, g = 3 * r;
 
 	for (int i = 0; i < n; i++) {   /* (gi + b_ih) + gx */
-		s->ew->add(s->gi + (size_t)i * g, m->dec.b_ih, g);
-		s->ew->add(s->gi + (size_t)i * g, s->gx_row[i], g);
+		s->ew->add(s->dec.gi + (size_t)i * g, m->dec.b_ih, g);
+		s->ew->add(s->dec.gi + (size_t)i * g, s->dec.gx_row[i], g);
 	}
-	nmt_matmul(&m->dec.w_hh, s->h, n, r, m->dec.b_hh, s->gh, g, &s->kq);
+	nmt_matmul(&m->dec.w_hh, s->dec.h, n, r, m->dec.b_hh, s->dec.gh, g, &s->kq);
 	for (int i = 0; i < n; i++)
-		s->ew->gru_cell(r, s->gi + (size_t)i * g, s->gh + (size_t)i * g, s->h + (size_t)i * r,
-					 s->h_next + (size_t)i * r);
+		s->ew->gru_cell(r, s->dec.gi + (size_t)i * g, s->dec.gh + (size_t)i * g, s->dec.h + (size_t)i * r,
+					 s->dec.h_next + (size_t)i * r);
 }
 
 /* z_0 = relu(W_in h + b); z_k = relu(W_fc z_{k-1} + b_fc) + z_{k-1};
@@ -105,14 +107,14 @@ static void fc_stack(nmt_state *s, int n)
 	const nmt_dims *d = &m->d;
 	int f = d->fc;
 
-	nmt_matmul(&m->fc_in.w, s->h_next, n, d->dec_hidden, m->fc_in.b, s->z, f, &s->kq);
-	s->ew->relu(s->z, n * f);
+	nmt_matmul(&m->fc_in.w, s->dec.h_next, n, d->dec_hidden, m->fc_in.b, s->dec.z, f, &s->kq);
+	s->ew->relu(s->dec.z, n * f);
 	for (int layer = 0; layer < d->fc_layers; layer++) {
-		nmt_matmul(&m->fc.w, s->z, n, f, m->fc.b, s->z_next, f, &s->kq);
-		s->ew->add_relu(s->z, s->z_next, n * f);
+		nmt_matmul(&m->fc.w, s->dec.z, n, f, m->fc.b, s->dec.z_next, f, &s->kq);
+		s->ew->add_relu(s->dec.z, s->dec.z_next, n * f);
 	}
-	nmt_matmul(&m->top.w, s->z, n, f, m->top.b, s->t, d->emb, &s->kq);
-	s->ew->tanh(s->t, n * d->emb);
+	nmt_matmul(&m->top.w, s->dec.z, n, f, m->top.b, s->dec.t, d->emb, &s->kq);
+	s->ew->tanh(s->dec.t, n * d->emb);
 }
 
 /* The output layer is the target embedding matrix itself (tied): over the
@@ -126,17 +128,17 @@ static void fc_stack(nmt_state *s, int n)
 static void output_layer(nmt_state *s, int n)
 {
 	const nmt_model *m = s->m;
-	int e = m->d.emb, ld = s->logit_stride, Z = s->n_shared;
+	int e = m->d.emb, ld = s->logit_stride, Z = s->sl.n_shared;
 
 	if (Z > 0 && m->shared_w.data)
-		nmt_matmul(&m->shared_w, s->t, n, e, m->shared_bias, s->logits, ld, &s->kq);
+		nmt_matmul(&m->shared_w, s->dec.t, n, e, m->shared_bias, s->logits, ld, &s->kq);
 	else if (Z > 0)
-		nmt_matmul_rows(&m->tgt_emb, m->shared_ids, Z, s->t, n, e, m->out_bias, s->logits, ld, &s->kq);
+		nmt_matmul_rows(&m->tgt_emb, m->shared_ids, Z, s->dec.t, n, e, m->out_bias, s->logits, ld, &s->kq);
 	for (int i0 = 0, i1; i0 < n; i0 = i1) {
 		const nmt_sentence *st = &s->sent[s->row_sent[i0]];
 		for (i1 = i0 + 1; i1 < n && (st->shortlist_len == 0 || s->row_sent[i1] == s->row_sent[i0]); i1++)
 			;
-		const float *t = s->t + (size_t)i0 * e;
+		const float *t = s->dec.t + (size_t)i0 * e;
 		float *logits = s->logits + (size_t)i0 * ld + Z;
 		int n_own = st->shortlist_len - Z;
 		if (st->shortlist_len == 0)
@@ -158,11 +160,55 @@ void nmt_decode_step(nmt_state *s, int n)
 
 	for (int i = 0; i < n; i++)   /* the embeddings the tables do not replace */
 		if (m->pre_tgt == 0 || s->row_prev[i] >= m->pre_tgt)
-			nmt_matrix_row(&m->tgt_emb, s->row_prev[i], s->x + (size_t)i * d->emb);
+			nmt_matrix_row(&m->tgt_emb, s->row_prev[i], s->dec.x + (size_t)i * d->emb);
 	embedding_products(s, n);
 	attention_query(s, n);
 	attention_context(s, n);
 	gru_step(s, n);
 	fc_stack(s, n);
 	output_layer(s, n);
+}
+
+/* Grow array p to n elements; a failure sets the caller's `failed`. */
+#define GROW(p, n) (failed |= nmt_grow(&(p), (n), sizeof *(p)))
+
+int nmt_decoder_reserve(nmt_decoder_state *dec, const nmt_dims *d, int rows, int positions)
+{
+	int failed = 0;
+	size_t R = (size_t)rows;
+
+	if (rows > dec->cap_rows) {
+		GROW(dec->h, R * d->dec_hidden);
+		GROW(dec->h_next, R * d->dec_hidden);
+		GROW(dec->x, R * d->emb);
+		GROW(dec->q, R * d->att);
+		GROW(dec->qv, R * d->att);
+		GROW(dec->gi, R * 3 * d->dec_hidden);
+		GROW(dec->gh, R * 3 * d->dec_hidden);
+		GROW(dec->gx, R * 3 * d->dec_hidden);
+		GROW(dec->qv_row, R);
+		GROW(dec->gx_row, R);
+		GROW(dec->z, R * d->fc);
+		GROW(dec->z_next, R * d->fc);
+		GROW(dec->t, R * d->emb);
+		if (failed)
+			return -1;
+		dec->cap_rows = rows;
+	}
+	if (positions > dec->cap_src) {
+		GROW(dec->att, (size_t)positions * NMT_MAX_BEAM);   /* a sentence's hypotheses' weights */
+		if (failed)
+			return -1;
+		dec->cap_src = positions;
+	}
+	return 0;
+}
+
+void nmt_decoder_free(nmt_decoder_state *dec)
+{
+	void *p[] = { dec->h, dec->h_next, dec->x, dec->q, dec->qv, (void *)dec->qv_row, (void *)dec->gx_row,
+		      dec->att, dec->gi, dec->gh, dec->gx, dec->z, dec->z_next, dec->t };
+	for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
+		free(p[i]);
+	memset(dec, 0, sizeof *dec);
 }

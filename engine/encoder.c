@@ -1,13 +1,15 @@
 /* The bidirectional GRU encoder, attention keys and the decoder's initial
  * state (docs/DESIGN.md §3, train/model.py NMT.encode), for a batch of
  * sentences whose positions lie one after the other. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "engine.h"
+#include "../format/grow.h"
 #include "../quant/ew.h"
 
-/* Gather into s->enc_h the state each sentence still running at step i of
- * direction dir continues from (zeros at its start), and into s->enc_pos
+/* Gather into s->enc.h the state each sentence still running at step i of
+ * direction dir continues from (zeros at its start), and into s->enc.pos
  * the position it writes next. Returns how many there are. */
 static int running_rows(nmt_state *s, int i, int dir, const float *out)
 {
@@ -18,13 +20,13 @@ static int running_rows(nmt_state *s, int i, int dir, const float *out)
 		if (i >= st->src_len)
 			continue;
 		int t = dir == 0 ? i : st->src_len - 1 - i;
-		float *h = s->enc_h + (size_t)m * re;
+		float *h = s->enc.h + (size_t)m * re;
 		if (i == 0)
 			memset(h, 0, (size_t)re * sizeof *h);
 		else
 			memcpy(h, out + (size_t)(st->src_off + (dir == 0 ? t - 1 : t + 1)) * ctx + (size_t)dir * re,
 			       (size_t)re * sizeof *h);
-		s->enc_pos[m++] = st->src_off + t;
+		s->enc.pos[m++] = st->src_off + t;
 	}
 	return m;
 }
@@ -38,18 +40,18 @@ static void precomputed_projections(nmt_state *s, const nmt_gru *g, int dir)
 	int re = m->d.enc_hidden, e = m->d.emb, n = 0;
 
 	for (int p = 0; p < s->total_src; p++) {
-		int32_t id = s->src_ids[p];
+		int32_t id = s->enc.src_ids[p];
 		if (id < m->pre_src)
-			memcpy(s->enc_gi + (size_t)p * 3 * re, m->pre_enc + ((size_t)id * 2 + (size_t)dir) * 3 * re,
+			memcpy(s->enc.gi + (size_t)p * 3 * re, m->pre_enc + ((size_t)id * 2 + (size_t)dir) * 3 * re,
 			       (size_t)3 * re * sizeof(float));
 		else {
-			nmt_matrix_row(&m->src_emb, id, s->enc_x + (size_t)n * e);
-			s->enc_unc[n++] = p;
+			nmt_matrix_row(&m->src_emb, id, s->enc.x + (size_t)n * e);
+			s->enc.unc[n++] = p;
 		}
 	}
-	nmt_matmul(&g->w_ih, s->enc_x, n, e, g->b_ih, s->enc_gi_u, 3 * re, &s->kq);
+	nmt_matmul(&g->w_ih, s->enc.x, n, e, g->b_ih, s->enc.gi_u, 3 * re, &s->kq);
 	for (int k = 0; k < n; k++)
-		memcpy(s->enc_gi + (size_t)s->enc_unc[k] * 3 * re, s->enc_gi_u + (size_t)k * 3 * re,
+		memcpy(s->enc.gi + (size_t)s->enc.unc[k] * 3 * re, s->enc.gi_u + (size_t)k * 3 * re,
 		       (size_t)3 * re * sizeof(float));
 }
 
@@ -66,26 +68,26 @@ static void gru_direction(nmt_state *s, int layer, int dir, const float *in, flo
 	if (layer == 0 && s->m->pre_src > 0)
 		precomputed_projections(s, g, dir);
 	else   /* all input projections at once: one matrix product instead of one per position */
-		nmt_matmul(&g->w_ih, in, s->total_src, in_dim, g->b_ih, s->enc_gi, 3 * re, &s->kq);
+		nmt_matmul(&g->w_ih, in, s->total_src, in_dim, g->b_ih, s->enc.gi, 3 * re, &s->kq);
 	for (int i = 0; i < s->max_src; i++) {
 		int m = running_rows(s, i, dir, out);
-		nmt_matmul(&g->w_hh, s->enc_h, m, re, g->b_hh, s->enc_gh, 3 * re, &s->kq);
+		nmt_matmul(&g->w_hh, s->enc.h, m, re, g->b_hh, s->enc.gh, 3 * re, &s->kq);
 		for (int k = 0; k < m; k++) {
-			size_t pos = (size_t)s->enc_pos[k];
-			s->ew->gru_cell(re, s->enc_gi + pos * 3 * re, s->enc_gh + (size_t)k * 3 * re,
-				     s->enc_h + (size_t)k * re, out + pos * ctx + (size_t)dir * re);
+			size_t pos = (size_t)s->enc.pos[k];
+			s->ew->gru_cell(re, s->enc.gi + pos * 3 * re, s->enc.gh + (size_t)k * 3 * re,
+				     s->enc.h + (size_t)k * re, out + pos * ctx + (size_t)dir * re);
 		}
 	}
 }
 
-/* h_0 = tanh(W_init mean_j(s_j) + b_init) for sentence i, into s->h0 row i. */
+/* h_0 = tanh(W_init mean_j(s_j) + b_init) for sentence i, into s->enc.h0 row i. */
 static void initial_state(nmt_state *s, int i)
 {
 	const nmt_model *m = s->m;
 	const nmt_sentence *st = &s->sent[i];
 	int ctx = 2 * m->d.enc_hidden;
-	float *mean = s->enc_mean, *h0 = s->h0 + (size_t)i * m->d.dec_hidden;
-	const float *states = s->states + (size_t)st->src_off * ctx;
+	float *mean = s->enc.mean, *h0 = s->enc.h0 + (size_t)i * m->d.dec_hidden;
+	const float *states = s->enc.states + (size_t)st->src_off * ctx;
 
 	memset(mean, 0, (size_t)ctx * sizeof *mean);
 	for (int j = 0; j < st->src_len; j++)
@@ -102,13 +104,13 @@ void nmt_encode(nmt_state *s, const int32_t *const *src)
 	const nmt_model *m = s->m;
 	const nmt_dims *d = &m->d;
 	int ctx = 2 * d->enc_hidden;
-	float *in = s->layer_a, *out = s->layer_b;
+	float *in = s->enc.layer_a, *out = s->enc.layer_b;
 
 	for (int i = 0; i < s->n_sents; i++)
-		memcpy(s->src_ids + s->sent[i].src_off, src[i], (size_t)s->sent[i].src_len * sizeof *s->src_ids);
+		memcpy(s->enc.src_ids + s->sent[i].src_off, src[i], (size_t)s->sent[i].src_len * sizeof *s->enc.src_ids);
 	if (m->pre_src == 0)
 		for (int p = 0; p < s->total_src; p++)
-			nmt_matrix_row(&m->src_emb, s->src_ids[p], in + (size_t)p * d->emb);
+			nmt_matrix_row(&m->src_emb, s->enc.src_ids[p], in + (size_t)p * d->emb);
 	for (int l = 0; l < d->enc_layers; l++) {
 		gru_direction(s, l, 0, in, out);
 		gru_direction(s, l, 1, in, out);
@@ -116,16 +118,74 @@ void nmt_encode(nmt_state *s, const int32_t *const *src)
 		in = out;
 		out = tmp;
 	}
-	s->states = in;
-	nmt_matmul(&m->att_U, s->states, s->total_src, ctx, NULL, s->keys, d->att, &s->kq);
-	s->ew->tanh(s->keys, s->total_src * d->att);
+	s->enc.states = in;
+	nmt_matmul(&m->att_U, s->enc.states, s->total_src, ctx, NULL, s->enc.keys, d->att, &s->kq);
+	s->ew->tanh(s->enc.keys, s->total_src * d->att);
 	/* The decoder GRU's input projection of the context is that of the
 	 * states weighed by the attention, W_ih,c c_i = sum_j a_ij (W_ih,c s_j):
 	 * each state projected once here, in one product over the batch, not
 	 * each step's context per hypothesis (docs/DESIGN.md §4). They take the
 	 * memory of the encoder's input projections, needed no more. */
-	s->proj = s->enc_gi;
-	nmt_matmul(&m->dec_ih_c, s->states, s->total_src, ctx, NULL, s->proj, 3 * d->dec_hidden, &s->kq);
+	s->enc.proj = s->enc.gi;
+	nmt_matmul(&m->dec_ih_c, s->enc.states, s->total_src, ctx, NULL, s->enc.proj, 3 * d->dec_hidden, &s->kq);
 	for (int i = 0; i < s->n_sents; i++)
 		initial_state(s, i);
+}
+
+/* Grow array p to n elements; a failure sets the caller's `failed`. */
+#define GROW(p, n) (failed |= nmt_grow(&(p), (n), sizeof *(p)))
+
+int nmt_encoder_reserve(nmt_encoder_state *e, const nmt_dims *d, int n_sents, int positions, int uncovered)
+{
+	int failed = 0;
+	size_t ctx = 2 * (size_t)d->enc_hidden, width = ctx > (size_t)d->emb ? ctx : (size_t)d->emb;
+	size_t gi = 3 * (size_t)(d->enc_hidden > d->dec_hidden ? d->enc_hidden : d->dec_hidden);
+
+	if (!e->mean) {
+		GROW(e->mean, ctx);
+		if (failed)
+			return -1;
+	}
+	if (n_sents > e->cap_sents) {
+		size_t n = (size_t)n_sents;
+		GROW(e->h, n * d->enc_hidden);
+		GROW(e->gh, n * 3 * d->enc_hidden);
+		GROW(e->pos, n);
+		GROW(e->h0, n * d->dec_hidden);
+		if (failed)
+			return -1;
+		e->cap_sents = n_sents;
+	}
+	if (positions > e->cap_src) {
+		size_t P = (size_t)positions;
+		GROW(e->layer_a, P * width);
+		GROW(e->layer_b, P * width);
+		GROW(e->gi, P * gi);   /* also the projected states: engine.h */
+		GROW(e->src_ids, P);
+		GROW(e->keys, P * d->att);
+		if (failed)
+			return -1;
+		e->cap_src = positions;
+	}
+	/* the first layer's positions whose word has no precomputed
+	 * projections: their embeddings and projections are computed together */
+	if (uncovered > e->cap_unc) {
+		size_t N = (size_t)uncovered;
+		GROW(e->unc, N);
+		GROW(e->x, N * d->emb);
+		GROW(e->gi_u, N * 3 * d->enc_hidden);
+		if (failed)
+			return -1;
+		e->cap_unc = uncovered;
+	}
+	return 0;
+}
+
+void nmt_encoder_free(nmt_encoder_state *e)
+{
+	void *p[] = { e->layer_a, e->layer_b, e->gi, e->src_ids, e->unc, e->x, e->gi_u,
+		      e->h, e->gh, e->pos, e->mean, e->keys, e->h0 };
+	for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
+		free(p[i]);
+	memset(e, 0, sizeof *e);
 }

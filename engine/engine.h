@@ -17,7 +17,7 @@ typedef struct {
 	int max_len;                /* decode steps allowed */
 
 	/* the output vocabulary: shortlist[0..shortlist_len), or all of Vt when
-	 * shortlist_len == 0. Its first state->n_shared ids are the model's
+	 * shortlist_len == 0. Its first state->sl.n_shared ids are the model's
 	 * shared ones (model.h), the rest the sentence's own; each part is in
 	 * increasing id order. */
 	const int32_t *shortlist;
@@ -59,44 +59,35 @@ typedef struct nmt_device_ops {
 	int (*carry)(void *dev, struct nmt_state *s, int n);
 } nmt_device_ops;
 
-/* Everything one thread needs to translate a batch of sentences, allocated
- * when the thread starts and grown only when a bigger batch than any before
- * arrives, in nmt_batch_prepare (never inside the decode loop). Nothing in
- * it is shared. */
-typedef struct nmt_state {
-	const nmt_model *m;
-	int beam;                   /* of the prepared batch */
-	int n_sents, cap_sents;
-	nmt_sentence *sent;         /* [cap_sents] */
-	int total_src, max_src;     /* positions of all sentences; the longest */
-	int cap_src;                /* positions the encoder buffers hold */
+/* The encoder's buffers, all sentences' positions one after the other
+ * (P of them; n sentences). Reserved and freed by encoder.c. */
+typedef struct {
+	int cap_src;                /* positions the buffers hold */
 	int cap_unc;                /* positions without precomputed projections they hold */
-	int cap_rows;               /* decoder rows (sentences x beam) the buffers hold */
-	int cap_steps;              /* decode steps the search history holds per sentence */
-	int logit_stride;           /* floats per row of logits: the widest output vocabulary */
-	int cap_logit_stride;
-
-	/* encoder, all sentences' positions one after the other */
+	int cap_sents;              /* sentences the per-sentence buffers hold */
 	float *layer_a, *layer_b;   /* [P, max(e, 2re)] ping-pong layer input/output */
-	float *enc_gi;              /* [P, max(3re, 3r)] input projections of one direction; once
+	float *gi;                  /* [P, max(3re, 3r)] input projections of one direction; once
 	                             * the encoder is done, the projected states (proj) */
 	int32_t *src_ids;           /* [P] each position's source id */
-	int32_t *enc_unc;           /* [U] positions whose word has no precomputed projection */
-	float *enc_x;               /* [U, e] their embeddings, one after the other */
-	float *enc_gi_u;            /* [U, 3re] and their projections */
-	float *enc_h;               /* [n, re] the states the recurrence continues from */
-	float *enc_gh;              /* [n, 3re] */
-	int32_t *enc_pos;           /* [n] the position each of those rows writes */
-	float *enc_mean;            /* [2re] mean of a sentence's states, for h_0 */
+	int32_t *unc;               /* [U] positions whose word has no precomputed projection */
+	float *x;                   /* [U, e] their embeddings, one after the other */
+	float *gi_u;                /* [U, 3re] and their projections */
+	float *h;                   /* [n, re] the states the recurrence continues from */
+	float *gh;                  /* [n, 3re] */
+	int32_t *pos;               /* [n] the position each of those rows writes */
+	float *mean;                /* [2re] mean of a sentence's states, for h_0 */
 	const float *states;        /* [P, 2re] the encoder's output (layer_a or layer_b) */
 	float *keys;                /* [P, a] */
 	float *proj;                /* [P, 3r] the decoder GRU's input projection of each state,
-	                             * W_ih,c s_j: enc_gi's memory, free after the encoder */
+	                             * W_ih,c s_j: gi's memory, free after the encoder */
 	float *h0;                  /* [n, r] each sentence's initial decoder state */
+} nmt_encoder_state;
 
-	/* decoder, one row per live hypothesis, grouped by sentence */
-	int32_t *row_sent;          /* [R] the sentence of each row */
-	int32_t *row_prev;          /* [R] the previous token of each row */
+/* The decoder step's buffers, one row per live hypothesis (R rows), grouped
+ * by sentence. Reserved and freed by decoder.c. */
+typedef struct {
+	int cap_rows;               /* rows the buffers hold */
+	int cap_src;                /* source positions att holds per row */
 	float *h, *h_next;          /* [R, r] */
 	float *x;                   /* [R, e] the previous words' embeddings */
 	float *q, *qv;              /* [R, a] */
@@ -106,54 +97,102 @@ typedef struct nmt_state {
 	float *gi, *gh, *gx;        /* [R, 3r] */
 	float *z, *z_next;          /* [R, f] */
 	float *t;                   /* [R, e] */
-	float *logits;              /* [R, logit_stride] over each row's sentence's output vocabulary */
+} nmt_decoder_state;
 
-	/* shortlists of the batch, one after the other, and their gathered
-	 * output rows */
+/* The batch's shortlists, one after the other, and their gathered output
+ * rows. Built, reserved and freed by shortlist.c. */
+typedef struct {
 	int n_shared;               /* every shortlist starts with the model's shared ids
 	                             * (0: no shortlists) */
-	int32_t *shortlist_ids;     /* [sum of lengths] */
-	size_t cap_shortlist_ids;
-	uint8_t *shortlist_marks;   /* [Vt] zeroed scratch for building one */
+	int32_t *ids;               /* [sum of lengths] */
+	size_t cap_ids;
+	uint8_t *marks;             /* [Vt] zeroed scratch for building one */
 	uint8_t *gathered;          /* codes of the gathered rows */
 	size_t cap_gathered;
 	float *gathered_f;          /* [2 * sum of lengths]: factors, then biases */
 	size_t cap_gathered_f;
+} nmt_shortlist_state;
 
-	const struct nmt_ew *ew;    /* the element-wise kernels of the model's ISA (quant/ew.h) */
-	nmt_kscratch kq;            /* the matrix products' quantized activations */
-
-	/* a device running the model instead (NULL: this CPU), and what the
-	 * search exchanges with it every step */
-	const nmt_device_ops *dev_ops;
-	void *dev;
-	nmt_candidate *cand;        /* [cap_sents * NMT_MAX_BEAM] */
-	int guard_on;               /* the prepared batch runs the repetition guard */
-	nmt_guard_row *guard;       /* [cap_rows] what each row of this step may not continue with */
-	int *n_cand;                /* [cap_sents] */
-	int32_t *carry_from;        /* [cap_rows] */
-
-	long rows_decoded;          /* decoder rows nmt_search has run, summed over calls */
-
-	/* search history per sentence: token, parent slot and log-probability
-	 * (of the hypothesis so far) of each pick */
-	int32_t *hist_tok, *hist_parent;   /* [n, cap_steps, NMT_MAX_BEAM] */
-	float *hist_lp;                    /* [n, cap_steps, NMT_MAX_BEAM] */
+/* The search's history per sentence: token, parent slot and log-probability
+ * (of the hypothesis so far) of each pick, the outputs rebuilt from it, and
+ * with the attention option each pick's attention over its sentence's
+ * source. Reserved and freed by history.c. */
+typedef struct {
+	int cap_sents, cap_steps;          /* sentences and decode steps the arrays hold */
+	int32_t *tok, *parent;             /* [n, cap_steps, NMT_MAX_BEAM] */
+	float *lp;                         /* [n, cap_steps, NMT_MAX_BEAM] */
 	int32_t *out_ids, *out_slot;       /* [n, NMT_MAX_BEAM, cap_steps] reconstructed outputs */
 	float *out_lp;                     /* [n, NMT_MAX_BEAM, cap_steps] their tokens' log-probabilities */
-
-	/* with the attention option: each pick's attention over its sentence's
-	 * source, and this step's rows' */
 	int keep_att;
 	int att_steps, att_stride;         /* of the prepared batch: steps, floats per entry */
-	float *hist_att;                   /* [n, att_steps, beam, att_stride] */
-	size_t cap_hist_att;
-	float *step_att;                   /* [rows, att_stride] */
+	float *att;                        /* [n, att_steps, beam, att_stride] */
+	size_t cap_att;
+	float *step_att;                   /* [rows, att_stride] this step's rows' (the decoder writes it) */
 	size_t cap_step_att;
+} nmt_history;
+
+/* Everything one thread needs to translate a batch of sentences, allocated
+ * when the thread starts and grown only when a bigger batch than any before
+ * arrives, in nmt_batch_prepare (never inside the decode loop). Nothing in
+ * it is shared. The model's own parts (encoder, decoder) sit beside the
+ * ones every model shares (sentences and rows, shortlists, history), each
+ * reserving and freeing its own buffers. */
+typedef struct nmt_state {
+	const nmt_model *m;
+	const struct nmt_ew *ew;    /* the element-wise kernels of the model's ISA (quant/ew.h) */
+	nmt_kscratch kq;            /* the matrix products' quantized activations */
+	int beam;                   /* of the prepared batch */
+	int n_sents, cap_sents;
+	nmt_sentence *sent;         /* [cap_sents] */
+	int total_src, max_src;     /* positions of all sentences; the longest */
+
+	/* the rows of a step, as the search hands them to the decoder and
+	 * takes its logits back */
+	int cap_rows;               /* rows these hold */
+	int32_t *row_sent;          /* [R] the sentence of each row */
+	int32_t *row_prev;          /* [R] the previous token of each row */
+	float *logits;              /* [R, logit_stride] over each row's sentence's output vocabulary */
+	int logit_stride;           /* floats per row of logits: the widest output vocabulary */
+	int cap_logit_stride;
+	int32_t *carry_from;        /* [R] the row of the step before that each row continues */
+	int guard_on;               /* the prepared batch runs the repetition guard */
+	nmt_guard_row *guard;       /* [R] what each row of this step may not continue with */
+	nmt_candidate *cand;        /* [cap_sents * NMT_MAX_BEAM] each sentence's best continuations */
+	int *n_cand;                /* [cap_sents] */
+
+	nmt_encoder_state enc;
+	nmt_decoder_state dec;
+	nmt_shortlist_state sl;
+	nmt_history hist;
+
+	/* a device running the model instead (NULL: this CPU), exchanging
+	 * candidates, carries and rows with the search every step */
+	const nmt_device_ops *dev_ops;
+	void *dev;
+
+	long rows_decoded;          /* decoder rows nmt_search has run, summed over calls */
 } nmt_state;
 
 int nmt_state_init(nmt_state *s, const nmt_model *m);
 void nmt_state_free(nmt_state *s);
+
+/* Each part's buffers grown to hold what it is asked for (0, or -1 with
+ * what was there kept), and freed. */
+int nmt_encoder_reserve(nmt_encoder_state *e, const nmt_dims *d, int n_sents, int positions, int uncovered);
+void nmt_encoder_free(nmt_encoder_state *e);
+int nmt_decoder_reserve(nmt_decoder_state *dec, const nmt_dims *d, int rows, int positions);
+void nmt_decoder_free(nmt_decoder_state *dec);
+int nmt_history_reserve(nmt_history *h, int n_sents, int steps);
+/* With the attention option: room for every pick's attention over its
+ * source, and this step's rows'. */
+int nmt_history_reserve_attention(nmt_history *h, int n_sents, int beam, int steps, int stride);
+void nmt_history_free(nmt_history *h);
+int nmt_shortlist_init(nmt_shortlist_state *sl, const nmt_model *m);
+void nmt_shortlist_free(nmt_shortlist_state *sl);
+/* Every sentence of the prepared batch's shortlist built into s->sl (the
+ * model's shared ids first, s->sl.n_shared of them) and, for q8/q4, its own
+ * output rows gathered; s->logit_stride set to the longest. 0 or -1. */
+int nmt_shortlists_build(nmt_state *s, const int32_t *const *src);
 
 typedef struct {
 	int use_shortlist;  /* restrict the output layer to the vocabulary map's shortlist, if the model has one */

@@ -105,7 +105,7 @@ static int cannot_enter(const candidate *best, int count, int k, float top)
 static int pick_candidates(nmt_state *s, const nmt_sentence *st, int row0, int k, candidate *best)
 {
 	int V = output_size(s, st), Vt = s->m->d.tgt_vocab, count = 0;
-	int Z = st->shortlist_len > 0 ? s->n_shared : 0;
+	int Z = st->shortlist_len > 0 ? s->sl.n_shared : 0;
 	const nmt_ew *ew = s->ew;
 
 	for (int i = 0; i < st->n_live; i++) {
@@ -147,7 +147,7 @@ static void rank_finished(finished_hyp *fin, int n)
 
 static size_t history_at(const nmt_state *s, int sent, int step)
 {
-	return ((size_t)sent * s->cap_steps + (size_t)step) * NMT_MAX_BEAM;
+	return ((size_t)sent * s->hist.cap_steps + (size_t)step) * NMT_MAX_BEAM;
 }
 
 static int32_t *history(const nmt_state *s, int32_t *base, int sent, int step)
@@ -157,12 +157,12 @@ static int32_t *history(const nmt_state *s, int32_t *base, int sent, int step)
 
 static float *pick_attention(const nmt_state *s, int sent, int step, int slot)
 {
-	return s->hist_att + (((size_t)sent * s->att_steps + (size_t)step) * s->beam + (size_t)slot) * s->att_stride;
+	return s->hist.att + (((size_t)sent * s->hist.att_steps + (size_t)step) * s->beam + (size_t)slot) * s->hist.att_stride;
 }
 
 const float *nmt_search_attention(const nmt_state *s, int sent, int step, int slot)
 {
-	return s->keep_att ? pick_attention(s, sent, step, slot) : NULL;
+	return s->hist.keep_att ? pick_attention(s, sent, step, slot) : NULL;
 }
 
 /* Follow the parent links back from (step, slot): the tokens, their slots
@@ -171,10 +171,10 @@ static int backtrack(const nmt_state *s, int sent, const finished_hyp *f, int32_
 {
 	int slot = f->slot;
 	for (int t = f->step; t >= 0; t--) {
-		ids[t] = history(s, s->hist_tok, sent, t)[slot];
+		ids[t] = history(s, s->hist.tok, sent, t)[slot];
 		slots[t] = slot;
-		lp[t] = s->hist_lp[history_at(s, sent, t) + (size_t)slot];
-		slot = history(s, s->hist_parent, sent, t)[slot];
+		lp[t] = s->hist.lp[history_at(s, sent, t) + (size_t)slot];
+		slot = history(s, s->hist.parent, sent, t)[slot];
 	}
 	for (int t = f->step; t > 0; t--)   /* the hypothesis's so far, less its parent's */
 		lp[t] -= lp[t - 1];
@@ -201,7 +201,7 @@ static void start(nmt_state *s)
 		st->live_score[0] = 0.0f;
 	}
 	if (!s->dev_ops)   /* a device's encode left h0 as its first states itself */
-		memcpy(s->h, s->h0, (size_t)s->n_sents * r * sizeof *s->h);
+		memcpy(s->dec.h, s->enc.h0, (size_t)s->n_sents * r * sizeof *s->dec.h);
 }
 
 /* The repetition guard's rules for the live hypothesis of sentence sent
@@ -212,8 +212,8 @@ static void guard_row(nmt_state *s, int sent, int step, int slot, nmt_guard_row 
 	int32_t hist[NMT_GUARD_WINDOW];
 	int want = nmt_guard_window(&st->guard), n = step < want ? step : want;
 	for (int t = step - 1, k = n - 1; k >= 0; t--, k--) {
-		hist[k] = history(s, s->hist_tok, sent, t)[slot];
-		slot = history(s, s->hist_parent, sent, t)[slot];
+		hist[k] = history(s, s->hist.tok, sent, t)[slot];
+		slot = history(s, s->hist.parent, sent, t)[slot];
 	}
 	nmt_guard_row_build(s->m->tgt_vocab, &st->guard, hist, n, g);
 }
@@ -289,11 +289,11 @@ static void advance(nmt_state *s, int sent, int row0, int step, const nmt_search
 	int n_next = 0;
 	for (int p = 0; p < count; p++) {
 		int row = best[p].flat / Vt, tok = best[p].flat % Vt;
-		history(s, s->hist_tok, sent, step)[p] = tok;
-		history(s, s->hist_parent, sent, step)[p] = parent_slot[row];
-		s->hist_lp[history_at(s, sent, step) + (size_t)p] = best[p].value;
-		if (s->keep_att)
-			memcpy(pick_attention(s, sent, step, p), s->step_att + (size_t)(row0 + row) * s->att_stride,
+		history(s, s->hist.tok, sent, step)[p] = tok;
+		history(s, s->hist.parent, sent, step)[p] = parent_slot[row];
+		s->hist.lp[history_at(s, sent, step) + (size_t)p] = best[p].value;
+		if (s->hist.keep_att)
+			memcpy(pick_attention(s, sent, step, p), s->hist.step_att + (size_t)(row0 + row) * s->hist.att_stride,
 			       (size_t)st->src_len * sizeof(float));
 		if (tok == s->m->d.eos_id) {
 			st->fin[st->n_fin++] = make_finished(step, p, step + 1, best[p].value, o->alpha);
@@ -328,8 +328,8 @@ static int decode(nmt_state *s, int n)
 	return s->dev_ops->step(s->dev, s, n);
 }
 
-/* The surviving rows' states, compacted from s->h_next into s->h (the step
- * has read s->h): dropping finished hypotheses and sentences. */
+/* The surviving rows' states, compacted from s->dec.h_next into s->dec.h (the step
+ * has read s->dec.h): dropping finished hypotheses and sentences. */
 static int carry(nmt_state *s, int n)
 {
 	int r = s->m->d.dec_hidden;
@@ -339,13 +339,13 @@ static int carry(nmt_state *s, int n)
 	for (int i = 0; i < n && same; i++)
 		same = s->carry_from[i] == i;
 	if (same) {
-		float *h = s->h;
-		s->h = s->h_next;
-		s->h_next = h;
+		float *h = s->dec.h;
+		s->dec.h = s->dec.h_next;
+		s->dec.h_next = h;
 		return 0;
 	}
 	for (int i = 0; i < n; i++)
-		memcpy(s->h + (size_t)i * r, s->h_next + (size_t)s->carry_from[i] * r, (size_t)r * sizeof(float));
+		memcpy(s->dec.h + (size_t)i * r, s->dec.h_next + (size_t)s->carry_from[i] * r, (size_t)r * sizeof(float));
 	return 0;
 }
 
@@ -373,9 +373,9 @@ int nmt_search(nmt_state *s, const nmt_search_options *o, nmt_hypothesis *out, i
 		rank_finished(st->fin, st->n_fin);
 		n_out[i] = st->n_fin < o->nbest ? st->n_fin : o->nbest;
 		for (int k = 0; k < n_out[i]; k++) {
-			size_t at = ((size_t)i * NMT_MAX_BEAM + (size_t)k) * s->cap_steps;
-			int32_t *ids = s->out_ids + at, *slots = s->out_slot + at;
-			float *lp = s->out_lp + at;
+			size_t at = ((size_t)i * NMT_MAX_BEAM + (size_t)k) * s->hist.cap_steps;
+			int32_t *ids = s->hist.out_ids + at, *slots = s->hist.out_slot + at;
+			float *lp = s->hist.out_lp + at;
 			out[i * o->nbest + k] = (nmt_hypothesis){ .ids = ids, .slots = slots, .token_lp = lp,
 								 .len = backtrack(s, i, &st->fin[k], ids, slots, lp),
 								 .logprob = st->fin[k].logprob,
