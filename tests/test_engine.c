@@ -173,9 +173,9 @@ static void test_logits_match_reference(void **state)
 		if (step == 0) {
 			nmt_search_options o = { .beam = 1, .nbest = 1, .alpha = ALPHA };
 			prepare(&s, f, i, 1, &o);
-			memcpy(s.h, s.h0, (size_t)f->model->d.dec_hidden * sizeof(float));
+			memcpy(s.dec.h, s.enc.h0, (size_t)f->model->d.dec_hidden * sizeof(float));
 		} else {
-			memcpy(s.h, s.h_next, (size_t)f->model->d.dec_hidden * sizeof(float));
+			memcpy(s.dec.h, s.dec.h_next, (size_t)f->model->d.dec_hidden * sizeof(float));
 		}
 		s.row_sent[0] = 0;
 		s.row_prev[0] = prev;
@@ -576,7 +576,7 @@ static void test_small_shortlist_restricts_output(void **state)
 		assert_int_equal(st->shortlist_len, expect_len);
 		/* the model's shared ids (the 0-grams and EOS) first, then the
 		 * sentence's own, each part in increasing id order, no id twice */
-		assert_int_equal(s.n_shared, m->n_shared);
+		assert_int_equal(s.sl.n_shared, m->n_shared);
 		assert_int_equal(m->n_shared, 21);
 		uint8_t seen[512] = { 0 };
 		for (int k = 0; k < st->shortlist_len; k++) {
@@ -590,7 +590,7 @@ static void test_small_shortlist_restricts_output(void **state)
 				assert_true(id > st->shortlist[k - 1]);
 		}
 		for (int id = 0; id < V; id++)
-			assert_int_equal(s.shortlist_marks[id], 0);
+			assert_int_equal(s.sl.marks[id], 0);
 		nmt_encode(&s, &src);
 		nmt_search(&s, &o, out, &n);
 		for (int r = 0; r < n; r++)
