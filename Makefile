@@ -93,6 +93,20 @@ endif
 endif
 .DEFAULT_GOAL := all
 
+# One compile rule for every build variant: $(call variant,DIR,CC,FLAGS)
+# compiles X.c into DIR/X.o with CC and the common flags plus FLAGS, and
+# the embedded model's assembly into DIR/cli/embedded-NAME.o. Flags for one
+# object go on it as target-specific CFLAGS.
+define variant
+$(1)/%.o: %.c
+	@mkdir -p $$(dir $$@)
+	$(2) $$(CFLAGS_COMMON) $$(call gcc_only,$(2)) $(3) $$(CFLAGS) -MMD -MP -c $$< -o $$@
+
+$(1)/cli/embedded-$$(EMBED_TAG).o: cli/embedded.S $$(EMBED_MODEL)
+	@mkdir -p $$(dir $$@)
+	$(2) $$(EMBED_FLAGS) -c $$< -o $$@
+endef
+
 # The binaries are relinked when ARCH changes (their objects live apart).
 ARCH_STAMP = build/arch-$(if $(ARCH),$(ARCH),native)
 
@@ -105,22 +119,14 @@ $(ARCH_STAMP):
 all: nmt model-pack $(if $(SANITIZE),,libnmt.a)
 
 # ---- static binaries (musl) ---------------------------------------------
-$(B)/%.o: %.c
-	@mkdir -p $(dir $@)
-	$(MUSL_CC) $(CFLAGS_COMMON) $(call gcc_only,$(MUSL_CC)) $(CFLAGS) -MMD -MP -c $< -o $@
-
-$(B)/cli/embedded-$(EMBED_TAG).o: cli/embedded.S $(EMBED_MODEL)
-	@mkdir -p $(dir $@)
-	$(MUSL_CC) $(EMBED_FLAGS) -c $< -o $@
+$(eval $(call variant,$(B),$(MUSL_CC)))
 
 build/models/ende.%.nmt: $(DEFAULT_SPM) $(DEFAULT_VMAP) models/ende.safetensors $(wildcard models/ende-*.safetensors) $(PACKER)
 	@mkdir -p build/models
 	$(PACKER) --quant $* $(if $(DEFAULT_VMAP),--vmap $(DEFAULT_VMAP)) -o $@ $(call default_weights,$*) $(DEFAULT_SPM)
 
 # the native packer a cross build packs its models with
-build/native/%.o: %.c
-	@mkdir -p $(dir $@)
-	musl-gcc $(CFLAGS_COMMON) $(CFLAGS) -MMD -MP -c $< -o $@
+$(eval $(call variant,build/native,musl-gcc))
 
 build/native/model-pack: $(patsubst %.c,build/native/%.o,pack/main.c $(PACK_SRC) $(LIB_SRC))
 	musl-gcc -static -o $@ $^ $(LDLIBS)
@@ -135,13 +141,7 @@ LIB_MUSL = $(patsubst %.c,$(B)/%.o,$(LIB_SRC))
 ifeq ($(SLEEF),1)
 all: nmt-sleef
 endif
-build/sleef/%.o: %.c
-	@mkdir -p $(dir $@)
-	$(HOST_CC) $(CFLAGS_COMMON) $(call gcc_only,$(HOST_CC)) -DNMT_WITH_SLEEF $(CFLAGS) -MMD -MP -c $< -o $@
-
-build/sleef/cli/embedded-$(EMBED_TAG).o: cli/embedded.S $(EMBED_MODEL)
-	@mkdir -p $(dir $@)
-	$(HOST_CC) $(EMBED_FLAGS) -c $< -o $@
+$(eval $(call variant,build/sleef,$(HOST_CC),-DNMT_WITH_SLEEF))
 
 nmt-sleef: $(patsubst %.c,build/sleef/%.o,main.c $(CLI_SRC) $(LIB_SRC)) build/sleef/cli/embedded-$(EMBED_TAG).o
 	$(HOST_CC) -o $@ $^ -lsleef -lpthread $(LDLIBS)
@@ -162,18 +162,12 @@ CUDA_LIBS = -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lpthread -lstdc++
 ifeq ($(CUDA),1)
 all: nmt-cuda
 endif
-build/cuda/%.o: %.c
-	@mkdir -p $(dir $@)
-	$(HOST_CC) $(CFLAGS_COMMON) $(call gcc_only,$(HOST_CC)) $(CFLAGS) -MMD -MP -c $< -o $@
+$(eval $(call variant,build/cuda,$(HOST_CC)))
 
 # -fmad=false: no fused multiply-adds, as -ffp-contract=off on the CPU
 build/cuda/engine/cuda.o: engine/cuda.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) -std=c++17 -O2 -fmad=false -arch=$(NVCC_ARCH) -I. -Xcompiler -Wall,-Wextra,-Werror -MMD -MP -c $< -o $@
-
-build/cuda/cli/embedded-$(EMBED_TAG).o: cli/embedded.S $(EMBED_MODEL)
-	@mkdir -p $(dir $@)
-	$(HOST_CC) $(EMBED_FLAGS) -c $< -o $@
 
 CUDA_OBJS = $(patsubst %.c,build/cuda/%.o,$(CUDA_LIB_SRC)) build/cuda/engine/cuda.o
 
@@ -248,9 +242,7 @@ install-check: build/tiny.nmt
 	@echo "install-check: installed header, library and pkg-config file build the example, and it translates"
 
 # ---- tests (host compiler, cmocka) --------------------------------------
-$(H)/%.o: %.c
-	@mkdir -p $(dir $@)
-	$(HOST_CC) $(CFLAGS_COMMON) $(call gcc_only,$(HOST_CC)) $(SAN) $(CFLAGS) -MMD -MP -c $< -o $@
+$(eval $(call variant,$(H),$(HOST_CC),$(SAN)))
 
 $(H)/cli/embedded.o: cli/embedded.S
 	@mkdir -p $(dir $@)
@@ -372,9 +364,7 @@ F = build/fuzz
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 LIB_FUZZ = $(patsubst %.c,$(F)/%.o,$(LIB_SRC) $(CLI_SRC))
 
-$(F)/%.o: %.c
-	@mkdir -p $(dir $@)
-	clang $(CFLAGS_COMMON) -g -fsanitize=fuzzer-no-link $(FUZZ_SAN) $(CFLAGS) -MMD -MP -c $< -o $@
+$(eval $(call variant,$(F),clang,-g -fsanitize=fuzzer-no-link $(FUZZ_SAN)))
 
 $(F)/fuzz_%: $(F)/tests/fuzz/fuzz_%.o $(LIB_FUZZ)
 	clang -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $^ $(LDLIBS) -lpthread
