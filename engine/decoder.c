@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "engine.h"
+#include "gru.h"
 #include "../format/grow.h"
 #include "../quant/ew.h"
 
@@ -153,7 +154,7 @@ static void output_layer(nmt_state *s, int n)
 	}
 }
 
-void nmt_decode_step(nmt_state *s, int n)
+void nmt_gru_step(nmt_state *s, int n)
 {
 	const nmt_model *m = s->m;
 	const nmt_dims *d = &m->d;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "engine.h"
+#include "gru.h"
 #include "../format/grow.h"
 #include "../quant/ew.h"
 
@@ -99,7 +100,7 @@ static void initial_state(nmt_state *s, int i)
 	s->ew->tanh(h0, m->d.dec_hidden);
 }
 
-void nmt_encode(nmt_state *s, const int32_t *const *src)
+void nmt_gru_encode(nmt_state *s, const int32_t *const *src)
 {
 	const nmt_model *m = s->m;
 	const nmt_dims *d = &m->d;

@@ -78,6 +78,8 @@ struct nmt_model {
 	int owns_map;                                /* munmap on close */
 	void *owned_copy;                            /* free on close: an aligned copy of the caller's buffer */
 	const struct nmt_qdot *qdot;                 /* q8/q4 dot products for this CPU */
+	const struct nmt_family *family;             /* its architecture's methods (family.h) */
+	int max_input;                               /* the widest input of any of its matrix products */
 };
 
 /* The engine's side of loading a model; nmt.h's nmt_model_open,

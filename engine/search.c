@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "engine.h"
+#include "family.h"
 #include "../quant/ew.h"
 
 typedef nmt_candidate candidate;
@@ -191,7 +192,6 @@ static finished_hyp make_finished(int step, int slot, int len, float logprob, do
 /* Every sentence starts from BOS with one live hypothesis, in row i. */
 static void start(nmt_state *s)
 {
-	int r = s->m->d.dec_hidden;
 	for (int i = 0; i < s->n_sents; i++) {
 		nmt_sentence *st = &s->sent[i];
 		st->n_live = 1;
@@ -200,8 +200,8 @@ static void start(nmt_state *s)
 		st->live_slot[0] = -1;
 		st->live_score[0] = 0.0f;
 	}
-	if (!s->dev_ops)   /* a device's encode left h0 as its first states itself */
-		memcpy(s->dec.h, s->enc.h0, (size_t)s->n_sents * r * sizeof *s->dec.h);
+	if (!s->dev_ops)   /* a device's encode left its first states itself */
+		s->m->family->start(s);
 }
 
 /* The repetition guard's rules for the live hypothesis of sentence sent
@@ -328,24 +328,13 @@ static int decode(nmt_state *s, int n)
 	return s->dev_ops->step(s->dev, s, n);
 }
 
-/* The surviving rows' states, compacted from s->dec.h_next into s->dec.h (the step
- * has read s->dec.h): dropping finished hypotheses and sentences. */
+/* The surviving rows' states carried over to the next step (the family's,
+ * or the device's), dropping finished hypotheses and sentences. */
 static int carry(nmt_state *s, int n)
 {
-	int r = s->m->d.dec_hidden;
 	if (s->dev_ops)
 		return s->dev_ops->carry(s->dev, s, n);
-	int same = 1;   /* every row continues from itself (greedy, none finished): swap */
-	for (int i = 0; i < n && same; i++)
-		same = s->carry_from[i] == i;
-	if (same) {
-		float *h = s->dec.h;
-		s->dec.h = s->dec.h_next;
-		s->dec.h_next = h;
-		return 0;
-	}
-	for (int i = 0; i < n; i++)
-		memcpy(s->dec.h + (size_t)i * r, s->dec.h_next + (size_t)s->carry_from[i] * r, (size_t)r * sizeof(float));
+	s->m->family->carry(s, n);
 	return 0;
 }
 

@@ -4,31 +4,19 @@
 #include <string.h>
 
 #include "engine.h"
+#include "family.h"
 #include "../format/grow.h"
 #include "../quant/qdot.h"
 
 /* Grow array p to n elements; a failure sets the caller's `failed`. */
 #define GROW(p, n) (failed |= nmt_grow(&(p), (n), sizeof *(p)))
 
-/* The widest input any matrix product of the model takes. */
-static int widest_input(const nmt_dims *d)
-{
-	int ctx = 2 * d->enc_hidden;
-	int w[] = { d->emb + ctx, ctx, d->emb, d->enc_hidden, d->dec_hidden, d->fc, d->att };
-	int max = 1;
-	for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
-		if (w[i] > max)
-			max = w[i];
-	return max;
-}
-
 int nmt_state_init(nmt_state *s, const nmt_model *m)
 {
 	memset(s, 0, sizeof *s);
 	s->m = m;
 	s->ew = m->qdot->ew;
-	if (nmt_kscratch_init(&s->kq, widest_input(&m->d), m->qdot) != 0 || nmt_shortlist_init(&s->sl, m) != 0 ||
-	    nmt_encoder_reserve(&s->enc, &m->d, 0, 0, 0) != 0) {
+	if (nmt_kscratch_init(&s->kq, m->max_input, m->qdot) != 0 || nmt_shortlist_init(&s->sl, m) != 0) {
 		nmt_state_free(s);
 		return -1;
 	}
@@ -82,7 +70,7 @@ int nmt_batch_prepare(nmt_state *s, int n, const int32_t *const *src, const int 
 		      const nmt_search_options *o)
 {
 	const nmt_model *m = s->m;
-	int total = 0, longest = 0, steps = 0, uncovered = 0;
+	int total = 0, longest = 0, steps = 0;
 
 	if (reserve_sentences(s, n) != 0)
 		return -1;
@@ -99,8 +87,6 @@ int nmt_batch_prepare(nmt_state *s, int n, const int32_t *const *src, const int 
 		if (o->guard)
 			nmt_guard_limits_of(m->src_vocab, src[i], src_len[i] - 1, &st->guard);
 		total += src_len[i];
-		for (int j = 0; m->pre_src > 0 && j < src_len[i]; j++)
-			uncovered += src[i][j] >= m->pre_src;
 		longest = src_len[i] > longest ? src_len[i] : longest;
 		steps = st->max_len > steps ? st->max_len : steps;
 	}
@@ -111,9 +97,7 @@ int nmt_batch_prepare(nmt_state *s, int n, const int32_t *const *src, const int 
 	if (o->use_shortlist && m->has_vmap && nmt_shortlists_build(s, src) != 0)
 		return -1;
 	s->hist.keep_att = o->attention;
-	int rows = n * o->beam;
-	return reserve_rows(s, rows) | nmt_encoder_reserve(&s->enc, &m->d, n, total, uncovered) |
-	       nmt_decoder_reserve(&s->dec, &m->d, rows, total) | nmt_history_reserve(&s->hist, n, steps) |
+	return reserve_rows(s, n * o->beam) | m->family->reserve(s, src) | nmt_history_reserve(&s->hist, n, steps) |
 	       (o->attention ? nmt_history_reserve_attention(&s->hist, n, o->beam, steps, longest) : 0);
 }
 
@@ -122,10 +106,20 @@ void nmt_state_free(nmt_state *s)
 	void *p[] = { s->sent, s->cand, s->n_cand, s->row_sent, s->row_prev, s->logits, s->carry_from, s->guard };
 	for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
 		free(p[i]);
-	nmt_encoder_free(&s->enc);
-	nmt_decoder_free(&s->dec);
+	if (s->m)
+		s->m->family->free_state(s);
 	nmt_shortlist_free(&s->sl);
 	nmt_history_free(&s->hist);
 	nmt_kscratch_free(&s->kq);
 	memset(s, 0, sizeof *s);
+}
+
+void nmt_encode(nmt_state *s, const int32_t *const *src)
+{
+	s->m->family->encode(s, src);
+}
+
+void nmt_decode_step(nmt_state *s, int n)
+{
+	s->m->family->step(s, n);
 }

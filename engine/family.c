@@ -1,0 +1,16 @@
+/* The model families this build knows (family.h). */
+#include "family.h"
+
+#include <string.h>
+
+#include "gru.h"
+
+static const nmt_family *const FAMILIES[] = { &nmt_family_gru };
+
+const nmt_family *nmt_family_for(const char *arch)
+{
+	for (size_t i = 0; i < sizeof FAMILIES / sizeof FAMILIES[0]; i++)
+		if (strcmp(FAMILIES[i]->arch, arch) == 0)
+			return FAMILIES[i];
+	return NULL;
+}

@@ -1,0 +1,219 @@
+/* The GRU family (arch=gru-fc-1, docs/DESIGN.md §3): a bidirectional GRU
+ * encoder, one attentional GRU decoder layer, tied FC residual layers and a
+ * tied output layer (Devlin 2017). Its dimensions and weights, its state
+ * parts and the methods the search calls; the encoder and the decoder step
+ * themselves are encoder.c and decoder.c. */
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "engine.h"
+#include "family.h"
+#include "arch.h"
+#include "gru.h"
+#include "tensors.h"
+#include "../format/error.h"
+#include "../format/meta.h"
+
+/* ---- dimensions and weights ---------------------------------------------- */
+
+static int read_dims(nmt_model *m, char *err, size_t errlen)
+{
+	static const struct { const char *key; size_t off; long lo, hi; } fields[] = {
+		{ "src_vocab", offsetof(nmt_dims, src_vocab), 4, 1 << 22 },
+		{ "tgt_vocab", offsetof(nmt_dims, tgt_vocab), 4, 1 << 22 },
+		{ "emb", offsetof(nmt_dims, emb), 1, 1 << 14 },
+		{ "enc_hidden", offsetof(nmt_dims, enc_hidden), 1, 1 << 14 },
+		{ "enc_layers", offsetof(nmt_dims, enc_layers), 1, NMT_MAX_ENC_LAYERS },
+		{ "dec_hidden", offsetof(nmt_dims, dec_hidden), 1, 1 << 14 },
+		{ "att", offsetof(nmt_dims, att), 1, 1 << 14 },
+		{ "fc", offsetof(nmt_dims, fc), 1, 1 << 14 },
+		{ "fc_layers", offsetof(nmt_dims, fc_layers), 0, 64 },
+		{ "bos_id", offsetof(nmt_dims, bos_id), 0, 1 << 22 },
+		{ "eos_id", offsetof(nmt_dims, eos_id), 0, 1 << 22 },
+	};
+	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+		long v;
+		if (nmt_meta_get_long(m->meta, m->meta_len, fields[i].key, &v) != 0)
+			return nmt_fail(err, errlen, "corrupt model: metadata \"%s\" missing or not a number",
+				    fields[i].key);
+		if (v < fields[i].lo || v > fields[i].hi)
+			return nmt_fail(err, errlen, "corrupt model: metadata %s=%ld out of range [%ld, %ld]",
+				    fields[i].key, v, fields[i].lo, fields[i].hi);
+		*(int *)((char *)&m->d + fields[i].off) = (int)v;
+	}
+	if (m->d.bos_id >= m->d.tgt_vocab || m->d.eos_id >= m->d.tgt_vocab)
+		return nmt_fail(err, errlen, "corrupt model: bos_id/eos_id outside the target vocabulary");
+	return 0;
+}
+
+static int bind_linear(const nmt_tensor_dir *td, const char *prefix, int out, int in, int has_bias,
+		       nmt_linear *l, char *err, size_t errlen)
+{
+	char name[64];
+	snprintf(name, sizeof name, "%s.weight", prefix);
+	if (nmt_bind_matrix(td, name, out, in, &l->w, err, errlen) != 0)
+		return -1;
+	l->b = NULL;
+	snprintf(name, sizeof name, "%s.bias", prefix);
+	return has_bias ? nmt_bind_f32(td, name, 1, out, &l->b, err, errlen) : 0;
+}
+
+/* torch.nn.GRU names its tensors weight_ih_l0, ..., with "_reverse" for the
+ * backward direction; nn.GRUCell has no layer suffix (suffix = ""). in = 0:
+ * the input weights are bound by the caller. */
+static int bind_gru(const nmt_tensor_dir *td, const char *prefix, const char *suffix, int in, int h,
+		    nmt_gru *g, char *err, size_t errlen)
+{
+	char name[64];
+	snprintf(name, sizeof name, "%s.weight_ih%s", prefix, suffix);
+	if (in > 0 && nmt_bind_matrix(td, name, 3 * h, in, &g->w_ih, err, errlen) != 0)
+		return -1;
+	snprintf(name, sizeof name, "%s.weight_hh%s", prefix, suffix);
+	if (nmt_bind_matrix(td, name, 3 * h, h, &g->w_hh, err, errlen) != 0)
+		return -1;
+	snprintf(name, sizeof name, "%s.bias_ih%s", prefix, suffix);
+	if (nmt_bind_f32(td, name, 1, 3 * h, &g->b_ih, err, errlen) != 0)
+		return -1;
+	snprintf(name, sizeof name, "%s.bias_hh%s", prefix, suffix);
+	return nmt_bind_f32(td, name, 1, 3 * h, &g->b_hh, err, errlen);
+}
+
+static int bind_tensors(nmt_model *m, char *err, size_t errlen)
+{
+	const nmt_dims *d = &m->d;
+	int ctx = 2 * d->enc_hidden;
+	nmt_tensor_dir td;
+
+	if (nmt_tensor_dir_open(&m->view, &td, err, errlen) != 0 ||
+	    nmt_bind_matrix(&td, "src_emb.weight", d->src_vocab, d->emb, &m->src_emb, err, errlen) != 0 ||
+	    nmt_bind_matrix(&td, "tgt_emb.weight", d->tgt_vocab, d->emb, &m->tgt_emb, err, errlen) != 0)
+		return -1;
+	for (int l = 0; l < d->enc_layers; l++)
+		for (int dir = 0; dir < 2; dir++) {
+			char suffix[32];
+			snprintf(suffix, sizeof suffix, "_l%d%s", l, dir ? "_reverse" : "");
+			if (bind_gru(&td, "enc", suffix, l ? ctx : d->emb, d->enc_hidden,
+				     &m->enc[l][dir], err, errlen) != 0)
+				return -1;
+		}
+	nmt_linear att;
+	if (bind_linear(&td, "init", d->dec_hidden, ctx, 1, &m->init, err, errlen) != 0 ||
+	    bind_linear(&td, "att_U", d->att, ctx, 0, &att, err, errlen) != 0)
+		return -1;
+	m->att_U = att.w;
+	if (bind_linear(&td, "att_W", d->att, d->dec_hidden, 0, &att, err, errlen) != 0)
+		return -1;
+	m->att_W = att.w;
+	if (bind_linear(&td, "att_V", d->att, d->emb, 0, &att, err, errlen) != 0)
+		return -1;
+	m->att_V = att.w;
+	if (bind_gru(&td, "dec", "", 0, d->dec_hidden, &m->dec, err, errlen) != 0 ||
+	    nmt_bind_matrix(&td, NMT_TENSOR_DEC_IH_X, 3 * d->dec_hidden, d->emb, &m->dec_ih_x, err, errlen) != 0 ||
+	    nmt_bind_matrix(&td, NMT_TENSOR_DEC_IH_C, 3 * d->dec_hidden, ctx, &m->dec_ih_c, err, errlen) != 0 ||
+	    bind_linear(&td, "fc_in", d->fc, d->dec_hidden, 1, &m->fc_in, err, errlen) != 0 ||
+	    bind_linear(&td, "fc", d->fc, d->fc, 1, &m->fc, err, errlen) != 0 ||
+	    bind_linear(&td, "top", d->emb, d->fc, 1, &m->top, err, errlen) != 0)
+		return -1;
+	return nmt_bind_f32(&td, "out_bias", 1, d->tgt_vocab, &m->out_bias, err, errlen);
+}
+
+
+/* The precomputed tables are optional too (docs/FORMAT.md, "precomp"). */
+static int open_precomp(nmt_model *m, char *err, size_t errlen)
+{
+	const nmt_section *s = nmt_format_find(&m->view, NMT_TAG_PRECOMP);
+	if (!s)
+		return 0;
+	if (s->size < 16)
+		return nmt_fail(err, errlen, "corrupt model: precomp section too small");
+	uint32_t n_src = nmt_rd32(s->data), n_tgt = nmt_rd32(s->data + 4);
+	uint32_t enc_cols = nmt_rd32(s->data + 8), att_cols = nmt_rd32(s->data + 12);
+	if (n_src > (uint32_t)m->d.src_vocab || n_tgt > (uint32_t)m->d.tgt_vocab ||
+	    enc_cols != 6u * (uint32_t)m->d.enc_hidden || att_cols != (uint32_t)(m->d.att + 3 * m->d.dec_hidden))
+		return nmt_fail(err, errlen, "corrupt model: precomp header does not fit the model");
+	if (s->size != 16 + 4 * ((uint64_t)n_src * enc_cols + (uint64_t)n_tgt * att_cols))
+		return nmt_fail(err, errlen, "corrupt model: precomp section has the wrong size");
+	m->pre_src = (int)n_src;
+	m->pre_tgt = (int)n_tgt;
+	m->pre_enc = (const float *)(s->data + 16);
+	m->pre_att = m->pre_enc + (size_t)n_src * enc_cols;
+	return 0;
+}
+
+/* The widest input any matrix product of the model takes: the size of the
+ * kernels' scratch for quantized activations. */
+static int widest_input(const nmt_dims *d)
+{
+	int ctx = 2 * d->enc_hidden;
+	int w[] = { d->emb + ctx, ctx, d->emb, d->enc_hidden, d->dec_hidden, d->fc, d->att };
+	int max = 1;
+	for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
+		if (w[i] > max)
+			max = w[i];
+	return max;
+}
+
+static int gru_bind(nmt_model *m, char *err, size_t errlen)
+{
+	if (read_dims(m, err, errlen) != 0 || bind_tensors(m, err, errlen) != 0 || open_precomp(m, err, errlen) != 0)
+		return -1;
+	m->max_input = widest_input(&m->d);
+	return 0;
+}
+
+/* ---- the state's parts ------------------------------------------------------ */
+
+static int gru_reserve(nmt_state *s, const int32_t *const *src)
+{
+	const nmt_model *m = s->m;
+	int uncovered = 0;   /* first-layer positions without precomputed projections */
+	for (int i = 0; i < s->n_sents && m->pre_src > 0; i++)
+		for (int j = 0; j < s->sent[i].src_len; j++)
+			uncovered += src[i][j] >= m->pre_src;
+	return nmt_encoder_reserve(&s->enc, &m->d, s->n_sents, s->total_src, uncovered) |
+	       nmt_decoder_reserve(&s->dec, &m->d, s->n_sents * s->beam, s->total_src);
+}
+
+static void gru_free_state(nmt_state *s)
+{
+	nmt_encoder_free(&s->enc);
+	nmt_decoder_free(&s->dec);
+}
+
+/* ---- the search's calls ------------------------------------------------------ */
+
+/* Each sentence's one live row starts from the encoder's h_0. */
+static void gru_start(nmt_state *s)
+{
+	memcpy(s->dec.h, s->enc.h0, (size_t)s->n_sents * (size_t)s->m->d.dec_hidden * sizeof *s->dec.h);
+}
+
+/* The surviving rows' states, compacted from s->dec.h_next into s->dec.h
+ * (the step has read s->dec.h): dropping finished hypotheses and sentences. */
+static void gru_carry(nmt_state *s, int n)
+{
+	int r = s->m->d.dec_hidden;
+	int same = 1;   /* every row continues from itself (greedy, none finished): swap */
+	for (int i = 0; i < n && same; i++)
+		same = s->carry_from[i] == i;
+	if (same) {
+		float *h = s->dec.h;
+		s->dec.h = s->dec.h_next;
+		s->dec.h_next = h;
+		return;
+	}
+	for (int i = 0; i < n; i++)
+		memcpy(s->dec.h + (size_t)i * r, s->dec.h_next + (size_t)s->carry_from[i] * r, (size_t)r * sizeof(float));
+}
+
+const nmt_family nmt_family_gru = {
+	.arch = "gru-fc-1",
+	.bind = gru_bind,
+	.reserve = gru_reserve,
+	.free_state = gru_free_state,
+	.encode = nmt_gru_encode,
+	.start = gru_start,
+	.step = nmt_gru_step,
+	.carry = gru_carry,
+};
