@@ -318,7 +318,7 @@ build/tiny_vmap_%.nmt: $(PACKER) tests/fixtures/tiny/vmap_%.txt tests/fixtures/t
 
 # The fuzz harnesses (tests/fuzz/) replayed over their committed corpora,
 # seeds and every input that once failed, by the end-to-end tests.
-FUZZ_NAMES = model tokenizer lines translate split spans html
+FUZZ_NAMES = model tokenizer lines translate split spans html marian
 REPLAYS  = $(foreach n,$(FUZZ_NAMES),$(H)/tests/fuzz/replay_$(n))
 
 $(H)/tests/fuzz/replay_%: $(H)/tests/fuzz/fuzz_%.o $(H)/tests/fuzz/replay.o $(LIB_HOST)
@@ -362,7 +362,7 @@ memcheck: build/host/nmt build/host/model-pack build/tiny_vmap_small.nmt $(EMBED
 FUZZ_SECONDS ?= 60
 F = build/fuzz
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-LIB_FUZZ = $(patsubst %.c,$(F)/%.o,$(LIB_SRC) $(CLI_SRC))
+LIB_FUZZ = $(patsubst %.c,$(F)/%.o,$(LIB_SRC) $(PACK_SRC) $(CLI_SRC))
 
 $(eval $(call variant,$(F),clang,-g -fsanitize=fuzzer-no-link $(FUZZ_SAN)))
 

@@ -1,0 +1,70 @@
+/* Marian's model files as model-pack reads them (pack/marian_file.h,
+ * pack/marian_yml.h) on any bytes; the first byte picks the reader: the
+ * .npz archive, the .bin file, or the model's YAML. Whatever is accepted holds together:
+ * every item's bytes lie inside the input and are exactly what its shape
+ * and type say; every YAML entry has a key and at most the items it may. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../pack/marian_file.h"
+#include "../../pack/marian_yml.h"
+#include "fuzz.h"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	return 0;
+}
+
+static size_t item_bytes(const mf_item *it, int64_t n)
+{
+	return it->type == MF_F32 ? (size_t)n * 4 : it->type == MF_INTGEMM8 ? (size_t)n + 4 : (size_t)n;
+}
+
+static void check_items(const uint8_t *data, size_t size, int bin)
+{
+	mf_file f;
+	char err[256];
+	if ((bin ? mf_open_bin : mf_open_npz)(data, size, &f, err, sizeof err) != 0) {
+		FUZZ_ASSERT(err[0] != '\0' && memchr(err, '\n', strlen(err)) == NULL);
+		return;
+	}
+	for (size_t i = 0; i < f.n; i++) {
+		const mf_item *it = &f.items[i];
+		FUZZ_ASSERT(memchr(it->name, '\0', MF_NAME_MAX) != NULL);
+		FUZZ_ASSERT(it->data >= data && it->nbytes <= size && (size_t)(it->data - data) <= size - it->nbytes);
+		int64_t n = mf_numel(it);
+		FUZZ_ASSERT(n >= 0 && item_bytes(it, n) == it->nbytes);
+		FUZZ_ASSERT(mf_find(&f, it->name) != NULL);
+	}
+	mf_close(&f);
+}
+
+static void check_yml(const uint8_t *data, size_t size)
+{
+	yml_doc d;
+	char err[256];
+	if (yml_parse((const char *)data, size, &d, err, sizeof err) != 0) {
+		FUZZ_ASSERT(err[0] != '\0' && memchr(err, '\n', strlen(err)) == NULL);
+		return;
+	}
+	for (int i = 0; i < d.n; i++) {
+		const yml_entry *e = &d.entries[i];
+		FUZZ_ASSERT(e->key[0] != '\0' && e->n_items <= YML_MAX_ITEMS && (e->is_list || e->n_items == 0));
+		FUZZ_ASSERT(yml_find(&d, e->key) != NULL);
+	}
+	yml_free(&d);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (size == 0)
+		return 0;
+	if (data[0] % 3 == 2)
+		check_yml(data + 1, size - 1);
+	else
+		check_items(data + 1, size - 1, data[0] % 3 == 1);
+	return 0;
+}
