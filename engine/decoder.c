@@ -118,42 +118,6 @@ static void fc_stack(nmt_state *s, int n)
 	s->ew->tanh(s->dec.t, n * d->emb);
 }
 
-/* The output layer is the target embedding matrix itself (tied): over the
- * whole vocabulary in one product for all rows, or over each sentence's
- * shortlist. A shortlist's shared ids (the map's 0-grams, most of it) are
- * the same rows for every sentence: one product for all of the batch's
- * rows, whose decoded weights serve several rows at once and stay in
- * cache, writes every row's first n_shared logits; then each sentence's
- * rows multiply its own ids (gathered for q8/q4 when the batch was
- * prepared) into the logits after those. */
-static void output_layer(nmt_state *s, int n)
-{
-	const nmt_model *m = s->m;
-	int e = m->d.emb, ld = s->logit_stride, Z = s->sl.n_shared;
-
-	if (Z > 0 && m->shared_w.data)
-		nmt_matmul(&m->shared_w, s->dec.t, n, e, m->shared_bias, s->logits, ld, &s->kq);
-	else if (Z > 0)
-		nmt_matmul_rows(&m->tgt_emb, m->shared_ids, Z, s->dec.t, n, e, m->out_bias, s->logits, ld, &s->kq);
-	for (int i0 = 0, i1; i0 < n; i0 = i1) {
-		const nmt_sentence *st = &s->sent[s->row_sent[i0]];
-		for (i1 = i0 + 1; i1 < n && (st->shortlist_len == 0 || s->row_sent[i1] == s->row_sent[i0]); i1++)
-			;
-		const float *t = s->dec.t + (size_t)i0 * e;
-		float *logits = s->logits + (size_t)i0 * ld + Z;
-		int n_own = st->shortlist_len - Z;
-		if (st->shortlist_len == 0)
-			nmt_matmul(&m->tgt_emb, t, i1 - i0, e, m->out_bias, logits, ld, &s->kq);
-		else if (n_own == 0)
-			continue;
-		else if (st->out_w.data)
-			nmt_matmul(&st->out_w, t, i1 - i0, e, st->out_bias, logits, ld, &s->kq);
-		else
-			nmt_matmul_rows(&m->tgt_emb, st->shortlist + Z, n_own, t, i1 - i0, e, m->out_bias,
-					logits, ld, &s->kq);
-	}
-}
-
 void nmt_gru_step(nmt_state *s, int n)
 {
 	const nmt_model *m = s->m;
@@ -167,7 +131,7 @@ void nmt_gru_step(nmt_state *s, int n)
 	attention_context(s, n);
 	gru_step(s, n);
 	fc_stack(s, n);
-	output_layer(s, n);
+	nmt_output_layer(s, s->dec.t, n);
 }
 
 /* Grow array p to n elements; a failure sets the caller's `failed`. */

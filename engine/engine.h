@@ -99,6 +99,26 @@ typedef struct {
 	float *t;                   /* [R, e] */
 } nmt_decoder_state;
 
+/* The SSRU family's buffers (engine/ssru*.c): P source positions, R rows,
+ * d = emb, H heads of dk = d / H, L decoder layers. Reserved and freed by
+ * ssru.c. */
+typedef struct {
+	int cap_src, cap_rows, cap_sq;
+	int pos;                    /* the position of the next decoder step */
+	float *x, *y;               /* [P, d] a layer's input and output */
+	float *q, *k, *v;           /* [P, d] projections */
+	float *kh, *vh;             /* [H, P, dk] keys and values head by head */
+	float *ctx;                 /* [P, d] the heads' contexts joined */
+	float *hid;                 /* [P, max ffn] the feed-forward layers' hidden values */
+	float *scores;              /* [max(S, beam) x S] one head's attention of a sentence */
+	float *head_out;            /* [max(S, beam) x dk] one head's contexts */
+	float *ck, *cv;             /* [L, H, P, dk] the cross-attentions' keys and values */
+	float *c, *c_next;          /* [L, R, d] the SSRU cells */
+	float *rx, *ry, *rq, *rctx; /* [R, d] a step's rows */
+	float *rwx, *rfx;           /* [R, d] an SSRU layer's W x and W_f x + b_f */
+	float *rhid;                /* [R, dec ffn] */
+} nmt_ssru_state;
+
 /* The batch's shortlists, one after the other, and their gathered output
  * rows. Built, reserved and freed by shortlist.c. */
 typedef struct {
@@ -160,8 +180,9 @@ typedef struct nmt_state {
 	nmt_candidate *cand;        /* [cap_sents * NMT_MAX_BEAM] each sentence's best continuations */
 	int *n_cand;                /* [cap_sents] */
 
-	nmt_encoder_state enc;
+	nmt_encoder_state enc;      /* the GRU family's parts */
 	nmt_decoder_state dec;
+	nmt_ssru_state ssru;        /* the SSRU family's */
 	nmt_shortlist_state sl;
 	nmt_history hist;
 
@@ -232,6 +253,11 @@ typedef struct {
 	float logprob;        /* sum of token log-probabilities, EOS included */
 	float score;          /* logprob / (tokens incl. EOS)^alpha */
 } nmt_hypothesis;
+
+/* The output layer for n rows of the final hidden values x [n, emb]: the
+ * logits, row i at s->logits + i * s->logit_stride, over its sentence's
+ * output vocabulary (m->tgt_emb, tied, and m->out_bias). */
+void nmt_output_layer(nmt_state *s, const float *x, int n);
 
 /* Beam search over the encoded batch (train/search.py is the spec for each
  * sentence; sentences do not affect each other). Sentence i's best

@@ -4,8 +4,9 @@
 #include <string.h>
 
 #include "gru.h"
+#include "ssru.h"
 
-static const nmt_family *const FAMILIES[] = { &nmt_family_gru };
+static const nmt_family *const FAMILIES[] = { &nmt_family_gru, &nmt_family_ssru };
 
 const nmt_family *nmt_family_for(const char *arch)
 {

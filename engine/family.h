@@ -35,6 +35,9 @@ typedef struct nmt_family {
 	void (*step)(struct nmt_state *s, int n);
 	/* The next step's row i continues from this step's row s->carry_from[i]. */
 	void (*carry)(struct nmt_state *s, int n);
+	/* The most tokens a translation of src_len source pieces (EOS
+	 * included) may have, unless the caller sets a limit. */
+	int (*max_len)(int src_len);
 } nmt_family;
 
 /* The family whose arch is `arch`, or NULL. */

@@ -216,4 +216,5 @@ const nmt_family nmt_family_gru = {
 	.start = gru_start,
 	.step = nmt_gru_step,
 	.carry = gru_carry,
+	.max_len = nmt_default_max_len,
 };

@@ -37,6 +37,37 @@ typedef struct {
 	const float *b;            /* may be NULL */
 } nmt_linear;
 
+/* The SSRU family's weights (engine/ssru.c; Marian's student models):
+ * multi-head attention (q, k, v, o, each W x + b, then a layer norm of the
+ * output plus the input), a ReLU feed-forward block with its layer norm,
+ * and an SSRU layer (W, W_f, b_f and a layer norm). */
+#define NMT_SSRU_MAX_LAYERS 16
+
+typedef struct {
+	nmt_linear q, k, v, o;
+	const float *ln_s, *ln_b;
+} nmt_attention_w;
+
+typedef struct {
+	nmt_linear w1, w2;
+	const float *ln_s, *ln_b;
+} nmt_ffn_w;
+
+typedef struct {
+	nmt_matrix w, wf;
+	const float *bf, *ln_s, *ln_b;
+} nmt_ssru_w;
+
+typedef struct {
+	int heads, ffn, dec_ffn, enc_layers, dec_layers;
+	nmt_matrix dec_emb;   /* the decoder's input embeddings (tgt_emb unless untied) */
+	nmt_attention_w enc_att[NMT_SSRU_MAX_LAYERS];
+	nmt_ffn_w enc_ffn[NMT_SSRU_MAX_LAYERS];
+	nmt_ssru_w dec_rnn[NMT_SSRU_MAX_LAYERS];
+	nmt_attention_w dec_att[NMT_SSRU_MAX_LAYERS];
+	nmt_ffn_w dec_ffn_w[NMT_SSRU_MAX_LAYERS];
+} nmt_ssru_weights;
+
 struct nmt_model {
 	nmt_dims d;
 	nmt_matrix src_emb, tgt_emb;                 /* [Vs, e], [Vt, e] */
@@ -46,6 +77,7 @@ struct nmt_model {
 	nmt_gru dec;                                 /* input [e + 2re]; w_ih unused: */
 	nmt_matrix dec_ih_x, dec_ih_c;               /* its columns split: [3r, e], [3r, 2re] */
 	nmt_linear fc_in, fc, top;                   /* [f, r], [f, f], [e, f] */
+	nmt_ssru_weights ssru;                       /* the SSRU family's (the GRU fields above are the GRU's) */
 	const float *out_bias;                       /* [Vt] */
 	spm_model *src_vocab, *tgt_vocab;
 	nmt_vmap vmap;                               /* valid if has_vmap */

@@ -82,7 +82,7 @@ int nmt_batch_prepare(nmt_state *s, int n, const int32_t *const *src, const int 
 		memset(st, 0, sizeof *st);
 		st->src_off = total;
 		st->src_len = src_len[i];
-		st->max_len = o->max_len > 0 ? o->max_len : nmt_default_max_len(src_len[i]);
+		st->max_len = o->max_len > 0 ? o->max_len : m->family->max_len(src_len[i]);
 		st->out_bias = m->out_bias;
 		if (o->guard)
 			nmt_guard_limits_of(m->src_vocab, src[i], src_len[i] - 1, &st->guard);

@@ -2,9 +2,12 @@
  *
  *   model-pack [--quant f32|q8|q4] [--vmap VMAP.txt] [--precompute-top K] -o OUT.nmt
  *              CHECKPOINT.safetensors SRC.model TGT.model
+ *   model-pack --marian MODEL.npz|MODEL.bin --vocab SPM [--vocab TGT_SPM]
+ *              [--quant f32|q8|q4] [--src-lang L] [--tgt-lang L] -o OUT.nmt
  *
  * The checkpoint is what train/export.py writes: safetensors whose
- * __metadata__ holds the model's dimensions (train/model.py Config). */
+ * __metadata__ holds the model's dimensions (train/model.py Config). A
+ * Marian model is read by marian_pack.c. */
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
@@ -15,6 +18,7 @@
 #include "../engine/arch.h"
 #include "../quant/matrix.h"
 #include "../vocab/spm.h"
+#include "marian_pack.h"
 #include "precomp.h"
 #include "safetensors.h"
 #include "vmap_pack.h"
@@ -55,7 +59,13 @@ static void usage(FILE *f)
 	      "                      first encoder layer's and the decoder GRU's input\n"
 	      "                      projections and the attention's V_a e; 10 KB per word at\n"
 	      "                      the default model's size (default 250; 0: none)\n"
-	      "  -h, --help          this help\n", f);
+	      "  -h, --help          this help\n"
+	      "\n"
+	      "       model-pack --marian MODEL --vocab SPM [--vocab TGT_SPM] [--quant F] -o OUT.nmt\n"
+	      "Imports a Marian student model (Transformer encoder, SSRU decoder; .npz or .bin,\n"
+	      "float32 or intgemm8), as Firefox Translations ships them, with its SentencePiece\n"
+	      "vocabulary (once if shared, else source then target).\n"
+	      "      --src-lang L, --tgt-lang L   language codes to record (default und)\n", f);
 }
 
 static int meta_int(const st_file *ck, const char *key, long lo, long hi)
@@ -210,8 +220,8 @@ static uint8_t *read_file(const char *path, size_t *len)
 /* Pack a SentencePiece model and check it against the checkpoint's vocabulary.
  * The target side is only ever decoded, so it is packed without the tables
  * only encoding reads (vocab/spm.h: spm_pack_decoder). */
-static void pack_vocab(const char *path, const char *tag, int expect_size, int bos, int eos, int decode_only,
-		       pack_file *out)
+static int pack_vocab(const char *path, const char *tag, int expect_size, int bos, int eos, int decode_only,
+		      pack_file *out)
 {
 	size_t len, blob_len;
 	uint8_t *proto = read_file(path, &len), *blob;
@@ -235,9 +245,11 @@ static void pack_vocab(const char *path, const char *tag, int expect_size, int b
 		    spm_eos_id(sp), bos, eos);
 	if (spm_eos_id(sp) < 0)
 		die(1, "%s has no end-of-sentence piece (train it with --eos_id)", path);
+	int eos_id = spm_eos_id(sp);
 	spm_close(sp);
 	if (pack_add_section(out, tag, blob, blob_len, 0) != 0)
 		die(1, "too many sections");
+	return eos_id;
 }
 
 static void pack_meta(const st_file *ck, const nmt_dims *d, nmt_format quant, pack_file *out)
@@ -261,15 +273,47 @@ static void pack_meta(const st_file *ck, const nmt_dims *d, nmt_format quant, pa
 		die(1, "too many sections");
 }
 
+/* model-pack --marian: the model's tensors and metadata (marian_pack.c),
+ * then its vocabularies, one shared or source and target. */
+static int pack_marian(const char *model, const char *const vocabs[2], int n_vocabs, nmt_format quant,
+		       const char *src_lang, const char *tgt_lang, const char *vmap, const char *output, int extra)
+{
+	char err[512];
+	marian_dims d;
+	pack_file out = { .n = 0 };
+
+	if (!output || extra != 0 || n_vocabs == 0)
+		die(2, "--marian needs -o OUT.nmt and --vocab SPM (twice for separate vocabularies), and no other files");
+	if (vmap)
+		die(2, "--vmap is for nmt's own checkpoints");
+	for (const char *l = src_lang; l; l = l == src_lang ? tgt_lang : NULL)
+		if (strlen(l) > 16 || strpbrk(l, "\n=") || *l == '\0')
+			die(2, "a language code is a short word, not \"%s\"", l);
+	if (marian_pack(model, quant, &out, &d, err, sizeof err) != 0)
+		die(1, "%s", err);
+	pack_vocab(vocabs[0], NMT_TAG_SRC_VOCAB, d.src_vocab, -1, -1, 0, &out);
+	int eos = pack_vocab(vocabs[n_vocabs - 1], NMT_TAG_TGT_VOCAB, d.tgt_vocab, -1, -1, 1, &out);
+	if (marian_add_meta(&out, &d, quant, src_lang, tgt_lang, eos, err, sizeof err) != 0)
+		die(1, "%s", err);
+	if (pack_write(&out, output, err, sizeof err) != 0)
+		die(1, "%s", err);
+	pack_free(&out);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longs[] = {
 		{ "output", required_argument, NULL, 'o' }, { "quant", required_argument, NULL, 'q' },
 		{ "vmap", required_argument, NULL, 'v' }, { "help", no_argument, NULL, 'h' },
 		{ "precompute-top", required_argument, NULL, 'p' },
+		{ "marian", required_argument, NULL, 'M' }, { "vocab", required_argument, NULL, 'V' },
+		{ "src-lang", required_argument, NULL, 'S' }, { "tgt-lang", required_argument, NULL, 'T' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *output = NULL, *vmap = NULL;
+	const char *output = NULL, *vmap = NULL, *marian = NULL, *vocabs[2] = { NULL, NULL };
+	const char *src_lang = NULL, *tgt_lang = NULL;
+	int n_vocabs = 0;
 	nmt_format quant = NMT_FMT_F32;
 	int c, precompute_top = DEFAULT_PRECOMPUTE_TOP;
 
@@ -289,6 +333,14 @@ int main(int argc, char **argv)
 				die(2, "--quant %s: the formats are f32, q8 and q4", optarg);
 			break;
 		case 'v': vmap = optarg; break;
+		case 'M': marian = optarg; break;
+		case 'V':
+			if (n_vocabs == 2)
+				die(2, "--vocab at most twice (source, then target)");
+			vocabs[n_vocabs++] = optarg;
+			break;
+		case 'S': src_lang = optarg; break;
+		case 'T': tgt_lang = optarg; break;
 		case 'p': {
 			char *end;
 			errno = 0;
@@ -303,6 +355,10 @@ int main(int argc, char **argv)
 		default: die(2, "unknown option %s (try --help)", argv[optind - 1]);
 		}
 	}
+	if (marian)
+		return pack_marian(marian, vocabs, n_vocabs, quant, src_lang, tgt_lang, vmap, output, argc - optind);
+	if (n_vocabs || src_lang || tgt_lang)
+		die(2, "--vocab, --src-lang and --tgt-lang go with --marian");
 	if (!output || argc - optind != 3)
 		die(2, "need -o OUT.nmt and three files: CHECKPOINT.safetensors SRC.model TGT.model (try --help)");
 	st_file *ck;

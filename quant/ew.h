@@ -23,6 +23,9 @@ typedef struct nmt_ew {
 	void (*add)(float *y, const float *x, int n);
 	void (*add_relu)(float *y, const float *x, int n);
 	void (*relu)(float *x, int n);
+	/* ew_body.h's nmt_ew_layer_norm and nmt_ew_ssru (the SSRU family) */
+	void (*layer_norm)(const float *x, int n, const float *g, const float *b, float *y);
+	void (*ssru)(int n, const float *wx, const float *fx, float *c, float *out);
 	/* ew_body.h's nmt_ew_first_reaching */
 	int (*first_reaching)(const float *x, int n, float max, float log_sum, float live, float bar);
 } nmt_ew;

@@ -273,6 +273,39 @@ NMT_EW_INLINE void nmt_ew_softmax(float *x, int n)
 		x[i] *= inv;
 }
 
+/* Layer normalization as Marian computes it, y = g ⊙ (x − mean) / sqrt(var
+ * + 1e-6) + b over n values, the variance biased (divided by n); both sums
+ * in eight lanes, so the result is the same on every ISA. y may be x. */
+NMT_EW_INLINE void nmt_ew_layer_norm(const float *x, int n, const float *g, const float *b, float *y)
+{
+	float mean = nmt_ew_sum(x, n) / (float)n, acc[8] = { 0 };
+	int i = 0;
+	for (; i + 8 <= n; i += 8)
+		for (int k = 0; k < 8; k++) {
+			float dev = x[i + k] - mean;
+			acc[k] += dev * dev;
+		}
+	float var = ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
+	for (; i < n; i++) {
+		float dev = x[i] - mean;
+		var += dev * dev;
+	}
+	float sigma = sqrtf(var / (float)n + 1e-6f);
+	for (i = 0; i < n; i++)
+		y[i] = g[i] * ((x[i] - mean) / sigma) + b[i];
+}
+
+/* An SSRU cell over n values: f = σ(fx) (fx = W_f x + b_f), c = f ⊙ c +
+ * (1 − f) ⊙ wx (wx = W x), in place; out = ReLU(c). */
+NMT_EW_INLINE void nmt_ew_ssru(int n, const float *wx, const float *fx, float *c, float *out)
+{
+	for (int i = 0; i < n; i++) {
+		float f = nmt_sigmoid(fx[i]);
+		c[i] = f * c[i] + (1.0f - f) * wx[i];
+		out[i] = c[i] > 0.0f ? c[i] : 0.0f;
+	}
+}
+
 /* vecmath.h's nmt_vec_log_normalizer: log(sum e^(x - max)) in blocks. */
 NMT_EW_INLINE float nmt_ew_log_normalizer(const float *x, int n, float *max)
 {

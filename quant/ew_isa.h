@@ -44,6 +44,16 @@ TARGET static void relu(float *x, int n)
 	nmt_ew_relu(x, n);
 }
 
+TARGET static void layer_norm(const float *x, int n, const float *g, const float *b, float *y)
+{
+	nmt_ew_layer_norm(x, n, g, b, y);
+}
+
+TARGET static void ssru(int n, const float *wx, const float *fx, float *c, float *out)
+{
+	nmt_ew_ssru(n, wx, fx, c, out);
+}
+
 TARGET static int first_reaching(const float *x, int n, float max, float log_sum, float live, float bar)
 {
 	return nmt_ew_first_reaching(x, n, max, log_sum, live, bar);
@@ -51,7 +61,8 @@ TARGET static int first_reaching(const float *x, int n, float max, float log_sum
 
 #ifdef NMT_WITH_SLEEF   /* the SLEEF build's tanh and exponentials */
 const nmt_ew NMT_EW_TABLE = { gru_cell, nmt_vec_tanh, quantize_x, nmt_vec_log_normalizer,
-			      rescale, weighted_sum, nmt_vec_softmax, add, add_relu, relu, first_reaching };
+			      rescale, weighted_sum, nmt_vec_softmax, add, add_relu, relu, layer_norm, ssru,
+			      first_reaching };
 #else
 TARGET static void softmax(float *x, int n)
 {
@@ -69,6 +80,6 @@ TARGET static float log_normalizer(const float *x, int n, float *max)
 }
 
 const nmt_ew NMT_EW_TABLE = { gru_cell, vec_tanh, quantize_x, log_normalizer,
-			      rescale, weighted_sum, softmax, add, add_relu, relu, first_reaching };
+			      rescale, weighted_sum, softmax, add, add_relu, relu, layer_norm, ssru, first_reaching };
 #endif
 #endif

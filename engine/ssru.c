@@ -1,0 +1,294 @@
+/* The SSRU family (arch=transformer-ssru, see ssru.h): its dimensions and
+ * weights, its state, and the methods the search calls. model-pack
+ * --marian writes these files (pack/marian_pack.c). */
+#include "ssru.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tensors.h"
+#include "../format/error.h"
+#include "../format/grow.h"
+#include "../format/meta.h"
+
+/* ---- dimensions and weights ---------------------------------------------- */
+
+static int meta_int(const nmt_model *m, const char *key, long lo, long hi, int *out, char *err, size_t errlen)
+{
+	long v;
+	if (nmt_meta_get_long(m->meta, m->meta_len, key, &v) != 0)
+		return nmt_fail(err, errlen, "corrupt model: metadata \"%s\" missing or not a number", key);
+	if (v < lo || v > hi)
+		return nmt_fail(err, errlen, "corrupt model: metadata %s=%ld out of range [%ld, %ld]", key, v, lo, hi);
+	*out = (int)v;
+	return 0;
+}
+
+static int read_dims(nmt_model *m, char *err, size_t errlen)
+{
+	nmt_dims *d = &m->d;
+	nmt_ssru_weights *w = &m->ssru;
+	if (meta_int(m, "src_vocab", 4, 1 << 22, &d->src_vocab, err, errlen) != 0 ||
+	    meta_int(m, "tgt_vocab", 4, 1 << 22, &d->tgt_vocab, err, errlen) != 0 ||
+	    meta_int(m, "emb", 8, 1 << 14, &d->emb, err, errlen) != 0 ||
+	    meta_int(m, "heads", 1, 256, &w->heads, err, errlen) != 0 ||
+	    meta_int(m, "ffn", 1, 1 << 16, &w->ffn, err, errlen) != 0 ||
+	    meta_int(m, "dec_ffn", 1, 1 << 16, &w->dec_ffn, err, errlen) != 0 ||
+	    meta_int(m, "enc_layers", 1, NMT_SSRU_MAX_LAYERS, &w->enc_layers, err, errlen) != 0 ||
+	    meta_int(m, "dec_layers", 1, NMT_SSRU_MAX_LAYERS, &w->dec_layers, err, errlen) != 0)
+		return -1;
+	if (d->emb % w->heads != 0 || d->emb % 2 != 0)
+		return nmt_fail(err, errlen, "corrupt model: emb %d is not an even multiple of %d heads", d->emb, w->heads);
+	/* No BOS: the first step's input is a zero vector (ssru_decoder.c); the
+	 * vocabulary's ids are checked against these when it opens (model.c). */
+	d->bos_id = -1;
+	return meta_int(m, "eos_id", 0, d->tgt_vocab - 1, &d->eos_id, err, errlen);
+}
+
+static int bind_linear(const nmt_tensor_dir *td, const char *prefix, int out, int in, nmt_linear *l, char *err,
+		       size_t errlen)
+{
+	char name[128];
+	snprintf(name, sizeof name, "%s.w", prefix);
+	if (nmt_bind_matrix(td, name, out, in, &l->w, err, errlen) != 0)
+		return -1;
+	snprintf(name, sizeof name, "%s.b", prefix);
+	return nmt_bind_f32(td, name, 1, out, &l->b, err, errlen);
+}
+
+static int bind_norm(const nmt_tensor_dir *td, const char *prefix, int d, const float **s, const float **b, char *err,
+		     size_t errlen)
+{
+	char name[96];
+	snprintf(name, sizeof name, "%s.ln.s", prefix);
+	if (nmt_bind_f32(td, name, 1, d, s, err, errlen) != 0)
+		return -1;
+	snprintf(name, sizeof name, "%s.ln.b", prefix);
+	return nmt_bind_f32(td, name, 1, d, b, err, errlen);
+}
+
+static int bind_attention(const nmt_tensor_dir *td, const char *prefix, int d, nmt_attention_w *a, char *err,
+			  size_t errlen)
+{
+	char name[48];
+	nmt_linear *parts[] = { &a->q, &a->k, &a->v, &a->o };
+	for (int i = 0; i < 4; i++) {
+		snprintf(name, sizeof name, "%s.%c", prefix, "qkvo"[i]);
+		if (bind_linear(td, name, d, d, parts[i], err, errlen) != 0)
+			return -1;
+	}
+	return bind_norm(td, prefix, d, &a->ln_s, &a->ln_b, err, errlen);
+}
+
+static int bind_ffn(const nmt_tensor_dir *td, const char *prefix, int d, int ffn, nmt_ffn_w *f, char *err,
+		    size_t errlen)
+{
+	char name[96];
+	snprintf(name, sizeof name, "%s.w1", prefix);
+	if (nmt_bind_matrix(td, name, ffn, d, &f->w1.w, err, errlen) != 0)
+		return -1;
+	snprintf(name, sizeof name, "%s.b1", prefix);
+	if (nmt_bind_f32(td, name, 1, ffn, &f->w1.b, err, errlen) != 0)
+		return -1;
+	snprintf(name, sizeof name, "%s.w2", prefix);
+	if (nmt_bind_matrix(td, name, d, ffn, &f->w2.w, err, errlen) != 0)
+		return -1;
+	snprintf(name, sizeof name, "%s.b2", prefix);
+	if (nmt_bind_f32(td, name, 1, d, &f->w2.b, err, errlen) != 0)
+		return -1;
+	return bind_norm(td, prefix, d, &f->ln_s, &f->ln_b, err, errlen);
+}
+
+static int bind_ssru(const nmt_tensor_dir *td, int l, int d, nmt_ssru_w *r, char *err, size_t errlen)
+{
+	char name[64], prefix[32];
+	snprintf(prefix, sizeof prefix, "dec.%d.rnn", l);
+	snprintf(name, sizeof name, "%s.w", prefix);
+	if (nmt_bind_matrix(td, name, d, d, &r->w, err, errlen) != 0)
+		return -1;
+	snprintf(name, sizeof name, "%s.wf", prefix);
+	if (nmt_bind_matrix(td, name, d, d, &r->wf, err, errlen) != 0)
+		return -1;
+	snprintf(name, sizeof name, "%s.bf", prefix);
+	if (nmt_bind_f32(td, name, 1, d, &r->bf, err, errlen) != 0)
+		return -1;
+	return bind_norm(td, prefix, d, &r->ln_s, &r->ln_b, err, errlen);
+}
+
+/* The embeddings as the metadata's "tied" says: one matrix for source,
+ * target and output (all), the target's shared with the output (tgt), or
+ * three (none). The output layer is always m->tgt_emb. */
+static int bind_embeddings(nmt_model *m, const nmt_tensor_dir *td, char *err, size_t errlen)
+{
+	char tied[8];
+	const nmt_dims *d = &m->d;
+	if (nmt_meta_get(m->meta, m->meta_len, "tied", tied, sizeof tied) != 0)
+		return nmt_fail(err, errlen, "corrupt model: metadata \"tied\" missing");
+	if (strcmp(tied, "all") == 0) {
+		if (d->src_vocab != d->tgt_vocab)
+			return nmt_fail(err, errlen, "corrupt model: tied=all with two vocabulary sizes");
+		if (nmt_bind_matrix(td, "emb", d->tgt_vocab, d->emb, &m->tgt_emb, err, errlen) != 0)
+			return -1;
+		m->src_emb = m->ssru.dec_emb = m->tgt_emb;
+		return 0;
+	}
+	if (strcmp(tied, "tgt") != 0 && strcmp(tied, "none") != 0)
+		return nmt_fail(err, errlen, "corrupt model: tied=%s", tied);
+	if (nmt_bind_matrix(td, "src_emb", d->src_vocab, d->emb, &m->src_emb, err, errlen) != 0 ||
+	    nmt_bind_matrix(td, "tgt_emb", d->tgt_vocab, d->emb, &m->ssru.dec_emb, err, errlen) != 0)
+		return -1;
+	if (strcmp(tied, "tgt") == 0) {
+		m->tgt_emb = m->ssru.dec_emb;
+		return 0;
+	}
+	return nmt_bind_matrix(td, "out", d->tgt_vocab, d->emb, &m->tgt_emb, err, errlen);
+}
+
+static int ssru_bind(nmt_model *m, char *err, size_t errlen)
+{
+	nmt_ssru_weights *w = &m->ssru;
+	nmt_tensor_dir td;
+	char prefix[32];
+
+	if (read_dims(m, err, errlen) != 0 || nmt_tensor_dir_open(&m->view, &td, err, errlen) != 0 ||
+	    bind_embeddings(m, &td, err, errlen) != 0 ||
+	    nmt_bind_f32(&td, "out_bias", 1, m->d.tgt_vocab, &m->out_bias, err, errlen) != 0)
+		return -1;
+	int d = m->d.emb;
+	for (int l = 0; l < w->enc_layers; l++) {
+		snprintf(prefix, sizeof prefix, "enc.%d.att", l + 1);
+		if (bind_attention(&td, prefix, d, &w->enc_att[l], err, errlen) != 0)
+			return -1;
+		snprintf(prefix, sizeof prefix, "enc.%d.ffn", l + 1);
+		if (bind_ffn(&td, prefix, d, w->ffn, &w->enc_ffn[l], err, errlen) != 0)
+			return -1;
+	}
+	for (int l = 0; l < w->dec_layers; l++) {
+		if (bind_ssru(&td, l + 1, d, &w->dec_rnn[l], err, errlen) != 0)
+			return -1;
+		snprintf(prefix, sizeof prefix, "dec.%d.att", l + 1);
+		if (bind_attention(&td, prefix, d, &w->dec_att[l], err, errlen) != 0)
+			return -1;
+		snprintf(prefix, sizeof prefix, "dec.%d.ffn", l + 1);
+		if (bind_ffn(&td, prefix, d, w->dec_ffn, &w->dec_ffn_w[l], err, errlen) != 0)
+			return -1;
+	}
+	m->max_input = w->ffn > w->dec_ffn ? w->ffn : w->dec_ffn;
+	if (m->max_input < d)
+		m->max_input = d;
+	return 0;
+}
+
+/* ---- the state -------------------------------------------------------------- */
+
+/* Grow array p to n elements; a failure sets the caller's `failed`. */
+#define GROW(p, n) (failed |= nmt_grow(&(p), (n), sizeof *(p)))
+
+static int ssru_reserve(nmt_state *s, const int32_t *const *src)
+{
+	(void)src;
+	const nmt_ssru_weights *w = &s->m->ssru;
+	nmt_ssru_state *t = &s->ssru;
+	int failed = 0, d = s->m->d.emb, L = w->dec_layers;
+	int ffn = w->ffn > w->dec_ffn ? w->ffn : w->dec_ffn;
+	int rows = s->n_sents * s->beam, side = s->max_src > s->beam ? s->max_src : s->beam;
+	size_t sq = (size_t)side * (size_t)s->max_src;
+
+	if (s->total_src > t->cap_src) {
+		size_t P = (size_t)s->total_src;
+		GROW(t->x, P * d);
+		GROW(t->y, P * d);
+		GROW(t->q, P * d);
+		GROW(t->k, P * d);
+		GROW(t->v, P * d);
+		GROW(t->kh, P * d);
+		GROW(t->vh, P * d);
+		GROW(t->ctx, P * d);
+		GROW(t->hid, P * ffn);
+		GROW(t->ck, (size_t)L * P * d);
+		GROW(t->cv, (size_t)L * P * d);
+		if (failed)
+			return -1;
+		t->cap_src = s->total_src;
+	}
+	if ((int)sq > t->cap_sq) {
+		GROW(t->scores, sq);
+		GROW(t->head_out, (size_t)side * d);
+		if (failed)
+			return -1;
+		t->cap_sq = (int)sq;
+	}
+	if (rows > t->cap_rows) {
+		size_t R = (size_t)rows;
+		GROW(t->c, (size_t)L * R * d);
+		GROW(t->c_next, (size_t)L * R * d);
+		GROW(t->rx, R * d);
+		GROW(t->ry, R * d);
+		GROW(t->rq, R * d);
+		GROW(t->rctx, R * d);
+		GROW(t->rwx, R * d);
+		GROW(t->rfx, R * d);
+		GROW(t->rhid, R * w->dec_ffn);
+		if (failed)
+			return -1;
+		t->cap_rows = rows;
+	}
+	return 0;
+}
+
+static void ssru_free_state(nmt_state *s)
+{
+	nmt_ssru_state *t = &s->ssru;
+	void *p[] = { t->x, t->y, t->q, t->k, t->v, t->kh, t->vh, t->ctx, t->hid, t->scores, t->head_out, t->ck,
+		      t->cv, t->c, t->c_next, t->rx, t->ry, t->rq, t->rctx, t->rwx, t->rfx, t->rhid };
+	for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
+		free(p[i]);
+	memset(t, 0, sizeof *t);
+}
+
+/* ---- the search's calls ------------------------------------------------------ */
+
+/* Every sentence's one row starts with zero cells at position 0. */
+static void ssru_start(nmt_state *s)
+{
+	const nmt_ssru_weights *w = &s->m->ssru;
+	size_t per_layer = (size_t)s->n_sents * (size_t)s->beam * (size_t)s->m->d.emb;
+	memset(s->ssru.c, 0, (size_t)w->dec_layers * per_layer * sizeof *s->ssru.c);
+	s->ssru.pos = 0;
+}
+
+/* The cells of the rows that go on, compacted; every layer's block is laid
+ * out for the whole batch's rows (n_sents x beam). */
+static void ssru_carry(nmt_state *s, int n)
+{
+	nmt_ssru_state *t = &s->ssru;
+	int d = s->m->d.emb;
+	size_t block = (size_t)s->n_sents * (size_t)s->beam * (size_t)d;
+	for (int l = 0; l < s->m->ssru.dec_layers; l++)
+		for (int i = 0; i < n; i++)
+			memcpy(t->c_next + l * block + (size_t)i * d, t->c + l * block + (size_t)s->carry_from[i] * d,
+			       (size_t)d * sizeof *t->c);
+	float *c = t->c;
+	t->c = t->c_next;
+	t->c_next = c;
+}
+
+/* Marian's default: ceil(3 x the source pieces, EOS included). */
+static int ssru_max_len(int src_len)
+{
+	return 3 * src_len;
+}
+
+const nmt_family nmt_family_ssru = {
+	.arch = "transformer-ssru",
+	.bind = ssru_bind,
+	.reserve = ssru_reserve,
+	.free_state = ssru_free_state,
+	.encode = nmt_ssru_encode,
+	.start = ssru_start,
+	.step = nmt_ssru_step,
+	.carry = ssru_carry,
+	.max_len = ssru_max_len,
+};

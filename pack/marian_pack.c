@@ -1,0 +1,412 @@
+/* model-pack --marian (see marian_pack.h). Marian computes x · W with W
+ * stored [inputs, outputs]; nmt's matrices are [outputs, inputs] (W x), so
+ * every float32 matrix is transposed here. An intgemm8 matrix is stored
+ * transposed already, its int8 values q with one multiplier m per matrix:
+ * w = q / m exactly as Marian's own conversion makes it, then quantized
+ * again to the format asked for. */
+#include "marian_pack.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../format/error.h"
+#include "marian_file.h"
+#include "marian_yml.h"
+
+/* ---- the configuration ---------------------------------------------------- */
+
+/* A key whose value must be one of these (NULL-terminated); absent keys take
+ * Marian's default, the first. */
+typedef struct {
+	const char *key;
+	const char *allowed[3];
+} required_value;
+
+static const required_value REQUIRED[] = {
+	{ "type", { "transformer" } },
+	{ "transformer-decoder-autoreg", { "rnn" } },
+	{ "dec-cell", { "ssru" } },
+	{ "transformer-postprocess", { "dan" } },
+	{ "transformer-preprocess", { "" } },
+	{ "transformer-postprocess-emb", { "d" } },
+	{ "transformer-postprocess-top", { "" } },
+	{ "transformer-ffn-activation", { "relu" } },
+	{ "transformer-ffn-depth", { "2" } },
+	{ "transformer-decoder-ffn-depth", { "0", "2" } },
+	{ "transformer-no-projection", { "false" } },
+	{ "transformer-rnn-projection", { "false" } },
+	{ "transformer-train-position-embeddings", { "false" } },
+	{ "transformer-disable-position-embeddings", { "false" } },
+	{ "transformer-alibi-shift", { "false" } },
+	{ "transformer-pool", { "false" } },
+	{ "transformer-no-affine", { "false" } },
+	{ "transformer-no-bias", { "false" } },
+	{ "layer-normalization", { "false" } },
+	{ "right-left", { "false" } },
+	{ "output-omit-bias", { "false" } },
+	{ "factors-dim-emb", { "0" } },
+	{ "ulr", { "false" } },
+	{ "lemma-dim-emb", { "0" } },
+};
+
+static const char *value_of(const yml_doc *y, const char *key)
+{
+	const yml_entry *e = yml_find(y, key);
+	return e && !e->is_list ? e->value : NULL;
+}
+
+static int check_config(const yml_doc *y, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < sizeof REQUIRED / sizeof *REQUIRED; i++) {
+		const yml_entry *e = yml_find(y, REQUIRED[i].key);
+		if (!e)
+			continue;
+		if (e->is_list && e->n_items == 0 && strcmp(REQUIRED[i].allowed[0], "") == 0)
+			continue;
+		int ok = 0;
+		for (int k = 0; k < 3 && REQUIRED[i].allowed[k] && !ok; k++)
+			ok = !e->is_list && strcmp(e->value, REQUIRED[i].allowed[k]) == 0;
+		if (!ok)
+			return nmt_fail(err, errlen, "model.yml: %s: %s is not supported (nmt reads %s%s)",
+				    e->key, e->is_list ? "a list" : e->value, REQUIRED[i].allowed[0][0] ? REQUIRED[i].allowed[0] : "\"\"",
+				    REQUIRED[i].allowed[1] ? " or another listed value" : "");
+	}
+	const yml_entry *tied = yml_find(y, "transformer-tied-layers");
+	if (tied && tied->n_items > 0)
+		return nmt_fail(err, errlen, "model.yml: transformer-tied-layers: tied decoder layers are not supported yet");
+	return 0;
+}
+
+static int int_value(const yml_doc *y, const char *key, int fallback, int lo, int hi, int *out, char *err,
+		     size_t errlen)
+{
+	const char *v = value_of(y, key);
+	if (!v) {
+		if (fallback < 0)
+			return nmt_fail(err, errlen, "model.yml has no %s", key);
+		*out = fallback;
+		return 0;
+	}
+	char *end;
+	errno = 0;
+	long x = strtol(v, &end, 10);
+	if (errno || *v == '\0' || *end != '\0' || x < lo || x > hi)
+		return nmt_fail(err, errlen, "model.yml: %s: %s is not an integer in %d..%d", key, v, lo, hi);
+	*out = (int)x;
+	return 0;
+}
+
+static int is_true(const yml_doc *y, const char *key)
+{
+	const char *v = value_of(y, key);
+	return v && strcmp(v, "true") == 0;
+}
+
+static int read_dims(const yml_doc *y, marian_dims *d, char *err, size_t errlen)
+{
+	const yml_entry *v = yml_find(y, "dim-vocabs");
+	if (!v || !v->is_list || v->n_items != 2)
+		return nmt_fail(err, errlen, "model.yml: dim-vocabs must list two sizes");
+	for (int i = 0; i < 2; i++) {
+		char *end;
+		long x = strtol(v->items[i], &end, 10);
+		if (*end != '\0' || x < 4 || x > (1 << 22))
+			return nmt_fail(err, errlen, "model.yml: dim-vocabs: %s is not a vocabulary size", v->items[i]);
+		*(i ? &d->tgt_vocab : &d->src_vocab) = (int)x;
+	}
+	if (int_value(y, "dim-emb", -1, 8, 1 << 14, &d->emb, err, errlen) != 0 ||
+	    int_value(y, "transformer-heads", 8, 1, 256, &d->heads, err, errlen) != 0 ||
+	    int_value(y, "transformer-dim-ffn", -1, 1, 1 << 16, &d->ffn, err, errlen) != 0 ||
+	    int_value(y, "transformer-decoder-dim-ffn", 0, 0, 1 << 16, &d->dec_ffn, err, errlen) != 0 ||
+	    int_value(y, "enc-depth", -1, 1, 64, &d->enc_layers, err, errlen) != 0 ||
+	    int_value(y, "dec-depth", -1, 1, 64, &d->dec_layers, err, errlen) != 0)
+		return -1;
+	if (d->dec_ffn == 0)
+		d->dec_ffn = d->ffn;
+	if (d->emb % d->heads != 0 || d->emb % 2 != 0)
+		return nmt_fail(err, errlen, "model.yml: dim-emb %d is not a multiple of the %d heads (and even)", d->emb,
+			    d->heads);
+	d->tied = is_true(y, "tied-embeddings-all") || is_true(y, "tied-embeddings-src") ? "all"
+		  : is_true(y, "tied-embeddings")                                          ? "tgt"
+											   : "none";
+	if (strcmp(d->tied, "all") == 0 && d->src_vocab != d->tgt_vocab)
+		return nmt_fail(err, errlen, "model.yml: tied-embeddings-all with vocabularies of %d and %d pieces",
+			    d->src_vocab, d->tgt_vocab);
+	return 0;
+}
+
+/* ---- the tensors ------------------------------------------------------------ */
+
+typedef struct {
+	const mf_file *f;
+	nmt_format quant;
+	pack_tensors t;
+	char *err;
+	size_t errlen;
+} packer;
+
+/* Item `name` as floats, [rows, cols] in nmt's orientation: a matrix
+ * transposed from Marian's (transpose), or as stored (embeddings,
+ * vectors). NULL with a message on any mismatch. */
+static float *load(packer *p, const char *name, int rows, int cols, int transpose)
+{
+	const mf_item *it = mf_find(p->f, name);
+	if (!it) {
+		nmt_fail(p->err, p->errlen, "the model has no %s", name);
+		return NULL;
+	}
+	/* Marian's shape is [inputs, outputs] for a transposed matrix */
+	int64_t want0 = transpose ? cols : rows, want1 = transpose ? rows : cols;
+	int64_t s0 = it->ndim == 2 ? it->shape[0] : 1, s1 = it->ndim >= 1 ? it->shape[it->ndim - 1] : 0;
+	if (it->ndim < 1 || it->ndim > 2 || s0 != want0 || s1 != want1) {
+		nmt_fail(p->err, p->errlen, "%s has shape [%lld, %lld]; the configuration implies [%lld, %lld]", name,
+			 (long long)s0, (long long)s1, (long long)want0, (long long)want1);
+		return NULL;
+	}
+	size_t n = (size_t)rows * (size_t)cols;
+	float *out = malloc(n * sizeof *out);
+	if (!out) {
+		nmt_fail(p->err, p->errlen, "out of memory");
+		return NULL;
+	}
+	if (it->type == MF_F32) {
+		for (size_t i = 0; i < n; i++) {
+			size_t src = transpose ? (i % (size_t)cols) * (size_t)rows + i / (size_t)cols : i;
+			memcpy(out + i, it->data + 4 * src, 4);
+		}
+	} else if (it->type == MF_INTGEMM8 && transpose) {
+		float mult;
+		memcpy(&mult, it->data + n, 4);
+		if (!(mult > 0.0f)) {
+			free(out);
+			nmt_fail(p->err, p->errlen, "%s: intgemm8 multiplier %g is not positive", name, (double)mult);
+			return NULL;
+		}
+		for (size_t i = 0; i < n; i++)   /* stored transposed: already [outputs][inputs] */
+			out[i] = (float)(int8_t)it->data[i] / mult;
+	} else {
+		free(out);
+		nmt_fail(p->err, p->errlen, "%s has a type nmt cannot read here", name);
+		return NULL;
+	}
+	return out;
+}
+
+/* How an item is laid out: a matrix to transpose, an embedding table
+ * ([vocabulary, dim] in both), a vector (f32 whatever the format). */
+#define MATRIX 0
+#define EMBEDDING 1
+#define VECTOR 2
+
+static int add(packer *p, const char *ours, const char *marian, int rows, int cols, int kind)
+{
+	float *data = load(p, marian, rows, cols, kind == MATRIX);
+	if (!data)
+		return -1;
+	int rc = kind == VECTOR || p->quant == NMT_FMT_F32 ? pack_tensor_f32(&p->t, ours, rows, cols, data)
+							     : pack_tensor_quant(&p->t, ours, p->quant, rows, cols, data);
+	free(data);
+	return rc == 0 ? 0 : nmt_fail(p->err, p->errlen, "out of memory");
+}
+
+/* Multi-head attention: q, k, v, o and the layer norm after it. */
+static int add_attention(packer *p, const char *ours, const char *marian, int d)
+{
+	static const char *const parts[] = { "q", "k", "v", "o" };
+	char a[64], b[96];
+	for (int i = 0; i < 4; i++) {
+		snprintf(a, sizeof a, "%s.%s.w", ours, parts[i]);
+		snprintf(b, sizeof b, "%s_W%c", marian, parts[i][0]);
+		if (add(p, a, b, d, d, MATRIX) != 0)
+			return -1;
+		snprintf(a, sizeof a, "%s.%s.b", ours, parts[i]);
+		snprintf(b, sizeof b, "%s_b%c", marian, parts[i][0]);
+		if (add(p, a, b, 1, d, VECTOR) != 0)
+			return -1;
+	}
+	snprintf(a, sizeof a, "%s.ln.s", ours);
+	snprintf(b, sizeof b, "%s_Wo_ln_scale", marian);
+	if (add(p, a, b, 1, d, VECTOR) != 0)
+		return -1;
+	snprintf(a, sizeof a, "%s.ln.b", ours);
+	snprintf(b, sizeof b, "%s_Wo_ln_bias", marian);
+	return add(p, a, b, 1, d, VECTOR);
+}
+
+static int add_ffn(packer *p, const char *ours, const char *marian, int d, int ffn)
+{
+	static const struct { const char *ours, *marian; int out_ffn, in_ffn, kind; } parts[] = {
+		{ "w1", "W1", 1, 0, MATRIX }, { "b1", "b1", 1, 0, VECTOR }, { "w2", "W2", 0, 1, MATRIX },
+		{ "b2", "b2", 0, 0, VECTOR }, { "ln.s", "ffn_ln_scale", 0, 0, VECTOR }, { "ln.b", "ffn_ln_bias", 0, 0, VECTOR },
+	};
+	char a[64], b[96];
+	for (size_t i = 0; i < sizeof parts / sizeof *parts; i++) {
+		int rows = parts[i].kind == VECTOR ? 1 : parts[i].out_ffn ? ffn : d;
+		int cols = parts[i].kind == VECTOR ? (parts[i].out_ffn ? ffn : d) : parts[i].in_ffn ? ffn : d;
+		snprintf(a, sizeof a, "%s.%s", ours, parts[i].ours);
+		snprintf(b, sizeof b, "%s_%s", marian, parts[i].marian);
+		if (add(p, a, b, rows, cols, parts[i].kind) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int add_ssru(packer *p, int l, int d)
+{
+	char a[64], b[96];
+	static const struct { const char *ours, *marian; int kind; } parts[] = {
+		{ "w", "W", MATRIX }, { "wf", "Wf", MATRIX }, { "bf", "bf", VECTOR },
+		{ "ln.s", "ffn_ln_scale", VECTOR }, { "ln.b", "ffn_ln_bias", VECTOR },
+	};
+	for (size_t i = 0; i < sizeof parts / sizeof *parts; i++) {
+		snprintf(a, sizeof a, "dec.%d.rnn.%s", l, parts[i].ours);
+		snprintf(b, sizeof b, "decoder_l%d_rnn_%s", l, parts[i].marian);
+		if (add(p, a, b, parts[i].kind == VECTOR ? 1 : d, d, parts[i].kind) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int add_tensors(packer *p, const marian_dims *d)
+{
+	char a[64], b[96];
+	if (strcmp(d->tied, "all") == 0) {
+		if (add(p, "emb", "Wemb", d->tgt_vocab, d->emb, EMBEDDING) != 0)
+			return -1;
+	} else if (add(p, "src_emb", "encoder_Wemb", d->src_vocab, d->emb, EMBEDDING) != 0 ||
+		   add(p, "tgt_emb", "decoder_Wemb", d->tgt_vocab, d->emb, EMBEDDING) != 0) {
+		return -1;
+	}
+	if (strcmp(d->tied, "none") == 0 &&
+	    add(p, "out", "decoder_ff_logit_out_Wt", d->tgt_vocab, d->emb, EMBEDDING) != 0)
+		return -1;
+	if (add(p, "out_bias", "decoder_ff_logit_out_b", 1, d->tgt_vocab, VECTOR) != 0)
+		return -1;
+	for (int l = 1; l <= d->enc_layers; l++) {
+		snprintf(a, sizeof a, "enc.%d.att", l);
+		snprintf(b, sizeof b, "encoder_l%d_self", l);
+		if (add_attention(p, a, b, d->emb) != 0)
+			return -1;
+		snprintf(a, sizeof a, "enc.%d.ffn", l);
+		snprintf(b, sizeof b, "encoder_l%d_ffn", l);
+		if (add_ffn(p, a, b, d->emb, d->ffn) != 0)
+			return -1;
+	}
+	for (int l = 1; l <= d->dec_layers; l++) {
+		if (add_ssru(p, l, d->emb) != 0)
+			return -1;
+		snprintf(a, sizeof a, "dec.%d.att", l);
+		snprintf(b, sizeof b, "decoder_l%d_context", l);
+		if (add_attention(p, a, b, d->emb) != 0)
+			return -1;
+		snprintf(a, sizeof a, "dec.%d.ffn", l);
+		snprintf(b, sizeof b, "decoder_l%d_ffn", l);
+		if (add_ffn(p, a, b, d->emb, d->dec_ffn) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- the whole model -------------------------------------------------------- */
+
+static const char *const QUANT_NAMES[] = { [NMT_FMT_F32] = "f32", [NMT_FMT_Q8] = "q8", [NMT_FMT_Q4] = "q4" };
+
+int marian_add_meta(pack_file *out, const marian_dims *d, nmt_format quant, const char *src, const char *tgt,
+		    int eos_id, char *err, size_t errlen)
+{
+	char *text = malloc(1024);
+	if (!text)
+		return nmt_fail(err, errlen, "out of memory");
+	int n = snprintf(text, 1024,
+			 "arch=%s\nquant=%s\nsrc_lang=%s\ntgt_lang=%s\nsrc_vocab=%d\ntgt_vocab=%d\nemb=%d\nheads=%d\n"
+			 "ffn=%d\ndec_ffn=%d\nenc_layers=%d\ndec_layers=%d\ntied=%s\nbos_id=-1\neos_id=%d\n"
+			 "imported_from=marian\n",
+			 MARIAN_ARCH, QUANT_NAMES[quant], src ? src : "und", tgt ? tgt : "und", d->src_vocab,
+			 d->tgt_vocab, d->emb, d->heads, d->ffn, d->dec_ffn, d->enc_layers, d->dec_layers, d->tied, eos_id);
+	if (n < 0 || n >= 1024) {
+		free(text);
+		return nmt_fail(err, errlen, "language codes too long");
+	}
+	return pack_add_section(out, NMT_TAG_META, (uint8_t *)text, (size_t)n, 0) == 0
+		       ? 0
+		       : nmt_fail(err, errlen, "too many sections");
+}
+
+static uint8_t *slurp(const char *path, size_t *len, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *buf = NULL;
+	size_t cap = 0, n = 0;
+	if (!f) {
+		nmt_fail(err, errlen, "cannot open %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	for (;;) {
+		if (n == cap) {
+			uint8_t *p = realloc(buf, cap = cap ? 2 * cap : 1 << 20);
+			if (!p) {
+				free(buf);
+				fclose(f);
+				nmt_fail(err, errlen, "out of memory reading %s", path);
+				return NULL;
+			}
+			buf = p;
+		}
+		size_t got = fread(buf + n, 1, cap - n, f);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	int bad = ferror(f);
+	fclose(f);
+	if (bad) {
+		free(buf);
+		nmt_fail(err, errlen, "cannot read %s", path);
+		return NULL;
+	}
+	*len = n;
+	return buf;
+}
+
+int marian_pack(const char *path, nmt_format quant, pack_file *out, marian_dims *dims, char *err, size_t errlen)
+{
+	size_t len;
+	uint8_t *buf = slurp(path, &len, err, errlen);
+	if (!buf)
+		return -1;
+	mf_file f = { 0 };
+	yml_doc y = { 0 };
+	packer p = { .f = &f, .quant = quant, .err = err, .errlen = errlen };
+	int rc = -1;
+	int is_zip = len >= 4 && memcmp(buf, "PK\x03\x04", 4) == 0;
+	char why[256];
+
+	if ((is_zip ? mf_open_npz : mf_open_bin)(buf, len, &f, why, sizeof why) != 0) {
+		nmt_fail(err, errlen, "%s: %s", path, why);
+		goto done;
+	}
+	const mf_item *yml = mf_find(&f, "special:model.yml");
+	if (!yml || yml->type != MF_I8) {
+		nmt_fail(err, errlen, "%s holds no special:model.yml (the model's configuration)", path);
+		goto done;
+	}
+	if (yml_parse((const char *)yml->data, yml->nbytes, &y, err, errlen) != 0 || check_config(&y, err, errlen) != 0 ||
+	    read_dims(&y, dims, err, errlen) != 0 || add_tensors(&p, dims) != 0)
+		goto done;
+	if (pack_add_section(out, NMT_TAG_TENSORS, p.t.dir, p.t.dir_size, 0) != 0 ||
+	    pack_add_section(out, NMT_TAG_WEIGHTS, p.t.weights, p.t.weights_size, NMT_SECTION_BULK) != 0) {
+		p.t.dir = p.t.weights = NULL;
+		nmt_fail(err, errlen, "too many sections");
+		goto done;
+	}
+	p.t.dir = p.t.weights = NULL;   /* the sections own them now */
+	rc = 0;
+done:
+	pack_tensors_free(&p.t);
+	yml_free(&y);
+	mf_close(&f);
+	free(buf);
+	return rc;
+}

@@ -1,0 +1,29 @@
+/* model-pack --marian: a Marian student model (Transformer encoder, SSRU
+ * decoder; .npz or .bin, float32 or intgemm8) as the tensors and metadata
+ * of nmt's arch=transformer-ssru. The configuration comes from the model's
+ * own YAML; anything nmt does not compute exactly as Marian would is
+ * refused with the key and value named. */
+#ifndef PACK_MARIAN_PACK_H
+#define PACK_MARIAN_PACK_H
+#include <stddef.h>
+
+#include "../format/weights.h"
+#include "writer.h"
+
+#define MARIAN_ARCH "transformer-ssru"
+
+typedef struct {
+	int src_vocab, tgt_vocab;
+	int emb, heads, ffn, dec_ffn, enc_layers, dec_layers;
+	const char *tied;   /* "all", "tgt" (target embeddings = output layer) or "none" */
+} marian_dims;
+
+/* Read the model at path and add its "tensors" and "weights" sections to
+ * out; *dims receives its configuration. 0, or -1 with a one-line message. */
+int marian_pack(const char *path, nmt_format quant, pack_file *out, marian_dims *dims, char *err, size_t errlen);
+/* The "meta" section: the configuration, the language codes (NULL: "und")
+ * and the target vocabulary's end-of-sentence id. */
+int marian_add_meta(pack_file *out, const marian_dims *d, nmt_format quant, const char *src_lang,
+		    const char *tgt_lang, int eos_id, char *err, size_t errlen);
+
+#endif
