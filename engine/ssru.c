@@ -41,10 +41,11 @@ static int read_dims(nmt_model *m, char *err, size_t errlen)
 		return -1;
 	if (d->emb % w->heads != 0 || d->emb % 2 != 0)
 		return nmt_fail(err, errlen, "corrupt model: emb %d is not an even multiple of %d heads", d->emb, w->heads);
-	/* No BOS: the first step's input is a zero vector (ssru_decoder.c); the
-	 * vocabulary's ids are checked against these when it opens (model.c). */
-	d->bos_id = -1;
-	return meta_int(m, "eos_id", 0, d->tgt_vocab - 1, &d->eos_id, err, errlen);
+	/* The family uses no BOS (the first step's input is a zero vector,
+	 * ssru_decoder.c); both ids are checked against the vocabulary's when
+	 * it opens (model.c). */
+	return meta_int(m, "bos_id", -1, d->tgt_vocab - 1, &d->bos_id, err, errlen) |
+	       meta_int(m, "eos_id", 0, d->tgt_vocab - 1, &d->eos_id, err, errlen);
 }
 
 static int bind_linear(const nmt_tensor_dir *td, const char *prefix, int out, int in, nmt_linear *l, char *err,

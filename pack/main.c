@@ -245,11 +245,11 @@ static int pack_vocab(const char *path, const char *tag, int expect_size, int bo
 		    spm_eos_id(sp), bos, eos);
 	if (spm_eos_id(sp) < 0)
 		die(1, "%s has no end-of-sentence piece (train it with --eos_id)", path);
-	int eos_id = spm_eos_id(sp);
+	int ids = spm_bos_id(sp) * (1 << 24) + spm_eos_id(sp);   /* both, for --marian's metadata */
 	spm_close(sp);
 	if (pack_add_section(out, tag, blob, blob_len, 0) != 0)
 		die(1, "too many sections");
-	return eos_id;
+	return ids;
 }
 
 static void pack_meta(const st_file *ck, const nmt_dims *d, nmt_format quant, pack_file *out)
@@ -292,8 +292,9 @@ static int pack_marian(const char *model, const char *const vocabs[2], int n_voc
 	if (marian_pack(model, quant, &out, &d, err, sizeof err) != 0)
 		die(1, "%s", err);
 	pack_vocab(vocabs[0], NMT_TAG_SRC_VOCAB, d.src_vocab, -1, -1, 0, &out);
-	int eos = pack_vocab(vocabs[n_vocabs - 1], NMT_TAG_TGT_VOCAB, d.tgt_vocab, -1, -1, 1, &out);
-	if (marian_add_meta(&out, &d, quant, src_lang, tgt_lang, eos, err, sizeof err) != 0)
+	int ids = pack_vocab(vocabs[n_vocabs - 1], NMT_TAG_TGT_VOCAB, d.tgt_vocab, -1, -1, 1, &out);
+	int eos = ids & ((1 << 24) - 1), bos = (ids - eos) / (1 << 24);
+	if (marian_add_meta(&out, &d, quant, src_lang, tgt_lang, bos, eos, err, sizeof err) != 0)
 		die(1, "%s", err);
 	if (pack_write(&out, output, err, sizeof err) != 0)
 		die(1, "%s", err);

@@ -22,8 +22,9 @@ typedef struct {
  * out; *dims receives its configuration. 0, or -1 with a one-line message. */
 int marian_pack(const char *path, nmt_format quant, pack_file *out, marian_dims *dims, char *err, size_t errlen);
 /* The "meta" section: the configuration, the language codes (NULL: "und")
- * and the target vocabulary's end-of-sentence id. */
+ * and the target vocabulary's ids of BOS (-1 if none; the family uses no
+ * BOS, the id is recorded so the vocabulary can be checked) and EOS. */
 int marian_add_meta(pack_file *out, const marian_dims *d, nmt_format quant, const char *src_lang,
-		    const char *tgt_lang, int eos_id, char *err, size_t errlen);
+		    const char *tgt_lang, int bos_id, int eos_id, char *err, size_t errlen);
 
 #endif

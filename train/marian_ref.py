@@ -43,7 +43,10 @@ class Marian:
         self.heads = int(c['transformer-heads'])
         self.enc_depth = int(c['enc-depth'])
         self.dec_depth = int(c['dec-depth'])
-        self.emb = self.w['Wemb']
+        w = self.w
+        self.src_emb = w['Wemb'] if 'Wemb' in w else w['encoder_Wemb']
+        self.dec_emb = w['Wemb'] if 'Wemb' in w else w['decoder_Wemb']
+        self.out_emb = w.get('decoder_ff_logit_out_Wt', self.dec_emb)
 
     def p(self, name):
         return self.w[name]
@@ -88,7 +91,7 @@ class Marian:
         return self.layer_norm(out + x, P(prefix + '_ffn_ln_scale'), P(prefix + '_ffn_ln_bias'))
 
     def encode(self, ids):
-        x = self.emb[ids] * math.sqrt(self.d) + self.positions(0, len(ids))
+        x = self.src_emb[ids] * math.sqrt(self.d) + self.positions(0, len(ids))
         for l in range(1, self.enc_depth + 1):
             x, _ = self.attention(f'encoder_l{l}_self', x, x)
             x = self.ffn(f'encoder_l{l}_ffn', x)
@@ -100,7 +103,7 @@ class Marian:
         cells and the last layer's cross-attention (heads averaged)."""
         P = self.p
         R = cells[0].shape[0]
-        e = torch.zeros(R, self.d) if y_prev is None else self.emb[y_prev]
+        e = torch.zeros(R, self.d) if y_prev is None else self.dec_emb[y_prev]
         x = e * math.sqrt(self.d) + self.positions(pos, 1)
         new_cells, att = [], None
         for l in range(1, self.dec_depth + 1):
@@ -116,7 +119,7 @@ class Marian:
                 att = a
             x = torch.cat(rows, 0)
             x = self.ffn(f'decoder_l{l}_ffn', x)
-        logits = x @ self.emb.T + P('decoder_ff_logit_out_b')
+        logits = x @ self.out_emb.T + P('decoder_ff_logit_out_b')
         return torch.log_softmax(logits, -1), new_cells
 
     def translate(self, ids, beam, eos, unk):

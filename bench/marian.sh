@@ -1,0 +1,88 @@
+#!/bin/sh
+# An imported Marian model against marian-decoder's own outputs and figures
+# (../shared/fixtures/marian: a student of Firefox's tiny shape trained on
+# Multi30k, with marian-decoder's translations, n-best lists and timings;
+# its README says how each file was made).
+#
+#   bench/marian.sh [FIXTURE_DIR]
+#
+# Prints, for the model imported from model.npz with model-pack --marian
+# (f32), on test_2016 and test_2017 with Marian's settings (--alpha 0, no
+# repetition guard, no span protection, no sentence splitting): the lines
+# whose greedy and beam-4 translations equal marian-decoder's, the 4-best
+# lists equal in order, and the largest n-best score difference; then
+# lowercased BLEU of marian-decoder's output and of nmt's for the float
+# model, the intgemm8 .bin, and the q8 and q4 packings; then nmt's output
+# words per second on one thread for test_2016 twice (2,000 lines),
+# greedy and beam 4 (Marian's own figures for the same input are in the
+# fixture's README). Run from the repository root after `make`.
+set -eu
+F=${1:-../shared/fixtures/marian}
+PY=${PYTHON:-/usr/bin/python3}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+O="--alpha 0 --no-repeat-guard --no-protect --split none"
+
+./model-pack --marian "$F/model.npz" --vocab "$F/vocab.ende.spm" -o "$TMP/f32.nmt"
+./model-pack --marian "$F/model.intgemm8.bin" --vocab "$F/vocab.ende.spm" -o "$TMP/i8.nmt"
+for q in q8 q4; do
+	./model-pack --marian "$F/model.npz" --vocab "$F/vocab.ende.spm" --quant $q -o "$TMP/$q.nmt"
+done
+
+echo "== nmt (f32 import of model.npz) against marian-decoder, one thread"
+for t in t16 t17; do
+	./nmt -m "$TMP/f32.nmt" -t 1 -b 1 $O <"$F/$t.en" >"$TMP/greedy.$t"
+	./nmt -m "$TMP/f32.nmt" -t 1 -b 4 --nbest 4 $O <"$F/$t.en" >"$TMP/nbest.$t"
+	n=$(wc -l <"$F/$t.en")
+	same_greedy=$(paste -d '\n' "$TMP/greedy.$t" "$F/marian.greedy.$t" | awk 'NR % 2 { a = $0; next } a == $0 { s++ } END { print s + 0 }')
+	$PY - "$TMP/nbest.$t" "$F/marian.beam4.nbest.$t" "$t" "$n" "$same_greedy" <<'EOF'
+import sys
+def load(path):
+    d = {}
+    for line in open(path, encoding='utf-8'):
+        f = line.rstrip('\n').split(' ||| ')
+        d.setdefault(int(f[0]), []).append((f[1], float(f[-1])))
+    return d
+ours, theirs = load(sys.argv[1]), load(sys.argv[2])
+t, n, greedy = sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
+best = sum(ours.get(i, [('', 0)])[0][0] == theirs[i][0][0] for i in theirs)
+lists = sum([h for h, _ in ours.get(i, [])] == [h for h, _ in theirs[i]] for i in theirs)
+diff = max(abs(s - dict(theirs[i])[h]) for i in theirs for h, s in ours.get(i, []) if h in dict(theirs[i]))
+print(f'{t}: greedy same {greedy}/{n}; beam 4 best same {best}/{n}, 4-best lists same {lists}/{n}, '
+      f'largest score difference {diff:.1e}')
+EOF
+done
+
+echo "== lowercased BLEU (train/bleu.py), beam 4"
+printf '%-28s %10s %10s\n' output test_2016 test_2017
+row() { printf '%-28s %10s %10s\n' "$1" "$2" "$3"; }
+bleu() { $PY train/bleu.py "$1" "$2" --lowercase | awk '{print $2}'; }
+row "marian-decoder, float" "$(bleu "$F/marian.beam4.t16" "$F/t16.de")" "$(bleu "$F/marian.beam4.t17" "$F/t17.de")"
+row "marian-decoder, intgemm8" "$(bleu "$F/marian.intgemm8.beam4.t16" "$F/t16.de")" \
+	"$(bleu "$F/marian.intgemm8.beam4.t17" "$F/t17.de")"
+for m in f32 i8 q8 q4; do
+	for t in t16 t17; do
+		./nmt -m "$TMP/$m.nmt" -t 1 -b 4 $O <"$F/$t.en" >"$TMP/$m.$t"
+	done
+	name=$m
+	[ $m = i8 ] && name="intgemm8 .bin imported"
+	row "nmt, $name" "$(bleu "$TMP/$m.t16" "$F/t16.de")" "$(bleu "$TMP/$m.t17" "$F/t17.de")"
+done
+
+echo "== speed: test_2016 x2 (2,000 lines), one thread, output words per second (load included), best of 3"
+cat "$F/t16.en" "$F/t16.en" >"$TMP/x2"
+printf '%-6s %-7s %10s\n' model search words/s
+for m in f32 q8 q4; do
+	for beam in 1 4; do
+		best=
+		for r in 1 2 3; do
+			s=$(date +%s%N)
+			./nmt -m "$TMP/$m.nmt" -t 1 -b $beam $O <"$TMP/x2" >"$TMP/out"
+			ms=$((($(date +%s%N) - s) / 1000000))
+			{ [ -z "$best" ] || [ "$ms" -lt "$best" ]; } && best=$ms
+		done
+		words=$(wc -w <"$TMP/out")
+		printf '%-6s %-7s %10.0f\n' $m "$([ $beam = 1 ] && echo greedy || echo beam4)" \
+			"$(echo "$words $best" | awk '{print $1 * 1000 / $2}')"
+	done
+done
