@@ -182,7 +182,7 @@ build/cuda/tests/test_cuda: build/cuda/tests/test_cuda.o $(CUDA_OBJS)
 build/tiny.%.nmt: $(PACKER) tests/fixtures/tiny/tiny.safetensors tests/fixtures/tiny/src.model tests/fixtures/tiny/tgt.model
 	$(PACKER) --quant $* -o $@ tests/fixtures/tiny/tiny.safetensors tests/fixtures/tiny/src.model tests/fixtures/tiny/tgt.model
 
-test-cuda: nmt-cuda build/cuda/tests/test_cuda build/tiny.nmt build/tiny.q8.nmt build/tiny.q4.nmt build/tiny_vmap_small.nmt
+test-cuda: nmt-cuda build/cuda/tests/test_cuda build/tiny.nmt build/tiny.q8.nmt build/tiny.q4.nmt build/tiny_vmap_small.nmt build/marian_all.nmt
 	build/cuda/tests/test_cuda
 	@if echo 'A dog runs along the beach.' | ./nmt-cuda -m build/tiny.nmt --device cuda >build/cuda/e2e.out 2>build/cuda/e2e.err; then \
 		echo 'A dog runs along the beach.' | ./nmt-cuda -m build/tiny.nmt >build/cuda/e2e.cpu && \
@@ -312,6 +312,11 @@ ifeq ($(SANITIZE),1)
 E2E_ALSO = $(H)/nmt $(H)/model-pack
 endif
 
+# An imported Marian model (the SSRU family), from its fixture.
+build/marian_all.nmt: $(PACKER) tests/fixtures/marian/all.npz tests/fixtures/tiny/tgt.model
+	@mkdir -p build
+	$(PACKER) --marian tests/fixtures/marian/all.npz --vocab tests/fixtures/tiny/tgt.model -o $@
+
 # The same model with the two fixture vocabulary maps.
 build/tiny_vmap_%.nmt: $(PACKER) tests/fixtures/tiny/vmap_%.txt tests/fixtures/tiny/tiny.safetensors
 	$(PACKER) --vmap tests/fixtures/tiny/vmap_$*.txt -o $@ tests/fixtures/tiny/tiny.safetensors tests/fixtures/tiny/src.model tests/fixtures/tiny/tgt.model
@@ -345,7 +350,7 @@ build/a64/%.qemu: build/a64/%
 	printf '#!/bin/sh\nexec $(QEMU_A64) -L /usr/aarch64-linux-gnu %s "$$@"\n' "$(abspath $<)" >$@
 	chmod +x $@
 
-test: all $(TESTS) $(A64_TESTS) build/tiny.nmt build/tiny.q8.nmt build/tiny.q4.nmt build/tiny_vmap_full.nmt build/tiny_vmap_small.nmt $(E2E_ALSO) $(REPLAYS) $(EXAMPLES)
+test: all $(TESTS) $(A64_TESTS) build/tiny.nmt build/tiny.q8.nmt build/tiny.q4.nmt build/tiny_vmap_full.nmt build/tiny_vmap_small.nmt build/marian_all.nmt $(E2E_ALSO) $(REPLAYS) $(EXAMPLES)
 	@$(if $(A64_TESTS)$(filter aarch64,$(ARCH)),,echo "note: aarch64 cross compiler, qemu-aarch64-static or arm64 cmocka missing: NEON kernel tests skipped";)
 	@$(if $(SANITIZE),,$(MAKE) --no-print-directory install-check)
 	@$(E2E_ENV) E2E_ALSO="$(E2E_ALSO)" REPLAY=$(H)/tests/fuzz EXAMPLES=$(H)/examples RUNNER="$(RUNNER)" sh tests/run.sh $(TESTS) $(A64_TESTS)

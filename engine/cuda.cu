@@ -24,6 +24,7 @@ extern "C" {
 #include "../quant/logquant.h"
 #include "../quant/qlayout.h"
 #include "../quant/vecmath.h"
+#include "family.h"
 #include "guard.h"
 #include "topk.h"
 }
@@ -802,6 +803,11 @@ extern "C" int nmt_cuda_open(const nmt_model *m, const nmt_device_ops **ops, voi
 
 	*ops = NULL;
 	*dev = NULL;
+	/* the GPU path is written for the GRU family's weights and state */
+	if (strcmp(m->family->arch, "gru-fc-1") != 0) {
+		snprintf(err, errlen, "the CUDA path runs gru-fc-1 models only, not %s", m->family->arch);
+		return NMT_ERR_UNSUPPORTED;
+	}
 	if (e != cudaSuccess || count == 0) {
 		snprintf(err, errlen, "no CUDA device: %s", e != cudaSuccess ? cudaGetErrorString(e) : "none found");
 		return NMT_ERR_UNSUPPORTED;

@@ -108,6 +108,19 @@ static void test_q8(void **state) { (void)state; compare("build/tiny.q8.nmt"); }
 static void test_q4(void **state) { (void)state; compare("build/tiny.q4.nmt"); }
 static void test_shortlist(void **state) { (void)state; compare("build/tiny_vmap_small.nmt"); }
 
+/* A model of another family: the GPU path refuses it with the reason. */
+static void test_other_family(void **state)
+{
+	(void)state;
+	nmt_model *m;
+	nmt_error err;
+	assert_int_equal(nmt_model_open("build/marian_all.nmt", 0, &m, &err), NMT_OK);
+	assert_null(translate(m, NMT_DEVICE_CUDA, 1, 1, &err));
+	assert_int_equal(err.code, NMT_ERR_UNSUPPORTED);
+	assert_non_null(strstr(err.message, "gru-fc-1"));
+	nmt_model_close(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -115,6 +128,7 @@ int main(void)
 		cmocka_unit_test(test_q8),
 		cmocka_unit_test(test_q4),
 		cmocka_unit_test(test_shortlist),
+		cmocka_unit_test(test_other_family),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }
