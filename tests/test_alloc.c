@@ -75,13 +75,12 @@ static void translate_all(nmt_translator *t, const nmt_search_options *o, int ro
 
 /* nmt_encode and nmt_search (every decoder step) allocate nothing: the
  * batch's buffers were sized by nmt_batch_prepare. */
-static void test_decode_loop_allocates_nothing(void **state)
+static void decode_loop_allocates_nothing(const char *path)
 {
-	(void)state;
 	nmt_model *m;
 	nmt_state s;
 	char err[256];
-	assert_int_equal(nmt_load_file(MODEL_PATH, 1, &m, err, sizeof err), 0);
+	assert_int_equal(nmt_load_file(path, 1, &m, err, sizeof err), 0);
 	assert_int_equal(nmt_state_init(&s, m), 0);
 	int32_t a[] = { 5, 9, 11, 40, 3, m->d.src_eos_id }, b[] = { 7, 8, m->d.src_eos_id };
 	const int32_t *src[] = { a, b };
@@ -105,12 +104,11 @@ static void test_decode_loop_allocates_nothing(void **state)
 
 /* After one round over the lines (and a line long enough to be segmented),
  * a hundred more rounds allocate nothing at all. */
-static void test_translator_steady_state_allocates_nothing(void **state)
+static void translator_steady_state_allocates_nothing(const char *path)
 {
-	(void)state;
 	nmt_model *m;
 	char err[256];
-	assert_int_equal(nmt_load_file(MODEL_PATH, 1, &m, err, sizeof err), 0);
+	assert_int_equal(nmt_load_file(path, 1, &m, err, sizeof err), 0);
 	/* the counting works: making a translator allocates */
 	allocations = 0;
 	counting = 1;
@@ -138,11 +136,29 @@ static void test_translator_steady_state_allocates_nothing(void **state)
 	nmt_unload(m);
 }
 
+/* Both families: the GRU (the tiny parity model) and the SSRU (an imported
+ * Marian fixture). */
+#define SSRU_PATH "build/marian_all.nmt"
+static void test_decode_loop_allocates_nothing(void **state) { (void)state; decode_loop_allocates_nothing(MODEL_PATH); }
+static void test_decode_loop_allocates_nothing_ssru(void **state) { (void)state; decode_loop_allocates_nothing(SSRU_PATH); }
+static void test_translator_steady_state_allocates_nothing(void **state)
+{
+	(void)state;
+	translator_steady_state_allocates_nothing(MODEL_PATH);
+}
+static void test_translator_steady_state_allocates_nothing_ssru(void **state)
+{
+	(void)state;
+	translator_steady_state_allocates_nothing(SSRU_PATH);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_decode_loop_allocates_nothing),
+		cmocka_unit_test(test_decode_loop_allocates_nothing_ssru),
 		cmocka_unit_test(test_translator_steady_state_allocates_nothing),
+		cmocka_unit_test(test_translator_steady_state_allocates_nothing_ssru),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
