@@ -14,8 +14,8 @@
 # lowercased BLEU of marian-decoder's output and of nmt's for the float
 # model, the intgemm8 .bin, and the q8 and q4 packings; then nmt's output
 # words per second on one thread for test_2016 twice (2,000 lines),
-# greedy and beam 4 (Marian's own figures for the same input are in the
-# fixture's README). Run from the repository root after `make`.
+# greedy and beam 4, without and with the lexical shortlist (Marian's own
+# figures for the same input, with it, are in the fixture's README). Run from the repository root after `make`.
 set -eu
 F=${1:-../shared/fixtures/marian}
 PY=${PYTHON:-/usr/bin/python3}
@@ -53,6 +53,14 @@ print(f'{t}: greedy same {greedy}/{n}; beam 4 best same {best}/{n}, 4-best lists
 EOF
 done
 
+./model-pack --marian "$F/model.npz" --vocab "$F/vocab.ende.spm" --shortlist "$F/lex.50.50.s2t.bin" -o "$TMP/sl.nmt"
+echo "== with the lexical shortlist (lex.50.50.s2t.bin), beam 4, against marian-decoder's"
+for t in t16 t17; do
+	./nmt -m "$TMP/sl.nmt" -t 1 -b 4 $O <"$F/$t.en" >"$TMP/sl.$t"
+	same=$(paste -d '\n' "$TMP/sl.$t" "$F/marian.beam4.shortlist.$t" | awk 'NR % 2 { a = $0; next } a == $0 { s++ } END { print s + 0 }')
+	echo "$t: identical $same/$(wc -l <"$F/$t.en")"
+done
+
 echo "== lowercased BLEU (train/bleu.py), beam 4"
 printf '%-28s %10s %10s\n' output test_2016 test_2017
 row() { printf '%-28s %10s %10s\n' "$1" "$2" "$3"; }
@@ -60,6 +68,9 @@ bleu() { $PY train/bleu.py "$1" "$2" --lowercase | awk '{print $2}'; }
 row "marian-decoder, float" "$(bleu "$F/marian.beam4.t16" "$F/t16.de")" "$(bleu "$F/marian.beam4.t17" "$F/t17.de")"
 row "marian-decoder, intgemm8" "$(bleu "$F/marian.intgemm8.beam4.t16" "$F/t16.de")" \
 	"$(bleu "$F/marian.intgemm8.beam4.t17" "$F/t17.de")"
+row "marian-decoder, shortlist" "$(bleu "$F/marian.beam4.shortlist.t16" "$F/t16.de")" \
+	"$(bleu "$F/marian.beam4.shortlist.t17" "$F/t17.de")"
+row "nmt, f32 + shortlist" "$(bleu "$TMP/sl.t16" "$F/t16.de")" "$(bleu "$TMP/sl.t17" "$F/t17.de")"
 for m in f32 i8 q8 q4; do
 	for t in t16 t17; do
 		./nmt -m "$TMP/$m.nmt" -t 1 -b 4 $O <"$F/$t.en" >"$TMP/$m.$t"
@@ -71,8 +82,13 @@ done
 
 echo "== speed: test_2016 x2 (2,000 lines), one thread, output words per second (load included), best of 3"
 cat "$F/t16.en" "$F/t16.en" >"$TMP/x2"
-printf '%-6s %-7s %10s\n' model search words/s
-for m in f32 q8 q4; do
+printf '%-6s %-7s %10s\n' model search words/s   # sl.*: with the shortlist
+for q in q8 q4; do
+	./model-pack --marian "$F/model.npz" --vocab "$F/vocab.ende.spm" --shortlist "$F/lex.50.50.s2t.bin" --quant $q \
+		-o "$TMP/sl.$q.nmt"
+done
+mv "$TMP/sl.nmt" "$TMP/sl.f32.nmt"
+for m in f32 q8 q4 sl.f32 sl.q8 sl.q4; do
 	for beam in 1 4; do
 		best=
 		for r in 1 2 3; do

@@ -65,6 +65,14 @@ static int open_vmap(nmt_model *m, char *err, size_t errlen)
 	if (nmt_vmap_open(s->data, s->size, m->d.tgt_vocab, &m->vmap, err, errlen) != 0)
 		return -1;
 	m->has_vmap = 1;
+	long pad, from;
+	if (nmt_meta_get_long(m->meta, m->meta_len, "shortlist_pad", &pad) == 0 &&
+	    nmt_meta_get_long(m->meta, m->meta_len, "shortlist_pad_from", &from) == 0) {
+		if (pad < 0 || pad > 64 || from < 0 || from > m->d.tgt_vocab)
+			return nmt_fail(err, errlen, "corrupt model: shortlist_pad=%ld shortlist_pad_from=%ld", pad, from);
+		m->shortlist_pad = (int)pad;
+		m->shortlist_pad_from = (int)from;
+	}
 	return 0;
 }
 

@@ -95,6 +95,10 @@ struct nmt_model {
 	 * the output layer gathered once at open (shared_w; data NULL for f32),
 	 * so that each step multiplies them for all of a batch's rows in one
 	 * product (engine/decoder.c). n_shared is 0 without a map. */
+	/* Shortlists padded as marian-decoder pads its own (an imported
+	 * model's metadata says so): the smallest ids from pad_from on that
+	 * are not in the list, until its length is a multiple of pad (0: none). */
+	int shortlist_pad, shortlist_pad_from;
 	int32_t *shared_ids;
 	float *shared_bias;
 	nmt_matrix shared_w;

@@ -40,6 +40,39 @@ static int remove_shared(int32_t *ids, int n, const int32_t *shared, int n_share
 	return k;
 }
 
+static int in_sorted(const int32_t *ids, int n, int32_t id)
+{
+	int lo = 0, hi = n;
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+		if (ids[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;   /* where id is, or would go */
+}
+
+/* The model's padding (model.h, shortlist_pad) of a list of n ids whose
+ * first Z are the shared ones: the smallest missing ids from pad_from on
+ * go into the sentence's own part, in order. Returns the new length. */
+static int pad_shortlist(const nmt_model *m, int32_t *list, int Z, int n)
+{
+	int32_t *own = list + Z;
+	int n_own = n - Z;
+	for (int32_t id = m->shortlist_pad_from; m->shortlist_pad > 1 && n % m->shortlist_pad != 0 && id < m->d.tgt_vocab;
+	     id++) {
+		int at_shared = in_sorted(list, Z, id), at = in_sorted(own, n_own, id);
+		if ((at_shared < Z && list[at_shared] == id) || (at < n_own && own[at] == id))
+			continue;
+		memmove(own + at + 1, own + at, (size_t)(n_own - at) * sizeof *own);
+		own[at] = id;
+		n_own++;
+		n++;
+	}
+	return n;
+}
+
 /* Sentence i's shortlist into out (room for n_shared + Vt ids): the shared
  * ids, then its own in id order, the whole list in id order when
  * n_shared == 0. Returns its length. */
@@ -50,9 +83,9 @@ static int build_shortlist(nmt_state *s, const int32_t *src, int i, int32_t *out
 	int n = nmt_vmap_shortlist(&m->vmap, src, s->sent[i].src_len - 1, m->d.eos_id, m->d.tgt_vocab,
 				   s->sl.marks, out + Z);
 	if (Z == 0)
-		return n;
+		return pad_shortlist(m, out, 0, n);
 	memcpy(out, m->shared_ids, (size_t)Z * sizeof *out);
-	return Z + remove_shared(out + Z, n, m->shared_ids, Z);
+	return pad_shortlist(m, out, Z, Z + remove_shared(out + Z, n, m->shared_ids, Z));
 }
 
 /* Build every sentence's shortlist into s->sl.ids, one after the

@@ -18,6 +18,7 @@
 #include "../engine/arch.h"
 #include "../quant/matrix.h"
 #include "../vocab/spm.h"
+#include "marian_lex.h"
 #include "marian_pack.h"
 #include "precomp.h"
 #include "safetensors.h"
@@ -65,6 +66,8 @@ static void usage(FILE *f)
 	      "Imports a Marian student model (Transformer encoder, SSRU decoder; .npz or .bin,\n"
 	      "float32 or intgemm8), as Firefox Translations ships them, with its SentencePiece\n"
 	      "vocabulary (once if shared, else source then target).\n"
+	      "      --shortlist LEX  Marian's lexical shortlist (lex.*.s2t.bin, or its text form)\n"
+	      "                       as the model's vocabulary map\n"
 	      "      --src-lang L, --tgt-lang L   language codes to record (default und)\n", f);
 }
 
@@ -273,10 +276,85 @@ static void pack_meta(const st_file *ck, const nmt_dims *d, nmt_format quant, pa
 		die(1, "too many sections");
 }
 
+/* A vocabulary opened with its encoding tables (for looking pieces up). */
+static spm_model *open_full_vocab(const char *path)
+{
+	size_t len, blob_len;
+	uint8_t *proto = read_file(path, &len), *blob;
+	spm_model *sp;
+	char err[256];
+	if (spm_pack(proto, len, &blob, &blob_len, err, sizeof err) != 0 || spm_open(blob, blob_len, &sp, err, sizeof err) != 0)
+		die(1, "%s: %s", path, err);
+	free(proto);
+	return sp;   /* the blob stays with it until the process ends */
+}
+
+/* Marian's lexical shortlist as the vocabulary map, so that each sentence's
+ * output vocabulary is the one marian-decoder uses: the first ids, every
+ * source piece's candidates (the end-of-sentence piece's in every list),
+ * and with one shared vocabulary the source pieces themselves. */
+static int pack_marian_shortlist(const char *path, const char *const vocabs[2], int n_vocabs, pack_file *out)
+{
+	spm_model *src = open_full_vocab(vocabs[0]), *tgt = n_vocabs == 2 ? open_full_vocab(vocabs[1]) : src;
+	int shared = n_vocabs == 1, Vs = spm_vocab_size(src), Vt = spm_vocab_size(tgt), eos = spm_eos_id(src);
+	marian_lex lex;
+	char err[512];
+	if (marian_lex_read(path, src, tgt, &lex, err, sizeof err) != 0)
+		die(1, "%s: %s", path, err);
+	size_t n_ids = (size_t)lex.offsets[Vs];
+	uint32_t *zero = malloc(((size_t)lex.first + n_ids + 2) * sizeof *zero);
+	uint64_t *offsets = malloc(((size_t)Vs + 1) * sizeof *offsets);
+	uint32_t *ids = malloc((n_ids + (size_t)Vs + 1) * sizeof *ids);
+	if (!zero || !offsets || !ids)
+		die(1, "out of memory");
+	uint8_t *in_zero = calloc((size_t)Vt, 1);
+	if (!in_zero)
+		die(1, "out of memory");
+	size_t n_zero = 0, k = 0;
+#define ZERO(id) (in_zero[id] ? 0 : (in_zero[id] = 1, zero[n_zero++] = (uint32_t)(id)))
+	for (int i = 0; i < lex.first; i++)
+		ZERO(i);
+	for (uint64_t i = lex.offsets[eos]; i < lex.offsets[eos + 1]; i++)
+		ZERO(lex.ids[i]);
+	if (shared)
+		ZERO(eos);
+#undef ZERO
+	for (int s = 0; s < Vs; s++) {
+		offsets[s] = k;
+		int has_self = 0;
+		for (uint64_t i = lex.offsets[s]; i < lex.offsets[s + 1]; i++) {
+			has_self |= lex.ids[i] == (uint32_t)s;
+			if (i == lex.offsets[s] || lex.ids[i] != lex.ids[i - 1])
+				ids[k++] = lex.ids[i];
+		}
+		if (shared && s < Vt && !has_self)
+			ids[k++] = (uint32_t)s;   /* marian-decoder allows a shared vocabulary's source pieces */
+	}
+	free(in_zero);
+	offsets[Vs] = k;
+	uint8_t *blob;
+	size_t blob_len;
+	if (pack_vmap_unigrams(zero, n_zero, offsets, ids, Vs, Vt, &blob, &blob_len, err, sizeof err) != 0)
+		die(1, "%s: %s", path, err);
+	if (pack_add_section(out, NMT_TAG_VMAP, blob, blob_len, 0) != 0)
+		die(1, "too many sections");
+	int first = lex.first;
+	marian_lex_free(&lex);
+	free(zero);
+	free(offsets);
+	free(ids);
+	spm_close(src);
+	if (tgt != src)
+		spm_close(tgt);
+	return first;   /* marian-decoder pads each shortlist with ids from here to a multiple of 8 */
+}
+
 /* model-pack --marian: the model's tensors and metadata (marian_pack.c),
- * then its vocabularies, one shared or source and target. */
+ * then its vocabularies, one shared or source and target, and the
+ * shortlist if given. */
 static int pack_marian(const char *model, const char *const vocabs[2], int n_vocabs, nmt_format quant,
-		       const char *src_lang, const char *tgt_lang, const char *vmap, const char *output, int extra)
+		       const char *src_lang, const char *tgt_lang, const char *vmap, const char *shortlist,
+		       const char *output, int extra)
 {
 	char err[512];
 	marian_dims d;
@@ -294,7 +372,11 @@ static int pack_marian(const char *model, const char *const vocabs[2], int n_voc
 	pack_vocab(vocabs[0], NMT_TAG_SRC_VOCAB, d.src_vocab, -1, -1, 0, &out);
 	int ids = pack_vocab(vocabs[n_vocabs - 1], NMT_TAG_TGT_VOCAB, d.tgt_vocab, -1, -1, 1, &out);
 	int eos = ids & ((1 << 24) - 1), bos = (ids - eos) / (1 << 24);
-	if (marian_add_meta(&out, &d, quant, src_lang, tgt_lang, bos, eos, err, sizeof err) != 0)
+	char pad[64] = "";
+	if (shortlist)
+		snprintf(pad, sizeof pad, "shortlist_pad=8\nshortlist_pad_from=%d\n",
+			 pack_marian_shortlist(shortlist, vocabs, n_vocabs, &out));
+	if (marian_add_meta(&out, &d, quant, src_lang, tgt_lang, bos, eos, pad, err, sizeof err) != 0)
 		die(1, "%s", err);
 	if (pack_write(&out, output, err, sizeof err) != 0)
 		die(1, "%s", err);
@@ -310,10 +392,11 @@ int main(int argc, char **argv)
 		{ "precompute-top", required_argument, NULL, 'p' },
 		{ "marian", required_argument, NULL, 'M' }, { "vocab", required_argument, NULL, 'V' },
 		{ "src-lang", required_argument, NULL, 'S' }, { "tgt-lang", required_argument, NULL, 'T' },
+		{ "shortlist", required_argument, NULL, 'L' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *output = NULL, *vmap = NULL, *marian = NULL, *vocabs[2] = { NULL, NULL };
-	const char *src_lang = NULL, *tgt_lang = NULL;
+	const char *src_lang = NULL, *tgt_lang = NULL, *shortlist = NULL;
 	int n_vocabs = 0;
 	nmt_format quant = NMT_FMT_F32;
 	int c, precompute_top = DEFAULT_PRECOMPUTE_TOP;
@@ -341,6 +424,7 @@ int main(int argc, char **argv)
 			vocabs[n_vocabs++] = optarg;
 			break;
 		case 'S': src_lang = optarg; break;
+		case 'L': shortlist = optarg; break;
 		case 'T': tgt_lang = optarg; break;
 		case 'p': {
 			char *end;
@@ -357,9 +441,10 @@ int main(int argc, char **argv)
 		}
 	}
 	if (marian)
-		return pack_marian(marian, vocabs, n_vocabs, quant, src_lang, tgt_lang, vmap, output, argc - optind);
-	if (n_vocabs || src_lang || tgt_lang)
-		die(2, "--vocab, --src-lang and --tgt-lang go with --marian");
+		return pack_marian(marian, vocabs, n_vocabs, quant, src_lang, tgt_lang, vmap, shortlist, output,
+				   argc - optind);
+	if (n_vocabs || src_lang || tgt_lang || shortlist)
+		die(2, "--vocab, --shortlist, --src-lang and --tgt-lang go with --marian");
 	if (!output || argc - optind != 3)
 		die(2, "need -o OUT.nmt and three files: CHECKPOINT.safetensors SRC.model TGT.model (try --help)");
 	st_file *ck;

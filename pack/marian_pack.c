@@ -314,7 +314,7 @@ static int add_tensors(packer *p, const marian_dims *d)
 static const char *const QUANT_NAMES[] = { [NMT_FMT_F32] = "f32", [NMT_FMT_Q8] = "q8", [NMT_FMT_Q4] = "q4" };
 
 int marian_add_meta(pack_file *out, const marian_dims *d, nmt_format quant, const char *src, const char *tgt,
-		    int bos_id, int eos_id, char *err, size_t errlen)
+		    int bos_id, int eos_id, const char *extra, char *err, size_t errlen)
 {
 	char *text = malloc(1024);
 	if (!text)
@@ -322,9 +322,9 @@ int marian_add_meta(pack_file *out, const marian_dims *d, nmt_format quant, cons
 	int n = snprintf(text, 1024,
 			 "arch=%s\nquant=%s\nsrc_lang=%s\ntgt_lang=%s\nsrc_vocab=%d\ntgt_vocab=%d\nemb=%d\nheads=%d\n"
 			 "ffn=%d\ndec_ffn=%d\nenc_layers=%d\ndec_layers=%d\ntied=%s\nbos_id=%d\neos_id=%d\n"
-			 "imported_from=marian\n",
+			 "imported_from=marian\n%s",
 			 MARIAN_ARCH, QUANT_NAMES[quant], src ? src : "und", tgt ? tgt : "und", d->src_vocab,
-			 d->tgt_vocab, d->emb, d->heads, d->ffn, d->dec_ffn, d->enc_layers, d->dec_layers, d->tied, bos_id, eos_id);
+			 d->tgt_vocab, d->emb, d->heads, d->ffn, d->dec_ffn, d->enc_layers, d->dec_layers, d->tied, bos_id, eos_id, extra ? extra : "");
 	if (n < 0 || n >= 1024) {
 		free(text);
 		return nmt_fail(err, errlen, "language codes too long");

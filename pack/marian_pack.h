@@ -25,6 +25,6 @@ int marian_pack(const char *path, nmt_format quant, pack_file *out, marian_dims 
  * and the target vocabulary's ids of BOS (-1 if none; the family uses no
  * BOS, the id is recorded so the vocabulary can be checked) and EOS. */
 int marian_add_meta(pack_file *out, const marian_dims *d, nmt_format quant, const char *src_lang,
-		    const char *tgt_lang, int bos_id, int eos_id, char *err, size_t errlen);
+		    const char *tgt_lang, int bos_id, int eos_id, const char *extra, char *err, size_t errlen);
 
 #endif

@@ -377,3 +377,40 @@ int pack_vmap(const char *path, int src_vocab, int tgt_vocab, uint8_t **out, siz
 	free(t.zero);
 	return rc;
 }
+
+int pack_vmap_unigrams(const uint32_t *zero, size_t n_zero, const uint64_t *offsets, const uint32_t *ids,
+		       int src_vocab, int tgt_vocab, uint8_t **out, size_t *out_len, char *err, size_t errlen)
+{
+	vmap_text t = { .max_n = 1 };
+	int rc = 0;
+	size_t n_ids = (size_t)offsets[src_vocab];
+
+	t.zero = malloc((n_zero + 1) * sizeof *t.zero);
+	t.payload = malloc((n_ids + 1) * sizeof *t.payload);
+	t.entries = malloc(((size_t)src_vocab + 1) * sizeof *t.entries);
+	if (!t.zero || !t.payload || !t.entries)
+		rc = nmt_fail(err, errlen, "out of memory");
+	for (size_t i = 0; rc == 0 && i < n_zero; i++)
+		if ((t.zero[t.n_zero++] = zero[i]) >= (uint32_t)tgt_vocab)
+			rc = nmt_fail(err, errlen, "vocabulary map: target id %u outside the vocabulary", zero[i]);
+	for (int s = 0; rc == 0 && s < src_vocab; s++) {
+		uint64_t a = offsets[s], b = offsets[s + 1];
+		if (a == b)
+			continue;
+		entry *e = &t.entries[t.n_entries++];
+		e->src[0] = s;
+		e->n = 1;
+		e->offset = (uint32_t)t.n_payload;
+		e->count = (uint32_t)(b - a);
+		for (uint64_t k = a; k < b; k++)
+			t.payload[t.n_payload++] = ids[k];
+	}
+	if (rc == 0 && prune_redundant(&t, tgt_vocab) != 0)
+		rc = nmt_fail(err, errlen, "out of memory");
+	if (rc == 0)
+		rc = layout(&t, tgt_vocab, out, out_len, err, errlen);
+	free(t.entries);
+	free(t.payload);
+	free(t.zero);
+	return rc;
+}

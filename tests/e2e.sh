@@ -439,6 +439,7 @@ check "marian: pack untied" $PACK --marian $MF/none.npz $V1 -o "$TMP/m_none.nmt"
 check "marian: untied = reference" marian_same $MF/none.expected "$TMP/m_none.nmt"
 check "marian: nmt info shows the family" sh -c "$NMT info $TMP/m_tgt.nmt | grep -qx 'arch=transformer-ssru' && $NMT info $TMP/m_tgt.nmt | grep -qx 'heads=4'"
 $NMT -m "$TMP/m_all.nmt" -b 4 -t 1 <"$TMP/marian.in" >"$TMP/m1.out"
+$NMT -m "$TMP/m_all.nmt" -b 4 --nbest 4 $MO <"$TMP/marian.in" >"$TMP/marian.nbest.noshortlist"
 check "marian: -t 2 --batch 2 gives the same" sh -c "$NMT -m $TMP/m_all.nmt -b 4 -t 2 --batch 2 <$TMP/marian.in | cmp -s - $TMP/m1.out"
 for k in scalar avx2 avx512; do
 	if NMT_KERNELS=$k $NMT -m "$TMP/m_all.nmt" -b 1 </dev/null 2>/dev/null; then
@@ -450,6 +451,17 @@ for q in q8 q4; do
 	check "marian: $q translates every line" test "$($NMT -m $TMP/m_$q.nmt -b 4 <$TMP/marian.in | wc -l)" -eq 6
 done
 check "marian: alignments from the cross-attention" sh -c "$NMT -m $TMP/m_all.nmt -b 1 --alignment $MO <$TMP/marian.in | grep -c ' ||| [0-9]*-[0-9]' | grep -qx 6"
+check "marian: pack with a binary shortlist" $PACK --marian $MF/all.npz $V1 --shortlist $MF/small.lex.bin -o "$TMP/m_sl.nmt"
+check "marian: ... marian-decoder's padding recorded" sh -c "$NMT info $TMP/m_sl.nmt | grep -qx 'shortlist_pad=8'"
+check "marian: ... translates every line" test "$($NMT -m $TMP/m_sl.nmt -b 4 $MO <$TMP/marian.in | wc -l)" -eq 6
+check "marian: pack with a text shortlist" $PACK --marian $MF/all.npz $V1 --shortlist $MF/small.lex.txt -o "$TMP/m_slt.nmt"
+check "marian: ... translates every line" test "$($NMT -m $TMP/m_slt.nmt -b 1 $MO <$TMP/marian.in | wc -l)" -eq 6
+check "marian: pack with a shortlist allowing every id" $PACK --marian $MF/all.npz $V1 --shortlist $MF/full.lex.bin -o "$TMP/m_slf.nmt"
+check "marian: ... changes nothing" sh -c "$NMT -m $TMP/m_slf.nmt -b 4 --nbest 4 $MO <$TMP/marian.in | cmp -s - $TMP/marian.nbest.noshortlist"
+cp $MF/small.lex.bin "$TMP/bad.lex.bin"
+printf '\001' | dd of="$TMP/bad.lex.bin" bs=1 seek=100 conv=notrunc 2>/dev/null
+expect_error "marian: damaged shortlist (checksum)" 1 $PACK --marian $MF/all.npz $V1 --shortlist "$TMP/bad.lex.bin" -o "$TMP/x.nmt"
+expect_error "marian: --shortlist without --marian" 2 $PACK --shortlist $MF/small.lex.bin -o "$TMP/x.nmt" "$FIX/tiny.safetensors" "$FIX/src.model" "$FIX/tgt.model"
 expect_error "marian: unsupported configuration named" 1 $PACK --marian $MF/unsupported.npz $V1 -o "$TMP/x.nmt"
 check "marian: ... names the key" sh -c "$PACK --marian $MF/unsupported.npz $V1 -o $TMP/x.nmt 2>&1 | grep -q 'transformer-ffn-activation: swish'"
 expect_error "marian: --marian without --vocab" 2 $PACK --marian $MF/all.npz -o "$TMP/x.nmt"

@@ -12,6 +12,9 @@ Reads tests/fixtures/tiny/src.model and tgt.model; writes into OUT:
                  1 decoder layer, 4 heads, its own decoder FFN width
   none.npz       no tying: encoder, decoder and output embeddings apart
   unsupported.npz  all.npz with transformer-ffn-activation: swish
+  full.lex.bin, small.lex.bin  binary lexical shortlists (Marian's layout) for
+                 tgt.model: every id always allowed; and 10 ids plus 5 per piece
+  small.lex.txt  the text form ("target source probability") of some of those
   NAME.expected  beam 1 and beam 4 4-best: "beam ||| line ||| text ||| score"
 The .bin files follow Marian's binary layout; the intgemm8 one holds each
 W matrix transposed as int8 with its multiplier 127 / max|W| after it, and
@@ -115,7 +118,7 @@ def save_npz(path, w, cfg):
             arr = yml(cfg) if name == 'special:model.yml' else w[name]
             a = io.BytesIO()
             np.save(a, arr)
-            z.writestr(name + '.npy', a.getvalue())
+            z.writestr(zipfile.ZipInfo(name + '.npy', date_time=(1980, 1, 1, 0, 0, 0)), a.getvalue())   # reproducible
     open(path, 'wb').write(buf.getvalue())
 
 
@@ -153,6 +156,21 @@ def save_bin(path, w, cfg, intgemm=False):
     return dequant
 
 
+def save_lex(path, first, best, lists, vs):
+    """Marian's binary shortlist: header, offsets, ids, the checksum over
+    the u64 words from firstNum on."""
+    offsets, ids = [0], []
+    for s in range(vs):
+        ids += sorted(lists.get(s, []))[:best]
+        offsets.append(len(ids))
+    body = struct.pack('<QQQQ', first, best, vs + 1, len(ids)) + struct.pack(f'<{vs + 1}Q', *offsets) + \
+        struct.pack(f'<{len(ids)}I', *ids)
+    seed, mask = 0, (1 << 64) - 1
+    for (v,) in struct.iter_unpack('<Q', body[:len(body) // 8 * 8]):
+        seed ^= (v + 0x9e3779b9 + (seed << 6) + (seed >> 2)) & mask
+    open(path, 'wb').write(struct.pack('<QQ', 0xF11A48D5013417F5, seed) + body)
+
+
 def expected(npz, sp_src, sp_tgt, out):
     m = Marian(npz)
     eos, unk = sp_tgt.eos_id(), sp_tgt.unk_id()
@@ -183,6 +201,15 @@ def main():
     save_npz('/tmp/dequant.npz', dq, cfg)
     expected('/tmp/dequant.npz', sp_tgt, sp_tgt, os.path.join(out, 'all.intgemm8.expected'))
     save_npz(os.path.join(out, 'unsupported.npz'), w, config(16, 2, 24, 2, 2, (vt, vt), 'all', activation='swish'))
+
+    save_lex(os.path.join(out, 'full.lex.bin'), vt, 5, {}, vt)
+    lrng = np.random.default_rng(3)
+    lists = {s: [int(t) for t in lrng.choice(vt, 5, replace=False)] for s in range(vt)}
+    save_lex(os.path.join(out, 'small.lex.bin'), 10, 5, lists, vt)
+    with open(os.path.join(out, 'small.lex.txt'), 'w') as f:   # the text form: target source probability
+        for s_id in range(0, vt, 7):
+            for k, t in enumerate(lists[s_id]):
+                f.write(f'{sp_tgt.id_to_piece(t)} {sp_tgt.id_to_piece(s_id)} {0.5 / (k + 1):.3f}\n')
 
     cfg = config(24, 4, 40, 2, 1, (vs, vt), 'tgt', dec_ffn=32)
     w = weights(rng, 24, 40, 32, 2, 1, vs, vt, 'tgt')
