@@ -3,7 +3,7 @@
  * every float32 matrix is transposed here. An intgemm8 matrix is stored
  * transposed already, its int8 values q with one multiplier m per matrix:
  * w = q / m exactly as Marian's own conversion makes it, then quantized
- * again to the format asked for. */
+ * again to the format asked for. An int8 embedding table is untransposed. */
 #include "marian_pack.h"
 
 #include <errno.h>
@@ -186,6 +186,20 @@ static float *load(packer *p, const char *name, int rows, int cols, int transpos
 		}
 		for (size_t i = 0; i < n; i++)   /* stored transposed: already [outputs][inputs] */
 			out[i] = (float)(int8_t)it->data[i] / mult;
+	} else if (it->type == MF_INTGEMM8) {
+		/* an int8 embedding table (Firefox's fork of Marian writes one):
+		 * stored as it is used, [vocabulary][dim], read back as that fork
+		 * reads it, q times the multiplier's reciprocal */
+		float mult;
+		memcpy(&mult, it->data + n, 4);
+		if (!(mult > 0.0f)) {
+			free(out);
+			nmt_fail(p->err, p->errlen, "%s: intgemm8 multiplier %g is not positive", name, (double)mult);
+			return NULL;
+		}
+		float inv = 1.0f / mult;
+		for (size_t i = 0; i < n; i++)
+			out[i] = (float)(int8_t)it->data[i] * inv;
 	} else {
 		free(out);
 		nmt_fail(p->err, p->errlen, "%s has a type nmt cannot read here", name);

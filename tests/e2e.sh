@@ -433,6 +433,8 @@ check "marian: pack .bin float32" $PACK --marian $MF/all.bin $V1 -o "$TMP/m_allb
 check "marian: .bin = .npz, byte for byte" cmp "$TMP/m_all.nmt" "$TMP/m_allbin.nmt"
 check "marian: pack .bin intgemm8" $PACK --marian $MF/all.intgemm8.bin $V1 -o "$TMP/m_all8.nmt"
 check "marian: intgemm8 = reference on its weights" marian_same $MF/all.intgemm8.expected "$TMP/m_all8.nmt"
+check "marian: pack intgemm8 with int8 embeddings (Firefox's files)" $PACK --marian $MF/all.int8emb.bin $V1 -o "$TMP/m_all8e.nmt"
+check "marian: ... = reference on its weights" marian_same $MF/all.int8emb.expected "$TMP/m_all8e.nmt"
 check "marian: pack tied target, two vocabularies" $PACK --marian $MF/tgt.npz --vocab $FIX/src.model --vocab $FIX/tgt.model -o "$TMP/m_tgt.nmt"
 check "marian: tied target = reference" marian_same $MF/tgt.expected "$TMP/m_tgt.nmt"
 check "marian: pack untied" $PACK --marian $MF/none.npz $V1 -o "$TMP/m_none.nmt"

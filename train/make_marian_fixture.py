@@ -8,6 +8,8 @@ nmt's translations and scores with these.
 Reads tests/fixtures/tiny/src.model and tgt.model; writes into OUT:
   all.npz, all.bin, all.intgemm8.bin   tied-embeddings-all, one vocabulary
                                        (tgt.model), 2+2 layers, 2 heads
+  all.int8emb.bin  intgemm8 with the embeddings int8 too, untransposed, as
+                 Firefox's fork of Marian writes them
   tgt.npz        tied-embeddings (target = output), two vocabularies,
                  1 decoder layer, 4 heads, its own decoder FFN width
   none.npz       no tying: encoder, decoder and output embeddings apart
@@ -127,14 +129,19 @@ def is_gemm_weight(name):
     return at >= 0 and at in (len(name) - 3, len(name) - 2)
 
 
-def save_bin(path, w, cfg, intgemm=False):
+def save_bin(path, w, cfg, intgemm=False, int8_wemb=False):
     """Marian's binary layout: items (float32 sorted by name, then the
     others, the YAML last), their names, int32 shapes, padding to 256, data
     padded to 256 each."""
     items, dequant = [], {}
     for name in sorted(w):
         a = w[name]
-        if intgemm and is_gemm_weight(name):
+        if int8_wemb and name == 'Wemb':   # Firefox's fork: untransposed, read back as q * (1 / mult)
+            mult = np.float32(127.0 / np.abs(a).max())
+            q = np.clip(np.rint(a * mult), -127, 127).astype(np.int8)
+            items.append((name, 0x10001, a.shape, q.tobytes() + struct.pack('<f', mult)))
+            dequant[name] = (q.astype(np.float32) * (np.float32(1.0) / mult)).astype(np.float32)
+        elif intgemm and is_gemm_weight(name):
             mult = np.float32(127.0 / np.abs(a).max())
             q = np.clip(np.rint(a * mult), -127, 127).astype(np.int8)
             items.append((name, 0x10001, a.shape, q.T.tobytes() + struct.pack('<f', mult)))
@@ -200,6 +207,9 @@ def main():
     dq = save_bin(os.path.join(out, 'all.intgemm8.bin'), w, cfg, intgemm=True)
     save_npz('/tmp/dequant.npz', dq, cfg)
     expected('/tmp/dequant.npz', sp_tgt, sp_tgt, os.path.join(out, 'all.intgemm8.expected'))
+    dq = save_bin(os.path.join(out, 'all.int8emb.bin'), w, cfg, intgemm=True, int8_wemb=True)
+    save_npz('/tmp/dequant.npz', dq, cfg)
+    expected('/tmp/dequant.npz', sp_tgt, sp_tgt, os.path.join(out, 'all.int8emb.expected'))
     save_npz(os.path.join(out, 'unsupported.npz'), w, config(16, 2, 24, 2, 2, (vt, vt), 'all', activation='swish'))
 
     save_lex(os.path.join(out, 'full.lex.bin'), vt, 5, {}, vt)
