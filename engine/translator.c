@@ -343,7 +343,8 @@ static int decode_units(nmt_translator *t, const nmt_search_options *o, int pass
 		if (t->units[u].n_ids > 1)
 			t->order[n++] = (unit_key){ t->units[u].n_ids, u };
 	}
-	qsort(t->order, (size_t)n, sizeof *t->order, by_length);
+	if (n > 1)   /* (order is NULL until a unit has needed it) */
+		qsort(t->order, (size_t)n, sizeof *t->order, by_length);
 	for (int p = 0; p < n; p += pass)
 		if (decode_pass(t, o, t->order + p, n - p < pass ? n - p : pass, err, errlen) != 0)
 			return -1;

@@ -213,7 +213,8 @@ static int line_words(nmt_translator *t, const nmt_search_options *o, int first,
 		return 0;
 	if (line_reverse(t, first, last, r, k) != 0)
 		return -1;
-	qsort(t->pairs, (size_t)n, 2 * sizeof *t->pairs, by_source_word);
+	if (n > 1)
+		qsort(t->pairs, (size_t)n, 2 * sizeof *t->pairs, by_source_word);
 	/* at most 2 x 11 digits, '-' and ' ' a pair */
 	if (nmt_reserve(&t->line_align[k], &t->line_align_cap[k], (size_t)n * 24 + 1, 1) != 0)
 		return -1;
