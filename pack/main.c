@@ -276,17 +276,18 @@ static void pack_meta(const st_file *ck, const nmt_dims *d, nmt_format quant, pa
 		die(1, "too many sections");
 }
 
-/* A vocabulary opened with its encoding tables (for looking pieces up). */
-static spm_model *open_full_vocab(const char *path)
+/* A vocabulary opened with its encoding tables (for looking pieces up),
+ * and the packed bytes it lives in (*blob, freed after spm_close). */
+static spm_model *open_full_vocab(const char *path, uint8_t **blob)
 {
 	size_t len, blob_len;
-	uint8_t *proto = read_file(path, &len), *blob;
+	uint8_t *proto = read_file(path, &len);
 	spm_model *sp;
 	char err[256];
-	if (spm_pack(proto, len, &blob, &blob_len, err, sizeof err) != 0 || spm_open(blob, blob_len, &sp, err, sizeof err) != 0)
+	if (spm_pack(proto, len, blob, &blob_len, err, sizeof err) != 0 || spm_open(*blob, blob_len, &sp, err, sizeof err) != 0)
 		die(1, "%s: %s", path, err);
 	free(proto);
-	return sp;   /* the blob stays with it until the process ends */
+	return sp;
 }
 
 /* Marian's lexical shortlist as the vocabulary map, so that each sentence's
@@ -295,7 +296,9 @@ static spm_model *open_full_vocab(const char *path)
  * and with one shared vocabulary the source pieces themselves. */
 static int pack_marian_shortlist(const char *path, const char *const vocabs[2], int n_vocabs, pack_file *out)
 {
-	spm_model *src = open_full_vocab(vocabs[0]), *tgt = n_vocabs == 2 ? open_full_vocab(vocabs[1]) : src;
+	uint8_t *src_blob, *tgt_blob = NULL;
+	spm_model *src = open_full_vocab(vocabs[0], &src_blob);
+	spm_model *tgt = n_vocabs == 2 ? open_full_vocab(vocabs[1], &tgt_blob) : src;
 	int shared = n_vocabs == 1, Vs = spm_vocab_size(src), Vt = spm_vocab_size(tgt), eos = spm_eos_id(src);
 	marian_lex lex;
 	char err[512];
@@ -346,6 +349,8 @@ static int pack_marian_shortlist(const char *path, const char *const vocabs[2], 
 	spm_close(src);
 	if (tgt != src)
 		spm_close(tgt);
+	free(src_blob);
+	free(tgt_blob);
 	return first;   /* marian-decoder pads each shortlist with ids from here to a multiple of 8 */
 }
 
