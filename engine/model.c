@@ -145,7 +145,7 @@ int nmt_load_memory(const void *buf, size_t len, int verify_all, nmt_model **out
 	m->meta_len = (size_t)meta->size;
 	char arch[32];
 	if (nmt_meta_get(m->meta, m->meta_len, "arch", arch, sizeof arch) != 0 || !(m->family = nmt_family_for(arch))) {
-		nmt_fail(err, errlen, "unsupported model architecture (metadata \"arch\" is not gru-fc-1)");
+		nmt_fail(err, errlen, "unsupported model architecture (metadata \"arch\" is neither gru-fc-1 nor transformer-ssru)");
 		goto fail;
 	}
 	if (m->family->bind(m, err, errlen) != 0)
