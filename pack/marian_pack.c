@@ -176,20 +176,7 @@ static float *load(packer *p, const char *name, int rows, int cols, int transpos
 			size_t src = transpose ? (i % (size_t)cols) * (size_t)rows + i / (size_t)cols : i;
 			memcpy(out + i, it->data + 4 * src, 4);
 		}
-	} else if (it->type == MF_INTGEMM8 && transpose) {
-		float mult;
-		memcpy(&mult, it->data + n, 4);
-		if (!(mult > 0.0f)) {
-			free(out);
-			nmt_fail(p->err, p->errlen, "%s: intgemm8 multiplier %g is not positive", name, (double)mult);
-			return NULL;
-		}
-		for (size_t i = 0; i < n; i++)   /* stored transposed: already [outputs][inputs] */
-			out[i] = (float)(int8_t)it->data[i] / mult;
 	} else if (it->type == MF_INTGEMM8) {
-		/* an int8 embedding table (Firefox's fork of Marian writes one):
-		 * stored as it is used, [vocabulary][dim], read back as that fork
-		 * reads it, q times the multiplier's reciprocal */
 		float mult;
 		memcpy(&mult, it->data + n, 4);
 		if (!(mult > 0.0f)) {
@@ -197,9 +184,14 @@ static float *load(packer *p, const char *name, int rows, int cols, int transpos
 			nmt_fail(p->err, p->errlen, "%s: intgemm8 multiplier %g is not positive", name, (double)mult);
 			return NULL;
 		}
+		/* A matrix is stored transposed, already [outputs][inputs], and
+		 * w = q / m as Marian converts it. An embedding table (Firefox's
+		 * fork of Marian writes them int8 too) is stored as it is used,
+		 * [vocabulary][dim], and read back as that fork reads it, q times
+		 * the multiplier's reciprocal. */
 		float inv = 1.0f / mult;
 		for (size_t i = 0; i < n; i++)
-			out[i] = (float)(int8_t)it->data[i] * inv;
+			out[i] = transpose ? (float)(int8_t)it->data[i] / mult : (float)(int8_t)it->data[i] * inv;
 	} else {
 		free(out);
 		nmt_fail(p->err, p->errlen, "%s has a type nmt cannot read here", name);
