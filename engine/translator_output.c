@@ -49,7 +49,7 @@ static int keep_words(nmt_translator *t, const nmt_search_options *o, unit *u, i
 		return -1;
 	for (int w = 0; w < n; w++)
 		t->word_lp[at + (size_t)w] = 0;
-	for (int i = 0; i < h->len; i++)
+	for (int i = 0; i < h->len && n > 0; i++)   /* (no words: pieces of whitespace only) */
 		t->word_lp[at + (size_t)t->piece_word[i]] += h->token_lp[i];
 	if ((o->attention || u->n_spans > 0) && n > 0) {
 		int src_words = u->n_src_words > 0 ? u->n_src_words : 1;
