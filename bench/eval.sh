@@ -8,22 +8,25 @@
 # test_2017_flickr, greedy and beam 4: BLEU (13a, cased and lowercased) and
 # chrF (train/bleu.py), one line each, plus the seconds taken; where the
 # corpus has the lowercased, tokenized references the published Multi30k
-# scores use (SET.lc.norm.tok.de), also lowercased BLEU against those
+# scores use (SET.lc.norm.tok.TGT), also lowercased BLEU against those
 # ("BLEU-tok"; their tokenization is Moses', which 13a matches here except
 # for a few escaped apostrophes). "unk": lines holding an unknown piece
 # (" ⁇ ", what SentencePiece decodes <unk> to), out of the set's lines.
+# SRC and TGT (default en, de) name the direction.
 set -eu
 MODEL=${1:--}
 CORPUS=${2:-../shared/data/multi30k}
 [ $# -ge 2 ] && shift 2 || shift $#
 PY=${PYTHON:-/usr/bin/python3}
+SRC=${SRC:-en}
+TGT=${TGT:-de}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 if [ "$MODEL" = - ]; then M=""; else M="-m $MODEL"; fi
 printf '%-18s %-6s %8s %8s %8s %8s %8s %8s\n' set search BLEU BLEU-lc BLEU-tok chrF unk time
 for set in test_2016_flickr test_2017_flickr; do
-	zcat "$CORPUS/$set.en.gz" >"$TMP/src"
-	zcat "$CORPUS/$set.de.gz" >"$TMP/ref"
+	zcat "$CORPUS/$set.$SRC.gz" >"$TMP/src"
+	zcat "$CORPUS/$set.$TGT.gz" >"$TMP/ref"
 	for beam in 1 4; do
 		start=$(date +%s%N)
 		./nmt $M -b $beam "$@" <"$TMP/src" >"$TMP/hyp"
@@ -31,8 +34,8 @@ for set in test_2016_flickr test_2017_flickr; do
 		cased=$($PY train/bleu.py "$TMP/hyp" "$TMP/ref")
 		lower=$($PY train/bleu.py "$TMP/hyp" "$TMP/ref" --lowercase)
 		tok=-
-		if [ -f "$CORPUS/$set.lc.norm.tok.de" ]; then
-			tok=$($PY train/bleu.py "$TMP/hyp" "$CORPUS/$set.lc.norm.tok.de" --lowercase | awk '{print $2}')
+		if [ -f "$CORPUS/$set.lc.norm.tok.$TGT" ]; then
+			tok=$($PY train/bleu.py "$TMP/hyp" "$CORPUS/$set.lc.norm.tok.$TGT" --lowercase | awk '{print $2}')
 		fi
 		unk=$(grep -c '⁇' "$TMP/hyp" || true)
 		printf '%-18s %-6s %8s %8s %8s %8s %8s %8s\n' "$set" "beam$beam" \
