@@ -18,6 +18,7 @@
 #include "../engine/arch.h"
 #include "../quant/matrix.h"
 #include "../vocab/spm.h"
+#include "file.h"
 #include "marian_lex.h"
 #include "marian_pack.h"
 #include "precomp.h"
@@ -196,27 +197,10 @@ static void pack_weights(const st_file *ck, const nmt_dims *d, nmt_format quant,
 
 static uint8_t *read_file(const char *path, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
-	uint8_t *buf = NULL;
-	size_t cap = 0, n = 0;
-
-	if (!f)
-		die(1, "cannot open %s: %s", path, strerror(errno));
-	for (;;) {
-		if (n == cap) {
-			cap = cap ? 2 * cap : 1 << 16;
-			if (!(buf = realloc(buf, cap)))
-				die(1, "out of memory");
-		}
-		size_t got = fread(buf + n, 1, cap - n, f);
-		n += got;
-		if (got == 0)
-			break;
-	}
-	if (ferror(f))
-		die(1, "cannot read %s: %s", path, strerror(errno));
-	fclose(f);
-	*len = n;
+	uint8_t *buf;
+	char err[512];
+	if (pack_read_file(path, &buf, len, err, sizeof err) != 0)
+		die(1, "%s", err);
 	return buf;
 }
 

@@ -19,24 +19,13 @@
 #include <string.h>
 
 #include "../format/error.h"
+#include "../format/format.h"
+#include "file.h"
 
 #define LEX_MAGIC 0xF11A48D5013417F5ull
 #define HEADER 48
 #define TEXT_FIRST 100
 #define TEXT_BEST 100
-
-static uint64_t rd64(const uint8_t *p)
-{
-	uint64_t v = 0;
-	for (int i = 7; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
-}
-
-static uint32_t rd32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
 
 void marian_lex_free(marian_lex *lex)
 {
@@ -50,7 +39,7 @@ static int read_binary(const uint8_t *buf, size_t len, int src_vocab, int tgt_vo
 {
 	if (len < HEADER)
 		return nmt_fail(err, errlen, "shortlist: file too short");
-	uint64_t sum = rd64(buf + 8), first = rd64(buf + 16), n_off = rd64(buf + 32), n_ids = rd64(buf + 40);
+	uint64_t sum = nmt_rd64(buf + 8), first = nmt_rd64(buf + 16), n_off = nmt_rd64(buf + 32), n_ids = nmt_rd64(buf + 40);
 	if (n_off != (uint64_t)src_vocab + 1)
 		return nmt_fail(err, errlen, "shortlist: made for %llu source pieces, the model has %d",
 			    (unsigned long long)(n_off ? n_off - 1 : 0), src_vocab);
@@ -58,7 +47,7 @@ static int read_binary(const uint8_t *buf, size_t len, int src_vocab, int tgt_vo
 		return nmt_fail(err, errlen, "shortlist: size does not match its header");
 	uint64_t seed = 0;
 	for (size_t i = 2; i < 2 + (len - 16) / 8; i++)
-		seed ^= rd64(buf + 8 * i) + 0x9e3779b9ull + (seed << 6) + (seed >> 2);
+		seed ^= nmt_rd64(buf + 8 * i) + 0x9e3779b9ull + (seed << 6) + (seed >> 2);
 	if (seed != sum)
 		return nmt_fail(err, errlen, "shortlist: checksum mismatch (damaged file)");
 	lex->first = first > (uint64_t)tgt_vocab ? tgt_vocab : (int)first;
@@ -69,14 +58,14 @@ static int read_binary(const uint8_t *buf, size_t len, int src_vocab, int tgt_vo
 		return nmt_fail(err, errlen, "out of memory");
 	const uint8_t *off = buf + HEADER, *ids = off + 8 * n_off;
 	for (size_t s = 0; s < n_off; s++) {
-		lex->offsets[s] = rd64(off + 8 * s);
+		lex->offsets[s] = nmt_rd64(off + 8 * s);
 		if (lex->offsets[s] > n_ids || (s > 0 && lex->offsets[s] < lex->offsets[s - 1]))
 			return nmt_fail(err, errlen, "shortlist: offsets out of order or range");
 	}
 	if (lex->offsets[n_off - 1] != n_ids)
 		return nmt_fail(err, errlen, "shortlist: last offset is not the list's end");
 	for (size_t i = 0; i < n_ids; i++)
-		if ((lex->ids[i] = rd32(ids + 4 * i)) >= (uint32_t)tgt_vocab)
+		if ((lex->ids[i] = nmt_rd32(ids + 4 * i)) >= (uint32_t)tgt_vocab)
 			return nmt_fail(err, errlen, "shortlist: target id %u outside the vocabulary", lex->ids[i]);
 	return 0;
 }
@@ -178,26 +167,11 @@ static int read_text(const uint8_t *buf, size_t len, const spm_model *src_sp, co
 int marian_lex_read(const char *path, const spm_model *src_sp, const spm_model *tgt_sp, marian_lex *lex,
 		    char *err, size_t errlen)
 {
+	uint8_t *buf;
+	size_t n;
 	memset(lex, 0, sizeof *lex);
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return nmt_fail(err, errlen, "cannot open %s: %s", path, strerror(errno));
-	uint8_t *buf = NULL;
-	size_t n = 0, cap = 0, got;
-	do {
-		if (n == cap) {
-			uint8_t *q = realloc(buf, cap = cap ? 2 * cap : 1 << 20);
-			if (!q) {
-				free(buf);
-				fclose(f);
-				return nmt_fail(err, errlen, "out of memory");
-			}
-			buf = q;
-		}
-		got = fread(buf + n, 1, cap - n, f);
-		n += got;
-	} while (got > 0);
-	fclose(f);
+	if (pack_read_file(path, &buf, &n, err, errlen) != 0)
+		return -1;
 	int rc = marian_lex_parse(buf, n, src_sp, tgt_sp, lex, err, errlen);
 	free(buf);
 	return rc;
@@ -208,7 +182,7 @@ int marian_lex_parse(const uint8_t *buf, size_t n, const spm_model *src_sp, cons
 {
 	int rc;
 	memset(lex, 0, sizeof *lex);
-	if (n >= 8 && rd64(buf) == LEX_MAGIC)
+	if (n >= 8 && nmt_rd64(buf) == LEX_MAGIC)
 		rc = read_binary(buf, n, spm_vocab_size(src_sp), spm_vocab_size(tgt_sp), lex, err, errlen);
 	else if (n >= 2 && buf[0] == 0x1f && buf[1] == 0x8b)
 		rc = nmt_fail(err, errlen, "gzip-compressed shortlist: decompress it first (gzip -dk)");

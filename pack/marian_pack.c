@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "../format/error.h"
+#include "file.h"
 #include "marian_file.h"
 #include "marian_yml.h"
 
@@ -340,47 +341,11 @@ int marian_add_meta(pack_file *out, const marian_dims *d, nmt_format quant, cons
 		       : nmt_fail(err, errlen, "too many sections");
 }
 
-static uint8_t *slurp(const char *path, size_t *len, char *err, size_t errlen)
-{
-	FILE *f = fopen(path, "rb");
-	uint8_t *buf = NULL;
-	size_t cap = 0, n = 0;
-	if (!f) {
-		nmt_fail(err, errlen, "cannot open %s: %s", path, strerror(errno));
-		return NULL;
-	}
-	for (;;) {
-		if (n == cap) {
-			uint8_t *p = realloc(buf, cap = cap ? 2 * cap : 1 << 20);
-			if (!p) {
-				free(buf);
-				fclose(f);
-				nmt_fail(err, errlen, "out of memory reading %s", path);
-				return NULL;
-			}
-			buf = p;
-		}
-		size_t got = fread(buf + n, 1, cap - n, f);
-		n += got;
-		if (got == 0)
-			break;
-	}
-	int bad = ferror(f);
-	fclose(f);
-	if (bad) {
-		free(buf);
-		nmt_fail(err, errlen, "cannot read %s", path);
-		return NULL;
-	}
-	*len = n;
-	return buf;
-}
-
 int marian_pack(const char *path, nmt_format quant, pack_file *out, marian_dims *dims, char *err, size_t errlen)
 {
 	size_t len;
-	uint8_t *buf = slurp(path, &len, err, errlen);
-	if (!buf)
+	uint8_t *buf;
+	if (pack_read_file(path, &buf, &len, err, errlen) != 0)
 		return -1;
 	mf_file f = { 0 };
 	yml_doc y = { 0 };

@@ -363,19 +363,25 @@ static int layout(const vmap_text *t, int tgt_vocab, uint8_t **out, size_t *out_
 	return 0;
 }
 
+/* The map read so far (rc 0) pruned and laid out; t freed either way. */
+static int finish(vmap_text *t, int rc, int tgt_vocab, uint8_t **out, size_t *out_len, char *err, size_t errlen)
+{
+	if (rc == 0 && prune_redundant(t, tgt_vocab) != 0)
+		rc = nmt_fail(err, errlen, "out of memory");
+	if (rc == 0)
+		rc = layout(t, tgt_vocab, out, out_len, err, errlen);
+	free(t->entries);
+	free(t->payload);
+	free(t->zero);
+	return rc;
+}
+
 int pack_vmap(const char *path, int src_vocab, int tgt_vocab, uint8_t **out, size_t *out_len,
 	      char *err, size_t errlen)
 {
 	vmap_text t = { 0 };
 	int rc = read_text(path, &t, src_vocab, tgt_vocab, err, errlen);
-	if (rc == 0 && prune_redundant(&t, tgt_vocab) != 0)
-		rc = nmt_fail(err, errlen, "out of memory");
-	if (rc == 0)
-		rc = layout(&t, tgt_vocab, out, out_len, err, errlen);
-	free(t.entries);
-	free(t.payload);
-	free(t.zero);
-	return rc;
+	return finish(&t, rc, tgt_vocab, out, out_len, err, errlen);
 }
 
 int pack_vmap_unigrams(const uint32_t *zero, size_t n_zero, const uint64_t *offsets, const uint32_t *ids,
@@ -405,12 +411,5 @@ int pack_vmap_unigrams(const uint32_t *zero, size_t n_zero, const uint64_t *offs
 		for (uint64_t k = a; k < b; k++)
 			t.payload[t.n_payload++] = ids[k];
 	}
-	if (rc == 0 && prune_redundant(&t, tgt_vocab) != 0)
-		rc = nmt_fail(err, errlen, "out of memory");
-	if (rc == 0)
-		rc = layout(&t, tgt_vocab, out, out_len, err, errlen);
-	free(t.entries);
-	free(t.payload);
-	free(t.zero);
-	return rc;
+	return finish(&t, rc, tgt_vocab, out, out_len, err, errlen);
 }
