@@ -147,13 +147,37 @@ static int bind_embeddings(nmt_model *m, const nmt_tensor_dir *td, char *err, si
 	return nmt_bind_matrix(td, "out", d->tgt_vocab, d->emb, &m->tgt_emb, err, errlen);
 }
 
+/* Which stored layer each decoder layer runs: metadata dec_tied, a comma
+ * list of 1-based layer numbers (Marian's transformer-tied-layers);
+ * without it each layer its own. */
+static int read_dec_tied(const nmt_model *m, int *stored, char *err, size_t errlen)
+{
+	char list[4 * NMT_SSRU_MAX_LAYERS + 1];
+	int L = m->ssru.dec_layers;
+	for (int l = 0; l < L; l++)
+		stored[l] = l + 1;
+	if (nmt_meta_get(m->meta, m->meta_len, "dec_tied", list, sizeof list) != 0)
+		return 0;
+	const char *at = list;
+	for (int l = 0; l < L; l++) {
+		char *end;
+		long v = strtol(at, &end, 10);
+		if (end == at || v < 1 || v > L || *end != (l + 1 < L ? ',' : '\0'))
+			return nmt_fail(err, errlen, "corrupt model: dec_tied=%s is not %d layer numbers in 1..%d", list, L, L);
+		stored[l] = (int)v;
+		at = end + 1;
+	}
+	return 0;
+}
+
 static int ssru_bind(nmt_model *m, char *err, size_t errlen)
 {
 	nmt_ssru_weights *w = &m->ssru;
 	nmt_tensor_dir td;
 	char prefix[32];
+	int stored[NMT_SSRU_MAX_LAYERS];
 
-	if (read_dims(m, err, errlen) != 0 || nmt_tensor_dir_open(&m->view, &td, err, errlen) != 0 ||
+	if (read_dims(m, err, errlen) != 0 || read_dec_tied(m, stored, err, errlen) != 0 || nmt_tensor_dir_open(&m->view, &td, err, errlen) != 0 ||
 	    bind_embeddings(m, &td, err, errlen) != 0 ||
 	    nmt_bind_f32(&td, "out_bias", 1, m->d.tgt_vocab, &m->out_bias, err, errlen) != 0)
 		return -1;
@@ -167,12 +191,12 @@ static int ssru_bind(nmt_model *m, char *err, size_t errlen)
 			return -1;
 	}
 	for (int l = 0; l < w->dec_layers; l++) {
-		if (bind_ssru(&td, l + 1, d, &w->dec_rnn[l], err, errlen) != 0)
+		if (bind_ssru(&td, stored[l], d, &w->dec_rnn[l], err, errlen) != 0)
 			return -1;
-		snprintf(prefix, sizeof prefix, "dec.%d.att", l + 1);
+		snprintf(prefix, sizeof prefix, "dec.%d.att", stored[l]);
 		if (bind_attention(&td, prefix, d, &w->dec_att[l], err, errlen) != 0)
 			return -1;
-		snprintf(prefix, sizeof prefix, "dec.%d.ffn", l + 1);
+		snprintf(prefix, sizeof prefix, "dec.%d.ffn", stored[l]);
 		if (bind_ffn(&td, prefix, d, w->dec_ffn, &w->dec_ffn_w[l], err, errlen) != 0)
 			return -1;
 	}

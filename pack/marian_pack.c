@@ -74,9 +74,33 @@ static int check_config(const yml_doc *y, char *err, size_t errlen)
 				    e->key, e->is_list ? "a list" : e->value, REQUIRED[i].allowed[0][0] ? REQUIRED[i].allowed[0] : "\"\"",
 				    REQUIRED[i].allowed[1] ? " or another listed value" : "");
 	}
-	const yml_entry *tied = yml_find(y, "transformer-tied-layers");
-	if (tied && tied->n_items > 0)
-		return nmt_fail(err, errlen, "model.yml: transformer-tied-layers: tied decoder layers are not supported yet");
+	return 0;
+}
+
+/* transformer-tied-layers: empty (each decoder layer its own weights) or one
+ * layer number per decoder layer, the layer whose weights it runs, as
+ * Marian reads the list. */
+static int read_tied_layers(const yml_doc *y, marian_dims *d, char *err, size_t errlen)
+{
+	const yml_entry *e = yml_find(y, "transformer-tied-layers");
+	for (int i = 0; i < d->dec_layers; i++)
+		d->dec_tied[i] = i + 1;
+	d->has_dec_tied = e && e->is_list && e->n_items > 0;
+	if (!e || (e->is_list && e->n_items == 0))
+		return 0;
+	if (!e->is_list)
+		return nmt_fail(err, errlen, "model.yml: transformer-tied-layers: %s is not a list", e->value);
+	if (e->n_items != d->dec_layers)
+		return nmt_fail(err, errlen, "model.yml: transformer-tied-layers: %d layers listed for dec-depth %d",
+				e->n_items, d->dec_layers);
+	for (int i = 0; i < d->dec_layers; i++) {
+		char *end;
+		long x = strtol(e->items[i], &end, 10);
+		if (*end != '\0' || end == e->items[i] || x < 1 || x > d->dec_layers)
+			return nmt_fail(err, errlen, "model.yml: transformer-tied-layers: %s is not a layer in 1..%d",
+					e->items[i], d->dec_layers);
+		d->dec_tied[i] = (int)x;
+	}
 	return 0;
 }
 
@@ -121,8 +145,9 @@ static int read_dims(const yml_doc *y, marian_dims *d, char *err, size_t errlen)
 	    int_value(y, "transformer-heads", 8, 1, 256, &d->heads, err, errlen) != 0 ||
 	    int_value(y, "transformer-dim-ffn", -1, 1, 1 << 16, &d->ffn, err, errlen) != 0 ||
 	    int_value(y, "transformer-decoder-dim-ffn", 0, 0, 1 << 16, &d->dec_ffn, err, errlen) != 0 ||
-	    int_value(y, "enc-depth", -1, 1, 64, &d->enc_layers, err, errlen) != 0 ||
-	    int_value(y, "dec-depth", -1, 1, 64, &d->dec_layers, err, errlen) != 0)
+	    int_value(y, "enc-depth", -1, 1, MARIAN_MAX_LAYERS, &d->enc_layers, err, errlen) != 0 ||
+	    int_value(y, "dec-depth", -1, 1, MARIAN_MAX_LAYERS, &d->dec_layers, err, errlen) != 0 ||
+	    read_tied_layers(y, d, err, errlen) != 0)
 		return -1;
 	if (d->dec_ffn == 0)
 		d->dec_ffn = d->ffn;
@@ -136,6 +161,11 @@ static int read_dims(const yml_doc *y, marian_dims *d, char *err, size_t errlen)
 		return nmt_fail(err, errlen, "model.yml: tied-embeddings-all with vocabularies of %d and %d pieces",
 			    d->src_vocab, d->tgt_vocab);
 	return 0;
+}
+
+int marian_config(const yml_doc *y, marian_dims *d, char *err, size_t errlen)
+{
+	return check_config(y, err, errlen) != 0 || read_dims(y, d, err, errlen) != 0 ? -1 : 0;
 }
 
 /* ---- the tensors ------------------------------------------------------------ */
@@ -302,6 +332,11 @@ static int add_tensors(packer *p, const marian_dims *d)
 			return -1;
 	}
 	for (int l = 1; l <= d->dec_layers; l++) {
+		int used = 0;   /* tied layers store only the layers some layer runs */
+		for (int i = 0; i < d->dec_layers; i++)
+			used |= d->dec_tied[i] == l;
+		if (!used)
+			continue;
 		if (add_ssru(p, l, d->emb) != 0)
 			return -1;
 		snprintf(a, sizeof a, "dec.%d.att", l);
@@ -323,15 +358,19 @@ static const char *const QUANT_NAMES[] = { [NMT_FMT_F32] = "f32", [NMT_FMT_Q8] =
 int marian_add_meta(pack_file *out, const marian_dims *d, nmt_format quant, const char *src, const char *tgt,
 		    int bos_id, int eos_id, const char *extra, char *err, size_t errlen)
 {
+	char tied[4 * MARIAN_MAX_LAYERS + 16] = "";
+	for (int i = 0, at = 0; d->has_dec_tied && i < d->dec_layers; i++)
+		at += snprintf(tied + at, sizeof tied - (size_t)at, "%s%d%s", i ? "," : "dec_tied=", d->dec_tied[i],
+			       i + 1 == d->dec_layers ? "\n" : "");
 	char *text = malloc(1024);
 	if (!text)
 		return nmt_fail(err, errlen, "out of memory");
 	int n = snprintf(text, 1024,
 			 "arch=%s\nquant=%s\nsrc_lang=%s\ntgt_lang=%s\nsrc_vocab=%d\ntgt_vocab=%d\nemb=%d\nheads=%d\n"
 			 "ffn=%d\ndec_ffn=%d\nenc_layers=%d\ndec_layers=%d\ntied=%s\nbos_id=%d\neos_id=%d\n"
-			 "imported_from=marian\n%s",
+			 "imported_from=marian\n%s%s",
 			 MARIAN_ARCH, QUANT_NAMES[quant], src ? src : "und", tgt ? tgt : "und", d->src_vocab,
-			 d->tgt_vocab, d->emb, d->heads, d->ffn, d->dec_ffn, d->enc_layers, d->dec_layers, d->tied, bos_id, eos_id, extra ? extra : "");
+			 d->tgt_vocab, d->emb, d->heads, d->ffn, d->dec_ffn, d->enc_layers, d->dec_layers, d->tied, bos_id, eos_id, tied, extra ? extra : "");
 	if (n < 0 || n >= 1024) {
 		free(text);
 		return nmt_fail(err, errlen, "language codes too long");
@@ -363,8 +402,8 @@ int marian_pack(const char *path, nmt_format quant, pack_file *out, marian_dims 
 		nmt_fail(err, errlen, "%s holds no special:model.yml (the model's configuration)", path);
 		goto done;
 	}
-	if (yml_parse((const char *)yml->data, yml->nbytes, &y, err, errlen) != 0 || check_config(&y, err, errlen) != 0 ||
-	    read_dims(&y, dims, err, errlen) != 0 || add_tensors(&p, dims) != 0)
+	if (yml_parse((const char *)yml->data, yml->nbytes, &y, err, errlen) != 0 ||
+	    marian_config(&y, dims, err, errlen) != 0 || add_tensors(&p, dims) != 0)
 		goto done;
 	if (pack_add_section(out, NMT_TAG_TENSORS, p.t.dir, p.t.dir_size, 0) != 0 ||
 	    pack_add_section(out, NMT_TAG_WEIGHTS, p.t.weights, p.t.weights_size, NMT_SECTION_BULK) != 0) {

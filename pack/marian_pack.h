@@ -8,16 +8,25 @@
 #include <stddef.h>
 
 #include "../format/weights.h"
+#include "marian_yml.h"
 #include "writer.h"
 
 #define MARIAN_ARCH "transformer-ssru"
+#define MARIAN_MAX_LAYERS 16   /* the engine's NMT_SSRU_MAX_LAYERS */
 
 typedef struct {
 	int src_vocab, tgt_vocab;
 	int emb, heads, ffn, dec_ffn, enc_layers, dec_layers;
 	const char *tied;   /* "all", "tgt" (target embeddings = output layer) or "none" */
+	/* transformer-tied-layers: decoder layer i runs stored layer
+	 * dec_tied[i] (1-based; i + 1 when the list is empty) */
+	int dec_tied[MARIAN_MAX_LAYERS];
+	int has_dec_tied;
 } marian_dims;
 
+/* The configuration in a model's YAML, checked: 0, or -1 with a one-line
+ * message naming the key nmt does not support. */
+int marian_config(const yml_doc *y, marian_dims *d, char *err, size_t errlen);
 /* Read the model at path and add its "tensors" and "weights" sections to
  * out; *dims receives its configuration. 0, or -1 with a one-line message. */
 int marian_pack(const char *path, nmt_format quant, pack_file *out, marian_dims *dims, char *err, size_t errlen);

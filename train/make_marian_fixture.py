@@ -14,6 +14,9 @@ Reads tests/fixtures/tiny/src.model and tgt.model; writes into OUT:
                  1 decoder layer, 4 heads, its own decoder FFN width
   none.npz       no tying: encoder, decoder and output embeddings apart
   unsupported.npz  all.npz with transformer-ffn-activation: swish
+  tiedlayers.npz  transformer-tied-layers [2, 1, 2]: three decoder layers
+                 running the weights of two
+  badtied.npz    tiedlayers.npz's weights with a list of two for three layers
   full.lex.bin, small.lex.bin  binary lexical shortlists (Marian's layout) for
                  tgt.model: every id always allowed; and 10 ids plus 5 per piece
   small.lex.txt  the text form ("target source probability") of some of those
@@ -58,13 +61,13 @@ def yml(cfg):
     return np.frombuffer(text + b'\0' * ((-len(text)) % 256), dtype=np.int8)
 
 
-def config(d, heads, ffn, enc, dec, vocabs, tied, dec_ffn=0, activation='relu'):
+def config(d, heads, ffn, enc, dec, vocabs, tied, dec_ffn=0, activation='relu', tied_layers=()):
     return {
         'type': 'transformer', 'dim-emb': d, 'transformer-heads': heads, 'transformer-dim-ffn': ffn,
         'transformer-decoder-dim-ffn': dec_ffn, 'transformer-ffn-depth': 2, 'transformer-decoder-ffn-depth': 0,
         'transformer-ffn-activation': activation, 'enc-depth': enc, 'dec-depth': dec,
         'transformer-decoder-autoreg': 'rnn', 'dec-cell': 'ssru', 'transformer-postprocess': 'dan',
-        'transformer-postprocess-emb': 'd', 'transformer-preprocess': '""', 'transformer-tied-layers': [],
+        'transformer-postprocess-emb': 'd', 'transformer-preprocess': '""', 'transformer-tied-layers': list(tied_layers),
         'tied-embeddings-all': str(tied == 'all').lower(), 'tied-embeddings': str(tied == 'tgt').lower(),
         'tied-embeddings-src': 'false', 'dim-vocabs': list(vocabs), 'output-omit-bias': 'false',
         'layer-normalization': 'false', 'right-left': 'false', 'version': 'v1.12.43 fixture',
@@ -230,6 +233,12 @@ def main():
     w = weights(rng, 16, 24, 0, 1, 2, vt, vt, 'none')
     save_npz(os.path.join(out, 'none.npz'), w, cfg)
     expected(os.path.join(out, 'none.npz'), sp_tgt, sp_tgt, os.path.join(out, 'none.expected'))
+
+    cfg = config(16, 2, 24, 1, 3, (vt, vt), 'all', tied_layers=(2, 1, 2))
+    w = weights(rng, 16, 24, 0, 1, 2, vt, vt, 'all')   # the weights of two decoder layers
+    save_npz(os.path.join(out, 'tiedlayers.npz'), w, cfg)
+    expected(os.path.join(out, 'tiedlayers.npz'), sp_tgt, sp_tgt, os.path.join(out, 'tiedlayers.expected'))
+    save_npz(os.path.join(out, 'badtied.npz'), w, config(16, 2, 24, 1, 3, (vt, vt), 'all', tied_layers=(1, 2)))
 
 
 if __name__ == '__main__':

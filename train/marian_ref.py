@@ -43,6 +43,11 @@ class Marian:
         self.heads = int(c['transformer-heads'])
         self.enc_depth = int(c['enc-depth'])
         self.dec_depth = int(c['dec-depth'])
+        # transformer-tied-layers: decoder layer i runs the weights of layer tied[i]
+        tied = c.get('transformer-tied-layers') or []
+        self.dec_weights = [int(x) for x in tied] if tied else list(range(1, self.dec_depth + 1))
+        if len(self.dec_weights) != self.dec_depth:
+            raise SystemExit('transformer-tied-layers does not name one layer per decoder layer')
         w = self.w
         self.src_emb = w['Wemb'] if 'Wemb' in w else w['encoder_Wemb']
         self.dec_emb = w['Wemb'] if 'Wemb' in w else w['decoder_Wemb']
@@ -107,18 +112,19 @@ class Marian:
         x = e * math.sqrt(self.d) + self.positions(pos, 1)
         new_cells, att = [], None
         for l in range(1, self.dec_depth + 1):
-            pre = f'decoder_l{l}_rnn'
+            n = self.dec_weights[l - 1]
+            pre = f'decoder_l{n}_rnn'
             f = torch.sigmoid(x @ P(pre + '_Wf') + P(pre + '_bf'))
             c = f * cells[l - 1] + (1 - f) * (x @ P(pre + '_W'))
             new_cells.append(c)
             x = self.layer_norm(torch.relu(c) + x, P(pre + '_ffn_ln_scale'), P(pre + '_ffn_ln_bias'))
             rows = []
             for r in range(R):
-                out, a = self.attention(f'decoder_l{l}_context', x[r:r + 1], enc)
+                out, a = self.attention(f'decoder_l{n}_context', x[r:r + 1], enc)
                 rows.append(out)
                 att = a
             x = torch.cat(rows, 0)
-            x = self.ffn(f'decoder_l{l}_ffn', x)
+            x = self.ffn(f'decoder_l{n}_ffn', x)
         logits = x @ self.out_emb.T + P('decoder_ff_logit_out_b')
         return torch.log_softmax(logits, -1), new_cells
 

@@ -10,6 +10,7 @@
 
 #include "../../pack/marian_file.h"
 #include "../../pack/marian_lex.h"
+#include "../../pack/marian_pack.h"
 #include "../../pack/marian_yml.h"
 #include "fuzz.h"
 
@@ -89,6 +90,14 @@ static void check_yml(const uint8_t *data, size_t size)
 		const yml_entry *e = &d.entries[i];
 		FUZZ_ASSERT(e->key[0] != '\0' && e->n_items <= YML_MAX_ITEMS && (e->is_list || e->n_items == 0));
 		FUZZ_ASSERT(yml_find(&d, e->key) != NULL);
+	}
+	marian_dims dims;
+	if (marian_config(&d, &dims, err, sizeof err) != 0) {
+		FUZZ_ASSERT(err[0] != '\0' && memchr(err, '\n', strlen(err)) == NULL);
+	} else {
+		FUZZ_ASSERT(dims.emb % dims.heads == 0 && dims.dec_layers >= 1 && dims.dec_layers <= MARIAN_MAX_LAYERS);
+		for (int i = 0; i < dims.dec_layers; i++)
+			FUZZ_ASSERT(dims.dec_tied[i] >= 1 && dims.dec_tied[i] <= dims.dec_layers);
 	}
 	yml_free(&d);
 }
