@@ -15,7 +15,9 @@
 # model, the intgemm8 .bin, and the q8 and q4 packings; then nmt's output
 # words per second on one thread for test_2016 twice (2,000 lines),
 # greedy and beam 4, without and with the lexical shortlist (Marian's own
-# figures for the same input, with it, are in the fixture's README). Run from the repository root after `make`.
+# figures for the same input, with it, are in the fixture's README); then
+# each packing's file size, load time and peak RSS. Run from the repository
+# root after `make`.
 set -eu
 F=${1:-../shared/fixtures/marian}
 PY=${PYTHON:-/usr/bin/python3}
@@ -102,3 +104,37 @@ for m in f32 q8 q4 sl.f32 sl.q8 sl.q4; do
 			"$(echo "$words $best" | awk '{print $1 * 1000 / $2}')"
 	done
 done
+
+# Load time: the whole process on an empty input (the file mapped, checked
+# and bound; nothing translated), best of 5. Peak RSS: GNU time's maximum
+# resident set of the beam-4 run over the 2,000 lines. marian-decoder's peak
+# RSS for the same run is in the fixture's README; with MARIAN=path/to/
+# marian-decoder its load time and RSS are measured here the same way.
+echo "== load time (empty input, best of 5) and peak RSS (beam 4, 2,000 lines), one thread"
+printf '%-22s %10s %12s %12s\n' model "file MB" "load ms" "peak RSS MB"
+measure() { # measure NAME FILE COMMAND...: prints one row
+	name=$1 file=$2
+	shift 2
+	best=
+	for r in 1 2 3 4 5; do
+		s=$(date +%s%N)
+		"$@" </dev/null >/dev/null 2>&1
+		us=$((($(date +%s%N) - s) / 1000))
+		{ [ -z "$best" ] || [ "$us" -lt "$best" ]; } && best=$us
+	done
+	/usr/bin/time -f %M -o "$TMP/rss" "$@" <"$TMP/x2" >/dev/null 2>&1
+	echo "$name $(wc -c <"$file") $best $(cat "$TMP/rss")" |
+		awk '{ printf "%-22s %10.1f %12.1f %12.1f\n", $1 " " $2, $3 / 1e6, $4 / 1e3, $5 / 1024 }'
+}
+for m in f32 q8 q4 sl.f32 sl.q8 sl.q4; do
+	measure "nmt $m" "$TMP/$m.nmt" ./nmt -m "$TMP/$m.nmt" -t 1 -b 4 $O
+done
+if [ -n "${MARIAN:-}" ] && [ -x "$MARIAN" ]; then
+	for m in model.bin model.intgemm8.bin; do
+		measure "marian $m" "$F/$m" "$MARIAN" -m "$F/$m" -v "$F/vocab.ende.spm" "$F/vocab.ende.spm" --cpu-threads 1 \
+			--beam-size 4 --max-length-factor 3 --normalize 0 --word-penalty 0 \
+			--shortlist "$F/lex.50.50.s2t.bin" false --skip-cost --quiet
+	done
+else
+	echo "(marian-decoder absent: its peak RSS, 68-106 MB, is in $F/README.md)"
+fi
