@@ -12,6 +12,12 @@ from DIR/last.pt. A progress line shows tokens/s and the ETA.
 Quantization-aware fine-tuning starts from a trained model and trains
 through the q8 or q4 quantizer (train/qat.py):
     train.py --init BEST.safetensors --quant q4 --lr 2e-4 --warmup 1 ... --out DIR
+
+--family ssru trains the other family (train/ssru.py: Marian's students, a
+Transformer encoder and SSRU decoder; --emb, --enc-layers, --heads, --ffn,
+--dec-ffn, --dec-layers, --tied), from scratch or from a Marian .npz given
+to --init (its configuration wins), and keeps its checkpoints as Marian
+.npz files (DIR/best.npz, DIR/step-N.npz) for `model-pack --marian`.
 """
 import argparse
 import dataclasses
@@ -51,6 +57,7 @@ import bleu  # noqa: E402
 import data  # noqa: E402
 import export  # noqa: E402
 import qat  # noqa: E402
+import ssru  # noqa: E402
 from model import NMT, Config, default_max_len  # noqa: E402
 
 
@@ -64,6 +71,12 @@ def parse_args():
     for f in dataclasses.fields(Config):
         if f.name not in ('src_vocab', 'tgt_vocab', 'bos_id', 'eos_id', 'pad_id'):
             p.add_argument('--' + f.name.replace('_', '-'), type=int, default=f.default)
+    p.add_argument('--family', choices=('gru', 'ssru'), default='gru')
+    p.add_argument('--heads', type=int, default=8, help='ssru: attention heads')
+    p.add_argument('--ffn', type=int, default=1536, help='ssru: feed-forward width')
+    p.add_argument('--dec-ffn', type=int, default=0, help="ssru: the decoder's (0: --ffn)")
+    p.add_argument('--dec-layers', type=int, default=2, help='ssru: SSRU decoder layers')
+    p.add_argument('--tied', choices=('all', 'tgt', 'none'), default='all', help='ssru: embedding tying')
     p.add_argument('--dropout', type=float, default=0.3)
     p.add_argument('--label-smoothing', type=float, default=0.1)
     p.add_argument('--lr', type=float, default=1e-3)
@@ -87,6 +100,8 @@ def parse_args():
 @torch.no_grad()
 def greedy_batch(model, src, src_len):
     """Batched greedy decoding for validation (the C engine's beam 1)."""
+    if hasattr(model, 'greedy'):   # the SSRU family, capped as marian-decoder caps it
+        return model.greedy(src, src_len, 3 * int(src_len.max()))
     cfg = model.cfg
     states, keys, mask, h = model.encode(src, src_len)
     B = src.size(0)
@@ -152,7 +167,9 @@ def main():
             if hasattr(args, f.name)}
     cfg = Config(src_vocab=sp_src.get_piece_size(), tgt_vocab=sp_tgt.get_piece_size(),
                  bos_id=sp_tgt.bos_id(), eos_id=sp_tgt.eos_id(), **dims)
-    if args.init:
+    if args.family == 'ssru':
+        model = new_ssru(args, sp_src, sp_tgt)
+    elif args.init:
         init, _ = export.load(args.init)
         cfg = init.cfg
         model = NMT(cfg, dropout=args.dropout)
@@ -172,9 +189,31 @@ def main():
         print(f'resumed from {last} at step {state["step"]}', flush=True)
     train, val, val_refs = load_corpus(args, sp_src, sp_tgt)
     n_params = sum(p.numel() for p in model.parameters())
-    print(f'config {dataclasses.asdict(cfg)} params {n_params / 1e6:.2f}M '
+    print(f'config {dataclasses.asdict(model.cfg)} params {n_params / 1e6:.2f}M '
           f'train pairs {len(train)} val {len(val)}', flush=True)
     run(model, opt, state, train, val, val_refs, sp_tgt, args, last)
+
+
+def new_ssru(args, sp_src, sp_tgt):
+    if args.init:
+        model = ssru.SSRU.from_npz(args.init, dropout=args.dropout, eos_id=sp_tgt.eos_id())
+    else:
+        cfg = ssru.Config(src_vocab=sp_src.get_piece_size(), tgt_vocab=sp_tgt.get_piece_size(), emb=args.emb,
+                          heads=args.heads, ffn=args.ffn, dec_ffn=args.dec_ffn, enc_layers=args.enc_layers,
+                          dec_layers=args.dec_layers, tied=args.tied, eos_id=sp_tgt.eos_id())
+        model = ssru.SSRU(cfg, dropout=args.dropout)
+    if model.cfg.src_vocab != sp_src.get_piece_size() or model.cfg.tgt_vocab != sp_tgt.get_piece_size():
+        raise SystemExit(f'the model has {model.cfg.src_vocab}/{model.cfg.tgt_vocab} pieces, '
+                         f'the vocabularies {sp_src.get_piece_size()}/{sp_tgt.get_piece_size()}')
+    return model
+
+
+def save_checkpoint(model, stem, args):
+    """DIR/NAME.safetensors for the GRU family, DIR/NAME.npz (Marian's) for SSRU."""
+    if isinstance(model, ssru.SSRU):
+        model.save_npz(stem + '.npz')
+    else:
+        export.save(model, stem + '.safetensors', dtype='F32', src_lang=args.src_lang, tgt_lang=args.tgt_lang)
 
 
 def run(model, opt, state, train, val, val_refs, sp_tgt, args, last):
@@ -244,13 +283,11 @@ def validation(model, opt, state, val, val_refs, sp_tgt, args, last):
     print(f'valid step {state["step"]} loss {vloss:.3f} ppl {math.exp(vloss):.2f} '
           f'BLEU {vbleu:.2f} chrF {vchrf:.2f}{" (best)" if improved else ""}', flush=True)
     if args.keep_checkpoints:
-        export.save(model, os.path.join(args.out, f'step-{state["step"]}.safetensors'), dtype='F32',
-                    src_lang=args.src_lang, tgt_lang=args.tgt_lang)
+        save_checkpoint(model, os.path.join(args.out, f'step-{state["step"]}'), args)
     if improved:
         state['best_bleu'] = vbleu
         state['bad_valids'] = 0
-        export.save(model, os.path.join(args.out, 'best.safetensors'), dtype='F32',
-                    src_lang=args.src_lang, tgt_lang=args.tgt_lang)
+        save_checkpoint(model, os.path.join(args.out, 'best'), args)
     else:
         state['bad_valids'] += 1
         state['lr_scale'] *= 0.5

@@ -1,0 +1,289 @@
+"""The SSRU family (Marian's student models: a Transformer encoder and a
+decoder of SSRU layers) as a trainable PyTorch module, read from and written
+to Marian's .npz, so that `model-pack --marian` imports what it trains
+exactly as it imports a model Marian trained. docs/DESIGN.md §3b has the
+math; train/marian_ref.py is the unbatched reference this module agrees with.
+
+Matrices are kept as nmt stores them, [outputs, inputs] (Marian's are
+[inputs, outputs] and are transposed on reading and writing), so that
+quantization-aware fine-tuning (train/qat.py) quantizes the same rows the
+engine does. Vectors are 1-D (and so never fake-quantized).
+"""
+import dataclasses
+import io
+import math
+import zipfile
+
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+@dataclasses.dataclass
+class Config:
+    src_vocab: int
+    tgt_vocab: int
+    emb: int = 256
+    heads: int = 8
+    ffn: int = 1536
+    dec_ffn: int = 0          # 0: the encoder's
+    enc_layers: int = 6
+    dec_layers: int = 2
+    tied: str = 'all'         # all | tgt | none
+    dec_tied: tuple = ()      # transformer-tied-layers (1-based), () = untied
+    bos_id: int = 0           # unused by the family (its first input is a zero vector)
+    eos_id: int = 0
+
+
+def parse_yml(text):
+    """Marian's model.yml as a dict (lists as lists of strings)."""
+    cfg, key = {}, None
+    for line in text.splitlines():
+        if line.startswith('  - ') and key:
+            cfg[key].append(line[4:].strip())
+        elif ':' in line and not line.startswith(' '):
+            key, value = line.split(':', 1)
+            value = value.strip()
+            cfg[key] = [] if value in ('', '[]') else value.strip('"\'')
+    return cfg
+
+
+def yml_items(c):
+    """The keys model-pack --marian reads, for a model trained here."""
+    return {
+        'type': 'transformer', 'dim-emb': c.emb, 'transformer-heads': c.heads, 'transformer-dim-ffn': c.ffn,
+        'transformer-decoder-dim-ffn': c.dec_ffn, 'transformer-ffn-depth': 2, 'transformer-decoder-ffn-depth': 0,
+        'transformer-ffn-activation': 'relu', 'enc-depth': c.enc_layers, 'dec-depth': c.dec_layers,
+        'transformer-decoder-autoreg': 'rnn', 'dec-cell': 'ssru', 'transformer-postprocess': 'dan',
+        'transformer-postprocess-emb': 'd', 'transformer-preprocess': '""',
+        'transformer-tied-layers': list(c.dec_tied), 'tied-embeddings-all': str(c.tied == 'all').lower(),
+        'tied-embeddings': str(c.tied == 'tgt').lower(), 'tied-embeddings-src': 'false',
+        'dim-vocabs': [c.src_vocab, c.tgt_vocab], 'output-omit-bias': 'false', 'layer-normalization': 'false',
+        'right-left': 'false', 'version': 'nmt train/ssru.py',
+    }
+
+
+def yml_bytes(items):
+    lines = []
+    for k, v in items.items():
+        if isinstance(v, list):
+            lines.append(f'{k}:')
+            lines += [f'  - {x}' for x in v] if v else ['  []']
+        else:
+            lines.append(f'{k}: {v}')
+    text = ('\n'.join(lines) + '\n').encode() + b'\0'
+    return np.frombuffer(text + b'\0' * ((-len(text)) % 256), dtype=np.int8)
+
+
+def save_npz(path, arrays, yml):
+    """Marian's .npz: stored members NAME.npy, the config as special:model.yml."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, 'w', zipfile.ZIP_STORED) as z:
+        for name in sorted(arrays) + ['special:model.yml']:
+            a = io.BytesIO()
+            np.save(a, yml if name == 'special:model.yml' else arrays[name])
+            z.writestr(zipfile.ZipInfo(name + '.npy', date_time=(1980, 1, 1, 0, 0, 0)), a.getvalue())
+    with open(path, 'wb') as f:
+        f.write(buf.getvalue())
+
+
+def is_matrix(name):
+    """Marian's x·W matrices (transposed here); embeddings are not."""
+    at = name.rfind('_W')
+    return at >= 0 and name[at + 2:] in ('', 'q', 'k', 'v', 'o', 'f', '1', '2') and 'Wemb' not in name
+
+
+def layer_norm(x, g, b):
+    mean = x.mean(-1, keepdim=True)
+    var = ((x - mean) ** 2).mean(-1, keepdim=True)
+    return g * ((x - mean) / torch.sqrt(var + 1e-6)) + b
+
+
+class SSRU(nn.Module):
+    def __init__(self, cfg, dropout=0.1):
+        super().__init__()
+        self.cfg, self.dropout = cfg, dropout
+        self.w = nn.ParameterDict()
+        self.yml = yml_bytes(yml_items(cfg))
+        d = cfg.emb
+
+        def mat(name, rows, cols):   # [outputs, inputs], Glorot-uniform
+            a = math.sqrt(6 / (rows + cols))
+            self.w[name] = nn.Parameter(torch.empty(rows, cols).uniform_(-a, a))
+
+        def vec(name, n, value=0.0):
+            self.w[name] = nn.Parameter(torch.full((n,), value))
+
+        def attention(p):
+            for x in 'qkvo':
+                mat(f'{p}_W{x}', d, d)
+                vec(f'{p}_b{x}', d)
+            vec(p + '_Wo_ln_scale', d, 1.0)
+            vec(p + '_Wo_ln_bias', d)
+
+        def ffn(p, width):
+            mat(p + '_W1', width, d)
+            vec(p + '_b1', width)
+            mat(p + '_W2', d, width)
+            vec(p + '_b2', d)
+            vec(p + '_ffn_ln_scale', d, 1.0)
+            vec(p + '_ffn_ln_bias', d)
+
+        if cfg.tied == 'all':
+            mat('Wemb', cfg.tgt_vocab, d)
+        else:
+            mat('encoder_Wemb', cfg.src_vocab, d)
+            mat('decoder_Wemb', cfg.tgt_vocab, d)
+        if cfg.tied == 'none':
+            mat('decoder_ff_logit_out_Wt', cfg.tgt_vocab, d)
+        vec('decoder_ff_logit_out_b', cfg.tgt_vocab)
+        for l in range(1, cfg.enc_layers + 1):
+            attention(f'encoder_l{l}_self')
+            ffn(f'encoder_l{l}_ffn', cfg.ffn)
+        for l in sorted(set(self.dec_weights())):
+            p = f'decoder_l{l}_rnn'
+            mat(p + '_W', d, d)
+            mat(p + '_Wf', d, d)
+            vec(p + '_bf', d)
+            vec(p + '_ffn_ln_scale', d, 1.0)
+            vec(p + '_ffn_ln_bias', d)
+            attention(f'decoder_l{l}_context')
+            ffn(f'decoder_l{l}_ffn', cfg.dec_ffn or cfg.ffn)
+
+    def dec_weights(self):
+        return [int(x) for x in self.cfg.dec_tied] or list(range(1, self.cfg.dec_layers + 1))
+
+    # ---- Marian's files ----
+
+    @classmethod
+    def from_npz(cls, path, dropout=0.1, eos_id=0):
+        z = np.load(path)
+        raw = bytes(z['special:model.yml'])
+        y = parse_yml(raw.split(b'\0')[0].decode())
+        if y.get('type') != 'transformer' or y.get('dec-cell') != 'ssru':
+            raise SystemExit(f'{path}: not a Transformer encoder + SSRU decoder model')
+        tied = 'all' if y.get('tied-embeddings-all') == 'true' or y.get('tied-embeddings-src') == 'true' \
+            else 'tgt' if y.get('tied-embeddings') == 'true' else 'none'
+        vs, vt = (int(v) for v in y['dim-vocabs'])
+        cfg = Config(src_vocab=vs, tgt_vocab=vt, emb=int(y['dim-emb']), heads=int(y.get('transformer-heads', 8)),
+                     ffn=int(y['transformer-dim-ffn']), dec_ffn=int(y.get('transformer-decoder-dim-ffn', 0)),
+                     enc_layers=int(y['enc-depth']), dec_layers=int(y['dec-depth']), tied=tied,
+                     dec_tied=tuple(int(x) for x in y.get('transformer-tied-layers') or []), eos_id=eos_id)
+        m = cls(cfg, dropout)
+        m.yml = np.frombuffer(raw, dtype=np.int8)   # written back as it was read
+        with torch.no_grad():
+            for name, p in m.w.items():
+                a = torch.from_numpy(z[name].astype(np.float32))
+                a = a.T if is_matrix(name) else a
+                p.copy_(a.reshape(p.shape))
+        return m
+
+    def save_npz(self, path):
+        arrays = {}
+        for name, p in self.w.items():
+            a = p.detach().float().numpy()
+            arrays[name] = np.ascontiguousarray(a.T) if is_matrix(name) else a.reshape(1, -1) if a.ndim == 1 else a
+        save_npz(path, arrays, self.yml)
+
+    # ---- the computation ----
+
+    def positions(self, n, start=0):
+        half = self.cfg.emb // 2
+        inc = math.log(10000.0) / (half - 1)
+        freq = torch.exp(torch.arange(half, dtype=torch.float32) * -inc)
+        pos = torch.arange(start, start + n, dtype=torch.float32)[:, None] * freq[None, :]
+        return torch.cat([torch.sin(pos), torch.cos(pos)], -1)
+
+    def drop(self, x):
+        return F.dropout(x, self.dropout, self.training)
+
+    def attention(self, p, x, kv, key_mask):
+        """Post-norm multi-head attention; x [B,T,d], kv [B,S,d], key_mask
+        [B,S] True where a key is padding."""
+        w, H = self.w, self.cfg.heads
+        B, T, d = x.shape
+        S, dk = kv.shape[1], d // H
+        q = F.linear(x, w[p + '_Wq'], w[p + '_bq']).view(B, T, H, dk).transpose(1, 2)
+        k = F.linear(kv, w[p + '_Wk'], w[p + '_bk']).view(B, S, H, dk).transpose(1, 2)
+        v = F.linear(kv, w[p + '_Wv'], w[p + '_bv']).view(B, S, H, dk).transpose(1, 2)
+        z = (q @ k.transpose(-1, -2)) / math.sqrt(dk)
+        z = z.masked_fill(key_mask[:, None, None, :], -1e9)
+        ctx = (torch.softmax(z, -1) @ v).transpose(1, 2).reshape(B, T, d)
+        out = F.linear(ctx, w[p + '_Wo'], w[p + '_bo'])
+        return layer_norm(self.drop(out) + x, w[p + '_Wo_ln_scale'], w[p + '_Wo_ln_bias'])
+
+    def ffn(self, p, x):
+        w = self.w
+        h = self.drop(torch.relu(F.linear(x, w[p + '_W1'], w[p + '_b1'])))
+        out = F.linear(h, w[p + '_W2'], w[p + '_b2'])
+        return layer_norm(self.drop(out) + x, w[p + '_ffn_ln_scale'], w[p + '_ffn_ln_bias'])
+
+    def src_emb(self):
+        return self.w['Wemb'] if 'Wemb' in self.w else self.w['encoder_Wemb']
+
+    def dec_emb(self):
+        return self.w['Wemb'] if 'Wemb' in self.w else self.w['decoder_Wemb']
+
+    def out_emb(self):
+        return self.w['decoder_ff_logit_out_Wt'] if 'decoder_ff_logit_out_Wt' in self.w else self.dec_emb()
+
+    def encode(self, src, src_len):
+        S = src.shape[1]
+        mask = torch.arange(S)[None, :] >= src_len[:, None]
+        x = self.drop(self.src_emb()[src] * math.sqrt(self.cfg.emb) + self.positions(S))
+        for l in range(1, self.cfg.enc_layers + 1):
+            x = self.attention(f'encoder_l{l}_self', x, x, mask)
+            x = self.ffn(f'encoder_l{l}_ffn', x)
+        return x, mask
+
+    def decode(self, enc, mask, tin, cells=None, start=0):
+        """Decoder layers over inputs tin [B,T] (a position's input is the
+        previous target piece; tin[:, 0] is ignored at start 0, where the
+        input is a zero vector). cells: each layer's SSRU state [B,d]
+        (None: zeros). Returns logits [B,T,V] and the new cells."""
+        w, d = self.w, self.cfg.emb
+        B, T = tin.shape
+        e = self.dec_emb()[tin]
+        if start == 0:
+            e = torch.cat([torch.zeros_like(e[:, :1]), e[:, 1:]], 1)
+        x = self.drop(e * math.sqrt(d) + self.positions(T, start))
+        new_cells = []
+        for l, n in enumerate(self.dec_weights()):
+            p = f'decoder_l{n}_rnn'
+            f = torch.sigmoid(F.linear(x, w[p + '_Wf'], w[p + '_bf']))
+            wx = F.linear(x, w[p + '_W'])
+            c = cells[l] if cells is not None else torch.zeros(B, d)
+            cs = []
+            for t in range(T):
+                c = f[:, t] * c + (1 - f[:, t]) * wx[:, t]
+                cs.append(c)
+            new_cells.append(c)
+            x = layer_norm(self.drop(torch.relu(torch.stack(cs, 1))) + x, w[p + '_ffn_ln_scale'],
+                           w[p + '_ffn_ln_bias'])
+            x = self.attention(f'decoder_l{n}_context', x, enc, mask)
+            x = self.ffn(f'decoder_l{n}_ffn', x)
+        return F.linear(x, self.out_emb(), w['decoder_ff_logit_out_b']), new_cells
+
+    def forward(self, src, src_len, tin):
+        enc, mask = self.encode(src, src_len)
+        return self.decode(enc, mask, tin)[0]
+
+    def greedy(self, src, src_len, max_len):
+        """Greedy ids per sentence (without EOS), at most max_len pieces."""
+        enc, mask = self.encode(src, src_len)
+        B = src.shape[0]
+        prev = torch.zeros(B, 1, dtype=torch.long)
+        cells, out, done = None, [[] for _ in range(B)], torch.zeros(B, dtype=torch.bool)
+        for t in range(max_len):
+            logits, cells = self.decode(enc, mask, prev, cells, start=t)
+            prev = logits[:, -1].argmax(-1, keepdim=True)
+            for b in range(B):
+                if not done[b]:
+                    if prev[b, 0].item() == self.cfg.eos_id:
+                        done[b] = True
+                    else:
+                        out[b].append(prev[b, 0].item())
+            if done.all():
+                break
+        return out
