@@ -193,11 +193,13 @@ test-cuda: nmt-cuda build/cuda/tests/test_cuda build/tiny.nmt build/tiny.q8.nmt 
 	fi
 
 # nmt is main.c on the library's API, linked like any program embedding it.
+# The shipped static programs carry no symbol table (-s): 30-50 KB an edge
+# device need not store; build/host/ keeps symbols for debugging.
 nmt: $(B)/main.o $(patsubst %.c,$(B)/%.o,$(CLI_SRC)) $(B)/cli/embedded-$(EMBED_TAG).o $(B)/libnmt.a $(ARCH_STAMP)
-	$(MUSL_CC) -static -o $@ $(filter %.o,$^) $(B)/libnmt.a -lpthread $(LDLIBS)
+	$(MUSL_CC) -static -s -o $@ $(filter %.o,$^) $(B)/libnmt.a -lpthread $(LDLIBS)
 
 model-pack: $(B)/pack/main.o $(patsubst %.c,$(B)/%.o,$(PACK_SRC)) $(LIB_MUSL) $(ARCH_STAMP)
-	$(MUSL_CC) -static -o $@ $(filter %.o,$^) $(LDLIBS)
+	$(MUSL_CC) -static -s -o $@ $(filter %.o,$^) $(LDLIBS)
 
 # ---- the library for programs that embed nmt -----------------------------
 # libnmt.a for the host's own C library (glibc here), so programs built with

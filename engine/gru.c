@@ -11,6 +11,7 @@
 #include "family.h"
 #include "arch.h"
 #include "gru.h"
+#include "precomp.h"
 #include "tensors.h"
 #include "../format/error.h"
 #include "../format/meta.h"
@@ -119,10 +120,19 @@ static int bind_tensors(nmt_model *m, char *err, size_t errlen)
 }
 
 
-/* The precomputed tables are optional too (docs/FORMAT.md, "precomp"). */
+/* The precomputed tables are optional too (docs/FORMAT.md, "precomp"):
+ * stored in their section, or asked for by metadata precompute=K and
+ * computed now (engine/precomp.h), or none. */
 static int open_precomp(nmt_model *m, char *err, size_t errlen)
 {
 	const nmt_section *s = nmt_format_find(&m->view, NMT_TAG_PRECOMP);
+	long top;
+	if (!s && nmt_meta_get_long(m->meta, m->meta_len, "precompute", &top) == 0) {
+		if (top < 0 || top > (1L << 22))
+			return nmt_fail(err, errlen, "corrupt model: metadata precompute=%ld out of range [0, %ld]", top,
+					1L << 22);
+		return top > 0 ? nmt_precomp_derive(m, top, err, errlen) : 0;
+	}
 	if (!s)
 		return 0;
 	if (s->size < 16)
@@ -130,7 +140,7 @@ static int open_precomp(nmt_model *m, char *err, size_t errlen)
 	uint32_t n_src = nmt_rd32(s->data), n_tgt = nmt_rd32(s->data + 4);
 	uint32_t enc_cols = nmt_rd32(s->data + 8), att_cols = nmt_rd32(s->data + 12);
 	if (n_src > (uint32_t)m->d.src_vocab || n_tgt > (uint32_t)m->d.tgt_vocab ||
-	    enc_cols != 6u * (uint32_t)m->d.enc_hidden || att_cols != (uint32_t)(m->d.att + 3 * m->d.dec_hidden))
+	    enc_cols != nmt_precomp_src_cols(&m->d) || att_cols != nmt_precomp_tgt_cols(&m->d))
 		return nmt_fail(err, errlen, "corrupt model: precomp header does not fit the model");
 	if (s->size != 16 + 4 * ((uint64_t)n_src * enc_cols + (uint64_t)n_tgt * att_cols))
 		return nmt_fail(err, errlen, "corrupt model: precomp section has the wrong size");

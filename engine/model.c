@@ -217,6 +217,7 @@ void nmt_unload(nmt_model *m)
 	if (m->owns_map)
 		munmap((void *)m->map, m->map_len);
 	free(m->owned_copy);
+	free(m->owned_precomp);
 	free(m->shared_ids);
 	free(m->shared_bias);
 	free(m->shared_factors);

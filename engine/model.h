@@ -89,6 +89,7 @@ struct nmt_model {
 	 * the engine computes without them. */
 	const float *pre_enc, *pre_att;
 	int pre_src, pre_tgt;
+	float *owned_precomp;                        /* the tables when computed at open (engine/precomp.h) */
 	int has_vmap;
 	/* What every shortlist holds, the map's 0-grams and EOS: their ids in
 	 * increasing order, their output biases and, for q8/q4, their rows of

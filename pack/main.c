@@ -1,6 +1,6 @@
 /* model-pack: a trained checkpoint plus SentencePiece models -> packed .nmt file.
  *
- *   model-pack [--quant f32|q8|q4] [--vmap VMAP.txt] [--precompute-top K] -o OUT.nmt
+ *   model-pack [--quant f32|q8|q4] [--vmap VMAP.txt] [--precompute-top K] [--store-precomputed] -o OUT.nmt
  *              CHECKPOINT.safetensors SRC.model TGT.model
  *   model-pack --marian MODEL.npz|MODEL.bin --vocab SPM [--vocab TGT_SPM]
  *              [--quant f32|q8|q4] [--src-lang L] [--tgt-lang L] -o OUT.nmt
@@ -30,8 +30,11 @@
 
 /* Words whose embedding products are precomputed unless --precompute-top
  * says otherwise: the first 250 cover 77% of the test set's source tokens
- * and buy most of the speed (greedy 14% faster, +2.6 MB for the default
- * model; 1000 words: 16%, +10 MB; docs/RESULTS.md). */
+ * and buy most of the speed (greedy 14% faster; 1000 words: 16%;
+ * docs/RESULTS.md). By default the file only asks for them (metadata
+ * precompute=K) and the engine computes them when it opens the model;
+ * --store-precomputed stores them instead (1.47 MB of f32 at the default
+ * model's size). */
 #define DEFAULT_PRECOMPUTE_TOP 250
 
 _Noreturn static void die(int status, const char *fmt, ...)
@@ -48,7 +51,8 @@ _Noreturn static void die(int status, const char *fmt, ...)
 
 static void usage(FILE *f)
 {
-	fputs("usage: model-pack [--quant f32|q8|q4] [--vmap VMAP.txt] [--precompute-top K] -o OUT.nmt\n"
+	fputs("usage: model-pack [--quant f32|q8|q4] [--vmap VMAP.txt] [--precompute-top K]\n"
+	      "                  [--store-precomputed] -o OUT.nmt\n"
 	      "                  CHECKPOINT.safetensors SRC.model TGT.model\n"
 	      "Packs a checkpoint (train/export.py) and the source and target SentencePiece\n"
 	      "models (the same file twice for a joint vocabulary) into one .nmt file.\n"
@@ -56,11 +60,13 @@ static void usage(FILE *f)
 	      "      --quant F       weight format of the matrices: f32 (default), or the 8-bit\n"
 	      "                      or 4-bit log quantization q8, q4 (biases stay f32)\n"
 	      "      --vmap FILE     n-gram vocabulary map (train/vmap.py) for output shortlists\n"
-	      "      --precompute-top K  store the products of the embeddings of the K most\n"
-	      "                      frequent source and target words (the first K ids): the\n"
-	      "                      first encoder layer's and the decoder GRU's input\n"
-	      "                      projections and the attention's V_a e; 10 KB per word at\n"
-	      "                      the default model's size (default 250; 0: none)\n"
+	      "      --precompute-top K  precompute the products of the embeddings of the K\n"
+	      "                      most frequent source and target words (the first K ids):\n"
+	      "                      the first encoder layer's and the decoder GRU's input\n"
+	      "                      projections and the attention's V_a e, computed when the\n"
+	      "                      model opens (default 250; 0: none)\n"
+	      "      --store-precomputed  store those tables in the file instead (5.9 KB per\n"
+	      "                      word at the default model's size; nothing to compute at open)\n"
 	      "  -h, --help          this help\n"
 	      "\n"
 	      "       model-pack --marian MODEL --vocab SPM [--vocab TGT_SPM] [--quant F] -o OUT.nmt\n"
@@ -239,7 +245,8 @@ static int pack_vocab(const char *path, const char *tag, int expect_size, int bo
 	return ids;
 }
 
-static void pack_meta(const st_file *ck, const nmt_dims *d, nmt_format quant, pack_file *out)
+/* precompute: the ids whose tables the engine computes at open (0: none) */
+static void pack_meta(const st_file *ck, const nmt_dims *d, nmt_format quant, int precompute, pack_file *out)
 {
 	const char *src = st_meta(ck, "src_lang"), *tgt = st_meta(ck, "tgt_lang");
 	char *text = malloc(4096);
@@ -250,10 +257,10 @@ static void pack_meta(const st_file *ck, const nmt_dims *d, nmt_format quant, pa
 			 "arch=%s\nquant=%s\nsrc_lang=%s\ntgt_lang=%s\n"
 			 "src_vocab=%d\ntgt_vocab=%d\nemb=%d\nenc_hidden=%d\nenc_layers=%d\n"
 			 "dec_hidden=%d\natt=%d\nfc=%d\nfc_layers=%d\nbos_id=%d\neos_id=%d\n"
-			 "packed_by=model-pack %s\n",
+			 "precompute=%d\npacked_by=model-pack %s\n",
 			 NMT_ARCH_NAME, quant_names[quant], src ? src : "und", tgt ? tgt : "und", d->src_vocab, d->tgt_vocab,
 			 d->emb, d->enc_hidden, d->enc_layers, d->dec_hidden, d->att, d->fc, d->fc_layers,
-			 d->bos_id, d->eos_id, MODEL_PACK_VERSION);
+			 d->bos_id, d->eos_id, precompute, MODEL_PACK_VERSION);
 	if (n < 0 || n >= 4096 || strpbrk(src ? src : "", "\n=") || strpbrk(tgt ? tgt : "", "\n="))
 		die(1, "checkpoint metadata src_lang/tgt_lang is malformed");
 	if (pack_add_section(out, NMT_TAG_META, (uint8_t *)text, (size_t)n, 0) != 0)
@@ -378,7 +385,7 @@ int main(int argc, char **argv)
 	static const struct option longs[] = {
 		{ "output", required_argument, NULL, 'o' }, { "quant", required_argument, NULL, 'q' },
 		{ "vmap", required_argument, NULL, 'v' }, { "help", no_argument, NULL, 'h' },
-		{ "precompute-top", required_argument, NULL, 'p' },
+		{ "precompute-top", required_argument, NULL, 'p' }, { "store-precomputed", no_argument, NULL, 'P' },
 		{ "marian", required_argument, NULL, 'M' }, { "vocab", required_argument, NULL, 'V' },
 		{ "src-lang", required_argument, NULL, 'S' }, { "tgt-lang", required_argument, NULL, 'T' },
 		{ "shortlist", required_argument, NULL, 'L' },
@@ -388,7 +395,7 @@ int main(int argc, char **argv)
 	const char *src_lang = NULL, *tgt_lang = NULL, *shortlist = NULL;
 	int n_vocabs = 0;
 	nmt_format quant = NMT_FMT_F32;
-	int c, precompute_top = DEFAULT_PRECOMPUTE_TOP;
+	int c, precompute_top = DEFAULT_PRECOMPUTE_TOP, store_precomputed = 0;
 
 	{ const uint16_t one = 1; if (*(const uint8_t *)&one != 1) die(1, "big-endian hosts are not supported"); }
 	opterr = 0;
@@ -424,6 +431,7 @@ int main(int argc, char **argv)
 			precompute_top = (int)k;
 			break;
 		}
+		case 'P': store_precomputed = 1; break;
 		case 'h': usage(stdout); return 0;
 		case ':': die(2, "option %s needs a value (try --help)", argv[optind - 1]); break;
 		default: die(2, "unknown option %s (try --help)", argv[optind - 1]);
@@ -444,7 +452,7 @@ int main(int argc, char **argv)
 	if (d.bos_id >= d.tgt_vocab || d.eos_id >= d.tgt_vocab)
 		die(1, "checkpoint bos_id/eos_id lie outside the target vocabulary");
 	pack_file out = { .n = 0 };
-	pack_meta(ck, &d, quant, &out);
+	pack_meta(ck, &d, quant, store_precomputed ? 0 : precompute_top, &out);
 	pack_weights(ck, &d, quant, &out);
 	pack_vocab(argv[optind + 1], NMT_TAG_SRC_VOCAB, d.src_vocab, -1, -1, 0, &out);
 	pack_vocab(argv[optind + 2], NMT_TAG_TGT_VOCAB, d.tgt_vocab, d.bos_id, d.eos_id, 1, &out);
@@ -459,7 +467,7 @@ int main(int argc, char **argv)
 	}
 	if (pack_write(&out, output, err, sizeof err) != 0)
 		die(1, "%s", err);
-	if (precompute_top > 0) {
+	if (precompute_top > 0 && store_precomputed) {
 		/* The tables come from the engine running on the file just
 		 * written; then it is written again with them. */
 		uint8_t *blob;

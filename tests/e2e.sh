@@ -255,9 +255,10 @@ for t in 2 3 8; do
 	check "-t $t: n-best like -t 1" cmp -s "$TMP/threads.nbest.1" "$TMP/threads.nbest.$t"
 done
 { cat "$TMP/src.txt"; echo; paste -d ' ' "$TMP/src.txt" "$TMP/src.txt"; echo "  "; cat "$TMP/src.txt"; } >"$TMP/mixed1.txt"
-# Precomputed tables (model-pack --precompute-top K): the same n-best lists,
-# scores included, for every weight format, with part of the vocabulary
-# covered (K=50) and all of it (K larger than the vocabulary).
+# Precomputed tables (model-pack --precompute-top K), computed at open or
+# stored (--store-precomputed): the same n-best lists, scores included, for
+# every weight format, with part of the vocabulary covered (K=50) and all of
+# it (K larger than the vocabulary).
 for q in f32 q8 q4; do
 	check "pack --quant $q --precompute-top 0" $PACK --quant $q --precompute-top 0 -o "$TMP/pre.$q.0.nmt" \
 		"$FIX/tiny.safetensors" "$FIX/src.model" "$FIX/tgt.model"
@@ -269,9 +270,14 @@ for q in f32 q8 q4; do
 			"$FIX/tiny.safetensors" "$FIX/src.model" "$FIX/tgt.model"
 		$NMT -m "$TMP/pre.$q.$k.nmt" -b 4 --nbest 4 <"$TMP/mixed1.txt" >"$TMP/pre.got"
 		check "$q --precompute-top $k translates exactly as without" cmp -s "$TMP/pre.plain" "$TMP/pre.got"
+		check "pack --quant $q --precompute-top $k --store-precomputed" $PACK --quant $q --precompute-top $k \
+			--store-precomputed -o "$TMP/pre.$q.$k.s.nmt" "$FIX/tiny.safetensors" "$FIX/src.model" "$FIX/tgt.model"
+		$NMT -m "$TMP/pre.$q.$k.s.nmt" -b 4 --nbest 4 <"$TMP/mixed1.txt" >"$TMP/pre.got"
+		check "$q --precompute-top $k stored translates exactly as without" cmp -s "$TMP/pre.plain" "$TMP/pre.got"
 	done
 done
-check "nmt info shows the precomp section" sh -c "$NMT info $TMP/pre.q8.50.nmt | grep -q '^section precomp'"
+check "nmt info: tables asked for, not stored, by default" sh -c "$NMT info $TMP/pre.q8.50.nmt | grep -qx 'precompute=50' && ! $NMT info $TMP/pre.q8.50.nmt | grep -q '^section precomp'"
+check "nmt info shows a stored precomp section" sh -c "$NMT info $TMP/pre.q8.50.s.nmt | grep -q '^section precomp'"
 expect_error "pack: --precompute-top -1" 2 $PACK --precompute-top -1 -o "$TMP/x.nmt" "$FIX/tiny.safetensors" "$FIX/src.model" "$FIX/tgt.model"
 # Batches: byte-identical output for any --batch, for every weight format,
 # greedy and beam, with and without a shortlist, over lines of mixed lengths
