@@ -1,6 +1,6 @@
 /* nmt: translate stdin to stdout, one line in, one line out.
  *
- *   nmt [-m MODEL] [-b BEAM] [--nbest N] [-t THREADS] < input > output
+ *   nmt [-m MODEL] [-b BEAM] [--nbest N] [-t THREADS] [--progress|-q] < input > output
  *   nmt info [--verify] [MODEL]
  *
  * Errors are one line on stderr starting "nmt: ", exit status 1 (2 for bad
@@ -14,15 +14,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "nmt.h"
 #include "cli/embedded.h"
 #include "cli/lines.h"
+#include "cli/progress.h"
 
 typedef struct {
 	const char *model_path;
 	int json;          /* one JSON object per input line */
+	nmt_progress_mode progress;
 	nmt_options nmt;
 } cli_options;
 
@@ -69,6 +72,9 @@ static void usage(FILE *f)
 	      "                       as words (by default they come through verbatim)\n"
 	      "      --no-repeat-guard  let a translation repeat pieces as the model scores them\n"
 	      "                       (by default none loops: docs/INPUT.md)\n"
+	      "      --progress       show lines done, words/s and the time left on stderr (by\n"
+	      "                       default only on a terminal, for a large input)\n"
+	      "  -q, --quiet          never show progress\n"
 	      "  -h, --help           this help\n"
 	      "      --version        print the version\n");
 }
@@ -123,7 +129,7 @@ static int default_threads(void)
 static void parse_args(int argc, char **argv, cli_options *o)
 {
 	enum { OPT_NBEST = 256, OPT_ALPHA, OPT_MAXLEN, OPT_VERSION, OPT_NO_SHORTLIST, OPT_BATCH, OPT_DEVICE,
-	       OPT_SPLIT, OPT_NO_GUARD, OPT_ALIGNMENT, OPT_JSON, OPT_NO_PROTECT, OPT_HTML };
+	       OPT_SPLIT, OPT_NO_GUARD, OPT_ALIGNMENT, OPT_JSON, OPT_NO_PROTECT, OPT_HTML, OPT_PROGRESS };
 	static const struct option longs[] = {
 		{ "model", required_argument, NULL, 'm' },   { "beam", required_argument, NULL, 'b' },
 		{ "nbest", required_argument, NULL, OPT_NBEST }, { "alpha", required_argument, NULL, OPT_ALPHA },
@@ -134,6 +140,7 @@ static void parse_args(int argc, char **argv, cli_options *o)
 		{ "split", required_argument, NULL, OPT_SPLIT }, { "no-repeat-guard", no_argument, NULL, OPT_NO_GUARD },
 		{ "alignment", no_argument, NULL, OPT_ALIGNMENT }, { "json", no_argument, NULL, OPT_JSON },
 		{ "no-protect", no_argument, NULL, OPT_NO_PROTECT }, { "html", no_argument, NULL, OPT_HTML },
+		{ "progress", no_argument, NULL, OPT_PROGRESS }, { "quiet", no_argument, NULL, 'q' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -142,7 +149,7 @@ static void parse_args(int argc, char **argv, cli_options *o)
 	nmt_options_init(&o->nmt);
 	o->nmt.threads = default_threads();
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":m:b:t:h", longs, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":m:b:t:hq", longs, NULL)) != -1) {
 		switch (c) {
 		case 'm': o->model_path = optarg; break;
 		case 'b': o->nmt.beam = (int)parse_int(optarg, "--beam", 1, NMT_MAX_BEAM); break;
@@ -159,6 +166,8 @@ static void parse_args(int argc, char **argv, cli_options *o)
 		case OPT_JSON: o->json = 1; break;
 		case OPT_NO_PROTECT: o->nmt.protect_spans = 0; break;
 		case OPT_HTML: o->nmt.html = 1; break;
+		case OPT_PROGRESS: o->progress = NMT_PROGRESS_ON; break;
+		case 'q': o->progress = NMT_PROGRESS_OFF; break;
 		case 'h': usage(stdout); exit(0);
 		case OPT_VERSION: printf("nmt %s\n", nmt_version()); exit(0);
 		case ':': die(2, "option %s needs a value (try --help)", argv[optind - 1]);
@@ -325,6 +334,28 @@ static void write_result(const nmt_result *r, unsigned long first_line_no, const
 		die(1, "error writing output: %s", strerror(errno));
 }
 
+static double now_seconds(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* stdin's size if it is a regular file (what an ETA needs), else -1 */
+static long long input_size(void)
+{
+	struct stat st;
+	return fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode) ? (long long)st.st_size : -1;
+}
+
+static long long count_words(const char *text, size_t len)
+{
+	long long n = 0;
+	for (size_t i = 0; i < len; i++)
+		n += !is_blank(text[i]) && (i == 0 || is_blank(text[i - 1]));
+	return n;
+}
+
 /* Translate stdin as it arrives: whatever complete lines are buffered (at
  * most CHUNK_LINES) form a batch, so a line sent alone through a pipe is
  * answered at once and a file is translated in full batches. */
@@ -346,6 +377,8 @@ static void translate_stream(const nmt_model *m, const cli_options *cli)
 	if (nmt_translate_batch(session, o, NULL, NULL, 0, &none, &err) != NMT_OK)
 		die(1, "%s", err.message);
 	nmt_result_free(none);
+	nmt_progress progress;
+	nmt_progress_init(&progress, cli->progress, isatty(STDERR_FILENO), input_size(), now_seconds(), stderr);
 	nmt_lines_init(&in, STDIN_FILENO);
 	for (;;) {
 		char *text;
@@ -360,6 +393,12 @@ static void translate_stream(const nmt_model *m, const cli_options *cli)
 				die(1, "lines %lu-%lu: %s", line_no + 1, line_no + (unsigned long)count, err.message);
 			write_result(r, line_no, cli, flush_each);
 			nmt_result_free(r);
+			long long bytes = 0, words = 0;
+			for (int i = 0; i < count; i++) {
+				bytes += (long long)lens[i] + 1;
+				words += count_words(lines[i], lens[i]);
+			}
+			nmt_progress_add(&progress, bytes, count, words, now_seconds());
 			line_no += (unsigned long)count;
 			count = 0;
 			continue;
@@ -372,6 +411,7 @@ static void translate_stream(const nmt_model *m, const cli_options *cli)
 	}
 	if (fflush(stdout) != 0 || ferror(stdout))
 		die(1, "error writing output: %s", strerror(errno));
+	nmt_progress_finish(&progress, now_seconds());
 	nmt_lines_free(&in);
 	nmt_session_free(session);
 }
