@@ -120,6 +120,10 @@ all: nmt model-pack $(if $(SANITIZE),,libnmt.a)
 
 # ---- static binaries (musl) ---------------------------------------------
 $(eval $(call variant,$(B),$(MUSL_CC)))
+# What runs once per line or per file (the API, the command line, the file
+# reader, text handling, the tokenizer) is compiled for size: 13 KB less
+# in the static binary, whose budget with the default model is 4 MB.
+$(B)/api/%.o $(B)/cli/%.o $(B)/format/%.o $(B)/text/%.o $(B)/vocab/%.o $(B)/main.o: CFLAGS += -Os
 
 build/models/ende.%.nmt: $(DEFAULT_SPM) $(DEFAULT_VMAP) models/ende.safetensors $(wildcard models/ende-*.safetensors) $(PACKER)
 	@mkdir -p build/models
