@@ -124,6 +124,8 @@ $(eval $(call variant,$(B),$(MUSL_CC)))
 # reader, text handling, the tokenizer) is compiled for size: 13 KB less
 # in the static binary, whose budget with the default model is 4 MB.
 $(B)/api/%.o $(B)/cli/%.o $(B)/format/%.o $(B)/text/%.o $(B)/vocab/%.o $(B)/main.o: CFLAGS += -Os
+# Where `make install` puts the shipped models, searched by nmt -l (cli/catalog.c).
+%/cli/catalog.o: CFLAGS += -DNMT_PREFIX='"$(PREFIX)"'
 
 build/models/ende.%.nmt: $(DEFAULT_SPM) $(DEFAULT_VMAP) models/ende.safetensors $(wildcard models/ende-*.safetensors) $(PACKER)
 	@mkdir -p build/models
@@ -223,12 +225,15 @@ $(H)/examples/%: $(H)/examples/%.o $(H)/libnmt.a
 EXAMPLES = $(patsubst examples/%.c,$(H)/examples/%,$(wildcard examples/*.c))
 
 # make install PREFIX=/usr/local DESTDIR=: the two programs, the library,
-# its header, a pkg-config file and the man pages.
+# its header, a pkg-config file, the man pages and the shipped models.
 PREFIX  ?= /usr/local
 DESTDIR ?=
-install: nmt model-pack libnmt.a nmt.pc.in docs/nmt.1 docs/model-pack.1
+# The shipped models go to share/nmt/models, where nmt -l finds them.
+SHIPPED_MODELS = $(if $(EMBED_MODEL),build/models/ende.$(EMBED_QUANT).nmt)
+install: nmt model-pack libnmt.a nmt.pc.in docs/nmt.1 docs/model-pack.1 $(SHIPPED_MODELS)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include \
-		$(DESTDIR)$(PREFIX)/share/man/man1
+		$(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/nmt/models
+	$(if $(SHIPPED_MODELS),install -m 644 $(SHIPPED_MODELS) $(DESTDIR)$(PREFIX)/share/nmt/models/)
 	install -m 755 nmt model-pack $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 libnmt.a $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 nmt.h $(DESTDIR)$(PREFIX)/include/
@@ -245,7 +250,8 @@ install-check: build/tiny.nmt
 	PKG_CONFIG_SYSROOT_DIR=$(abspath $(STAGE)) PKG_CONFIG_LIBDIR=$(abspath $(STAGE))/usr/lib/pkgconfig \
 		sh -c '$(HOST_CC) -o $(STAGE)/translate examples/translate.c $$(pkg-config --cflags --libs --static nmt)'
 	$(RUNNER) $(STAGE)/translate build/tiny.nmt "A dog runs." | grep -q .
-	@echo "install-check: installed header, library and pkg-config file build the example, and it translates"
+	$(if $(SHIPPED_MODELS),HOME=/nonexistent $(RUNNER) $(STAGE)/usr/bin/nmt models | grep -q '^en-de .*share/nmt/models/ende')
+	@echo "install-check: installed header, library and pkg-config file build the example, and it translates; the installed nmt finds the installed models"
 
 # ---- tests (host compiler, cmocka) --------------------------------------
 $(eval $(call variant,$(H),$(HOST_CC),$(SAN)))

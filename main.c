@@ -2,6 +2,7 @@
  *
  *   nmt [-m MODEL] [-b BEAM] [--nbest N] [-t THREADS] [--progress|-q] < input > output
  *   nmt info [--verify] [MODEL]
+ *   nmt models
  *
  * Errors are one line on stderr starting "nmt: ", exit status 1 (2 for bad
  * usage). Every input line gives exactly one output line (N with --nbest N),
@@ -19,11 +20,15 @@
 
 #include "nmt.h"
 #include "cli/embedded.h"
+#include "cli/catalog.h"
 #include "cli/lines.h"
+#include "cli/pivot.h"
 #include "cli/progress.h"
 
 typedef struct {
 	const char *model_path;
+	const char *from, *to;   /* -l FROM-TO / --from --to: a model among the installed ones */
+	char pair[64];
 	int json;          /* one JSON object per input line */
 	nmt_progress_mode progress;
 	nmt_options nmt;
@@ -47,8 +52,12 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: nmt [options] < input > output\n"
 	      "       nmt info [--verify] [MODEL]\n"
+	      "       nmt models\n"
 	      "Translates stdin line by line with the embedded model or MODEL.\n"
 	      "  -m, --model FILE     packed model (.nmt) to use instead of the embedded one\n"
+	      "  -l, --langs SRC-TGT  the installed model from SRC to TGT (nmt models lists\n"
+	      "                       them), or two chained through English; also\n"
+	      "      --from SRC --to TGT\n"
 	      "  -b, --beam N         beam size 1..8 (default 4; 1 = greedy)\n"
 	      "      --nbest N        print the N best translations per line (N <= beam) as\n"
 	      "                       \"LINE ||| TRANSLATION ||| SCORE ||| LOGPROB\"\n"
@@ -126,10 +135,31 @@ static int default_threads(void)
 	return n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : (int)n;
 }
 
+/* A language code as models name them: letters, digits, '_' (zh_Hant). */
+static const char *parse_lang(const char *s, const char *what)
+{
+	size_t n = strlen(s);
+	if (n == 0 || n > 15 || strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != n)
+		die(2, "%s must be a language code such as en or de, not \"%s\"", what, s);
+	return s;
+}
+
+static void parse_pair(const char *s, cli_options *o)
+{
+	const char *dash = strchr(s, '-');
+	if (!dash || strlen(s) >= sizeof o->pair)
+		die(2, "-l must be SRC-TGT, such as en-de, not \"%s\"", s);
+	memcpy(o->pair, s, strlen(s) + 1);
+	o->pair[dash - s] = '\0';
+	o->from = parse_lang(o->pair, "-l");
+	o->to = parse_lang(o->pair + (dash - s) + 1, "-l");
+}
+
 static void parse_args(int argc, char **argv, cli_options *o)
 {
 	enum { OPT_NBEST = 256, OPT_ALPHA, OPT_MAXLEN, OPT_VERSION, OPT_NO_SHORTLIST, OPT_BATCH, OPT_DEVICE,
-	       OPT_SPLIT, OPT_NO_GUARD, OPT_ALIGNMENT, OPT_JSON, OPT_NO_PROTECT, OPT_HTML, OPT_PROGRESS };
+	       OPT_SPLIT, OPT_NO_GUARD, OPT_ALIGNMENT, OPT_JSON, OPT_NO_PROTECT, OPT_HTML, OPT_PROGRESS, OPT_FROM,
+	       OPT_TO };
 	static const struct option longs[] = {
 		{ "model", required_argument, NULL, 'm' },   { "beam", required_argument, NULL, 'b' },
 		{ "nbest", required_argument, NULL, OPT_NBEST }, { "alpha", required_argument, NULL, OPT_ALPHA },
@@ -141,6 +171,8 @@ static void parse_args(int argc, char **argv, cli_options *o)
 		{ "alignment", no_argument, NULL, OPT_ALIGNMENT }, { "json", no_argument, NULL, OPT_JSON },
 		{ "no-protect", no_argument, NULL, OPT_NO_PROTECT }, { "html", no_argument, NULL, OPT_HTML },
 		{ "progress", no_argument, NULL, OPT_PROGRESS }, { "quiet", no_argument, NULL, 'q' },
+		{ "langs", required_argument, NULL, 'l' }, { "from", required_argument, NULL, OPT_FROM },
+		{ "to", required_argument, NULL, OPT_TO },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -149,7 +181,7 @@ static void parse_args(int argc, char **argv, cli_options *o)
 	nmt_options_init(&o->nmt);
 	o->nmt.threads = default_threads();
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":m:b:t:hq", longs, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":m:b:t:l:hq", longs, NULL)) != -1) {
 		switch (c) {
 		case 'm': o->model_path = optarg; break;
 		case 'b': o->nmt.beam = (int)parse_int(optarg, "--beam", 1, NMT_MAX_BEAM); break;
@@ -168,6 +200,9 @@ static void parse_args(int argc, char **argv, cli_options *o)
 		case OPT_HTML: o->nmt.html = 1; break;
 		case OPT_PROGRESS: o->progress = NMT_PROGRESS_ON; break;
 		case 'q': o->progress = NMT_PROGRESS_OFF; break;
+		case 'l': parse_pair(optarg, o); break;
+		case OPT_FROM: o->from = parse_lang(optarg, "--from"); break;
+		case OPT_TO: o->to = parse_lang(optarg, "--to"); break;
 		case 'h': usage(stdout); exit(0);
 		case OPT_VERSION: printf("nmt %s\n", nmt_version()); exit(0);
 		case ':': die(2, "option %s needs a value (try --help)", argv[optind - 1]);
@@ -178,6 +213,10 @@ static void parse_args(int argc, char **argv, cli_options *o)
 		die(2, "unexpected argument \"%s\" (input is read from stdin; try --help)", argv[optind]);
 	if (o->nmt.nbest > o->nmt.beam)
 		die(2, "--nbest %d is larger than the beam (%d)", o->nmt.nbest, o->nmt.beam);
+	if ((o->from != NULL) != (o->to != NULL))
+		die(2, "--from and --to go together (or -l SRC-TGT)");
+	if (o->from && o->model_path)
+		die(2, "-m and -l (--from/--to) both choose the model: give one");
 }
 
 static nmt_model *load_model(const char *path, unsigned flags)
@@ -266,7 +305,7 @@ static int is_blank(char c)
 
 /* One translation's JSON fields: text, score, logprob, its words with the
  * model's probability of each, and the alignment if there is one. */
-static void write_json_fields(const nmt_translation *tr)
+static void write_json_fields(const nmt_translation *tr, const char *alignment)
 {
 	write_or_die("\"translation\":", 14);
 	write_json_string(tr->text, tr->len);
@@ -283,23 +322,30 @@ static void write_json_fields(const nmt_translation *tr)
 		print_or_die(",\"prob\":%.4f}", exp(tr->word_logprob[w]));
 	}
 	write_or_die("]", 1);
-	if (tr->alignment) {
+	if (alignment) {
 		write_or_die(",\"alignment\":", 13);
-		write_json_string(tr->alignment, strlen(tr->alignment));
+		write_json_string(alignment, strlen(alignment));
 	}
+}
+
+/* The alignment to print for translation k of text i: the pivot's chained
+ * one where there is one (align, NMT_MAX_BEAM per text), else the model's. */
+static const char *alignment_of(const nmt_result *r, char *const *align, int i, int k)
+{
+	return align ? align[i * NMT_MAX_BEAM + k] : nmt_result_get(r, i, k)->alignment;
 }
 
 /* Text i as one JSON object on one line: the best translation's fields,
  * and with --nbest an "nbest" array of every translation's. */
-static void write_json_line(const nmt_result *r, int i, int nbest)
+static void write_json_line(const nmt_result *r, char *const *align, int i, int nbest)
 {
 	write_or_die("{", 1);
-	write_json_fields(nmt_result_get(r, i, 0));
+	write_json_fields(nmt_result_get(r, i, 0), alignment_of(r, align, i, 0));
 	if (nbest > 1) {
 		write_or_die(",\"nbest\":[", 10);
 		for (int k = 0; k < nmt_result_nbest(r, i); k++) {
 			write_or_die(k ? ",{" : "{", k ? 2 : 1);
-			write_json_fields(nmt_result_get(r, i, k));
+			write_json_fields(nmt_result_get(r, i, k), alignment_of(r, align, i, k));
 			write_or_die("}", 1);
 		}
 		write_or_die("]", 1);
@@ -310,12 +356,13 @@ static void write_json_line(const nmt_result *r, int i, int nbest)
 /* A batch's translations in input order: one line per input line, or with
  * --nbest N, "LINE ||| TRANSLATION ||| SCORE ||| LOGPROB" lines; with
  * --alignment the alignment follows the translation (" ||| A"). */
-static void write_result(const nmt_result *r, unsigned long first_line_no, const cli_options *o, int flush_each)
+static void write_result(const nmt_result *r, char *const *align, unsigned long first_line_no, const cli_options *o,
+			 int flush_each)
 {
 	int nbest = o->nmt.nbest;
 	for (int i = 0; i < nmt_result_count(r); i++) {
 		if (o->json) {
-			write_json_line(r, i, nbest);
+			write_json_line(r, align, i, nbest);
 			continue;
 		}
 		for (int k = 0; k < nmt_result_nbest(r, i) && (k == 0 || nbest > 1); k++) {
@@ -323,8 +370,9 @@ static void write_result(const nmt_result *r, unsigned long first_line_no, const
 			if (nbest > 1)
 				print_or_die("%lu ||| ", first_line_no + (unsigned long)i);
 			write_translation(tr);
-			if (tr->alignment)
-				print_or_die(" ||| %s", tr->alignment);
+			const char *alignment = alignment_of(r, align, i, k);
+			if (alignment)
+				print_or_die(" ||| %s", alignment);
 			if (nbest > 1)
 				print_or_die(" ||| %.6f ||| %.6f", tr->score, tr->logprob);
 			write_or_die("\n", 1);
@@ -356,27 +404,72 @@ static long long count_words(const char *text, size_t len)
 	return n;
 }
 
+/* Translate a batch with one model, or with two through the pivot: the
+ * first's best translations are the second's input, and with --alignment
+ * *align receives the chained alignments (NMT_MAX_BEAM per text). */
+static nmt_status translate_chain(nmt_session *const *s, int n, const nmt_options *o, const char *const *lines,
+				  const size_t *lens, int count, nmt_result **out, char ***align, nmt_error *err)
+{
+	*align = NULL;
+	if (n == 1)
+		return nmt_translate_batch(s[0], o, lines, lens, count, out, err);
+	nmt_options first = *o;
+	first.nbest = 1;
+	nmt_result *mid;
+	nmt_status rc = nmt_translate_batch(s[0], &first, lines, lens, count, &mid, err);
+	if (rc != NMT_OK)
+		return rc;
+	const char *texts[CHUNK_LINES];
+	size_t text_lens[CHUNK_LINES];
+	for (int i = 0; i < count; i++) {
+		texts[i] = nmt_result_get(mid, i, 0)->text;
+		text_lens[i] = nmt_result_get(mid, i, 0)->len;
+	}
+	rc = nmt_translate_batch(s[1], o, texts, text_lens, count, out, err);
+	if (rc == NMT_OK && o->alignment) {
+		if (!(*align = calloc((size_t)count * NMT_MAX_BEAM, sizeof **align)))
+			die(1, "out of memory");
+		for (int i = 0; i < count; i++)
+			for (int k = 0; k < nmt_result_nbest(*out, i); k++) {
+				const char *a = nmt_result_get(mid, i, 0)->alignment, *b = nmt_result_get(*out, i, k)->alignment;
+				if (!(a && b && ((*align)[i * NMT_MAX_BEAM + k] = nmt_compose_alignment(a, b))))
+					die(1, "out of memory");
+			}
+	}
+	nmt_result_free(mid);
+	return rc;
+}
+
+static void free_alignments(char **align, int count)
+{
+	for (int i = 0; align && i < count * NMT_MAX_BEAM; i++)
+		free(align[i]);
+	free(align);
+}
+
 /* Translate stdin as it arrives: whatever complete lines are buffered (at
  * most CHUNK_LINES) form a batch, so a line sent alone through a pipe is
  * answered at once and a file is translated in full batches. */
-static void translate_stream(const nmt_model *m, const cli_options *cli)
+static void translate_stream(nmt_model *const *models, int n_models, const cli_options *cli)
 {
 	const nmt_options *o = &cli->nmt;
 	static const char *lines[CHUNK_LINES];
 	static size_t lens[CHUNK_LINES];
 	int flush_each = stdout_is_interactive(), count = 0;
 	unsigned long line_no = 0;
-	nmt_session *session;
+	nmt_session *sessions[2];
 	nmt_error err;
 	nmt_lines in;
 
-	if (nmt_session_new(m, &session, &err) != NMT_OK)
-		die(1, "%s", err.message);
-	/* an empty batch first: options and device are checked before any input */
-	nmt_result *none;
-	if (nmt_translate_batch(session, o, NULL, NULL, 0, &none, &err) != NMT_OK)
-		die(1, "%s", err.message);
-	nmt_result_free(none);
+	for (int i = 0; i < n_models; i++) {
+		if (nmt_session_new(models[i], &sessions[i], &err) != NMT_OK)
+			die(1, "%s", err.message);
+		/* an empty batch first: options and device are checked before any input */
+		nmt_result *none;
+		if (nmt_translate_batch(sessions[i], o, NULL, NULL, 0, &none, &err) != NMT_OK)
+			die(1, "%s", err.message);
+		nmt_result_free(none);
+	}
 	nmt_progress progress;
 	nmt_progress_init(&progress, cli->progress, isatty(STDERR_FILENO), input_size(), now_seconds(), stderr);
 	nmt_lines_init(&in, STDIN_FILENO);
@@ -389,10 +482,12 @@ static void translate_stream(const nmt_model *m, const cli_options *cli)
 		}
 		if (count > 0) {
 			nmt_result *r;
-			if (nmt_translate_batch(session, o, lines, lens, count, &r, &err) != NMT_OK)
+			char **align;
+			if (translate_chain(sessions, n_models, o, lines, lens, count, &r, &align, &err) != NMT_OK)
 				die(1, "lines %lu-%lu: %s", line_no + 1, line_no + (unsigned long)count, err.message);
-			write_result(r, line_no, cli, flush_each);
+			write_result(r, align, line_no, cli, flush_each);
 			nmt_result_free(r);
+			free_alignments(align, count);
 			long long bytes = 0, words = 0;
 			for (int i = 0; i < count; i++) {
 				bytes += (long long)lens[i] + 1;
@@ -413,7 +508,8 @@ static void translate_stream(const nmt_model *m, const cli_options *cli)
 		die(1, "error writing output: %s", strerror(errno));
 	nmt_progress_finish(&progress, now_seconds());
 	nmt_lines_free(&in);
-	nmt_session_free(session);
+	for (int i = 0; i < n_models; i++)
+		nmt_session_free(sessions[i]);
 }
 
 static int cmd_info(int argc, char **argv)
@@ -447,15 +543,100 @@ static int cmd_info(int argc, char **argv)
 	return 0;
 }
 
+/* why holds the file's name (the open error says which file) */
+static void warn_skipped(const char *path, const char *why)
+{
+	(void)path;
+	fprintf(stderr, "nmt: skipped: %s\n", why);
+}
+
+static void scan_catalog(nmt_catalog *c, void (*warn)(const char *, const char *))
+{
+	char *path = nmt_catalog_search_path();
+	if (!path || nmt_catalog_scan(c, path, 1, warn) != 0)
+		die(1, "out of memory");
+	free(path);
+}
+
+/* nmt models: every installed model, then the pairs only a pivot offers. */
+static int cmd_models(int argc, char **argv)
+{
+	(void)argv;
+	if (argc > 2)
+		die(2, "usage: nmt models");
+	nmt_catalog c;
+	scan_catalog(&c, warn_skipped);
+	printf("%-8s %-17s %-6s %10s  %s\n", "langs", "family", "format", "bytes", "file");
+	for (int i = 0; i < c.n; i++) {
+		const nmt_catalog_entry *e = &c.entries[i];
+		char pair[40];
+		snprintf(pair, sizeof pair, "%s-%s", e->src, e->tgt);
+		printf("%-8s %-17s %-6s %10zu  %s\n", pair, e->arch, e->quant, e->size, e->path ? e->path : "(embedded)");
+	}
+	for (int i = 0; i < c.n; i++)
+		for (int j = 0; j < c.n; j++) {
+			const nmt_catalog_entry *a = &c.entries[i], *b = &c.entries[j];
+			if (strcmp(a->tgt, NMT_PIVOT_LANG) == 0 && strcmp(b->src, NMT_PIVOT_LANG) == 0 &&
+			    strcmp(a->src, b->tgt) != 0 && !nmt_catalog_find(&c, a->src, b->tgt) &&
+			    nmt_catalog_find(&c, a->src, a->tgt) == a && nmt_catalog_find(&c, b->src, b->tgt) == b)
+				printf("%s-%s via %s (pivot)\n", a->src, b->tgt, NMT_PIVOT_LANG);
+		}
+	nmt_catalog_free(&c);
+	if (fflush(stdout) != 0)
+		die(1, "error writing output: %s", strerror(errno));
+	return 0;
+}
+
+static nmt_model *open_entry(const nmt_catalog_entry *e)
+{
+	nmt_model *m;
+	nmt_error err;
+	if (nmt_catalog_open(e, &m, &err) != NMT_OK)
+		die(1, "%s", err.message);
+	return m;
+}
+
+/* The models -l FROM-TO runs: the first installed one for the pair, or
+ * FROM-en then en-TO. Returns how many (1 or 2). Files that are not models
+ * are passed over quietly here; nmt models names them. */
+static int choose_models(const cli_options *o, nmt_model **models)
+{
+	nmt_catalog c;
+	scan_catalog(&c, NULL);
+	const nmt_catalog_entry *direct = nmt_catalog_find(&c, o->from, o->to);
+	const nmt_catalog_entry *first = nmt_catalog_find(&c, o->from, NMT_PIVOT_LANG);
+	const nmt_catalog_entry *second = nmt_catalog_find(&c, NMT_PIVOT_LANG, o->to);
+	int n = 0;
+	if (direct)
+		models[n++] = open_entry(direct);
+	else if (first && second) {
+		models[n++] = open_entry(first);
+		models[n++] = open_entry(second);
+	}
+	nmt_catalog_free(&c);
+	if (n == 0)
+		die(1, "no installed model translates %s to %s, directly or through %s (nmt models lists them)", o->from,
+		    o->to, NMT_PIVOT_LANG);
+	return n;
+}
+
 int main(int argc, char **argv)
 {
 	cli_options o;
 
 	if (argc >= 2 && strcmp(argv[1], "info") == 0)
 		return cmd_info(argc, argv);
+	if (argc >= 2 && strcmp(argv[1], "models") == 0)
+		return cmd_models(argc, argv);
 	parse_args(argc, argv, &o);
-	nmt_model *m = load_model(o.model_path, 0);
-	translate_stream(m, &o);
-	nmt_model_close(m);
+	nmt_model *models[2];
+	int n = 1;
+	if (o.from)
+		n = choose_models(&o, models);
+	else
+		models[0] = load_model(o.model_path, 0);
+	translate_stream(models, n, &o);
+	for (int i = 0; i < n; i++)
+		nmt_model_close(models[i]);
 	return 0;
 }

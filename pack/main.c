@@ -1,7 +1,7 @@
 /* model-pack: a trained checkpoint plus SentencePiece models -> packed .nmt file.
  *
- *   model-pack [--quant f32|q8|q4] [--vmap VMAP.txt] [--precompute-top K] [--store-precomputed] -o OUT.nmt
- *              CHECKPOINT.safetensors SRC.model TGT.model
+ *   model-pack [--quant f32|q8|q4] [--vmap VMAP.txt] [--precompute-top K] [--store-precomputed]
+ *              [--src-lang L] [--tgt-lang L] -o OUT.nmt CHECKPOINT.safetensors SRC.model TGT.model
  *   model-pack --marian MODEL.npz|MODEL.bin --vocab SPM [--vocab TGT_SPM]
  *              [--quant f32|q8|q4] [--src-lang L] [--tgt-lang L] -o OUT.nmt
  *
@@ -52,7 +52,7 @@ _Noreturn static void die(int status, const char *fmt, ...)
 static void usage(FILE *f)
 {
 	fputs("usage: model-pack [--quant f32|q8|q4] [--vmap VMAP.txt] [--precompute-top K]\n"
-	      "                  [--store-precomputed] -o OUT.nmt\n"
+	      "                  [--store-precomputed] [--src-lang L] [--tgt-lang L] -o OUT.nmt\n"
 	      "                  CHECKPOINT.safetensors SRC.model TGT.model\n"
 	      "Packs a checkpoint (train/export.py) and the source and target SentencePiece\n"
 	      "models (the same file twice for a joint vocabulary) into one .nmt file.\n"
@@ -67,6 +67,8 @@ static void usage(FILE *f)
 	      "                      model opens (default 250; 0: none)\n"
 	      "      --store-precomputed  store those tables in the file instead (5.9 KB per\n"
 	      "                      word at the default model's size; nothing to compute at open)\n"
+	      "      --src-lang L, --tgt-lang L   language codes to record instead of the\n"
+	      "                      checkpoint's (what nmt -l SRC-TGT looks for)\n"
 	      "  -h, --help          this help\n"
 	      "\n"
 	      "       model-pack --marian MODEL --vocab SPM [--vocab TGT_SPM] [--quant F] -o OUT.nmt\n"
@@ -245,10 +247,12 @@ static int pack_vocab(const char *path, const char *tag, int expect_size, int bo
 	return ids;
 }
 
-/* precompute: the ids whose tables the engine computes at open (0: none) */
-static void pack_meta(const st_file *ck, const nmt_dims *d, nmt_format quant, int precompute, pack_file *out)
+/* precompute: the ids whose tables the engine computes at open (0: none);
+ * src_lang, tgt_lang: the languages if given, else the checkpoint's */
+static void pack_meta(const st_file *ck, const nmt_dims *d, nmt_format quant, int precompute, const char *src_lang,
+		      const char *tgt_lang, pack_file *out)
 {
-	const char *src = st_meta(ck, "src_lang"), *tgt = st_meta(ck, "tgt_lang");
+	const char *src = src_lang ? src_lang : st_meta(ck, "src_lang"), *tgt = tgt_lang ? tgt_lang : st_meta(ck, "tgt_lang");
 	char *text = malloc(4096);
 
 	if (!text)
@@ -440,8 +444,8 @@ int main(int argc, char **argv)
 	if (marian)
 		return pack_marian(marian, vocabs, n_vocabs, quant, src_lang, tgt_lang, vmap, shortlist, output,
 				   argc - optind);
-	if (n_vocabs || src_lang || tgt_lang || shortlist)
-		die(2, "--vocab, --shortlist, --src-lang and --tgt-lang go with --marian");
+	if (n_vocabs || shortlist)
+		die(2, "--vocab and --shortlist go with --marian");
 	if (!output || argc - optind != 3)
 		die(2, "need -o OUT.nmt and three files: CHECKPOINT.safetensors SRC.model TGT.model (try --help)");
 	st_file *ck;
@@ -452,7 +456,7 @@ int main(int argc, char **argv)
 	if (d.bos_id >= d.tgt_vocab || d.eos_id >= d.tgt_vocab)
 		die(1, "checkpoint bos_id/eos_id lie outside the target vocabulary");
 	pack_file out = { .n = 0 };
-	pack_meta(ck, &d, quant, store_precomputed ? 0 : precompute_top, &out);
+	pack_meta(ck, &d, quant, store_precomputed ? 0 : precompute_top, src_lang, tgt_lang, &out);
 	pack_weights(ck, &d, quant, &out);
 	pack_vocab(argv[optind + 1], NMT_TAG_SRC_VOCAB, d.src_vocab, -1, -1, 0, &out);
 	pack_vocab(argv[optind + 2], NMT_TAG_TGT_VOCAB, d.tgt_vocab, d.bos_id, d.eos_id, 1, &out);

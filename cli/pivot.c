@@ -1,0 +1,69 @@
+#include "pivot.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+	long from, to;
+} pair;
+
+/* The pairs of an alignment string; *n of them in a malloc'd array. */
+static pair *parse(const char *s, int *n)
+{
+	int cap = 1;
+	for (const char *c = s; *c; c++)
+		cap += *c == ' ';
+	pair *p = malloc((size_t)cap * sizeof *p);
+	*n = 0;
+	while (p && *s) {
+		char *end;
+		long a = strtol(s, &end, 10), b = -1;
+		if (end != s && *end == '-') {
+			const char *t = end + 1;
+			b = strtol(t, &end, 10);
+			if (end == t)
+				b = -1;
+		}
+		if (a >= 0 && b >= 0 && *n < cap && (*end == ' ' || *end == '\0'))
+			p[(*n)++] = (pair){ a, b };
+		s = strchr(s, ' ');
+		if (!s)
+			break;
+		s++;
+	}
+	return p;
+}
+
+static int by_pair(const void *x, const void *y)
+{
+	const pair *a = x, *b = y;
+	return a->from != b->from ? (a->from > b->from) - (a->from < b->from) : (a->to > b->to) - (a->to < b->to);
+}
+
+char *nmt_compose_alignment(const char *first, const char *second)
+{
+	int n1, n2, n = 0;
+	pair *a = parse(first, &n1), *b = parse(second, &n2), *out = NULL;
+	char *text = NULL;
+	if (!a || !b || !(out = malloc(((size_t)n1 * (size_t)n2 + 1) * sizeof *out)))
+		goto done;
+	for (int i = 0; i < n1; i++)
+		for (int j = 0; j < n2; j++)
+			if (a[i].to == b[j].from)
+				out[n++] = (pair){ a[i].from, b[j].to };
+	qsort(out, (size_t)n, sizeof *out, by_pair);
+	text = malloc((size_t)n * 42 + 1);
+	if (!text)
+		goto done;
+	size_t at = 0;
+	text[0] = '\0';
+	for (int i = 0; i < n; i++)
+		if (i == 0 || by_pair(&out[i], &out[i - 1]) != 0)
+			at += (size_t)sprintf(text + at, "%s%ld-%ld", at ? " " : "", out[i].from, out[i].to);
+done:
+	free(a);
+	free(b);
+	free(out);
+	return text;
+}
