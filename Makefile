@@ -2,7 +2,8 @@
 #
 #   make                 ./nmt (static, musl) and ./model-pack
 #   make ARCH=aarch64    the same two for 64-bit ARM (cross-compiled, musl)
-#   make test            unit tests (cmocka) + end-to-end tests
+#   make test            unit tests (cmocka) + end-to-end tests + the Python binding's (pytest)
+#   make libnmt.so       the shared library (nmt.h's API and the default model), for python/
 #   make test ARCH=aarch64  the same, cross-built and run under qemu-aarch64-static
 #   make test SANITIZE=1 the same, built with clang -fsanitize=address,undefined
 #   make SLEEF=1         also ./nmt-sleef: dynamic, element-wise math on SLEEF
@@ -219,6 +220,15 @@ nmt: $(B)/main.o $(patsubst %.c,$(B)/%.o,$(CLI_SRC)) $(B)/cli/embedded-$(EMBED_T
 model-pack: $(B)/pack/main.o $(patsubst %.c,$(B)/%.o,$(PACK_SRC)) $(LIB_MUSL) $(ARCH_STAMP)
 	$(MUSL_CC) -static -s -o $@ $(filter %.o,$^) $(LDLIBS)
 
+# ---- the shared library, for other languages (python/) --------------------
+# libnmt.so: nmt.h's API for the host's C library, position-independent, with
+# the default model linked in (the symbols nmt_embedded_model and
+# nmt_embedded_model_size, which the Python package opens when given no model).
+$(eval $(call variant,build/pic,$(HOST_CC),-fPIC))
+
+libnmt.so: $(patsubst %.c,build/pic/%.o,$(LIB_SRC)) build/pic/cli/embedded-$(EMBED_TAG).o api/libnmt.map
+	$(HOST_CC) -shared -Wl,-soname,libnmt.so -Wl,--version-script=api/libnmt.map -o $@ $(filter %.o,$^) -lpthread $(LDLIBS)
+
 # ---- the library for programs that embed nmt -----------------------------
 # libnmt.a for the host's own C library (glibc here), so programs built with
 # the system compiler can link it: nmt.h's API (docs/API.md).
@@ -375,10 +385,18 @@ build/a64/%.qemu: build/a64/%
 	printf '#!/bin/sh\nexec $(QEMU_A64) -L /usr/aarch64-linux-gnu %s "$$@"\n' "$(abspath $<)" >$@
 	chmod +x $@
 
-test: all $(TESTS) $(A64_TESTS) build/tiny.nmt build/tiny.q8.nmt build/tiny.q4.nmt build/tiny_vmap_full.nmt build/tiny_vmap_small.nmt build/marian_all.nmt $(E2E_ALSO) $(REPLAYS) $(EXAMPLES)
+# The Python binding's tests (python/tests: pytest, Debian's python3-pytest)
+# run on the host's own libnmt.so, so not in a cross build.
+PYTEST_CMD = /usr/bin/python3 -m pytest -q -p no:cacheprovider python/tests
+HAVE_PYTEST := $(shell /usr/bin/python3 -c 'import pytest' 2>/dev/null && echo 1)
+PY_TESTS = $(if $(filter aarch64,$(ARCH)),,$(if $(HAVE_PYTEST),yes))
+
+test: all $(TESTS) $(A64_TESTS) build/tiny.nmt build/tiny.q8.nmt build/tiny.q4.nmt build/tiny_vmap_full.nmt build/tiny_vmap_small.nmt build/marian_all.nmt $(E2E_ALSO) $(REPLAYS) $(EXAMPLES) $(if $(PY_TESTS),libnmt.so)
 	@$(if $(A64_TESTS)$(filter aarch64,$(ARCH)),,echo "note: aarch64 cross compiler, qemu-aarch64-static or arm64 cmocka missing: NEON kernel tests skipped";)
+	@$(if $(PY_TESTS)$(filter aarch64,$(ARCH)),,echo "note: python3-pytest missing: the Python binding's tests skipped";)
 	@$(if $(SANITIZE),,$(MAKE) --no-print-directory install-check)
-	@$(E2E_ENV) E2E_ALSO="$(E2E_ALSO)" REPLAY=$(H)/tests/fuzz EXAMPLES=$(H)/examples RUNNER="$(RUNNER)" sh tests/run.sh $(TESTS) $(A64_TESTS)
+	@$(E2E_ENV) E2E_ALSO="$(E2E_ALSO)" REPLAY=$(H)/tests/fuzz EXAMPLES=$(H)/examples RUNNER="$(RUNNER)" \
+		PYTEST="$(if $(PY_TESTS),env NMT_LIBRARY=$(abspath libnmt.so) $(PYTEST_CMD))" sh tests/run.sh $(TESTS) $(A64_TESTS)
 
 # valgrind memcheck on end-to-end runs (tests/memcheck.sh), on the host
 # builds: valgrind cannot follow the static binaries' own malloc.

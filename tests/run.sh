@@ -37,5 +37,15 @@ if [ -z "$p" ]; then
 fi
 passed=$((passed + ${p:-0}))
 failed=$((failed + ${f:-0}))
+if [ -n "${PYTEST:-}" ]; then   # the Python binding's tests (python/tests)
+	out=$($PYTEST 2>&1)
+	status=$?
+	printf '%s\n' "$out" | tail -n 15
+	p=$(printf '%s\n' "$out" | tail -n 1 | sed -n 's/.* \([0-9]*\) passed.*/\1/p; s/^\([0-9]*\) passed.*/\1/p' | head -n 1)
+	f=$(printf '%s\n' "$out" | tail -n 1 | sed -n 's/^\([0-9]*\) failed.*/\1/p; s/.* \([0-9]*\) failed.*/\1/p' | head -n 1)
+	[ "$status" -ne 0 ] && [ -z "$f" ] && f=1
+	passed=$((passed + ${p:-0}))
+	failed=$((failed + ${f:-0}))
+fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
