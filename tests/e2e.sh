@@ -485,6 +485,14 @@ head -c 5000 $MF/all.bin >"$TMP/trunc.bin"
 expect_error "marian: truncated .bin" 1 $PACK --marian "$TMP/trunc.bin" $V1 -o "$TMP/x.nmt"
 expect_error "marian: --vocab without --marian" 2 $PACK --vocab $FIX/tgt.model -o "$TMP/x.nmt" "$FIX/tiny.safetensors" "$FIX/src.model" "$FIX/tgt.model"
 
+# ---- libnmt.so exports nmt.h's functions and the embedded model, nothing else --
+if [ -f libnmt.so ] && command -v nm >/dev/null 2>&1 && [ -z "${E2E_SANITIZED:-}" ]; then
+	nm -D --defined-only libnmt.so | awk '{ print $3 }' | sort >"$TMP/so.syms"
+	{ grep -oE '\bnmt_[a-z_]+\(' nmt.h | tr -d '('; echo nmt_embedded_model; echo nmt_embedded_model_size; } |
+		sort -u >"$TMP/h.syms"
+	check "libnmt.so: exactly nmt.h's API and the embedded model" cmp -s "$TMP/so.syms" "$TMP/h.syms"
+fi
+
 # ---- languages: nmt -l, nmt models, the pivot ----------------------------------
 # Two copies of the tiny model recorded as fr->en and en->de in a directory
 # of NMT_MODELS: -l fr-en picks the first, -l fr-de chains both through
