@@ -25,7 +25,7 @@ PYTHON   ?= /usr/bin/python3
 # on every ISA (quant/f32_scalar.c). -fno-trapping-math lets the branch-free
 # math of quant/vecmath.h be vectorized (nothing reads the FP exception flags);
 # gcc also needs its dynamic vectorizer cost model for those loops at -O2.
-CFLAGS_COMMON = -std=c11 -D_GNU_SOURCE -ffp-contract=off -fno-trapping-math -Wall -Wextra -Werror -O2 -g0
+CFLAGS_COMMON = -std=c11 -D_GNU_SOURCE -ffp-contract=off -fno-trapping-math -Wall -Wextra -Werror -O2 -g0 -ffunction-sections -fdata-sections
 gcc_only = $(if $(findstring clang,$(1)),,-fvect-cost-model=dynamic)
 CFLAGS   ?=
 LDLIBS   = -lm
@@ -35,7 +35,7 @@ LDLIBS   = -lm
 LIB_SRC  = $(wildcard api/*.c) $(wildcard format/*.c) $(wildcard engine/*.c) $(wildcard quant/*.c) $(wildcard vocab/*.c) $(wildcard text/*.c)
 PACK_SRC = $(filter-out pack/main.c,$(wildcard pack/*.c))
 # The command line's input reader (nmt only; main.c uses nmt.h's API).
-CLI_SRC  = $(wildcard cli/*.c)
+CLI_SRC  = $(wildcard cli/*.c server/*.c)
 TEST_SRC = $(wildcard tests/test_*.c)
 
 # The default model: packed at build time from the committed checkpoint and
@@ -128,11 +128,21 @@ all: nmt model-pack $(if $(SANITIZE),,libnmt.a)
 # ---- static binaries (musl) ---------------------------------------------
 $(eval $(call variant,$(B),$(MUSL_CC)))
 # What runs once per line or per file (the API, the command line, the file
-# reader, text handling, the tokenizer) is compiled for size: 13 KB less
+# reader, text handling, the tokenizer, the server) is compiled for size: 13 KB less
 # in the static binary, whose budget with the default model is 4 MB.
-$(B)/api/%.o $(B)/cli/%.o $(B)/format/%.o $(B)/text/%.o $(B)/vocab/%.o $(B)/main.o: CFLAGS += -Os
+# (private: a target-specific variable is otherwise inherited by the
+# target's prerequisites, and cli/embedded-*.o depends, through the packed
+# model and model-pack, on every kernel.)
+COLD_ENGINE = align arch family markup model precomp protect segment state tensors translator translator_output vmap gru ssru
+$(B)/api/%.o $(B)/cli/%.o $(B)/server/%.o $(B)/format/%.o $(B)/text/%.o $(B)/vocab/%.o $(B)/main.o \
+	$(foreach f,$(COLD_ENGINE),$(B)/engine/$(f).o): private CFLAGS += -Os
+# On x86-64 the generic element-wise kernels run only for NMT_KERNELS=scalar
+# or a CPU without AVX2 (14 KB less); aarch64 runs them always, at -O2.
+ifneq ($(ARCH),aarch64)
+$(B)/quant/ew_generic.o: private CFLAGS += -Os
+endif
 # Where `make install` puts the shipped models, searched by nmt -l (cli/catalog.c).
-%/cli/catalog.o: CFLAGS += -DNMT_PREFIX='"$(PREFIX)"'
+%/cli/catalog.o: private CFLAGS += -DNMT_PREFIX='"$(PREFIX)"'
 
 build/models/ende.%.nmt: $(DEFAULT_SPM) $(DEFAULT_VMAP) models/ende.safetensors $(wildcard models/ende-*.safetensors) $(PACKER)
 	@mkdir -p build/models
@@ -215,10 +225,10 @@ test-cuda: nmt-cuda build/cuda/tests/test_cuda build/tiny.nmt build/tiny.q8.nmt 
 # The shipped static programs carry no symbol table (-s): 30-50 KB an edge
 # device need not store; build/host/ keeps symbols for debugging.
 nmt: $(B)/main.o $(patsubst %.c,$(B)/%.o,$(CLI_SRC)) $(B)/cli/embedded-$(EMBED_TAG).o $(B)/libnmt.a $(ARCH_STAMP)
-	$(MUSL_CC) -static -s -o $@ $(filter %.o,$^) $(B)/libnmt.a -lpthread $(LDLIBS)
+	$(MUSL_CC) -static -s -Wl,--gc-sections -o $@ $(filter %.o,$^) $(B)/libnmt.a -lpthread $(LDLIBS)
 
 model-pack: $(B)/pack/main.o $(patsubst %.c,$(B)/%.o,$(PACK_SRC)) $(LIB_MUSL) $(ARCH_STAMP)
-	$(MUSL_CC) -static -s -o $@ $(filter %.o,$^) $(LDLIBS)
+	$(MUSL_CC) -static -s -Wl,--gc-sections -o $@ $(filter %.o,$^) $(LDLIBS)
 
 # ---- the shared library, for other languages (python/) --------------------
 # libnmt.so: nmt.h's API for the host's C library, position-independent, with
@@ -279,7 +289,8 @@ install-check: build/tiny.nmt
 # ---- tests (host compiler, cmocka) --------------------------------------
 $(eval $(call variant,$(H),$(HOST_CC),$(SAN)))
 
-$(H)/cli/embedded.o: cli/embedded.S
+# the embedded-model symbols with no model, for test programs that link the CLI's code
+$(H)/cli/embedded.o build/fuzz/cli/embedded.o: cli/embedded.S
 	@mkdir -p $(dir $@)
 	$(HOST_CC) -c $< -o $@
 
@@ -295,6 +306,9 @@ $(H)/tests/%: $(H)/tests/%.o $(LIB_HOST)
 
 $(H)/tests/spm_tool: $(H)/tests/spm_tool.o $(LIB_HOST)
 	$(HOST_CC) $(SAN) -o $@ $^ $(LDLIBS)
+
+$(H)/tests/http_tool: $(H)/tests/http_tool.o
+	$(HOST_CC) $(SAN) -o $@ $^
 
 $(H)/tests/split_tool: $(H)/tests/split_tool.o $(LIB_HOST)
 	$(HOST_CC) $(SAN) -o $@ $^ $(LDLIBS)
@@ -358,7 +372,7 @@ build/tiny_vmap_%.nmt: $(PACKER) tests/fixtures/tiny/vmap_%.txt tests/fixtures/t
 
 # The fuzz harnesses (tests/fuzz/) replayed over their committed corpora,
 # seeds and every input that once failed, by the end-to-end tests.
-FUZZ_NAMES = model tokenizer lines translate split spans html marian
+FUZZ_NAMES = model tokenizer lines translate split spans html marian http json
 REPLAYS  = $(foreach n,$(FUZZ_NAMES),$(H)/tests/fuzz/replay_$(n))
 
 $(H)/tests/fuzz/replay_%: $(H)/tests/fuzz/fuzz_%.o $(H)/tests/fuzz/replay.o $(LIB_HOST)
@@ -391,11 +405,12 @@ PYTEST_CMD = /usr/bin/python3 -m pytest -q -p no:cacheprovider python/tests
 HAVE_PYTEST := $(shell /usr/bin/python3 -c 'import pytest' 2>/dev/null && echo 1)
 PY_TESTS = $(if $(filter aarch64,$(ARCH)),,$(if $(HAVE_PYTEST),yes))
 
-test: all $(TESTS) $(A64_TESTS) build/tiny.nmt build/tiny.q8.nmt build/tiny.q4.nmt build/tiny_vmap_full.nmt build/tiny_vmap_small.nmt build/marian_all.nmt $(E2E_ALSO) $(REPLAYS) $(EXAMPLES) $(if $(PY_TESTS),libnmt.so)
+test: all $(TESTS) $(A64_TESTS) build/tiny.nmt build/tiny.q8.nmt build/tiny.q4.nmt build/tiny_vmap_full.nmt build/tiny_vmap_small.nmt build/marian_all.nmt $(E2E_ALSO) $(REPLAYS) $(EXAMPLES) $(H)/tests/http_tool $(if $(PY_TESTS),libnmt.so)
 	@$(if $(A64_TESTS)$(filter aarch64,$(ARCH)),,echo "note: aarch64 cross compiler, qemu-aarch64-static or arm64 cmocka missing: NEON kernel tests skipped";)
 	@$(if $(PY_TESTS)$(filter aarch64,$(ARCH)),,echo "note: python3-pytest missing: the Python binding's tests skipped";)
 	@$(if $(SANITIZE),,$(MAKE) --no-print-directory install-check)
 	@$(E2E_ENV) E2E_ALSO="$(E2E_ALSO)" REPLAY=$(H)/tests/fuzz EXAMPLES=$(H)/examples RUNNER="$(RUNNER)" \
+		HTTP_TOOL="$(RUNNER) $(H)/tests/http_tool" \
 		PYTEST="$(if $(PY_TESTS),env NMT_LIBRARY=$(abspath libnmt.so) $(PYTEST_CMD))" sh tests/run.sh $(TESTS) $(A64_TESTS)
 
 # valgrind memcheck on end-to-end runs (tests/memcheck.sh), on the host
@@ -410,7 +425,7 @@ memcheck: build/host/nmt build/host/model-pack build/tiny_vmap_small.nmt $(EMBED
 FUZZ_SECONDS ?= 60
 F = build/fuzz
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-LIB_FUZZ = $(patsubst %.c,$(F)/%.o,$(LIB_SRC) $(PACK_SRC) $(CLI_SRC))
+LIB_FUZZ = $(patsubst %.c,$(F)/%.o,$(LIB_SRC) $(PACK_SRC) $(CLI_SRC)) $(F)/cli/embedded.o
 
 $(eval $(call variant,$(F),clang,-g -fsanitize=fuzzer-no-link $(FUZZ_SAN)))
 
@@ -438,7 +453,7 @@ bench-kernels: $(H)/bench/kernels
 # Objects and binaries made only on the way to another target: kept, but a
 # missing one is remade (a bare .SECONDARY: would make every target
 # intermediate, and a deleted or renamed prerequisite would go unnoticed).
-.SECONDARY: $(TESTS:=.o) $(H)/tests/spm_tool.o $(H)/tests/split_tool.o $(H)/bench/kernels.o build/a64/test_quant \
+.SECONDARY: $(TESTS:=.o) $(H)/tests/spm_tool.o $(H)/tests/split_tool.o $(H)/tests/http_tool.o $(H)/bench/kernels.o build/a64/test_quant \
 	$(foreach n,$(FUZZ_NAMES),$(H)/tests/fuzz/fuzz_$(n).o $(F)/tests/fuzz/fuzz_$(n).o) $(H)/tests/fuzz/replay.o $(LIB_FUZZ) \
 	$(EXAMPLES:=.o)
 

@@ -3,6 +3,7 @@
  *   nmt [-m MODEL] [-b BEAM] [--nbest N] [-t THREADS] [--progress|-q] < input > output
  *   nmt info [--verify] [MODEL]
  *   nmt models
+ *   nmt serve [--host H] [--port P] [-t N] [-m MODEL]...   (server/serve.c)
  *
  * Errors are one line on stderr starting "nmt: ", exit status 1 (2 for bad
  * usage). Every input line gives exactly one output line (N with --nbest N),
@@ -24,6 +25,7 @@
 #include "cli/lines.h"
 #include "cli/pivot.h"
 #include "cli/progress.h"
+#include "server/serve.h"
 
 typedef struct {
 	const char *model_path;
@@ -53,6 +55,7 @@ static void usage(FILE *f)
 	fprintf(f, "usage: nmt [options] < input > output\n"
 	      "       nmt info [--verify] [MODEL]\n"
 	      "       nmt models\n"
+	      "       nmt serve [--host 127.0.0.1] [--port 5000] [-t N] [-m MODEL]... (nmt serve --help)\n"
 	      "Translates stdin line by line with the embedded model or MODEL.\n"
 	      "  -m, --model FILE     packed model (.nmt) to use instead of the embedded one\n"
 	      "  -l, --langs SRC-TGT  the installed model from SRC to TGT (nmt models lists\n"
@@ -413,19 +416,8 @@ static nmt_status translate_chain(nmt_session *const *s, int n, const nmt_option
 	*align = NULL;
 	if (n == 1)
 		return nmt_translate_batch(s[0], o, lines, lens, count, out, err);
-	nmt_options first = *o;
-	first.nbest = 1;
 	nmt_result *mid;
-	nmt_status rc = nmt_translate_batch(s[0], &first, lines, lens, count, &mid, err);
-	if (rc != NMT_OK)
-		return rc;
-	const char *texts[CHUNK_LINES];
-	size_t text_lens[CHUNK_LINES];
-	for (int i = 0; i < count; i++) {
-		texts[i] = nmt_result_get(mid, i, 0)->text;
-		text_lens[i] = nmt_result_get(mid, i, 0)->len;
-	}
-	rc = nmt_translate_batch(s[1], o, texts, text_lens, count, out, err);
+	nmt_status rc = nmt_pivot_translate(s[0], s[1], o, lines, lens, count, &mid, out, err);
 	if (rc == NMT_OK && o->alignment) {
 		if (!(*align = calloc((size_t)count * NMT_MAX_BEAM, sizeof **align)))
 			die(1, "out of memory");
@@ -628,6 +620,8 @@ int main(int argc, char **argv)
 		return cmd_info(argc, argv);
 	if (argc >= 2 && strcmp(argv[1], "models") == 0)
 		return cmd_models(argc, argv);
+	if (argc >= 2 && strcmp(argv[1], "serve") == 0)
+		return nmt_serve_main(argc - 1, argv + 1);
 	parse_args(argc, argv, &o);
 	nmt_model *models[2];
 	int n = 1;

@@ -67,3 +67,35 @@ done:
 	free(out);
 	return text;
 }
+
+nmt_status nmt_pivot_translate(nmt_session *first, nmt_session *second, const nmt_options *options,
+			       const char *const *texts, const size_t *lens, int count, nmt_result **mid,
+			       nmt_result **out, nmt_error *err)
+{
+	nmt_options one = *options;
+	one.nbest = 1;
+	*out = NULL;
+	nmt_status rc = nmt_translate_batch(first, &one, texts, lens, count, mid, err);
+	if (rc != NMT_OK)
+		return rc;
+	const char **inner = malloc((size_t)(count > 0 ? count : 1) * sizeof *inner);
+	size_t *inner_lens = malloc((size_t)(count > 0 ? count : 1) * sizeof *inner_lens);
+	if (!inner || !inner_lens) {
+		rc = NMT_ERR_NO_MEMORY;
+		snprintf(err->message, sizeof err->message, "out of memory");
+		err->code = rc;
+	} else {
+		for (int i = 0; i < count; i++) {
+			inner[i] = nmt_result_get(*mid, i, 0)->text;
+			inner_lens[i] = nmt_result_get(*mid, i, 0)->len;
+		}
+		rc = nmt_translate_batch(second, options, inner, inner_lens, count, out, err);
+	}
+	free(inner);
+	free(inner_lens);
+	if (rc != NMT_OK) {
+		nmt_result_free(*mid);
+		*mid = NULL;
+	}
+	return rc;
+}

@@ -1,0 +1,761 @@
+/* nmt serve (see serve.h): one thread accepts connections; each connection
+ * gets a thread of its own that reads requests (keep-alive), and a request
+ * that translates borrows one of the -t worker slots, each holding a session
+ * per model, so at most -t translations run at once. Limits: the head's
+ * size, the body's size, open connections, and a deadline for each request
+ * from its first byte; whatever breaks one gets a 4xx/5xx answer and the
+ * connection closes, while every other connection goes on. */
+#include "serve.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <getopt.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../cli/catalog.h"
+#include "../cli/pivot.h"
+#include "buf.h"
+#include "form.h"
+#include "http.h"
+#include "json.h"
+
+#define MAX_MODELS 32
+#define MAX_WORKERS 256
+
+typedef struct {
+	nmt_model *model;
+	char src[16], tgt[16];
+} served_model;
+
+/* A worker slot: one session per model, used by one request at a time. */
+typedef struct {
+	nmt_session *sessions[MAX_MODELS];
+	int busy;
+} worker;
+
+typedef struct {
+	served_model models[MAX_MODELS];
+	int n_models;
+	worker workers[MAX_WORKERS];
+	int n_workers;
+	nmt_options options;          /* beam and the rest, as nmt's defaults */
+	size_t max_head, max_body;
+	int max_connections, timeout_ms, idle_ms, quiet;
+	pthread_mutex_t lock;
+	pthread_cond_t changed;       /* a worker freed, or a connection closed */
+	int connections;
+	int stopping;                 /* SIGTERM/SIGINT: answer what is in flight, then exit */
+} server;
+
+typedef struct {
+	server *srv;
+	int fd;
+} connection;
+
+/* The signal handler's only way out: a byte into this pipe, which the
+ * accept loop polls. A signal is process-wide, so this is the one piece of
+ * static state. */
+static int stop_pipe[2] = { -1, -1 };
+
+static void on_stop_signal(int sig)
+{
+	(void)sig;
+	char c = 1;
+	ssize_t rc = write(stop_pipe[1], &c, 1);
+	(void)rc;
+}
+
+static long long now_ms(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+_Noreturn static void usage_error(const char *fmt, const char *arg)
+{
+	fputs("nmt: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fputc('\n', stderr);
+	exit(2);
+}
+
+/* ---- answers ---------------------------------------------------------------- */
+
+static int send_all(int fd, const char *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t k = send(fd, p, n, MSG_NOSIGNAL);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return -1;
+		p += k;
+		n -= (size_t)k;
+	}
+	return 0;
+}
+
+static int respond(int fd, int status, const char *body, size_t body_len, int keep_alive)
+{
+	nmt_buf b = { 0 };
+	nmt_buf_printf(&b,
+		       "HTTP/1.1 %d %s\r\nContent-Type: application/json\r\nContent-Length: %zu\r\n"
+		       "Access-Control-Allow-Origin: *\r\nAccess-Control-Allow-Headers: Content-Type\r\n"
+		       "Access-Control-Allow-Methods: GET, POST, OPTIONS\r\nConnection: %s\r\n\r\n",
+		       status, http_reason(status), body_len, keep_alive ? "keep-alive" : "close");
+	nmt_buf_add(&b, body, body_len);
+	int rc = b.failed ? -1 : send_all(fd, b.data, b.len);
+	nmt_buf_free(&b);
+	return rc;
+}
+
+/* LibreTranslate's error body: {"error": "..."} */
+static int respond_error(int fd, int status, const char *message, int keep_alive)
+{
+	nmt_buf b = { 0 };
+	nmt_buf_puts(&b, "{\"error\":");
+	json_write_string(&b, message, strlen(message));
+	nmt_buf_puts(&b, "}");
+	int rc = b.failed ? -1 : respond(fd, status, b.data, b.len, keep_alive);
+	nmt_buf_free(&b);
+	return rc;
+}
+
+/* ---- languages ----------------------------------------------------------------- */
+
+static const char *language_name(const char *code)
+{
+	static const char *const names[][2] = {
+		{ "ar", "Arabic" }, { "cs", "Czech" },      { "de", "German" },    { "en", "English" },
+		{ "es", "Spanish" }, { "et", "Estonian" },  { "fr", "French" },    { "is", "Icelandic" },
+		{ "it", "Italian" }, { "nb", "Norwegian Bokmål" }, { "nl", "Dutch" }, { "pl", "Polish" },
+		{ "pt", "Portuguese" }, { "ru", "Russian" }, { "uk", "Ukrainian" }, { "zh", "Chinese" },
+	};
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+		if (strcmp(names[i][0], code) == 0)
+			return names[i][1];
+	return code;
+}
+
+static int find_model(const server *s, const char *src, const char *tgt)
+{
+	for (int i = 0; i < s->n_models; i++)
+		if (strcmp(s->models[i].src, src) == 0 && strcmp(s->models[i].tgt, tgt) == 0)
+			return i;
+	return -1;
+}
+
+/* The models from src to tgt: one, or two through English. 0 if none. */
+static int route(const server *s, const char *src, const char *tgt, int chain[2])
+{
+	if (strcmp(src, tgt) == 0)
+		return 0;
+	if ((chain[0] = find_model(s, src, tgt)) >= 0)
+		return 1;
+	chain[0] = find_model(s, src, NMT_PIVOT_LANG);
+	chain[1] = find_model(s, NMT_PIVOT_LANG, tgt);
+	return chain[0] >= 0 && chain[1] >= 0 ? 2 : 0;
+}
+
+/* Every language a model reads or writes, each once, in order of appearance. */
+static int languages(const server *s, const char *codes[2 * MAX_MODELS])
+{
+	int n = 0;
+	for (int i = 0; i < s->n_models; i++)
+		for (int side = 0; side < 2; side++) {
+			const char *c = side ? s->models[i].tgt : s->models[i].src;
+			int seen = 0;
+			for (int k = 0; k < n && !seen; k++)
+				seen = strcmp(codes[k], c) == 0;
+			if (!seen)
+				codes[n++] = c;
+		}
+	return n;
+}
+
+/* GET /languages: [{"code","name","targets":[...]}] for every language a
+ * model reads or writes, as LibreTranslate lists them, with the languages
+ * each translates into (directly or through the pivot; maybe none). */
+static void languages_body(const server *s, nmt_buf *b)
+{
+	const char *codes[2 * MAX_MODELS];
+	int n = languages(s, codes), chain[2];
+	nmt_buf_puts(b, "[");
+	for (int i = 0; i < n; i++) {
+		nmt_buf_puts(b, i ? ",{\"code\":" : "{\"code\":");
+		json_write_string(b, codes[i], strlen(codes[i]));
+		nmt_buf_puts(b, ",\"name\":");
+		json_write_string(b, language_name(codes[i]), strlen(language_name(codes[i])));
+		nmt_buf_puts(b, ",\"targets\":[");
+		for (int k = 0, t = 0; k < n; k++)
+			if (route(s, codes[i], codes[k], chain) > 0) {
+				nmt_buf_puts(b, t++ ? "," : "");
+				json_write_string(b, codes[k], strlen(codes[k]));
+			}
+		nmt_buf_puts(b, "]}");
+	}
+	nmt_buf_puts(b, "]");
+}
+
+/* ---- translating ----------------------------------------------------------------- */
+
+static worker *take_worker(server *s)
+{
+	pthread_mutex_lock(&s->lock);
+	for (;;) {
+		for (int i = 0; i < s->n_workers; i++)
+			if (!s->workers[i].busy) {
+				s->workers[i].busy = 1;
+				pthread_mutex_unlock(&s->lock);
+				return &s->workers[i];
+			}
+		pthread_cond_wait(&s->changed, &s->lock);
+	}
+}
+
+static void give_worker(server *s, worker *w)
+{
+	pthread_mutex_lock(&s->lock);
+	w->busy = 0;
+	pthread_cond_broadcast(&s->changed);
+	pthread_mutex_unlock(&s->lock);
+}
+
+/* The session of model i in worker w, created when first used. */
+static nmt_session *session_of(server *s, worker *w, int i, nmt_error *err)
+{
+	if (!w->sessions[i] && nmt_session_new(s->models[i].model, &w->sessions[i], err) != NMT_OK)
+		return NULL;
+	return w->sessions[i];
+}
+
+typedef struct {
+	const char *const *texts;
+	const size_t *lens;
+	int count;
+	int html;
+} request_texts;
+
+/* Translate and append "translatedText": a string, or an array when q was
+ * one. 0, or the HTTP status of the failure with *why set. */
+static int translate(server *s, const int chain[2], int hops, const request_texts *q, int as_array, nmt_buf *b,
+		     const char **why)
+{
+	nmt_options o = s->options;
+	o.html = q->html;
+	o.threads = 1;
+	nmt_error err = { 0 };
+	nmt_result *r = NULL, *mid = NULL;
+	worker *w = take_worker(s);
+	nmt_session *first = session_of(s, w, chain[0], &err), *second = hops == 2 ? session_of(s, w, chain[1], &err) : NULL;
+	nmt_status rc = !first || (hops == 2 && !second) ? NMT_ERR_NO_MEMORY
+			: hops == 1 ? nmt_translate_batch(first, &o, q->texts, q->lens, q->count, &r, &err)
+				    : nmt_pivot_translate(first, second, &o, q->texts, q->lens, q->count, &mid, &r, &err);
+	give_worker(s, w);
+	nmt_result_free(mid);
+	if (rc != NMT_OK) {
+		*why = "translation failed";
+		return 500;
+	}
+	nmt_buf_puts(b, as_array ? "{\"translatedText\":[" : "{\"translatedText\":");
+	for (int i = 0; i < q->count; i++) {
+		const nmt_translation *t = nmt_result_get(r, i, 0);
+		nmt_buf_puts(b, i ? "," : "");
+		json_write_string(b, t->text, t->len);
+	}
+	nmt_buf_puts(b, as_array ? "]}" : "}");
+	nmt_result_free(r);
+	return 0;
+}
+
+/* The request's fields, from a JSON or a form body. */
+typedef struct {
+	json_object json;
+	char *form_q, *form_source, *form_target, *form_format;
+	size_t form_q_len;
+	const char *source, *target, *format;
+	const char *const *texts;
+	const size_t *lens;
+	int count, is_array;
+} fields;
+
+static void fields_free(fields *f)
+{
+	json_object_free(&f->json);
+	free(f->form_q);
+	free(f->form_source);
+	free(f->form_target);
+	free(f->form_format);
+}
+
+static const char *json_string(const json_object *o, const char *key)
+{
+	const json_member *m = json_get(o, key);
+	return m && m->kind == JSON_STRING ? m->str : NULL;
+}
+
+/* 0, or the status with *why */
+static int read_fields(const http_request *r, const char *body, size_t len, fields *f, char *why, size_t whylen)
+{
+	if (strcmp(r->content_type, "application/x-www-form-urlencoded") == 0) {
+		size_t n;
+		if (form_get(body, len, "q", &f->form_q, &f->form_q_len) < 0 ||
+		    form_get(body, len, "source", &f->form_source, &n) < 0 ||
+		    form_get(body, len, "target", &f->form_target, &n) < 0 ||
+		    form_get(body, len, "format", &f->form_format, &n) < 0) {
+			snprintf(why, whylen, "Invalid request: malformed form body");
+			return 400;
+		}
+		f->source = f->form_source;
+		f->target = f->form_target;
+		f->format = f->form_format;
+		if (f->form_q) {
+			f->texts = (const char *const *)&f->form_q;
+			f->lens = &f->form_q_len;
+			f->count = 1;
+		}
+		return 0;
+	}
+	if (strcmp(r->content_type, "application/json") != 0 && r->content_type[0] != '\0') {
+		snprintf(why, whylen, "Unsupported content type %s (use application/json or a form)", r->content_type);
+		return 415;
+	}
+	if (json_parse_object(body, len, &f->json, why, whylen) != 0)
+		return 400;
+	f->source = json_string(&f->json, "source");
+	f->target = json_string(&f->json, "target");
+	f->format = json_string(&f->json, "format");
+	const json_member *q = json_get(&f->json, "q");
+	if (q && q->kind == JSON_STRING) {
+		f->texts = (const char *const *)&q->str;
+		f->lens = &q->str_len;
+		f->count = 1;
+	} else if (q && q->kind == JSON_STRINGS) {
+		f->texts = (const char *const *)q->items;
+		f->lens = q->item_lens;
+		f->count = q->n_items;
+		f->is_array = 1;
+	} else if (q) {
+		snprintf(why, whylen, "Invalid request: q must be a string or an array of strings");
+		return 400;
+	}
+	return 0;
+}
+
+/* POST /translate */
+static int handle_translate(server *s, const http_request *r, const char *body, size_t len, nmt_buf *out, char *why,
+			    size_t whylen)
+{
+	fields f = { 0 };
+	int status = read_fields(r, body, len, &f, why, whylen), chain[2], hops = 0;
+	const char *missing = !f.texts ? "q" : !f.source ? "source" : !f.target ? "target" : NULL;
+	if (status == 0 && missing) {
+		snprintf(why, whylen, "Invalid request: missing %s parameter", missing);
+		status = 400;
+	} else if (status == 0 && f.format && strcmp(f.format, "text") != 0 && strcmp(f.format, "html") != 0) {
+		snprintf(why, whylen, "Invalid request: format must be text or html, not %.40s", f.format);
+		status = 400;
+	} else if (status == 0 && strcmp(f.source, "auto") == 0) {
+		snprintf(why, whylen, "source auto (language detection) is not supported: name the source language");
+		status = 400;
+	} else if (status == 0 && !(hops = route(s, f.source, f.target, chain))) {
+		const char *codes[2 * MAX_MODELS];
+		int n = languages(s, codes), known_src = 0, known_tgt = 0;
+		for (int i = 0; i < n; i++) {
+			known_src |= strcmp(codes[i], f.source) == 0;
+			known_tgt |= strcmp(codes[i], f.target) == 0;
+		}
+		snprintf(why, whylen, "%.40s is not supported", !known_src ? f.source : !known_tgt ? f.target : "this language pair");
+		status = 400;
+	}
+	if (status == 0) {
+		request_texts q = { f.texts, f.lens, f.count, f.format && strcmp(f.format, "html") == 0 };
+		const char *fail = NULL;
+		status = translate(s, chain, hops, &q, f.is_array, out, &fail);
+		if (status)
+			snprintf(why, whylen, "%s", fail);
+	}
+	fields_free(&f);
+	return status;
+}
+
+/* ---- connections ----------------------------------------------------------------- */
+
+/* Wait until fd is readable or the deadline passes (or the server stops
+ * while idle): 1 readable, 0 timed out, -1 stopping. */
+static int wait_readable(server *s, int fd, long long deadline, int idle)
+{
+	for (;;) {
+		long long left = deadline - now_ms();
+		if (left <= 0)
+			return 0;
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		int rc = poll(&p, 1, (int)(left < 200 ? left : 200));
+		if (rc > 0)
+			return 1;
+		if (rc < 0 && errno != EINTR)
+			return 0;
+		if (idle && __atomic_load_n(&s->stopping, __ATOMIC_SEQ_CST))
+			return -1;
+	}
+}
+
+/* Read until buf holds `want` bytes: 1 done, 0 peer closed or deadline, -1 stopping. */
+static int read_until(server *s, connection *c, nmt_buf *in, size_t want, long long deadline, int idle, int *timed_out)
+{
+	char chunk[16384];
+	while (in->len < want) {
+		int ready = wait_readable(s, c->fd, deadline, idle && in->len == 0);
+		if (ready <= 0) {
+			*timed_out = ready == 0;
+			return ready;
+		}
+		size_t room = want - in->len < sizeof chunk ? want - in->len : sizeof chunk;
+		ssize_t k = recv(c->fd, chunk, room, 0);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return 0;
+		nmt_buf_add(in, chunk, (size_t)k);
+		if (in->failed)
+			return 0;
+		if (want == (size_t)-1)   /* reading a head: one read at a time */
+			return 1;
+	}
+	return 1;
+}
+
+/* One request on c; 1 to keep the connection open, 0 to close it. */
+static int serve_request(server *s, connection *c, nmt_buf *in)
+{
+	long long start = now_ms(), deadline = start + s->idle_ms;
+	http_request r;
+	long head;
+	int timed_out = 0;
+	while ((head = http_parse_head(in->data ? in->data : "", in->len, s->max_head, &r)) == 0) {
+		int got = read_until(s, c, in, (size_t)-1, deadline, 1, &timed_out);
+		if (got <= 0) {
+			if (timed_out && in->len > 0)
+				respond_error(c->fd, 408, "Request Timeout: the request did not arrive in time", 0);
+			return 0;
+		}
+		if (in->len > 0 && deadline == start + s->idle_ms)
+			deadline = now_ms() + s->timeout_ms;   /* the request has begun */
+	}
+	if (head < 0) {
+		int status = (int)-head;
+		respond_error(c->fd, status, status == 431 ? "Request header too large" : status == 501
+				? "Transfer-Encoding is not supported: send Content-Length" : status == 505
+				? "HTTP version not supported" : "Bad Request: malformed HTTP", 0);
+		return 0;
+	}
+	size_t body_len = r.content_length > 0 ? (size_t)r.content_length : 0;
+	if (r.content_length > (long long)s->max_body) {
+		char why[96];
+		snprintf(why, sizeof why, "Request body too large (at most %zu bytes)", s->max_body);
+		respond_error(c->fd, 413, why, 0);
+		return 0;
+	}
+	if (read_until(s, c, in, (size_t)head + body_len, deadline, 0, &timed_out) <= 0) {
+		if (timed_out)
+			respond_error(c->fd, 408, "Request Timeout: the body did not arrive in time", 0);
+		return 0;
+	}
+	int keep = r.keep_alive && !__atomic_load_n(&s->stopping, __ATOMIC_SEQ_CST);
+	const char *body = in->data + head;
+	nmt_buf out = { 0 };
+	char why[256] = "";
+	int status = 200;
+	if (strcmp(r.method, "OPTIONS") == 0) {
+		status = 204;
+	} else if (strcmp(r.path, "/languages") == 0) {
+		if (strcmp(r.method, "GET") == 0)
+			languages_body(s, &out);
+		else
+			status = 405;
+	} else if (strcmp(r.path, "/translate") == 0) {
+		if (strcmp(r.method, "POST") != 0)
+			status = 405;
+		else if ((status = handle_translate(s, &r, body, body_len, &out, why, sizeof why)) == 0)
+			status = 200;
+	} else {
+		status = 404;
+	}
+	int rc;
+	if (out.failed) {
+		rc = respond_error(c->fd, 500, "out of memory", 0);
+		keep = 0;
+	} else if (status == 200 || status == 204) {
+		rc = respond(c->fd, status, out.data ? out.data : "", out.len, keep);
+	} else {
+		rc = respond_error(c->fd, status, why[0] ? why : http_reason(status), keep);
+	}
+	nmt_buf_free(&out);
+	/* what follows this request (a pipelined next one) stays in the buffer */
+	size_t used = (size_t)head + body_len;
+	memmove(in->data, in->data + used, in->len - used);
+	in->len -= used;
+	return rc == 0 && keep;
+}
+
+static void *connection_main(void *arg)
+{
+	connection *c = arg;
+	server *s = c->srv;
+	nmt_buf in = { 0 };
+	while (serve_request(s, c, &in))
+		;
+	nmt_buf_free(&in);
+	close(c->fd);
+	pthread_mutex_lock(&s->lock);
+	s->connections--;
+	pthread_cond_broadcast(&s->changed);
+	pthread_mutex_unlock(&s->lock);
+	free(c);
+	return NULL;
+}
+
+static void start_connection(server *s, int fd)
+{
+	struct timeval send_limit = { .tv_sec = s->timeout_ms / 1000, .tv_usec = 0 };
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &send_limit, sizeof send_limit);
+	pthread_mutex_lock(&s->lock);
+	int full = s->connections >= s->max_connections;
+	if (!full)
+		s->connections++;
+	pthread_mutex_unlock(&s->lock);
+	if (full) {
+		respond_error(fd, 503, "Too many connections: try again later", 0);
+		close(fd);
+		return;
+	}
+	connection *c = malloc(sizeof *c);
+	pthread_t t;
+	pthread_attr_t attr;
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	pthread_attr_setstacksize(&attr, 1 << 20);
+	if (c) {
+		*c = (connection){ s, fd };
+		if (pthread_create(&t, &attr, connection_main, c) == 0) {
+			pthread_attr_destroy(&attr);
+			return;
+		}
+	}
+	pthread_attr_destroy(&attr);
+	free(c);
+	respond_error(fd, 503, "Service Unavailable: out of resources", 0);
+	close(fd);
+	pthread_mutex_lock(&s->lock);
+	s->connections--;
+	pthread_mutex_unlock(&s->lock);
+}
+
+/* ---- setting up ------------------------------------------------------------------- */
+
+/* The listening socket on a numeric address (IPv4, IPv6, or "localhost"):
+ * no name lookup, which would pull a resolver into the static binary for
+ * an address a server is given by number anyway. */
+static int listen_on(const char *host, int port)
+{
+	struct sockaddr_in6 a6 = { .sin6_family = AF_INET6, .sin6_port = htons((uint16_t)port) };
+	struct sockaddr_in a4 = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
+	const char *h = strcmp(host, "localhost") == 0 ? "127.0.0.1" : host;
+	int v6 = strchr(h, ':') != NULL;
+	if ((v6 ? inet_pton(AF_INET6, h, &a6.sin6_addr) : inet_pton(AF_INET, h, &a4.sin_addr)) != 1) {
+		fprintf(stderr, "nmt: serve: --host %s is not a numeric IPv4 or IPv6 address\n", host);
+		return -1;
+	}
+	int fd = socket(v6 ? AF_INET6 : AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), one = 1;
+	struct sockaddr *addr = v6 ? (struct sockaddr *)&a6 : (struct sockaddr *)&a4;
+	socklen_t len = v6 ? sizeof a6 : sizeof a4;
+	if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) != 0 || bind(fd, addr, len) != 0 ||
+	    listen(fd, 128) != 0 || getsockname(fd, addr, &len) != 0) {
+		fprintf(stderr, "nmt: serve: cannot listen on %s port %d: %s\n", host, port, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* The port a listening socket got (what --port 0 chose). */
+static int bound_port(int fd)
+{
+	struct sockaddr_in6 a;
+	socklen_t len = sizeof a;
+	if (getsockname(fd, (struct sockaddr *)&a, &len) != 0)
+		return -1;
+	return ntohs(a.sin6_family == AF_INET6 ? a.sin6_port : ((struct sockaddr_in *)&a)->sin_port);
+}
+
+static void add_model(server *s, nmt_model *m)
+{
+	if (s->n_models == MAX_MODELS)
+		usage_error("serve: at most %s models", "32");
+	served_model *sm = &s->models[s->n_models++];
+	sm->model = m;
+	if (nmt_model_metadata_value(m, "src_lang", sm->src, sizeof sm->src) != NMT_OK)
+		strcpy(sm->src, "und");
+	if (nmt_model_metadata_value(m, "tgt_lang", sm->tgt, sizeof sm->tgt) != NMT_OK)
+		strcpy(sm->tgt, "und");
+}
+
+static void open_models(server *s, char **paths, int n_paths)
+{
+	nmt_error err;
+	nmt_model *m;
+	for (int i = 0; i < n_paths; i++) {
+		if (nmt_model_open(paths[i], 0, &m, &err) != NMT_OK) {
+			fprintf(stderr, "nmt: %s\n", err.message);
+			exit(1);
+		}
+		add_model(s, m);
+	}
+	if (n_paths > 0)
+		return;
+	nmt_catalog c;   /* no -m: every installed model, and the embedded one */
+	char *path = nmt_catalog_search_path();
+	if (!path || nmt_catalog_scan(&c, path, 1, NULL) != 0) {
+		fprintf(stderr, "nmt: out of memory\n");
+		exit(1);
+	}
+	free(path);
+	for (int i = 0; i < c.n && s->n_models < MAX_MODELS; i++)
+		if (find_model(s, c.entries[i].src, c.entries[i].tgt) < 0 && nmt_catalog_open(&c.entries[i], &m, &err) == NMT_OK)
+			add_model(s, m);
+	nmt_catalog_free(&c);
+	if (s->n_models == 0) {
+		fprintf(stderr, "nmt: serve: no model to serve (give -m MODEL)\n");
+		exit(1);
+	}
+}
+
+static long number_arg(const char *s, const char *what, long lo, long hi)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (errno || *s == '\0' || *end != '\0' || v < lo || v > hi) {
+		fprintf(stderr, "nmt: serve: %s must be an integer in %ld..%ld, not \"%s\"\n", what, lo, hi, s);
+		exit(2);
+	}
+	return v;
+}
+
+static void serve_usage(FILE *f)
+{
+	fputs("usage: nmt serve [--host 127.0.0.1] [--port 5000] [-t N] [-m MODEL]... [options]\n"
+	      "Answers LibreTranslate's API: POST /translate (q, source, target, format), GET /languages.\n"
+	      "  -m, --model FILE     a model to serve (repeatable; default: every installed model)\n"
+	      "  -t, --threads N      translations at once (default: one per core)\n"
+	      "  -b, --beam N         beam size (default 4)\n"
+	      "      --max-body N     largest request body in bytes (default 1048576)\n"
+	      "      --max-connections N  connections at once (default 64)\n"
+	      "      --timeout S      seconds a request may take to arrive (default 10)\n"
+	      "  -q, --quiet          no line on stderr when listening\n",
+	      f);
+}
+
+int nmt_serve_main(int argc, char **argv)
+{
+	static const struct option longs[] = {
+		{ "host", required_argument, NULL, 'H' },     { "port", required_argument, NULL, 'p' },
+		{ "threads", required_argument, NULL, 't' },  { "model", required_argument, NULL, 'm' },
+		{ "beam", required_argument, NULL, 'b' },     { "max-body", required_argument, NULL, 'B' },
+		{ "max-connections", required_argument, NULL, 'C' }, { "timeout", required_argument, NULL, 'T' },
+		{ "quiet", no_argument, NULL, 'q' },          { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static server s;   /* large (the worker table); one per process */
+	const char *host = "127.0.0.1";
+	int port = 5000;
+	char *paths[MAX_MODELS];
+	int n_paths = 0, c;
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+
+	nmt_options_init(&s.options);
+	s.n_workers = cores < 1 ? 1 : cores > MAX_WORKERS ? MAX_WORKERS : (int)cores;
+	s.max_head = 16384;
+	s.max_body = 1 << 20;
+	s.max_connections = 64;
+	s.timeout_ms = 10000;
+	s.idle_ms = 15000;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":m:t:b:qh", longs, NULL)) != -1) {
+		switch (c) {
+		case 'H': host = optarg; break;
+		case 'p': port = (int)number_arg(optarg, "--port", 0, 65535); break;
+		case 't': s.n_workers = (int)number_arg(optarg, "--threads", 1, MAX_WORKERS); break;
+		case 'b': s.options.beam = (int)number_arg(optarg, "--beam", 1, NMT_MAX_BEAM); break;
+		case 'B': s.max_body = (size_t)number_arg(optarg, "--max-body", 1, 1L << 30); break;
+		case 'C': s.max_connections = (int)number_arg(optarg, "--max-connections", 1, 100000); break;
+		case 'T': s.timeout_ms = 1000 * (int)number_arg(optarg, "--timeout", 1, 3600); break;
+		case 'q': s.quiet = 1; break;
+		case 'm':
+			if (n_paths == MAX_MODELS)
+				usage_error("serve: at most %s models", "32");
+			paths[n_paths++] = optarg;
+			break;
+		case 'h': serve_usage(stdout); return 0;
+		case ':': usage_error("serve: option %s needs a value (try nmt serve --help)", argv[optind - 1]);
+		default: usage_error("serve: unknown option %s (try nmt serve --help)", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		usage_error("serve: unexpected argument \"%s\"", argv[optind]);
+	open_models(&s, paths, n_paths);
+	pthread_mutex_init(&s.lock, NULL);
+	pthread_cond_init(&s.changed, NULL);
+	int fd = listen_on(host, port);
+	if (fd < 0 || pipe(stop_pipe) != 0)
+		return 1;
+	struct sigaction sa = { .sa_handler = on_stop_signal };
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	if (!s.quiet)
+		fprintf(stderr, "nmt: serving %d model%s on http://%s:%d with %d thread%s\n", s.n_models,
+			s.n_models == 1 ? "" : "s", host, bound_port(fd), s.n_workers, s.n_workers == 1 ? "" : "s");
+	for (;;) {
+		struct pollfd p[2] = { { .fd = fd, .events = POLLIN }, { .fd = stop_pipe[0], .events = POLLIN } };
+		if (poll(p, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (p[1].revents)
+			break;
+		int client = accept4(fd, NULL, NULL, SOCK_CLOEXEC);
+		if (client >= 0)
+			start_connection(&s, client);
+	}
+	/* stopping: no new connections; those open finish the request they are in */
+	close(fd);
+	pthread_mutex_lock(&s.lock);
+	__atomic_store_n(&s.stopping, 1, __ATOMIC_SEQ_CST);
+	while (s.connections > 0)
+		pthread_cond_wait(&s.changed, &s.lock);
+	pthread_mutex_unlock(&s.lock);
+	for (int w = 0; w < s.n_workers; w++)
+		for (int i = 0; i < s.n_models; i++)
+			nmt_session_free(s.workers[w].sessions[i]);
+	for (int i = 0; i < s.n_models; i++)
+		nmt_model_close(s.models[i].model);
+	if (!s.quiet)
+		fprintf(stderr, "nmt: serve: stopped\n");
+	return 0;
+}
