@@ -31,7 +31,7 @@ lines=$(wc -l <"$TMP/src")
 ./nmt serve --port 0 -t "$THREADS" 2>"$TMP/log" &
 SPID=$!
 for i in $(seq 40); do
-	PORT=$(sed -n 's/^nmt: serving .* on http:\/\/127.0.0.1:\([0-9]*\) .*/\1/p' "$TMP/log")
+	PORT=$(sed -n 's/^nmt: serving .* on http:\/\/127.0.0.1:\([0-9]*\) .*/\1/p' "$TMP/log" 2>/dev/null || true)
 	[ -n "$PORT" ] && break
 	sleep 0.25
 done
