@@ -25,12 +25,10 @@ The .bin files follow Marian's binary layout; the intgemm8 one holds each
 W matrix transposed as int8 with its multiplier 127 / max|W| after it, and
 its expected outputs come from the weights those int8 values stand for.
 """
-import io
 import math
 import os
 import struct
 import sys
-import zipfile
 
 import numpy as np
 import sentencepiece as spm
@@ -38,6 +36,8 @@ import torch
 
 sys.path.insert(0, os.path.dirname(__file__))
 from marian_ref import Marian  # noqa: E402
+import ssru  # noqa: E402
+from ssru import yml_bytes as yml  # noqa: E402
 
 SENTENCES = [
     "A dog runs along the beach.",
@@ -47,18 +47,6 @@ SENTENCES = [
     "An old woman sits on a bench next to the river.",
     "THE CAT!",
 ]
-
-
-def yml(cfg):
-    lines = []
-    for k, v in cfg.items():
-        if isinstance(v, list):
-            lines.append(f'{k}:')
-            lines += [f'  - {x}' for x in v] if v else ['  []']
-        else:
-            lines.append(f'{k}: {v}')
-    text = ('\n'.join(lines) + '\n').encode() + b'\0'
-    return np.frombuffer(text + b'\0' * ((-len(text)) % 256), dtype=np.int8)
 
 
 def config(d, heads, ffn, enc, dec, vocabs, tied, dec_ffn=0, activation='relu', tied_layers=()):
@@ -117,14 +105,7 @@ def weights(rng, d, ffn, dec_ffn, enc, dec, vs, vt, tied):
 
 
 def save_npz(path, w, cfg):
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, 'w', zipfile.ZIP_STORED) as z:
-        for name in sorted(w) + ['special:model.yml']:
-            arr = yml(cfg) if name == 'special:model.yml' else w[name]
-            a = io.BytesIO()
-            np.save(a, arr)
-            z.writestr(zipfile.ZipInfo(name + '.npy', date_time=(1980, 1, 1, 0, 0, 0)), a.getvalue())   # reproducible
-    open(path, 'wb').write(buf.getvalue())
+    ssru.save_npz(path, w, yml(cfg))
 
 
 def is_gemm_weight(name):

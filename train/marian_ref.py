@@ -11,24 +11,19 @@ beam shrinking as hypotheses end, at most ceil(3 x source pieces) tokens.
 """
 import argparse
 import math
+import os
 import sys
 
 import numpy as np
 import sentencepiece as spm
 import torch
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ssru import parse_yml  # noqa: E402
+
 
 def config(z):
-    text = bytes(z['special:model.yml']).split(b'\0')[0].decode()
-    cfg, key = {}, None
-    for line in text.splitlines():
-        if line.startswith('  - ') and key:
-            cfg[key].append(line[4:].strip())
-        elif ':' in line and not line.startswith(' '):
-            key, value = line.split(':', 1)
-            value = value.strip()
-            cfg[key] = [] if value in ('', '[]') else value.strip('"\'')
-    return cfg
+    return parse_yml(bytes(z['special:model.yml']).split(b'\0')[0].decode())
 
 
 class Marian:
