@@ -60,6 +60,10 @@ typedef struct nmt_model nmt_model;
 /* Check every section's checksum while opening (reads the whole file).
  * Without it only the header and the section table are checked up front. */
 #define NMT_OPEN_VERIFY 1u
+/* Read only the header, the section table and the metadata: for listing
+ * models by language without the cost of preparing them. Such a model
+ * gives metadata and sections; nmt_session_new refuses it. */
+#define NMT_OPEN_METADATA 2u
 
 /* Map a packed model file (model-pack's output) read-only. */
 nmt_status nmt_model_open(const char *path, unsigned flags, nmt_model **model, nmt_error *err);

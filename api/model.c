@@ -9,6 +9,9 @@
 #include "../format/format.h"
 #include "../engine/model.h"
 
+_Static_assert(NMT_OPEN_VERIFY == NMT_LOAD_VERIFY && NMT_OPEN_METADATA == NMT_LOAD_METADATA,
+	       "nmt.h's open flags are passed to the engine as they are");
+
 /* What both openers check first; `source` is the path or the buffer. */
 static nmt_status check_open(const void *source, const char *what, unsigned flags, nmt_model **model,
 			     nmt_error *err)
@@ -18,7 +21,7 @@ static nmt_status check_open(const void *source, const char *what, unsigned flag
 	*model = NULL;
 	if (!source)
 		return nmt_api_fail(err, NMT_ERR_ARGUMENT, "no model %s", what);
-	if (flags & ~NMT_OPEN_VERIFY)
+	if (flags & ~(NMT_OPEN_VERIFY | NMT_OPEN_METADATA))
 		return nmt_api_fail(err, NMT_ERR_ARGUMENT, "unknown open flags 0x%x", flags);
 	return NMT_OK;
 }
@@ -30,7 +33,7 @@ nmt_status nmt_model_open(const char *path, unsigned flags, nmt_model **model, n
 
 	if (rc != NMT_OK)
 		return rc;
-	rc = (nmt_status)nmt_load_file(path, (flags & NMT_OPEN_VERIFY) != 0, model, why, sizeof why);
+	rc = (nmt_status)nmt_load_file(path, flags, model, why, sizeof why);
 	return rc ? nmt_api_fail(err, rc, "%s", why) : nmt_api_ok(err);
 }
 
@@ -52,7 +55,7 @@ nmt_status nmt_model_open_buffer(const void *data, size_t size, unsigned flags, 
 		memcpy(copy, data, size);
 		data = copy;
 	}
-	rc = (nmt_status)nmt_load_memory(data, size, (flags & NMT_OPEN_VERIFY) != 0, model, why, sizeof why);
+	rc = (nmt_status)nmt_load_memory(data, size, flags, model, why, sizeof why);
 	if (rc) {
 		free(copy);
 		return nmt_api_fail(err, rc, "%s", why);

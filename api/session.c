@@ -53,6 +53,8 @@ nmt_status nmt_session_new(const nmt_model *model, nmt_session **session, nmt_er
 	*session = NULL;
 	if (!model)
 		return nmt_api_fail(err, NMT_ERR_ARGUMENT, "no model");
+	if (model->metadata_only)
+		return nmt_api_fail(err, NMT_ERR_ARGUMENT, "the model was opened for its metadata only (NMT_OPEN_METADATA)");
 	nmt_session *s = calloc(1, sizeof *s);
 	if (!s || !(s->translators = calloc(1, sizeof *s->translators)) ||
 	    !(s->translators[0] = nmt_translator_new(model))) {

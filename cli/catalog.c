@@ -58,7 +58,9 @@ static int add(nmt_catalog *c, const char *path, void (*warn)(const char *, cons
 	nmt_error err;
 	if (path && !(e.path = strdup(path)))
 		return -1;
-	if (nmt_catalog_open(&e, &m, &err) != NMT_OK) {
+	nmt_status rc = path ? nmt_model_open(path, NMT_OPEN_METADATA, &m, &err)
+			     : nmt_model_open_buffer(nmt_embedded_model, nmt_embedded_model_size, NMT_OPEN_METADATA, &m, &err);
+	if (rc != NMT_OK) {
 		if (warn)
 			warn(path ? path : "(embedded)", err.message);
 		free(e.path);

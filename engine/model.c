@@ -108,7 +108,7 @@ static int build_shared_rows(nmt_model *m, char *err, size_t errlen)
 
 /* ---- open / close ------------------------------------------------------- */
 
-int nmt_load_memory(const void *buf, size_t len, int verify_all, nmt_model **out,
+int nmt_load_memory(const void *buf, size_t len, unsigned how, nmt_model **out,
 			  char *err, size_t errlen)
 {
 	nmt_model *m = calloc(1, sizeof *m);
@@ -133,6 +133,7 @@ int nmt_load_memory(const void *buf, size_t len, int verify_all, nmt_model **out
 		rc = NMT_ERR_ARGUMENT;
 		goto fail;
 	}
+	int verify_all = (how & NMT_LOAD_VERIFY) != 0;
 	if (nmt_format_parse(buf, len, verify_all, &m->view, err, errlen) != 0)
 		goto fail;
 	m->verified_bulk = verify_all;
@@ -147,6 +148,13 @@ int nmt_load_memory(const void *buf, size_t len, int verify_all, nmt_model **out
 	if (nmt_meta_get(m->meta, m->meta_len, "arch", arch, sizeof arch) != 0 || !(m->family = nmt_family_for(arch))) {
 		nmt_fail(err, errlen, "unsupported model architecture (metadata \"arch\" is neither gru-fc-1 nor transformer-ssru)");
 		goto fail;
+	}
+	if (how & NMT_LOAD_METADATA) {
+		/* For listing models: reading the languages must not cost
+		 * binding the weights and computing the per-word tables. */
+		m->metadata_only = 1;
+		*out = m;
+		return 0;
 	}
 	if (m->family->bind(m, err, errlen) != 0)
 		goto fail;
@@ -168,7 +176,7 @@ fail:
 	return rc;
 }
 
-int nmt_load_file(const char *path, int verify_all, nmt_model **out, char *err, size_t errlen)
+int nmt_load_file(const char *path, unsigned how, nmt_model **out, char *err, size_t errlen)
 {
 	struct stat st;
 	int fd = open(path, O_RDONLY);
@@ -198,7 +206,7 @@ int nmt_load_file(const char *path, int verify_all, nmt_model **out, char *err, 
 		return no_memory ? NMT_ERR_NO_MEMORY : NMT_ERR_IO;
 	}
 	char why[256];
-	int rc = nmt_load_memory(map, len, verify_all, out, why, sizeof why);
+	int rc = nmt_load_memory(map, len, how, out, why, sizeof why);
 	if (rc != 0) {
 		munmap(map, len);
 		nmt_fail(err, errlen, "%s: %s", path, why);

@@ -110,6 +110,7 @@ struct nmt_model {
 	size_t meta_len;
 	nmt_file_view view;
 	int verified_bulk;                           /* the bulk sections' checksums were checked too */
+	int metadata_only;                           /* opened with NMT_LOAD_METADATA: no weights bound */
 	const void *map;                             /* the whole file */
 	size_t map_len;
 	int owns_map;                                /* munmap on close */
@@ -121,14 +122,17 @@ struct nmt_model {
 
 /* The engine's side of loading a model; nmt.h's nmt_model_open,
  * nmt_model_open_buffer and nmt_model_close (api/model.c) are built on these.
- *
- * Map a packed file read-only and bind everything. 0, or on error a
+ * `how` is a set of these bits (the same values as nmt.h's NMT_OPEN_*): */
+#define NMT_LOAD_VERIFY 1u   /* check every section's checksum */
+#define NMT_LOAD_METADATA 2u /* header, section table and metadata only:
+			      * nothing bound or computed, no translating */
+/* Map a packed file read-only and bind everything `how` asks for. 0, or on error a
  * one-line message and NMT_ERR_IO, NMT_ERR_FORMAT, NMT_ERR_NO_MEMORY or
  * NMT_ERR_UNSUPPORTED (nmt.h). */
-int nmt_load_file(const char *path, int verify_all, nmt_model **out, char *err, size_t errlen);
+int nmt_load_file(const char *path, unsigned how, nmt_model **out, char *err, size_t errlen);
 /* Use a packed file already in memory (64-byte aligned, else
  * NMT_ERR_ARGUMENT; it must outlive the model). Errors as above. */
-int nmt_load_memory(const void *buf, size_t len, int verify_all, nmt_model **out, char *err,
+int nmt_load_memory(const void *buf, size_t len, unsigned how, nmt_model **out, char *err,
 		    size_t errlen);
 /* Unmap and free everything a load made (NULL: nothing). */
 void nmt_unload(nmt_model *m);

@@ -238,6 +238,36 @@ static void test_model_info(void **state)
 	assert_int_equal(nmt_model_section(f->model, -1, &info), NMT_ERR_ARGUMENT);
 }
 
+/* A model opened for its metadata gives the same metadata and sections
+ * as a full open, and cannot translate. */
+static void test_open_metadata_only(void **state)
+{
+	fixture *f = *state;
+	nmt_model *m;
+	nmt_session *s = (nmt_session *)1;
+	nmt_error err;
+	size_t len, full_len;
+
+	assert_int_equal(nmt_model_open(MODEL_PATH, NMT_OPEN_METADATA, &m, &err), NMT_OK);
+	const char *meta = nmt_model_metadata(m, &len), *full = nmt_model_metadata(f->model, &full_len);
+	assert_int_equal(len, full_len);
+	assert_memory_equal(meta, full, len);
+	assert_int_equal(nmt_model_section_count(m), nmt_model_section_count(f->model));
+	assert_int_equal(nmt_model_file_size(m), nmt_model_file_size(f->model));
+	assert_int_equal(nmt_session_new(m, &s, &err), NMT_ERR_ARGUMENT);
+	assert_null(s);
+	assert_non_null(strstr(err.message, "metadata only"));
+	nmt_model_close(m);
+
+	/* Both flags together: the checksums are still checked. */
+	char *buf = read_file(MODEL_PATH, 0, &len);
+	buf[40000] ^= 0x55;
+	assert_int_equal(nmt_model_open_buffer(buf, len, NMT_OPEN_METADATA | NMT_OPEN_VERIFY, &m, &err), NMT_ERR_FORMAT);
+	assert_int_equal(nmt_model_open_buffer(buf, len, NMT_OPEN_METADATA, &m, &err), NMT_OK);
+	nmt_model_close(m);
+	free(buf);
+}
+
 static void test_bad_options(void **state)
 {
 	fixture *f = *state;
@@ -564,6 +594,7 @@ int main(void)
 		cmocka_unit_test(test_status_strings),
 		cmocka_unit_test(test_open_buffer_any_alignment),
 		cmocka_unit_test(test_model_info),
+		cmocka_unit_test(test_open_metadata_only),
 		cmocka_unit_test(test_bad_options),
 		cmocka_unit_test(test_matches_reference),
 		cmocka_unit_test(test_result_access),

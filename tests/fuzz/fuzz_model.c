@@ -61,16 +61,17 @@ static void translate_with(const nmt_model *m)
 	nmt_translator_free(t);
 }
 
-static void open_and_use(const uint8_t *buf, size_t n, int verify_all)
+static void open_and_use(const uint8_t *buf, size_t n, unsigned how)
 {
 	nmt_model *m;
 	char err[256], val[64];
-	if (nmt_load_memory(buf, n, verify_all, &m, err, sizeof err) != 0) {
+	if (nmt_load_memory(buf, n, how, &m, err, sizeof err) != 0) {
 		FUZZ_ASSERT(err[0] != '\0');
 		return;
 	}
 	nmt_meta_of(m, "arch", val, sizeof val);
-	translate_with(m);
+	if (!(how & NMT_LOAD_METADATA))
+		translate_with(m);
 	nmt_unload(m);
 }
 
@@ -81,9 +82,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!buf)
 		return 0;
 	memcpy(buf, data, size);
+	open_and_use(buf, size, NMT_LOAD_METADATA);
 	open_and_use(buf, size, 0);
 	fix_checksums(buf, size);
-	open_and_use(buf, size, 1);
+	open_and_use(buf, size, NMT_LOAD_VERIFY);
 	free(buf);
 	return 0;
 }
