@@ -51,12 +51,19 @@ default_weights = $(firstword $(wildcard models/ende-$(1).safetensors) models/en
 EMBED_MODEL ?= $(if $(wildcard models/ende.safetensors),build/models/ende.$(EMBED_QUANT).nmt)
 EMBED_FLAGS = $(if $(EMBED_MODEL),-DNMT_EMBED_PATH='"$(EMBED_MODEL)"')
 MODEL_VARIANTS = $(foreach q,f32 q8 q4,build/models/ende.$(q).nmt)
-# The second direction, German to English (models/deen.*), is not embedded:
-# `make models` packs it, `make install` installs it, nmt -l de-en finds it.
-# DEEN_QUANT is the format shipped: q8 until it has q4 fine-tuned weights
-# (q4 without them loses 1.7 BLEU; docs/RESULTS.md).
-DEEN_QUANT ?= $(if $(wildcard models/deen-q4.safetensors),q4,q8)
-DEEN_VARIANTS = $(if $(wildcard models/deen.safetensors),$(foreach q,f32 q8 q4,build/models/deen.$(q).nmt))
+# The other directions (models/NAME.*: NAME.safetensors, NAME.vmap and the
+# SentencePiece models NAME.SRC.model, NAME.TGT.model) are not embedded:
+# `make models` packs them, `make install` installs them, nmt -l SRC-TGT
+# finds them. Each entry is NAME:SRC:TGT; one whose weights are absent is
+# skipped. The format shipped is q4 where the direction has q4 fine-tuned
+# weights (models/NAME-q4.safetensors), else q8 (q4 without fine-tuning
+# loses 1-2 BLEU: docs/RESULTS.md).
+DIRECTIONS = deen:de:en enfr:en:fr fren:fr:en
+direction_name = $(word 1,$(subst :, ,$(1)))
+PRESENT_DIRECTIONS = $(foreach d,$(DIRECTIONS),$(if $(wildcard models/$(call direction_name,$(d)).safetensors),$(d)))
+direction_quant = $(if $(wildcard models/$(1)-q4.safetensors),q4,q8)
+DIRECTION_VARIANTS = $(foreach d,$(PRESENT_DIRECTIONS),$(foreach q,f32 q8 q4,build/models/$(call direction_name,$(d)).$(q).nmt))
+DIRECTION_SHIPPED = $(foreach d,$(PRESENT_DIRECTIONS),build/models/$(call direction_name,$(d)).$(call direction_quant,$(call direction_name,$(d))).nmt)
 # The embedded model's object is named after the model, so choosing another
 # one rebuilds it.
 EMBED_TAG = $(if $(EMBED_MODEL),$(basename $(notdir $(EMBED_MODEL))),none)
@@ -148,11 +155,15 @@ build/models/ende.%.nmt: $(DEFAULT_SPM) $(DEFAULT_VMAP) models/ende.safetensors 
 	@mkdir -p build/models
 	$(PACKER) --quant $* $(if $(DEFAULT_VMAP),--vmap $(DEFAULT_VMAP)) -o $@ $(call default_weights,$*) $(DEFAULT_SPM)
 
-build/models/deen.%.nmt: models/deen.de.model models/deen.en.model models/deen.vmap models/deen.safetensors \
-		$(wildcard models/deen-*.safetensors) $(PACKER)
+# $(1) NAME, $(2) SRC, $(3) TGT
+define direction_rule
+build/models/$(1).%.nmt: models/$(1).$(2).model models/$(1).$(3).model models/$(1).vmap models/$(1).safetensors \
+		$$(wildcard models/$(1)-*.safetensors) $$(PACKER)
 	@mkdir -p build/models
-	$(PACKER) --quant $* --vmap models/deen.vmap -o $@ \
-		$(firstword $(wildcard models/deen-$*.safetensors) models/deen.safetensors) models/deen.de.model models/deen.en.model
+	$$(PACKER) --quant $$* --vmap models/$(1).vmap -o $$@ \
+		$$(firstword $$(wildcard models/$(1)-$$*.safetensors) models/$(1).safetensors) models/$(1).$(2).model models/$(1).$(3).model
+endef
+$(foreach d,$(DIRECTIONS),$(eval $(call direction_rule,$(word 1,$(subst :, ,$(d))),$(word 2,$(subst :, ,$(d))),$(word 3,$(subst :, ,$(d))))))
 
 # the native packer a cross build packs its models with
 $(eval $(call variant,build/native,musl-gcc))
@@ -160,8 +171,8 @@ $(eval $(call variant,build/native,musl-gcc))
 build/native/model-pack: $(patsubst %.c,build/native/%.o,pack/main.c $(PACK_SRC) $(LIB_SRC))
 	musl-gcc -static -o $@ $^ $(LDLIBS)
 
-models: $(MODEL_VARIANTS) $(DEEN_VARIANTS)
-	@ls -l $(MODEL_VARIANTS) $(DEEN_VARIANTS)
+models: $(MODEL_VARIANTS) $(DIRECTION_VARIANTS)
+	@ls -l $(MODEL_VARIANTS) $(DIRECTION_VARIANTS)
 
 LIB_MUSL = $(patsubst %.c,$(B)/%.o,$(LIB_SRC))
 
@@ -262,7 +273,7 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 # The shipped models go to share/nmt/models, where nmt -l finds them.
 SHIPPED_MODELS = $(if $(EMBED_MODEL),build/models/ende.$(EMBED_QUANT).nmt) \
-	$(if $(DEEN_VARIANTS),build/models/deen.$(DEEN_QUANT).nmt)
+	$(DIRECTION_SHIPPED)
 install: nmt model-pack libnmt.a nmt.pc.in docs/nmt.1 docs/model-pack.1 $(SHIPPED_MODELS)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include \
 		$(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/nmt/models

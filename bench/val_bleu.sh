@@ -7,7 +7,9 @@
 # Each checkpoint is packed (with models/'s SentencePiece models and
 # vocabulary map, or SPM_SRC, SPM_TGT, VMAP) and translates Multi30k val
 # (CORPUS, default ../shared/data/multi30k) greedily and with beam 4; prints
-# cased 13a BLEU for both. Run from the repository root after `make`.
+# cased 13a BLEU for both. SRC and TGT (default en, de) name the direction;
+# for another one give SPM_SRC, SPM_TGT and VMAP too. Run from the
+# repository root after `make`.
 set -eu
 QUANT=f32
 if [ "${1:-}" = -q ]; then QUANT=$2; shift 2; fi
@@ -18,8 +20,8 @@ VMAP=${VMAP:-models/ende.vmap}
 PY=${PYTHON:-/usr/bin/python3}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-zcat "$CORPUS/val.en.gz" >"$TMP/src"
-zcat "$CORPUS/val.de.gz" >"$TMP/ref"
+zcat "$CORPUS/val.${SRC:-en}.gz" >"$TMP/src"
+zcat "$CORPUS/val.${TGT:-de}.gz" >"$TMP/ref"
 printf '%-48s %-4s %8s %8s\n' checkpoint fmt greedy beam4
 for ckpt in "$@"; do
 	./model-pack --quant "$QUANT" --vmap "$VMAP" -o "$TMP/m.nmt" "$ckpt" "$SPM_SRC" "$SPM_TGT" >/dev/null
