@@ -447,6 +447,12 @@ check "marian: pack untied" $PACK --marian $MF/none.npz $V1 -o "$TMP/m_none.nmt"
 check "marian: untied = reference" marian_same $MF/none.expected "$TMP/m_none.nmt"
 check "marian: pack tied decoder layers" $PACK --marian $MF/tiedlayers.npz $V1 -o "$TMP/m_tiedl.nmt"
 check "marian: tied decoder layers = reference" marian_same $MF/tiedlayers.expected "$TMP/m_tiedl.nmt"
+# marian-decoder's own outputs on the same models (train/marian_outputs.sh,
+# run with a Marian built outside the repository): nmt must match Marian
+# itself, not only the PyTorch reference.
+for n in all:m_all tgt:m_tgt none:m_none tiedlayers:m_tiedl; do
+	check "marian: ${n%%:*} = marian-decoder's own output" marian_same "$MF/${n%%:*}.marian" "$TMP/${n#*:}.nmt"
+done
 check "marian: ... the layer map recorded" sh -c "$NMT info $TMP/m_tiedl.nmt | grep -qx 'dec_tied=2,1,2'"
 expect_error "marian: a tied-layer list of the wrong length" 1 $PACK --marian $MF/badtied.npz $V1 -o "$TMP/x.nmt"
 check "marian: ... names the key" sh -c "$PACK --marian $MF/badtied.npz $V1 -o $TMP/x.nmt 2>&1 | grep -q 'transformer-tied-layers'"
