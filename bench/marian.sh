@@ -15,7 +15,8 @@
 # model, the intgemm8 .bin, and the q8 and q4 packings; then nmt's output
 # words per second on one thread for test_2016 twice (2,000 lines),
 # greedy and beam 4, without and with the lexical shortlist (Marian's own
-# figures for the same input, with it, are in the fixture's README); then
+# figures for the same input, with it, are in the fixture's README, and
+# with MARIAN=path/to/marian-decoder they are measured here too); then
 # each packing's file size, load time and peak RSS. Run from the repository
 # root after `make`.
 set -eu
@@ -104,6 +105,27 @@ for m in f32 q8 q4 sl.f32 sl.q8 sl.q4; do
 			"$(echo "$words $best" | awk '{print $1 * 1000 / $2}')"
 	done
 done
+
+# marian-decoder on the same input and machine, with the fixture README's
+# settings (its shortlist, no scores, sentences sorted into batches of
+# --mini-batch): only with MARIAN=path/to/marian-decoder (built outside the
+# repository, ../shared/docs/marian-peer.md), one run each.
+if [ -n "${MARIAN:-}" ] && [ -x "$MARIAN" ]; then
+	printf '%-26s %-7s %10s\n' "marian-decoder" search words/s
+	for m in model.bin model.intgemm8.bin; do
+		for beam in 1 4; do
+			for mb in 1 32; do
+				s=$(date +%s%N)
+				"$MARIAN" -m "$F/$m" -v "$F/vocab.ende.spm" "$F/vocab.ende.spm" --cpu-threads 1 --beam-size $beam \
+					--max-length-factor 3 --normalize 0 --word-penalty 0 --shortlist "$F/lex.50.50.s2t.bin" false \
+					--skip-cost --mini-batch $mb --maxi-batch 100 --maxi-batch-sort src --quiet <"$TMP/x2" >"$TMP/out"
+				ms=$((($(date +%s%N) - s) / 1000000))
+				printf '%-26s %-7s %10.0f\n' "$m --mini-batch $mb" "$([ $beam = 1 ] && echo greedy || echo beam4)" \
+					"$(echo "$(wc -w <"$TMP/out") $ms" | awk '{print $1 * 1000 / $2}')"
+			done
+		done
+	done
+fi
 
 # Load time: the whole process on an empty input (the file mapped, checked
 # and bound; nothing translated), best of 5. Peak RSS: GNU time's maximum
