@@ -59,7 +59,8 @@ MODEL_VARIANTS = $(foreach q,f32 q8 q4,build/models/ende.$(q).nmt)
 # weights (models/NAME-q4.safetensors), else q8 (q4 without fine-tuning
 # loses 1-2 BLEU: docs/RESULTS.md).
 DIRECTIONS = deen:de:en enfr:en:fr fren:fr:en
-direction_name = $(word 1,$(subst :, ,$(1)))
+direction_field = $(word $(2),$(subst :, ,$(1)))
+direction_name = $(call direction_field,$(1),1)
 PRESENT_DIRECTIONS = $(foreach d,$(DIRECTIONS),$(if $(wildcard models/$(call direction_name,$(d)).safetensors),$(d)))
 direction_quant = $(if $(wildcard models/$(1)-q4.safetensors),q4,q8)
 DIRECTION_VARIANTS = $(foreach d,$(PRESENT_DIRECTIONS),$(foreach q,f32 q8 q4,build/models/$(call direction_name,$(d)).$(q).nmt))
@@ -163,7 +164,7 @@ build/models/$(1).%.nmt: models/$(1).$(2).model models/$(1).$(3).model models/$(
 	$$(PACKER) --quant $$* --vmap models/$(1).vmap -o $$@ \
 		$$(firstword $$(wildcard models/$(1)-$$*.safetensors) models/$(1).safetensors) models/$(1).$(2).model models/$(1).$(3).model
 endef
-$(foreach d,$(DIRECTIONS),$(eval $(call direction_rule,$(word 1,$(subst :, ,$(d))),$(word 2,$(subst :, ,$(d))),$(word 3,$(subst :, ,$(d))))))
+$(foreach d,$(DIRECTIONS),$(eval $(call direction_rule,$(call direction_field,$(d),1),$(call direction_field,$(d),2),$(call direction_field,$(d),3))))
 
 # the native packer a cross build packs its models with
 $(eval $(call variant,build/native,musl-gcc))

@@ -51,6 +51,14 @@ static void copy_value(const nmt_model *m, const char *key, char *out, size_t si
 	}
 }
 
+/* The entry's file, or the embedded model when it has no path. */
+static nmt_status open_entry(const nmt_catalog_entry *e, unsigned flags, nmt_model **m, nmt_error *err)
+{
+	if (e->path)
+		return nmt_model_open(e->path, flags, m, err);
+	return nmt_model_open_buffer(nmt_embedded_model, nmt_embedded_model_size, flags, m, err);
+}
+
 static int add(nmt_catalog *c, const char *path, void (*warn)(const char *, const char *))
 {
 	nmt_catalog_entry e = { 0 };
@@ -58,9 +66,7 @@ static int add(nmt_catalog *c, const char *path, void (*warn)(const char *, cons
 	nmt_error err;
 	if (path && !(e.path = strdup(path)))
 		return -1;
-	nmt_status rc = path ? nmt_model_open(path, NMT_OPEN_METADATA, &m, &err)
-			     : nmt_model_open_buffer(nmt_embedded_model, nmt_embedded_model_size, NMT_OPEN_METADATA, &m, &err);
-	if (rc != NMT_OK) {
+	if (open_entry(&e, NMT_OPEN_METADATA, &m, &err) != NMT_OK) {
 		if (warn)
 			warn(path ? path : "(embedded)", err.message);
 		free(e.path);
@@ -164,7 +170,5 @@ const nmt_catalog_entry *nmt_catalog_find(const nmt_catalog *c, const char *src,
 
 nmt_status nmt_catalog_open(const nmt_catalog_entry *e, nmt_model **m, nmt_error *err)
 {
-	if (e->path)
-		return nmt_model_open(e->path, 0, m, err);
-	return nmt_model_open_buffer(nmt_embedded_model, nmt_embedded_model_size, 0, m, err);
+	return open_entry(e, 0, m, err);
 }

@@ -124,12 +124,15 @@ Q4=$(cat "$F/chosen.txt")
 echo "chosen: $Q4"
 
 step "9. pack and evaluate"
-$PY train/export.py "$OUT/ft/best.safetensors" "$F/model.safetensors" F16
-$PY train/export.py "$Q4" "$F/q4.safetensors" F16
-cp "$OUT/student/en.model" "$OUT/student/de.model" "$F/"
-cp "$OUT/student/vmap.txt" "$F/vmap.txt"
-./model-pack --quant q4 --vmap "$F/vmap.txt" -o "$F/ende.q4.nmt" "$F/q4.safetensors" "$F/en.model" "$F/de.model"
-SRC=en TGT=de bench/eval.sh "$F/ende.q4.nmt" "$CORPUS" | tee "$F/eval.txt"
+if [ ! -f "$F/eval.txt" ]; then
+	$PY train/export.py "$OUT/ft/best.safetensors" "$F/model.safetensors" F16
+	$PY train/export.py "$Q4" "$F/q4.safetensors" F16
+	cp "$OUT/student/en.model" "$OUT/student/de.model" "$F/"
+	cp "$OUT/student/vmap.txt" "$F/vmap.txt"
+	./model-pack --quant q4 --vmap "$F/vmap.txt" -o "$F/ende.q4.nmt" "$F/q4.safetensors" "$F/en.model" "$F/de.model"
+	SRC=en TGT=de bench/eval.sh "$F/ende.q4.nmt" "$CORPUS" >"$F/eval.tmp" && mv "$F/eval.tmp" "$F/eval.txt"
+fi
+cat "$F/eval.txt"
 if [ "${INSTALL:-0}" = 1 ]; then
 	train/install_default.sh "$F" "$Q4"
 else
