@@ -87,6 +87,17 @@ static opened open_fixture(const char *name) {
 
 static void close_fixture(opened *o) { spm_close(o->m); free(o->blob); }
 
+/* The blob layout of docs/TOKENIZER.md, for tests that build blobs by hand. */
+static uint32_t le32(const uint8_t *p) {
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+static void put_le32(uint8_t *p, uint32_t v) {
+    for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> 8 * i);
+}
+#define SECTION_OFF(sec) (40 + 8 * (sec))
+#define SECTION_SIZE(sec) (40 + 8 * (sec) + 4)
+enum { SEC_PIECES = 0, SEC_HASH = 2, SEC_TRIE = 3 };
+
 static void format_ids(char *out, size_t cap, const int32_t *ids, size_t n) {
     size_t at = 0;
     out[0] = 0;
@@ -179,6 +190,73 @@ static void test_fixture_model(void **state) {
 /* A decode-only blob (a model's target side) decodes every fixture exactly as
  * spm_decode does, with the same special ids, in less space; it cannot encode,
  * and a blob that claims to be decode-only but carries tables is refused. */
+/* The blob with a lookup table stored after its sections, as blobs packed
+ * before spm_open built the table carry one (2^k >= 2 n slots of id + 1,
+ * FNV-1a-32, linear probing). */
+static uint8_t *with_stored_table(const opened *o, size_t *len) {
+    uint32_t n = (uint32_t)spm_vocab_size(o->m), n_slots = 16, at = ((uint32_t)o->blob_len + 15) & ~15u;
+    while (n_slots < 2 * n) n_slots *= 2;
+    *len = at + 4 * (size_t)n_slots;
+    uint8_t *b = calloc(1, *len);
+    assert_non_null(b);
+    memcpy(b, o->blob, o->blob_len);
+    put_le32(b + 8, (uint32_t)*len);
+    put_le32(b + SECTION_OFF(SEC_HASH), at);
+    put_le32(b + SECTION_SIZE(SEC_HASH), 4 * n_slots);
+    for (uint32_t id = 0; id < n; id++) {
+        size_t plen;
+        const char *p = spm_piece(o->m, (int)id, &plen);
+        uint32_t h = 2166136261u;
+        for (size_t i = 0; i < plen; i++) h = (h ^ (uint8_t)p[i]) * 16777619u;
+        uint32_t slot = h & (n_slots - 1);
+        while (le32(b + at + 4 * slot)) slot = (slot + 1) & (n_slots - 1);
+        put_le32(b + at + 4 * slot, id + 1);
+    }
+    return b;
+}
+
+/* The packer stores no lookup table and spm_open builds it; a blob that
+ * stores one is checked and used; a repeated piece is refused. */
+static void test_lookup_table_built_or_stored(void **state) {
+    (void)state;
+    spm_scratch *s = spm_scratch_new();
+    assert_non_null(s);
+    for (size_t k = 0; k < sizeof kModels / sizeof *kModels; k++) {
+        const char *model = kModels[k];
+        opened full = open_fixture(model);
+        assert_int_equal(le32(full.blob + SECTION_SIZE(SEC_HASH)), 0);
+        for (size_t t = 0; t < sizeof kTexts / sizeof *kTexts; t++) check_encode(full.m, s, model, kTexts[t]);
+
+        size_t len;
+        uint8_t *stored = with_stored_table(&full, &len);
+        spm_model *m;
+        char err[256] = "";
+        if (spm_open(stored, len, &m, err, sizeof err)) fail_msg("stored table %s: %s", model, err);
+        for (size_t t = 0; t < sizeof kTexts / sizeof *kTexts; t++) check_encode(m, s, model, kTexts[t]);
+        spm_close(m);
+        /* a stored table that sends a piece to another id */
+        uint32_t at = le32(stored + SECTION_OFF(SEC_HASH)), slot = 0;
+        while (le32(stored + at + 4 * slot) == 0) slot++;
+        put_le32(stored + at + 4 * slot, le32(stored + at + 4 * slot) % (uint32_t)spm_vocab_size(full.m) + 1);
+        assert_int_equal(spm_open(stored, len, &m, err, sizeof err), -1);
+        assert_non_null(strstr(err, "hash table"));
+        free(stored);
+
+        /* the last piece's record pointing at the text of the one before it */
+        uint8_t *dup = malloc(full.blob_len);
+        assert_non_null(dup);
+        memcpy(dup, full.blob, full.blob_len);
+        uint32_t n = (uint32_t)spm_vocab_size(full.m);
+        uint8_t *recs = dup + le32(dup + SECTION_OFF(SEC_PIECES));
+        memcpy(recs + 16 * (size_t)(n - 1), recs + 16 * (size_t)(n - 2), 8);
+        assert_int_equal(spm_open(dup, full.blob_len, &m, err, sizeof err), -1);
+        assert_non_null(strstr(err, "repeats"));
+        free(dup);
+        close_fixture(&full);
+    }
+    spm_scratch_free(s);
+}
+
 static void test_decode_only(void **state) {
     (void)state;
     spm_scratch *s = spm_scratch_new();
@@ -205,14 +283,23 @@ static void test_decode_only(void **state) {
         assert_int_equal(spm_encode(m, s, "a b", 3, &ids, &n), -1);
         assert_int_equal(spm_piece_to_id(m, "</s>", 4), -1);
         spm_close(m);
-        /* a full blob with the decode-only flag set: its tables contradict it */
-        uint8_t *bad = malloc(full.blob_len);
-        assert_non_null(bad);
-        memcpy(bad, full.blob, full.blob_len);
-        bad[16] |= 1u << 5;
-        assert_int_equal(spm_open(bad, full.blob_len, &m, err, sizeof err), -1);
-        assert_non_null(strstr(err, "decode-only"));
-        free(bad);
+        /* A full blob with the decode-only flag set: a charsmap contradicts
+         * it; without one it is a decode-only blob of the older layout (full
+         * records), which still opens and decodes the same. */
+        uint8_t *flagged = malloc(full.blob_len);
+        assert_non_null(flagged);
+        memcpy(flagged, full.blob, full.blob_len);
+        flagged[16] |= 1u << 5;
+        uint32_t trie_size = le32(full.blob + SECTION_SIZE(SEC_TRIE));
+        if (trie_size) {
+            assert_int_equal(spm_open(flagged, full.blob_len, &m, err, sizeof err), -1);
+            assert_non_null(strstr(err, "decode-only"));
+        } else {
+            if (spm_open(flagged, full.blob_len, &m, err, sizeof err)) fail_msg("older decode-only %s: %s", model, err);
+            for (size_t t = 0; t < sizeof kTexts / sizeof *kTexts; t++) check_decode(m, s, model, kTexts[t]);
+            spm_close(m);
+        }
+        free(flagged);
         free(blob);
         free(proto.data);
         close_fixture(&full);
@@ -520,15 +607,10 @@ static void test_scrambled_piece_types(void **state) {
 }
 
 int main(void) {
-    struct CMUnitTest tests[sizeof kModels / sizeof *kModels + 9];
-    size_t n = 0;
-    for (size_t i = 0; i < sizeof kModels / sizeof *kModels; i++) {
-        struct CMUnitTest t = {kModels[i], test_fixture_model, NULL, NULL, (void *)kModels[i]};
-        tests[n++] = t;
-    }
     const struct CMUnitTest rest[] = {
         cmocka_unit_test(test_special_ids),
         cmocka_unit_test(test_decode_only),
+        cmocka_unit_test(test_lookup_table_built_or_stored),
         cmocka_unit_test(test_scratch_shared_by_model_types),
         cmocka_unit_test(test_encode_edge_cases),
         cmocka_unit_test(test_pack_rejects_bad_protos),
@@ -537,6 +619,12 @@ int main(void) {
         cmocka_unit_test(test_scrambled_charsmap),
         cmocka_unit_test(test_scrambled_piece_types),
     };
+    struct CMUnitTest tests[sizeof kModels / sizeof *kModels + sizeof rest / sizeof *rest];
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof kModels / sizeof *kModels; i++) {
+        struct CMUnitTest t = {kModels[i], test_fixture_model, NULL, NULL, (void *)kModels[i]};
+        tests[n++] = t;
+    }
     for (size_t i = 0; i < sizeof rest / sizeof *rest; i++) tests[n++] = rest[i];
     return _cmocka_run_group_tests("spm", tests, n, NULL, NULL);
 }

@@ -4,7 +4,8 @@
  *   - packing: spm_pack() turns a SentencePiece .model file (a serialized ModelProto)
  *     into a self-contained little-endian blob (layout in docs/TOKENIZER.md);
  *   - runtime: spm_open() validates such a blob and uses it in place (it may live in a
- *     read-only mmap); spm_encode()/spm_decode() then reproduce spm_encode/spm_decode
+ *     read-only mmap), building only the piece lookup table the blob leaves out;
+ *     spm_encode()/spm_decode() then reproduce spm_encode/spm_decode
  *     (SentencePiece 0.1.97) exactly.
  * No global state: everything mutable lives in an explicit per-thread spm_scratch. */
 #ifndef NMT_SPM_H

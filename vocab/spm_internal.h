@@ -33,6 +33,7 @@ enum {
 #define SPM_MAGIC "nmtspm1"           /* 8 bytes including the NUL */
 #define SPM_HEADER_SIZE 96u
 #define SPM_PIECE_REC 16u             /* u32 str_off, u32 str_len, f32 score, u32 type */
+#define SPM_DECODER_REC 8u            /* decode-only: u32 str_off, u16 str_len, u16 type */
 #define SPM_ALIGN 16u
 enum { SPM_SEC_PIECES, SPM_SEC_STRINGS, SPM_SEC_HASH, SPM_SEC_TRIE, SPM_SEC_NORM,
        SPM_SEC_UNK_SURFACE, SPM_N_SECTIONS };
@@ -43,9 +44,11 @@ enum { SPM_SEC_PIECES, SPM_SEC_STRINGS, SPM_SEC_HASH, SPM_SEC_TRIE, SPM_SEC_NORM
 #define SPM_SPACE_SYMBOL "\xe2\x96\x81"
 
 struct spm_model {
-    const uint8_t *pieces;   /* n_pieces records of SPM_PIECE_REC bytes */
+    const uint8_t *pieces;   /* n_pieces records of rec_size bytes */
+    uint32_t rec_size;       /* SPM_PIECE_REC, or SPM_DECODER_REC in a decode-only blob */
     const uint8_t *strings;  /* piece text, referenced by the records */
     const uint8_t *hash;     /* n_slots little-endian u32: 0 = empty, else id + 1 */
+    uint8_t *built_hash;     /* the table spm_open built when the blob stores none, else NULL */
     const uint8_t *trie;     /* darts-clone units (u32) of the precompiled charsmap */
     const char *norm;        /* NUL-terminated replacement strings of the charsmap */
     const char *unk_surface; /* what <unk> decodes to */
@@ -90,19 +93,32 @@ static inline float spm_bits_to_float(uint32_t u) { float f; memcpy(&f, &u, 4); 
 static inline uint32_t spm_float_to_bits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 
 /* ---- pieces (ids are validated by the callers) ---- */
+static inline uint32_t spm_rd16(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8; }
 static inline const uint8_t *spm_rec(const spm_model *m, int32_t id) {
-    return m->pieces + (size_t)id * SPM_PIECE_REC;
+    return m->pieces + (size_t)id * m->rec_size;
+}
+static inline uint32_t spm_piece_len(const spm_model *m, int32_t id) {
+    const uint8_t *r = spm_rec(m, id);
+    return m->rec_size == SPM_DECODER_REC ? spm_rd16(r + 4) : spm_rd32(r + 4);
 }
 static inline const char *spm_piece_str(const spm_model *m, int32_t id, size_t *len) {
-    const uint8_t *r = spm_rec(m, id);
-    *len = spm_rd32(r + 4);
-    return (const char *)m->strings + spm_rd32(r);
+    *len = spm_piece_len(m, id);
+    return (const char *)m->strings + spm_rd32(spm_rec(m, id));
 }
+/* Scores are for encoding: a decode-only blob has none (0). */
 static inline float spm_piece_score(const spm_model *m, int32_t id) {
-    return spm_bits_to_float(spm_rd32(spm_rec(m, id) + 8));
+    return m->rec_size == SPM_DECODER_REC ? 0.0f : spm_bits_to_float(spm_rd32(spm_rec(m, id) + 8));
 }
 static inline uint32_t spm_piece_type(const spm_model *m, int32_t id) {
-    return spm_rd32(spm_rec(m, id) + 12);
+    const uint8_t *r = spm_rec(m, id);
+    return m->rec_size == SPM_DECODER_REC ? spm_rd16(r + 6) : spm_rd32(r + 12);
+}
+
+/* Slots of a lookup table for n pieces: a power of two, at most half full. */
+static inline uint32_t spm_table_slots(size_t n_pieces) {
+    uint32_t n = 16;
+    while (n < 2 * n_pieces) n *= 2;
+    return n;
 }
 
 /* ---- piece lookup: FNV-1a hash table, linear probing; incremental so that the

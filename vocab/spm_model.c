@@ -127,14 +127,21 @@ static int bind_sections(spm_model *m, const uint8_t *b, const section *sec, cha
     m->norm_len = sec[SPM_SEC_NORM].size;
     m->unk_surface = (const char *)b + sec[SPM_SEC_UNK_SURFACE].off;
     m->unk_surface_len = sec[SPM_SEC_UNK_SURFACE].size;
-    if (m->n_pieces == 0 || (uint64_t)m->n_pieces * SPM_PIECE_REC != sec[SPM_SEC_PIECES].size)
+    /* Decode-only blobs have short records; those packed before them, full ones. */
+    uint64_t size = sec[SPM_SEC_PIECES].size;
+    m->rec_size = SPM_PIECE_REC;
+    if ((m->flags & SPM_F_DECODE_ONLY) && size == (uint64_t)m->n_pieces * SPM_DECODER_REC)
+        m->rec_size = SPM_DECODER_REC;
+    if (m->n_pieces == 0 || (uint64_t)m->n_pieces * m->rec_size != size)
         return spm_fail(err, errlen, "tokenizer piece table size mismatch");
     if (m->flags & SPM_F_DECODE_ONLY) {
         if (m->n_slots || m->trie_units || m->norm_len)
             return spm_fail(err, errlen, "decode-only tokenizer has encoding tables");
         return 0;
     }
-    if (sec[SPM_SEC_HASH].size % 4 || m->n_slots <= m->n_pieces || (m->n_slots & (m->n_slots - 1)))
+    /* An empty lookup table is built at open (build_lookup); a stored one is checked. */
+    if (sec[SPM_SEC_HASH].size % 4 ||
+        (m->n_slots && (m->n_slots <= m->n_pieces || (m->n_slots & (m->n_slots - 1)))))
         return spm_fail(err, errlen, "tokenizer hash table has a bad size");
     if (sec[SPM_SEC_TRIE].size % 4 || (m->trie_units == 0) != (m->norm_len == 0))
         return spm_fail(err, errlen, "tokenizer charsmap has a bad size");
@@ -152,7 +159,7 @@ static int is_byte_piece(const char *p, size_t len) {
 /* Pass 1: the record itself lies within the blob and has a known type. */
 static int check_piece_record(const spm_model *m, int32_t id, char *err, size_t errlen) {
     const uint8_t *r = spm_rec(m, id);
-    uint32_t off = spm_rd32(r), len = spm_rd32(r + 4), type = spm_rd32(r + 12);
+    uint32_t off = spm_rd32(r), len = spm_piece_len(m, id), type = spm_piece_type(m, id);
     if (len == 0 || off > m->strings_len || len > m->strings_len - off)
         return spm_fail(err, errlen, "tokenizer piece %d out of bounds", (int)id);
     if (type < SPM_NORMAL || type > SPM_BYTE)
@@ -203,6 +210,34 @@ static int check_special_id(const spm_model *m, int32_t id, const char *what, ch
     return 0;
 }
 
+/* The piece lookup table of a blob that stores none (the packer writes none):
+ * every piece inserted by id, so a repeated piece is an error, as it is for
+ * SentencePiece. The records have been checked (pass 1). */
+static int build_lookup(spm_model *m, char *err, size_t errlen) {
+    uint32_t n_slots = spm_table_slots(m->n_pieces), mask = n_slots - 1;
+    uint8_t *slots = calloc(n_slots, 4);
+    if (slots == NULL) {
+        spm_fail(err, errlen, "out of memory");
+        return SPM_NO_MEMORY;
+    }
+    m->built_hash = slots;
+    m->hash = slots;
+    m->n_slots = n_slots;
+    for (uint32_t id = 0; id < m->n_pieces; id++) {
+        size_t len;
+        const char *p = spm_piece_str(m, (int32_t)id, &len);
+        uint32_t i = spm_hash(p, len) & mask, v;
+        for (; (v = spm_rd32(slots + 4 * (size_t)i)) != 0; i = (i + 1) & mask) {
+            size_t other_len;
+            const char *other = spm_piece_str(m, (int32_t)(v - 1), &other_len);
+            if (other_len == len && memcmp(other, p, len) == 0)
+                return spm_fail(err, errlen, "tokenizer piece %u repeats piece %u", id, v - 1);
+        }
+        spm_wr32(slots + 4 * (size_t)i, id + 1);
+    }
+    return 0;
+}
+
 static int check_tables(spm_model *m, char *err, size_t errlen) {
     if (check_hash_slots(m, err, errlen)) return -1;
     /* SentencePiece starts max at FLT_MIN (the smallest positive float), not -FLT_MAX. */
@@ -211,6 +246,10 @@ static int check_tables(spm_model *m, char *err, size_t errlen) {
     int n_unk = 0;
     for (uint32_t id = 0; id < m->n_pieces; id++)
         if (check_piece_record(m, (int32_t)id, err, errlen)) return -1;
+    if (!(m->flags & SPM_F_DECODE_ONLY) && m->n_slots == 0) {
+        int rc = build_lookup(m, err, errlen);
+        if (rc) return rc;
+    }
     for (uint32_t id = 0; id < m->n_pieces; id++)
         if (check_piece_content(m, (int32_t)id, &n_unk, err, errlen)) return -1;
     if (n_unk != 1 || m->unk_id < 0 || m->unk_id >= (int32_t)m->n_pieces ||
@@ -253,16 +292,21 @@ int spm_open(const void *blob, size_t blob_len, spm_model **out, char *err, size
         spm_fail(err, errlen, "out of memory");
         return SPM_NO_MEMORY;
     }
+    int rc = 0;
     if (read_scalars(m, b, err, errlen) || bind_sections(m, b, sec, err, errlen) ||
-        check_tables(m, err, errlen)) {
-        free(m);
-        return -1;
+        (rc = check_tables(m, err, errlen)) != 0) {
+        spm_close(m);
+        return rc == SPM_NO_MEMORY ? SPM_NO_MEMORY : -1;
     }
     *out = m;
     return 0;
 }
 
-void spm_close(spm_model *m) { free(m); }
+void spm_close(spm_model *m) {
+    if (m == NULL) return;
+    free(m->built_hash);
+    free(m);
+}
 
 int spm_vocab_size(const spm_model *m) { return (int)m->n_pieces; }
 int spm_bos_id(const spm_model *m) { return m->bos_id; }

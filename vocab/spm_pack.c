@@ -77,12 +77,6 @@ static int64_t table_find(const uint8_t *slots, uint32_t mask, const spm_proto_m
     }
 }
 
-static uint32_t table_slots(size_t n_pieces) {
-    uint32_t n = 16;
-    while (n < 2 * n_pieces) n *= 2;
-    return n;
-}
-
 static int fill_table(uint8_t *slots, uint32_t n_slots, const spm_proto_model *pm,
                       char *err, size_t errlen) {
     uint32_t mask = n_slots - 1;
@@ -115,11 +109,11 @@ static size_t align_up(size_t x) { return (x + SPM_ALIGN - 1) & ~(size_t)(SPM_AL
 
 typedef struct { size_t off[SPM_N_SECTIONS], size[SPM_N_SECTIONS], total; } blob_layout;
 
-static void plan_layout(blob_layout *L, const spm_proto_model *pm, size_t strings_len,
-                        uint32_t n_slots, spm_bytes trie, size_t norm_len) {
-    L->size[SPM_SEC_PIECES] = pm->n_pieces * SPM_PIECE_REC;
+static void plan_layout(blob_layout *L, const spm_proto_model *pm, int decode_only,
+                        size_t strings_len, spm_bytes trie, size_t norm_len) {
+    L->size[SPM_SEC_PIECES] = pm->n_pieces * (decode_only ? SPM_DECODER_REC : SPM_PIECE_REC);
     L->size[SPM_SEC_STRINGS] = strings_len;
-    L->size[SPM_SEC_HASH] = (size_t)n_slots * 4;
+    L->size[SPM_SEC_HASH] = 0;
     L->size[SPM_SEC_TRIE] = trie.len;
     L->size[SPM_SEC_NORM] = norm_len;
     L->size[SPM_SEC_UNK_SURFACE] = pm->unk_surface.len;
@@ -151,24 +145,37 @@ static void write_header(uint8_t *b, const blob_layout *L, const spm_proto_model
     }
 }
 
-static void write_pieces(uint8_t *b, const blob_layout *L, const spm_proto_model *pm) {
+static void wr16(uint8_t *p, uint32_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
+
+/* Full records, or a decode-only blob's short ones without the scores that
+ * only encoding reads (lengths fit: check_pieces caps them at 0xffff). */
+static void write_pieces(uint8_t *b, const blob_layout *L, const spm_proto_model *pm, int decode_only) {
     uint8_t *rec = b + L->off[SPM_SEC_PIECES], *str = b + L->off[SPM_SEC_STRINGS];
     uint32_t at = 0;
-    for (size_t i = 0; i < pm->n_pieces; i++, rec += SPM_PIECE_REC) {
+    for (size_t i = 0; i < pm->n_pieces; i++) {
         const spm_proto_piece *pc = &pm->pieces[i];
         memcpy(str + at, pc->piece.p, pc->piece.len);
         spm_wr32(rec, at);
-        spm_wr32(rec + 4, (uint32_t)pc->piece.len);
-        spm_wr32(rec + 8, spm_float_to_bits(pc->score));
-        spm_wr32(rec + 12, (uint32_t)pc->type);
+        if (decode_only) {
+            wr16(rec + 4, (uint32_t)pc->piece.len);
+            wr16(rec + 6, (uint32_t)pc->type);
+            rec += SPM_DECODER_REC;
+        } else {
+            spm_wr32(rec + 4, (uint32_t)pc->piece.len);
+            spm_wr32(rec + 8, spm_float_to_bits(pc->score));
+            spm_wr32(rec + 12, (uint32_t)pc->type);
+            rec += SPM_PIECE_REC;
+        }
         at += (uint32_t)pc->piece.len;
     }
 }
 
-/* A decode-only blob keeps what turning ids into text needs (pieces, flags,
- * the unk surface) and leaves out what only encoding reads: the piece lookup
- * table and the normalizer's charsmap (together 300 KB for an 8000-piece
- * nmt_nfkc model). The lookup table is still built, to find the special ids. */
+/* No blob stores the piece lookup table: spm_open builds it (64 KB for an
+ * 8000-piece model, well under a millisecond), so packed models stay smaller.
+ * It is still built here, to refuse repeated pieces and find the special ids.
+ * A decode-only blob also leaves out the normalizer's charsmap (237 KB for an
+ * nmt_nfkc model): turning ids into text needs only the pieces, the flags and
+ * the unk surface. */
 static int build_blob(const spm_proto_model *pm, int decode_only, uint8_t **out, size_t *out_len,
                       char *err, size_t errlen) {
     spm_bytes trie, norm;
@@ -178,9 +185,9 @@ static int build_blob(const spm_proto_model *pm, int decode_only, uint8_t **out,
     int add_nul = trie.len > 0 && (norm.len == 0 || norm.p[norm.len - 1] != 0);
     size_t strings_len = 0;
     for (size_t i = 0; i < pm->n_pieces; i++) strings_len += pm->pieces[i].piece.len;
-    uint32_t n_slots = table_slots(pm->n_pieces);
+    uint32_t n_slots = spm_table_slots(pm->n_pieces);
     blob_layout L;
-    plan_layout(&L, pm, strings_len, decode_only ? 0 : n_slots, trie, norm.len + (size_t)add_nul);
+    plan_layout(&L, pm, decode_only, strings_len, trie, norm.len + (size_t)add_nul);
     if (L.total > 0xffffffffu) return spm_fail(err, errlen, "model too large");
     uint8_t *b = calloc(1, L.total), *slots = calloc(n_slots, 4);
     if (b == NULL || slots == NULL) {
@@ -196,10 +203,9 @@ static int build_blob(const spm_proto_model *pm, int decode_only, uint8_t **out,
     int32_t ids[4] = {unknown_id(pm), control_id(slots, n_slots, pm, pm->bos_piece),
                       control_id(slots, n_slots, pm, pm->eos_piece),
                       control_id(slots, n_slots, pm, pm->pad_piece)};
-    if (!decode_only) memcpy(b + L.off[SPM_SEC_HASH], slots, (size_t)n_slots * 4);
     free(slots);
     write_header(b, &L, pm, ids, decode_only);
-    write_pieces(b, &L, pm);
+    write_pieces(b, &L, pm, decode_only);
     if (trie.len) memcpy(b + L.off[SPM_SEC_TRIE], trie.p, trie.len);
     if (norm.len) memcpy(b + L.off[SPM_SEC_NORM], norm.p, norm.len);
     if (pm->unk_surface.len)
