@@ -77,6 +77,8 @@ static void usage(FILE *f)
 	      "vocabulary (once if shared, else source then target).\n"
 	      "      --shortlist LEX  Marian's lexical shortlist (lex.*.s2t.bin, or its text form)\n"
 	      "                       as the model's vocabulary map\n"
+	      "      --vmap FILE      or an n-gram vocabulary map (train/vmap.py) made on the\n"
+	      "                       same vocabularies\n"
 	      "      --src-lang L, --tgt-lang L   language codes to record (default und)\n", f);
 }
 
@@ -349,9 +351,23 @@ static int pack_marian_shortlist(const char *path, const char *const vocabs[2], 
 	return first;   /* marian-decoder pads each shortlist with ids from here to a multiple of 8 */
 }
 
+/* An n-gram vocabulary map (train/vmap.py's text) as the vmap section. */
+static void pack_vmap_file(const char *path, int src_vocab, int tgt_vocab, pack_file *out)
+{
+	uint8_t *blob;
+	size_t blob_len;
+	char err[512];
+	if (pack_vmap(path, src_vocab, tgt_vocab, &blob, &blob_len, err, sizeof err) != 0)
+		die(1, "%s", err);
+	if (pack_add_section(out, NMT_TAG_VMAP, blob, blob_len, 0) != 0)
+		die(1, "too many sections");
+}
+
 /* model-pack --marian: the model's tensors and metadata (marian_pack.c),
  * then its vocabularies, one shared or source and target, and the
- * shortlist if given. */
+ * vocabulary map if given: Marian's lexical shortlist, or an n-gram map
+ * made for these vocabularies (a model of this family trained by
+ * train/train.py --family ssru on nmt's own vocabularies). */
 static int pack_marian(const char *model, const char *const vocabs[2], int n_vocabs, nmt_format quant,
 		       const char *src_lang, const char *tgt_lang, const char *vmap, const char *shortlist,
 		       const char *output, int extra)
@@ -362,8 +378,8 @@ static int pack_marian(const char *model, const char *const vocabs[2], int n_voc
 
 	if (!output || extra != 0 || n_vocabs == 0)
 		die(2, "--marian needs -o OUT.nmt and --vocab SPM (twice for separate vocabularies), and no other files");
-	if (vmap)
-		die(2, "--vmap is for nmt's own checkpoints");
+	if (vmap && shortlist)
+		die(2, "--vmap and --shortlist both give the vocabulary map: one of them");
 	for (const char *l = src_lang; l; l = l == src_lang ? tgt_lang : NULL)
 		if (strlen(l) > 16 || strpbrk(l, "\n=") || *l == '\0')
 			die(2, "a language code is a short word, not \"%s\"", l);
@@ -376,6 +392,8 @@ static int pack_marian(const char *model, const char *const vocabs[2], int n_voc
 	if (shortlist)
 		snprintf(pad, sizeof pad, "shortlist_pad=8\nshortlist_pad_from=%d\n",
 			 pack_marian_shortlist(shortlist, vocabs, n_vocabs, &out));
+	if (vmap)
+		pack_vmap_file(vmap, d.src_vocab, d.tgt_vocab, &out);
 	if (marian_add_meta(&out, &d, quant, src_lang, tgt_lang, bos, eos, pad, err, sizeof err) != 0)
 		die(1, "%s", err);
 	if (pack_write(&out, output, err, sizeof err) != 0)
@@ -461,14 +479,8 @@ int main(int argc, char **argv)
 	pack_vocab(argv[optind + 1], NMT_TAG_SRC_VOCAB, d.src_vocab, -1, -1, 0, &out);
 	pack_vocab(argv[optind + 2], NMT_TAG_TGT_VOCAB, d.tgt_vocab, d.bos_id, d.eos_id, 1, &out);
 	st_close(ck);
-	if (vmap) {
-		uint8_t *blob;
-		size_t blob_len;
-		if (pack_vmap(vmap, d.src_vocab, d.tgt_vocab, &blob, &blob_len, err, sizeof err) != 0)
-			die(1, "%s", err);
-		if (pack_add_section(&out, NMT_TAG_VMAP, blob, blob_len, 0) != 0)
-			die(1, "too many sections");
-	}
+	if (vmap)
+		pack_vmap_file(vmap, d.src_vocab, d.tgt_vocab, &out);
 	if (pack_write(&out, output, err, sizeof err) != 0)
 		die(1, "%s", err);
 	if (precompute_top > 0 && store_precomputed) {

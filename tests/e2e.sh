@@ -477,6 +477,14 @@ check "marian: pack with a text shortlist" $PACK --marian $MF/all.npz $V1 --shor
 check "marian: ... translates every line" test "$($NMT -m $TMP/m_slt.nmt -b 1 $MO <$TMP/marian.in | wc -l)" -eq 6
 check "marian: pack with a shortlist allowing every id" $PACK --marian $MF/all.npz $V1 --shortlist $MF/full.lex.bin -o "$TMP/m_slf.nmt"
 check "marian: ... changes nothing" sh -c "$NMT -m $TMP/m_slf.nmt -b 4 --nbest 4 $MO <$TMP/marian.in | cmp -s - $TMP/marian.nbest.noshortlist"
+# A model of this family trained on nmt's own vocabularies takes nmt's
+# n-gram map (the tied-target fixture uses the tiny fixture's vocabularies).
+$NMT -m "$TMP/m_tgt.nmt" -b 4 --nbest 4 $MO <"$TMP/marian.in" >"$TMP/m_tgt.nbest"
+check "marian: pack with an n-gram map allowing every id" $PACK --marian $MF/tgt.npz --vocab $FIX/src.model --vocab $FIX/tgt.model --vmap $FIX/vmap_full.txt -o "$TMP/m_vmf.nmt"
+check "marian: ... changes nothing" sh -c "$NMT -m $TMP/m_vmf.nmt -b 4 --nbest 4 $MO <$TMP/marian.in | cmp -s - $TMP/m_tgt.nbest"
+check "marian: pack with a small n-gram map" $PACK --marian $MF/tgt.npz --vocab $FIX/src.model --vocab $FIX/tgt.model --vmap $FIX/vmap_small.txt -o "$TMP/m_vms.nmt"
+check "marian: ... translates every line" test "$($NMT -m $TMP/m_vms.nmt -b 4 $MO <$TMP/marian.in | wc -l)" -eq 6
+expect_error "marian: --vmap and --shortlist together" 2 $PACK --marian $MF/tgt.npz --vocab $FIX/src.model --vocab $FIX/tgt.model --vmap $FIX/vmap_full.txt --shortlist $MF/small.lex.bin -o "$TMP/x.nmt"
 cp $MF/small.lex.bin "$TMP/bad.lex.bin"
 printf '\001' | dd of="$TMP/bad.lex.bin" bs=1 seek=100 conv=notrunc 2>/dev/null
 expect_error "marian: damaged shortlist (checksum)" 1 $PACK --marian $MF/all.npz $V1 --shortlist "$TMP/bad.lex.bin" -o "$TMP/x.nmt"
