@@ -79,6 +79,8 @@ def parse_args():
     p.add_argument('--tied', choices=('all', 'tgt', 'none'), default='all', help='ssru: embedding tying')
     p.add_argument('--dropout', type=float, default=0.3)
     p.add_argument('--label-smoothing', type=float, default=0.1)
+    p.add_argument('--unlikelihood', type=float, default=0.0,
+                   help='weight of the token-level unlikelihood loss on pieces already written (0: off)')
     p.add_argument('--lr', type=float, default=1e-3)
     p.add_argument('--warmup', type=int, default=400)
     p.add_argument('--clip', type=float, default=1.0)
@@ -121,6 +123,26 @@ def greedy_batch(model, src, src_len):
         if done.all():
             break
     return out
+
+
+def unlikelihood(logits, tout):
+    """Token-level unlikelihood (Welleck et al. 2019): at each target
+    position, every distinct piece already written before it, other than the
+    one that comes next, is pushed down by -log(1 - p). A model that keeps
+    probability on what it has just written is the one that, unsure of a
+    word, writes the same piece again and again; this trains that away
+    instead of catching it in the search. Averaged over the target tokens."""
+    B, T, _ = logits.shape
+    real = tout != data.IGNORE
+    prev = tout.clamp(min=0)
+    earlier = torch.ones(T, T, dtype=torch.bool).tril(-1)              # [t, j]: j < t
+    same = prev.unsqueeze(2) == prev.unsqueeze(1)                     # [B, j, j']
+    repeated = (same & earlier).any(-1)                               # piece j seen before j
+    cand = earlier & (real & ~repeated).unsqueeze(1) & real.unsqueeze(2)
+    cand = cand & (prev.unsqueeze(1) != prev.unsqueeze(2))            # not the next piece
+    p = logits.softmax(-1).gather(2, prev.unsqueeze(1).expand(B, T, T))
+    loss = -torch.log((1 - p).clamp(min=1e-5)) * cand
+    return loss.sum() / real.sum().clamp(min=1)
 
 
 def validate(model, val_pairs, val_refs, sp_tgt, args):
@@ -236,6 +258,8 @@ def run(model, opt, state, train, val, val_refs, sp_tgt, args, last):
             logits = model(src, src_len, tin)
             loss = F.cross_entropy(logits.reshape(-1, logits.size(-1)), tout.reshape(-1),
                                    ignore_index=data.IGNORE, label_smoothing=args.label_smoothing)
+            if args.unlikelihood > 0:
+                loss = loss + args.unlikelihood * unlikelihood(logits, tout)
             opt.zero_grad()
             loss.backward()
             if model.fq:
