@@ -5,7 +5,9 @@
 # test_2017_flickr and bench/data/general.en.txt (general English, 300
 # sentences), greedy and beam 4, the embedded model or MODEL; and how many
 # lines the guard changed, and how many of those were not degenerate
-# without it (the guard must change none of them).
+# without it (the guard must change none of them). SETS picks the sets
+# (default "test_2016_flickr test_2017_flickr general"; `val`, Multi30k's
+# validation set, is the one to choose models on).
 #
 #   bench/degenerate.sh [MODEL.nmt] [CORPUS_DIR]
 set -eu
@@ -15,11 +17,10 @@ CORPUS=${2:-../shared/data/multi30k}
 PY=${PYTHON:-/usr/bin/python3}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-zcat "$CORPUS/test_2016_flickr.en.gz" >"$TMP/test_2016_flickr"
-zcat "$CORPUS/test_2017_flickr.en.gz" >"$TMP/test_2017_flickr"
+for set in val test_2016_flickr test_2017_flickr; do zcat "$CORPUS/$set.en.gz" >"$TMP/$set"; done
 cp bench/data/general.en.txt "$TMP/general"
 printf '%-18s %-6s %22s %22s %8s %14s\n' set search "guard off" "guard on" changed "changed, fine"
-for set in test_2016_flickr test_2017_flickr general; do
+for set in ${SETS:-test_2016_flickr test_2017_flickr general}; do
 	for beam in 1 4; do
 		./nmt $M -b $beam --no-repeat-guard <"$TMP/$set" >"$TMP/off"
 		./nmt $M -b $beam <"$TMP/$set" >"$TMP/on"

@@ -2,8 +2,10 @@
 # Validation BLEU of checkpoints through the C engine, to choose between
 # them (the best single checkpoint, an average of the last few, ...):
 #
-#   bench/val_bleu.sh [-q f32|q8|q4] CKPT.safetensors ...
+#   bench/val_bleu.sh [-q f32|q8|q4] CKPT.safetensors|CKPT.npz ...
 #
+# A .npz is a model of the Transformer-SSRU family (train.py --family ssru),
+# packed with model-pack --marian on the same vocabularies and map.
 # Each checkpoint is packed (with models/'s SentencePiece models and
 # vocabulary map, or SPM_SRC, SPM_TGT, VMAP) and translates Multi30k val
 # (CORPUS, default ../shared/data/multi30k) greedily and with beam 4; prints
@@ -24,7 +26,11 @@ zcat "$CORPUS/val.${SRC:-en}.gz" >"$TMP/src"
 zcat "$CORPUS/val.${TGT:-de}.gz" >"$TMP/ref"
 printf '%-48s %-4s %8s %8s\n' checkpoint fmt greedy beam4
 for ckpt in "$@"; do
-	./model-pack --quant "$QUANT" --vmap "$VMAP" -o "$TMP/m.nmt" "$ckpt" "$SPM_SRC" "$SPM_TGT" >/dev/null
+	case $ckpt in
+	*.npz) ./model-pack --marian "$ckpt" --vocab "$SPM_SRC" --vocab "$SPM_TGT" --quant "$QUANT" --vmap "$VMAP" \
+		-o "$TMP/m.nmt" >/dev/null ;;
+	*) ./model-pack --quant "$QUANT" --vmap "$VMAP" -o "$TMP/m.nmt" "$ckpt" "$SPM_SRC" "$SPM_TGT" >/dev/null ;;
+	esac
 	./nmt -m "$TMP/m.nmt" -b 1 <"$TMP/src" >"$TMP/hyp1"
 	./nmt -m "$TMP/m.nmt" -b 4 <"$TMP/src" >"$TMP/hyp4"
 	printf '%-48s %-4s %8s %8s\n' "$ckpt" "$QUANT" \

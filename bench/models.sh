@@ -1,0 +1,44 @@
+#!/bin/sh
+# Packed models side by side, of any family, on one thread: target words per
+# second, greedy and beam 4, on test_2016_flickr.en REPEAT times over (default
+# 3), the best of RUNS runs (default 3) with the models' runs interleaved so
+# that a noisy machine slows them alike; and each one's peak RSS (GNU time).
+#
+#   bench/models.sh MODEL.nmt ... [-- NMT_OPTIONS...]
+#
+# CORPUS (default ../shared/data/multi30k), REPEAT, RUNS. Run from the
+# repository root after `make`.
+set -eu
+. "$(dirname "$0")/common.sh"
+CORPUS=${CORPUS:-../shared/data/multi30k}
+REPEAT=${REPEAT:-3}
+RUNS=${RUNS:-3}
+MODELS=""
+while [ $# -gt 0 ] && [ "$1" != -- ]; do MODELS="$MODELS $1"; shift; done
+[ $# -gt 0 ] && shift
+[ -n "$MODELS" ] || { echo "usage: bench/models.sh MODEL.nmt ... [-- NMT_OPTIONS...]" >&2; exit 2; }
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+repeat_test_2016 "$CORPUS" "$REPEAT" "$TMP/in"
+echo "input: test_2016_flickr.en x$REPEAT ($(wc -l <"$TMP/in") lines), one thread, best of $RUNS"
+printf '%-40s %-6s %10s %8s %10s\n' model search words/s seconds "peak RSS"
+for beam in 1 4; do
+	for m in $MODELS; do echo 999999999 >"$TMP/best.$(basename "$m")"; done
+	r=0
+	while [ $r -lt "$RUNS" ]; do
+		for m in $MODELS; do
+			ms=$(run_ms "$TMP/in" "$TMP/out" ./nmt -m "$m" -b $beam -t 1 "$@")
+			b=$TMP/best.$(basename "$m")
+			[ "$ms" -lt "$(cat "$b")" ] && echo "$ms" >"$b"
+			wc -w <"$TMP/out" >"$TMP/words.$(basename "$m")"
+		done
+		r=$((r + 1))
+	done
+	for m in $MODELS; do
+		ms=$(cat "$TMP/best.$(basename "$m")")
+		words=$(cat "$TMP/words.$(basename "$m")")
+		rss=$(/usr/bin/time -f %M ./nmt -m "$m" -b $beam -t 1 "$@" <"$TMP/in" 2>&1 >/dev/null | tail -n 1)
+		awk -v m="$m" -v b=$beam -v w="$words" -v ms="$ms" -v rss="$rss" \
+			'BEGIN { printf "%-40s beam%-2s %10d %8.2f %7.1f MB\n", m, b, w * 1000 / ms, ms / 1000, rss / 1024 }'
+	done
+done
