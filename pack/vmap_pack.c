@@ -177,8 +177,10 @@ static int prune_redundant(vmap_text *t, int tgt_vocab)
 		free(marks);
 		return -1;
 	}
-	memcpy(sorted, t->entries, t->n_entries * sizeof *sorted);
-	qsort(sorted, t->n_entries, sizeof *sorted, entry_cmp);
+	if (t->n_entries) {   /* a map of 0-grams only has no entries (and no array) */
+		memcpy(sorted, t->entries, t->n_entries * sizeof *sorted);
+		qsort(sorted, t->n_entries, sizeof *sorted, entry_cmp);
+	}
 	size_t n_kept = 0, n_entries = 0;
 	int max_n = 1;
 	mark_ids(t->zero, t->n_zero, marks, 1);
