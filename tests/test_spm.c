@@ -174,6 +174,14 @@ static void check_decode(const spm_model *m, spm_scratch *s, const char *model, 
     free(want.data);
 }
 
+/* Every fixture text through one opened model (its encoding, or its decoding). */
+static void encode_all_texts(const spm_model *m, spm_scratch *s, const char *model) {
+    for (size_t t = 0; t < sizeof kTexts / sizeof *kTexts; t++) check_encode(m, s, model, kTexts[t]);
+}
+static void decode_all_texts(const spm_model *m, spm_scratch *s, const char *model) {
+    for (size_t t = 0; t < sizeof kTexts / sizeof *kTexts; t++) check_decode(m, s, model, kTexts[t]);
+}
+
 static void test_fixture_model(void **state) {
     const char *model = *state;
     opened o = open_fixture(model);
@@ -225,14 +233,14 @@ static void test_lookup_table_built_or_stored(void **state) {
         const char *model = kModels[k];
         opened full = open_fixture(model);
         assert_int_equal(le32(full.blob + SECTION_SIZE(SEC_HASH)), 0);
-        for (size_t t = 0; t < sizeof kTexts / sizeof *kTexts; t++) check_encode(full.m, s, model, kTexts[t]);
+        encode_all_texts(full.m, s, model);
 
         size_t len;
         uint8_t *stored = with_stored_table(&full, &len);
         spm_model *m;
         char err[256] = "";
         if (spm_open(stored, len, &m, err, sizeof err)) fail_msg("stored table %s: %s", model, err);
-        for (size_t t = 0; t < sizeof kTexts / sizeof *kTexts; t++) check_encode(m, s, model, kTexts[t]);
+        encode_all_texts(m, s, model);
         spm_close(m);
         /* a stored table that sends a piece to another id */
         uint32_t at = le32(stored + SECTION_OFF(SEC_HASH)), slot = 0;
@@ -277,7 +285,7 @@ static void test_decode_only(void **state) {
         assert_int_equal(spm_bos_id(m), spm_bos_id(full.m));
         assert_int_equal(spm_eos_id(m), spm_eos_id(full.m));
         assert_int_equal(spm_pad_id(m), spm_pad_id(full.m));
-        for (size_t t = 0; t < sizeof kTexts / sizeof *kTexts; t++) check_decode(m, s, model, kTexts[t]);
+        decode_all_texts(m, s, model);
         const int32_t *ids;
         size_t n;
         assert_int_equal(spm_encode(m, s, "a b", 3, &ids, &n), -1);
@@ -296,7 +304,7 @@ static void test_decode_only(void **state) {
             assert_non_null(strstr(err, "decode-only"));
         } else {
             if (spm_open(flagged, full.blob_len, &m, err, sizeof err)) fail_msg("older decode-only %s: %s", model, err);
-            for (size_t t = 0; t < sizeof kTexts / sizeof *kTexts; t++) check_decode(m, s, model, kTexts[t]);
+            decode_all_texts(m, s, model);
             spm_close(m);
         }
         free(flagged);
