@@ -84,6 +84,8 @@ static void usage(FILE *f)
 	      "                       as words (by default they come through verbatim)\n"
 	      "      --no-repeat-guard  let a translation repeat pieces as the model scores them\n"
 	      "                       (by default none loops: docs/INPUT.md)\n"
+	      "      --no-case-fold   translate a sentence written in capitals as it is (by\n"
+	      "                       default in sentence case, given back in capitals)\n"
 	      "      --progress       show lines done, words/s and the time left on stderr (by\n"
 	      "                       default only on a terminal, for a large input)\n"
 	      "  -q, --quiet          never show progress\n"
@@ -162,7 +164,7 @@ static void parse_args(int argc, char **argv, cli_options *o)
 {
 	enum { OPT_NBEST = 256, OPT_ALPHA, OPT_MAXLEN, OPT_VERSION, OPT_NO_SHORTLIST, OPT_BATCH, OPT_DEVICE,
 	       OPT_SPLIT, OPT_NO_GUARD, OPT_ALIGNMENT, OPT_JSON, OPT_NO_PROTECT, OPT_HTML, OPT_PROGRESS, OPT_FROM,
-	       OPT_TO };
+	       OPT_TO, OPT_NO_CASE_FOLD };
 	static const struct option longs[] = {
 		{ "model", required_argument, NULL, 'm' },   { "beam", required_argument, NULL, 'b' },
 		{ "nbest", required_argument, NULL, OPT_NBEST }, { "alpha", required_argument, NULL, OPT_ALPHA },
@@ -175,7 +177,7 @@ static void parse_args(int argc, char **argv, cli_options *o)
 		{ "no-protect", no_argument, NULL, OPT_NO_PROTECT }, { "html", no_argument, NULL, OPT_HTML },
 		{ "progress", no_argument, NULL, OPT_PROGRESS }, { "quiet", no_argument, NULL, 'q' },
 		{ "langs", required_argument, NULL, 'l' }, { "from", required_argument, NULL, OPT_FROM },
-		{ "to", required_argument, NULL, OPT_TO },
+		{ "to", required_argument, NULL, OPT_TO }, { "no-case-fold", no_argument, NULL, OPT_NO_CASE_FOLD },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -200,6 +202,7 @@ static void parse_args(int argc, char **argv, cli_options *o)
 		case OPT_ALIGNMENT: o->nmt.alignment = 1; break;
 		case OPT_JSON: o->json = 1; break;
 		case OPT_NO_PROTECT: o->nmt.protect_spans = 0; break;
+		case OPT_NO_CASE_FOLD: o->nmt.case_fold = 0; break;
 		case OPT_HTML: o->nmt.html = 1; break;
 		case OPT_PROGRESS: o->progress = NMT_PROGRESS_ON; break;
 		case 'q': o->progress = NMT_PROGRESS_OFF; break;

@@ -132,6 +132,9 @@ typedef struct {
 			  * pieces more than twice in a row, or a letter more than
 			  * three times within a word, unless its source does
 			  * (docs/INPUT.md); 0: the search as the model scores it */
+	int case_fold;   /* 1 (default): a sentence written in capitals is translated
+			  * in sentence case and its translation given back in
+			  * capitals (docs/INPUT.md); 0: translated as written */
 } nmt_options;
 
 #define NMT_SPLIT_NONE 0

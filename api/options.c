@@ -7,7 +7,7 @@ void nmt_options_init(nmt_options *o)
 	*o = (nmt_options){ .beam = 4, .nbest = 1, .max_length = 0, .alpha = 0.6, .shortlist = 1,
 			    .threads = 1, .batch = 0, .device = NMT_DEVICE_CPU,
 			    .split = NMT_SPLIT_SENTENCE, .alignment = 0, .html = 0, .repeat_guard = 1,
-			    .protect_spans = 1 };
+			    .protect_spans = 1, .case_fold = 1 };
 }
 
 /* Decoder rows (texts x beam) decoded together by default: 16 greedy texts,
@@ -47,7 +47,7 @@ nmt_status nmt_api_options(const nmt_options *given, nmt_search_options *search,
 					.alpha = o.alpha, .max_len = o.max_length,
 					.split = o.split == NMT_SPLIT_SENTENCE, .guard = o.repeat_guard != 0,
 					.attention = o.alignment != 0, .protect = o.protect_spans != 0,
-					.html = o.html != 0 };
+					.html = o.html != 0, .case_fold = o.case_fold != 0 };
 	*batch = o.batch ? o.batch : DEFAULT_BATCH_ROWS / o.beam > 1 ? DEFAULT_BATCH_ROWS / o.beam : 1;
 	*threads = o.device == NMT_DEVICE_CUDA ? 1 : o.threads;
 	*device = o.device;

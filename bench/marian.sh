@@ -24,7 +24,7 @@ F=${1:-../shared/fixtures/marian}
 PY=${PYTHON:-/usr/bin/python3}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-O="--alpha 0 --no-repeat-guard --no-protect --split none"
+O="--alpha 0 --no-repeat-guard --no-protect --no-case-fold --split none"
 
 ./model-pack --marian "$F/model.npz" --vocab "$F/vocab.ende.spm" -o "$TMP/f32.nmt"
 ./model-pack --marian "$F/model.intgemm8.bin" --vocab "$F/vocab.ende.spm" -o "$TMP/i8.nmt"

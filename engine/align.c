@@ -7,7 +7,8 @@ static int is_space(char c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
 }
 
-int nmt_piece_words(const spm_model *vocab, spm_scratch *scratch, const int32_t *ids, int n, int *word_of)
+int nmt_piece_words(const spm_model *vocab, spm_scratch *scratch, const int32_t *ids, int n, int encoded_text,
+		    int *word_of)
 {
 	/* Piece i covers bytes [end of i - 1, end of i) of the decoding, the
 	 * end of i being the length of ids[0..i]'s decoding: SentencePiece
@@ -20,8 +21,9 @@ int nmt_piece_words(const spm_model *vocab, spm_scratch *scratch, const int32_t 
 		if (spm_decode(vocab, scratch, ids, (size_t)i + 1, &text, &len) != 0)
 			return -1;
 		int first_word = -1;   /* the word of the first visible byte of piece i */
+		int glyph = encoded_text && ids[i] == spm_unk_id(vocab);   /* its bytes one visible character */
 		for (size_t b = prev < len ? prev : len; b < len; b++) {
-			if (is_space(text[b])) {
+			if (is_space(text[b]) && !glyph) {
 				in_word = 0;
 				continue;
 			}

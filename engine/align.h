@@ -10,9 +10,14 @@
 
 /* The words of vocab's decoding of ids[0..n): word_of[i] is the word
  * (0, 1, ...) piece i belongs to; a piece that decodes to no visible text
- * belongs to the word after it (the last word, at the end). Returns the
- * number of words; -1 if memory runs out. */
-int nmt_piece_words(const spm_model *vocab, spm_scratch *scratch, const int32_t *ids, int n, int *word_of);
+ * belongs to the word after it (the last word, at the end). With
+ * encoded_text, ids are the encoding of a text (a source sentence) whose
+ * words are wanted: an unknown piece then stands for the characters it
+ * replaced, in the word they were in ("cat!" is one word even where "!"
+ * is unknown), not for the " ⁇ " it decodes to, spaces and all. Returns
+ * the number of words; -1 if memory runs out. */
+int nmt_piece_words(const spm_model *vocab, spm_scratch *scratch, const int32_t *ids, int n, int encoded_text,
+		    int *word_of);
 
 /* For each of n_tgt_words target words, the source word it is aligned to,
  * into src_of[]: att(ctx, t) is target piece t's attention over the source

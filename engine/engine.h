@@ -226,6 +226,8 @@ typedef struct {
 	int split;      /* the translator's: 1 = each line is cut into sentences
 			 * (text/split.h), 0 = a line is one sentence */
 	int protect;    /* the translator's: 1 = protected spans come through verbatim (protect.h) */
+	int case_fold;  /* the translator's: 1 = a sentence in capitals is translated in
+			 * sentence case and given back in capitals (text/case.h) */
 	int html;       /* the translator's: 1 = lines are HTML fragments (markup.h) */
 } nmt_search_options;
 

@@ -74,6 +74,8 @@ void nmt_translator_free(nmt_translator *t)
 	free(t->subst);
 	free(t->sent_spans);
 	free(t->placed);
+	free(t->cased);
+	free(t->upper);
 	free(t->units);
 	free(t->order);
 	free(t->line_first);
@@ -167,7 +169,7 @@ static int add_sentence_text(nmt_translator *t, const nmt_search_options *o, con
 		return -1;
 	if ((o->attention || n_spans > 0) && n > 0) {
 		if (nmt_reserve(&t->piece_word, &t->piece_word_cap, n, sizeof *t->piece_word) != 0 ||
-		    nmt_piece_words(t->m->src_vocab, t->word_scratch, ids, (int)n, t->piece_word) < 0)
+		    nmt_piece_words(t->m->src_vocab, t->word_scratch, ids, (int)n, 1, t->piece_word) < 0)
 			return -1;
 		words = t->piece_word;
 	}
@@ -183,25 +185,72 @@ static int add_sentence_text(nmt_translator *t, const nmt_search_options *o, con
 	return 0;
 }
 
+/* Whether sentence text[0..len) is written in capitals (text/case.h),
+ * its protected spans[0..n_spans) (a URL, a code) not looked at. */
+static int in_capitals(const char *text, size_t len, const nmt_protected *spans, int n_spans)
+{
+	nmt_case_count c = { 0 };
+	const char *from = text;
+	for (int k = 0; k < n_spans; k++) {
+		nmt_case_scan(from, (size_t)(spans[k].text - from), &c);
+		from = spans[k].text + spans[k].len;
+	}
+	nmt_case_scan(from, (size_t)(text + len - from), &c);
+	return nmt_case_is_capitals(&c);
+}
+
+/* text[0..len) with its protected spans replaced by the language's
+ * placeholder (protect.h), into t->subst; the spans into t->sent_spans[0..
+ * *n_spans). Returns the substituted length, or (size_t)-1. */
+static size_t protect(nmt_translator *t, const char *text, size_t len, int *n_spans)
+{
+	size_t p = strlen(t->lang->placeholder);
+	if (nmt_reserve(&t->subst, &t->subst_cap, len * (p + 2) + 1, 1) != 0 ||
+	    nmt_reserve(&t->sent_spans, &t->sent_spans_cap, len, sizeof *t->sent_spans) != 0)
+		return (size_t)-1;
+	return nmt_protect_source(text, len, t->lang->placeholder, t->subst, t->sent_spans, (int)len, n_spans);
+}
+
 /* One sentence's units: its pieces, in chunks of at most
  * NMT_SEGMENT_PIECES (segment.h), the first joined by gap, the others by
  * a space; with alignments, the source words of its pieces, the first
  * being word0 of the line; with o->protect, translated with its protected
- * spans replaced by the language's placeholder (protect.h). */
+ * spans replaced by the language's placeholder (protect.h); with
+ * o->case_fold and the sentence in capitals, in sentence case (text/case.h),
+ * its spans found again in that ("WWW.A.COM" is a URL only as "www.a.com")
+ * but put back as written. */
 static int add_sentence(nmt_translator *t, const nmt_search_options *o, const char *text, size_t len, int word0,
 			const char *gap, size_t gap_len, size_t *used)
 {
-	int n_spans = 0;
+	const char *written = text;
+	size_t written_len = len;
+	int n_spans = 0, first_unit = t->n_units, capitals = 0;
 
 	if (o->protect && len > 0) {
-		size_t p = strlen(t->lang->placeholder);
-		if (nmt_reserve(&t->subst, &t->subst_cap, len * (p + 2) + 1, 1) != 0 ||
-		    nmt_reserve(&t->sent_spans, &t->sent_spans_cap, len, sizeof *t->sent_spans) != 0)
+		if ((len = protect(t, written, written_len, &n_spans)) == (size_t)-1)
 			return -1;
-		len = nmt_protect_source(text, len, t->lang->placeholder, t->subst, t->sent_spans, (int)len, &n_spans);
 		text = t->subst;
 	}
-	return add_sentence_text(t, o, text, len, word0, t->sent_spans, n_spans, gap, gap_len, used);
+	if (o->case_fold && in_capitals(written, written_len, t->sent_spans, n_spans)) {
+		if (nmt_reserve(&t->cased, &t->cased_cap, written_len + 1, 1) != 0)
+			return -1;
+		nmt_case_to_sentence(written, written_len, t->cased);   /* (the same length) */
+		text = t->cased;
+		len = written_len;
+		capitals = 1;
+		if (o->protect) {
+			if ((len = protect(t, t->cased, written_len, &n_spans)) == (size_t)-1)
+				return -1;
+			text = t->subst;
+		}
+		for (int k = 0; k < n_spans; k++)
+			t->sent_spans[k].text = written + (t->sent_spans[k].text - t->cased);
+	}
+	if (add_sentence_text(t, o, text, len, word0, t->sent_spans, n_spans, gap, gap_len, used) != 0)
+		return -1;
+	for (int u = first_unit; u < t->n_units; u++)
+		t->units[u].capitals = capitals;
+	return 0;
 }
 
 /* Whitespace-separated words in text[0..len). */

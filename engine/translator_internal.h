@@ -9,6 +9,7 @@
 #include "../text/split.h"
 #include "markup.h"
 #include "protect.h"
+#include "../text/case.h"
 #include "translator.h"
 
 /* Sentences decoded together at least, per pass (more when the batch has
@@ -25,6 +26,8 @@ typedef struct {
 	size_t gap_len;
 	int src_word_off, n_src_words;       /* its source words: from this word of its line on */
 	int span_first, n_spans;             /* its protected spans, in t->spans */
+	int capitals;                        /* its sentence was in capitals: translated in
+					      * sentence case, translations given back in capitals */
 	int n_out;                           /* translations, best first (0: no model output) */
 	size_t text_off[NMT_MAX_BEAM], text_len[NMT_MAX_BEAM];   /* in t->texts */
 	float logprob[NMT_MAX_BEAM], score[NMT_MAX_BEAM];
@@ -60,6 +63,10 @@ struct nmt_translator {
 	nmt_protected *sent_spans;           /* scratch: and its spans */
 	size_t sent_spans_cap;
 	size_t subst_cap;
+	char *cased;                         /* scratch: a sentence in capitals in sentence case */
+	size_t cased_cap;
+	char *upper;                         /* scratch: a translation in capitals */
+	size_t upper_cap;
 	char *placed;                        /* scratch: a translation with its spans put back */
 	size_t placed_cap;
 	unit *units;

@@ -41,7 +41,7 @@ static int keep_words(nmt_translator *t, const nmt_search_options *o, unit *u, i
 {
 	if (nmt_reserve(&t->piece_word, &t->piece_word_cap, (size_t)h->len + 1, sizeof *t->piece_word) != 0)
 		return -1;
-	int n = nmt_piece_words(t->m->tgt_vocab, t->word_scratch, h->ids, h->len, t->piece_word);
+	int n = nmt_piece_words(t->m->tgt_vocab, t->word_scratch, h->ids, h->len, 0, t->piece_word);
 	size_t at = t->words_len, need = at + (size_t)(n > 0 ? n : 0);
 	if (n < 0)
 		return -1;
@@ -112,6 +112,12 @@ int nmt_tr_keep_outputs(nmt_translator *t, const nmt_search_options *o, unit *u,
 		size_t len;
 		if (spm_decode(t->m->tgt_vocab, t->tgt_scratch, hyps[k].ids, (size_t)hyps[k].len, &text, &len) != 0)
 			return -1;
+		if (u->capitals) {   /* (before the spans go back: they stay as written) */
+			if (nmt_reserve(&t->upper, &t->upper_cap, len + 1, 1) != 0)
+				return -1;
+			nmt_case_to_upper(text, len, t->upper);
+			text = t->upper;
+		}
 		if (u->n_spans > 0 && !(text = place_spans(t, u, k, text, &len)))
 			return -1;
 		if (nmt_reserve(&t->texts, &t->texts_cap, t->texts_len + len, 1) != 0)

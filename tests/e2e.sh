@@ -141,6 +141,19 @@ if [ "$NMT_BIN" = ./nmt ] && [ -f models/ende.safetensors ]; then
 	check "protected spans: --alignment indices stay within the line's words" sh -c "$NMT --alignment <$TMP/spans.en | paste -d '\t' $TMP/spans.en - | awk -F '\t' '
 		{ ns = split(\$1, S, \" \"); split(\$2, parts, \" [|][|][|] \"); nt = split(parts[1], T, \" \"); np = split(parts[2], P, \" \")
 		  if (np != nt) exit 1; for (i = 1; i <= np; i++) { split(P[i], st, \"-\"); if (st[1] >= ns || st[2] >= nt) exit 1 } }'"
+	# a sentence in capitals is translated as in sentence case, its
+	# translation given back in capitals; its spans as written
+	printf '%s\n' 'Two young children are playing in the sand.' 'A man in a red shirt is riding a bike.' \
+		'A dog runs. Two men sit on a bench.' >"$TMP/case.en"
+	tr 'a-z' 'A-Z' <"$TMP/case.en" >"$TMP/case.upper.en"
+	$NMT <"$TMP/case.en" >"$TMP/case.out"
+	check "capitals: translated as in sentence case, given back in capitals" sh -c \
+		"$NMT <$TMP/case.upper.en | cmp -s - \$(sed 's/ß/SS/g; s/ä/Ä/g; s/ö/Ö/g; s/ü/Ü/g' $TMP/case.out | tr 'a-z' 'A-Z' >$TMP/case.want; echo $TMP/case.want)"
+	check "capitals: one sentence of a paragraph, the others as they were" sh -c \
+		"echo 'A DOG RUNS ON THE BEACH. Two men sit on a bench.' | $NMT | grep -q '^[^a-z]*[.] [A-Z][a-z]'"
+	check "capitals: a span keeps its letters" sh -c \
+		"echo 'VISIT WWW.EXAMPLE.COM TODAY.' | $NMT | grep -qF 'WWW.EXAMPLE.COM'"
+	check "--no-case-fold: translated as written" sh -c "! $NMT --no-case-fold <$TMP/case.upper.en | cmp -s - $TMP/case.want"
 	# --html: the same tags, attributes byte for byte, in the same order
 	printf '%s\n' 'The <b>red</b> car is parked near the house.' \
 		'A <a href="x.html?a=1&amp;b=2" title="a > b">dog</a> runs on the <i>beach</i>.<br>Two men talk.' \
@@ -182,8 +195,9 @@ for beam in 1 4; do
 		field text "$i" "$beam" 0 >>"$TMP/want.$beam"
 		i=$((i + 1))
 	done
-	# the reference search has no repetition guard: parity is without it
-	$NMT -m "$M" -b "$beam" --no-repeat-guard <"$TMP/src.txt" >"$TMP/unguarded.$beam"
+	# the reference search has no repetition guard and translates a
+	# sentence in capitals as written: parity is without either
+	$NMT -m "$M" -b "$beam" --no-repeat-guard --no-case-fold <"$TMP/src.txt" >"$TMP/unguarded.$beam"
 	check "beam $beam output equals the PyTorch reference" cmp -s "$TMP/want.$beam" "$TMP/unguarded.$beam"
 	# with it (the default), the random model's loops go: no word three
 	# times in a row, no letter four times (test_engine checks that only
@@ -424,7 +438,7 @@ expect_error "info --verify on flipped weights" 1 $NMT info --verify "$TMP/wflip
 MF=tests/fixtures/marian
 printf '%s\n' "A dog runs along the beach." "Two young children are playing in the sand." "Women sing." "x" \
 	"An old woman sits on a bench next to the river." "THE CAT!" >"$TMP/marian.in"
-MO="--alpha 0 --no-repeat-guard --no-protect --split none"
+MO="--alpha 0 --no-repeat-guard --no-protect --no-case-fold --split none"
 marian_same() { # marian_same EXPECTED PACKED: greedy and 4-best as the reference, scores within 1e-3
 	{ $NMT -m "$2" -b 1 $MO <"$TMP/marian.in" | awk '{ print "1 ||| " NR - 1 " ||| " $0 " ||| x" }'
 	  $NMT -m "$2" -b 4 --nbest 4 $MO <"$TMP/marian.in" | sed 's/^/4 ||| /'; } >"$TMP/marian.out" &&

@@ -34,7 +34,7 @@ class _Options(ctypes.Structure):   # nmt.h's nmt_options, field for field
                 ('alpha', ctypes.c_double), ('shortlist', ctypes.c_int), ('threads', ctypes.c_int),
                 ('batch', ctypes.c_int), ('device', ctypes.c_int), ('split', ctypes.c_int),
                 ('alignment', ctypes.c_int), ('html', ctypes.c_int), ('protect_spans', ctypes.c_int),
-                ('repeat_guard', ctypes.c_int)]
+                ('repeat_guard', ctypes.c_int), ('case_fold', ctypes.c_int)]
 
 
 class _Translation(ctypes.Structure):   # nmt.h's nmt_translation
