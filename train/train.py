@@ -13,6 +13,10 @@ Quantization-aware fine-tuning starts from a trained model and trains
 through the q8 or q4 quantizer (train/qat.py):
     train.py --init BEST.safetensors --quant q4 --lr 2e-4 --warmup 1 ... --out DIR
 
+--negatives NEG.tsv (train/negatives.py) adds, at every step, sequence-level
+unlikelihood on a batch of the model's own looping translations: the pieces
+that carry each loop on are pushed down where the model wrote them.
+
 --family ssru trains the other family (train/ssru.py: Marian's students, a
 Transformer encoder and SSRU decoder; --emb, --enc-layers, --heads, --ffn,
 --dec-ffn, --dec-layers, --tied), from scratch or from a Marian .npz given
@@ -23,6 +27,7 @@ import argparse
 import dataclasses
 import math
 import os
+import random
 import sys
 import time
 
@@ -56,6 +61,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bleu  # noqa: E402
 import data  # noqa: E402
 import export  # noqa: E402
+import negatives  # noqa: E402
 import qat  # noqa: E402
 import ssru  # noqa: E402
 from model import NMT, Config, default_max_len  # noqa: E402
@@ -81,6 +87,10 @@ def parse_args():
     p.add_argument('--label-smoothing', type=float, default=0.1)
     p.add_argument('--unlikelihood', type=float, default=0.0,
                    help='weight of the token-level unlikelihood loss on pieces already written (0: off)')
+    p.add_argument('--negatives', help="the model's own looping translations (train/negatives.py mine), "
+                   'pushed down by sequence-level unlikelihood where they loop')
+    p.add_argument('--negatives-weight', type=float, default=1.0)
+    p.add_argument('--negatives-batch', type=int, default=32, help='negatives per step')
     p.add_argument('--lr', type=float, default=1e-3)
     p.add_argument('--warmup', type=int, default=400)
     p.add_argument('--clip', type=float, default=1.0)
@@ -143,6 +153,37 @@ def unlikelihood(logits, tout):
     p = logits.softmax(-1).gather(2, prev.unsqueeze(1).expand(B, T, T))
     loss = -torch.log((1 - p).clamp(min=1e-5)) * cand
     return loss.sum() / real.sum().clamp(min=1)
+
+
+def load_negatives(path, sp_src, sp_tgt, max_positions=8):
+    """(source ids, looping translation ids cut after its last penalized
+    piece, the penalized positions): the first max_positions places where the
+    translation goes on with a loop (negatives.repeat_positions)."""
+    found = []
+    for line in data.read_lines(path):
+        src, hyp = line.split('\t')
+        s = sp_src.encode(src) + [sp_src.eos_id()]
+        h = sp_tgt.encode(hyp)
+        bad = negatives.repeat_positions(h)[:max_positions]
+        if bad and len(s) <= 100:
+            found.append((s, h[:bad[-1] + 1], bad))
+    return found
+
+
+def negatives_loss(model, negs, rng, n):
+    """Sequence-level unlikelihood (Welleck et al. 2019) on the model's own
+    loops: fed its looping translation, the model is pushed away, by
+    -log(1 - p), from each piece that carries the loop on. The plain
+    token-level loss only sees reference prefixes, which never loop; these
+    are the states the model is in when it does."""
+    pick = [negs[rng.randrange(len(negs))] for _ in range(n)]
+    src, src_len, tin, _ = data.collate([(s, h) for s, h, _ in pick], range(n), model.cfg.bos_id, model.cfg.eos_id)
+    logits = model(src, src_len, tin)
+    rows = torch.tensor([b for b, (_, _, bad) in enumerate(pick) for _ in bad])
+    cols = torch.tensor([t for _, _, bad in pick for t in bad])
+    toks = torch.tensor([h[t] for _, h, bad in pick for t in bad])
+    p = logits[rows, cols].softmax(-1).gather(1, toks.unsqueeze(1)).squeeze(1)
+    return -torch.log((1 - p).clamp(min=1e-5)).mean()
 
 
 def validate(model, val_pairs, val_refs, sp_tgt, args):
@@ -210,6 +251,9 @@ def main():
         state = ck['state']
         print(f'resumed from {last} at step {state["step"]}', flush=True)
     train, val, val_refs = load_corpus(args, sp_src, sp_tgt)
+    if args.negatives:
+        args.negs = load_negatives(args.negatives, sp_src, sp_tgt)
+        print(f'{len(args.negs)} negatives from {args.negatives}', flush=True)
     n_params = sum(p.numel() for p in model.parameters())
     print(f'config {dataclasses.asdict(model.cfg)} params {n_params / 1e6:.2f}M '
           f'train pairs {len(train)} val {len(val)}', flush=True)
@@ -260,6 +304,10 @@ def run(model, opt, state, train, val, val_refs, sp_tgt, args, last):
                                    ignore_index=data.IGNORE, label_smoothing=args.label_smoothing)
             if args.unlikelihood > 0:
                 loss = loss + args.unlikelihood * unlikelihood(logits, tout)
+            if args.negatives:
+                neg_rng = random.Random(args.seed * 1000003 + state['step'])
+                loss = loss + args.negatives_weight * negatives_loss(model, args.negs, neg_rng,
+                                                                     args.negatives_batch)
             opt.zero_grad()
             loss.backward()
             if model.fq:
