@@ -10,8 +10,10 @@
 # vocabulary map, or SPM_SRC, SPM_TGT, VMAP) and translates Multi30k val
 # (CORPUS, default ../shared/data/multi30k) greedily and with beam 4; prints
 # cased 13a BLEU for both. SRC and TGT (default en, de) name the direction;
-# for another one give SPM_SRC, SPM_TGT and VMAP too. Run from the
-# repository root after `make`.
+# for another one give SPM_SRC, SPM_TGT and VMAP too. LOOPS=1 adds two
+# columns: the degenerate lines (bench/degenerate.py) of the same
+# translations with the repetition guard off, greedy and beam 4. Run from
+# the repository root after `make`.
 set -eu
 QUANT=f32
 if [ "${1:-}" = -q ]; then QUANT=$2; shift 2; fi
@@ -24,7 +26,9 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 zcat "$CORPUS/val.${SRC:-en}.gz" >"$TMP/src"
 zcat "$CORPUS/val.${TGT:-de}.gz" >"$TMP/ref"
-printf '%-48s %-4s %8s %8s\n' checkpoint fmt greedy beam4
+printf '%-48s %-4s %8s %8s' checkpoint fmt greedy beam4
+if [ "${LOOPS:-0}" = 1 ]; then printf ' %8s %8s' loops1 loops4; fi
+printf '\n'
 for ckpt in "$@"; do
 	case $ckpt in
 	*.npz) ./model-pack --marian "$ckpt" --vocab "$SPM_SRC" --vocab "$SPM_TGT" --quant "$QUANT" --vmap "$VMAP" \
@@ -33,7 +37,14 @@ for ckpt in "$@"; do
 	esac
 	./nmt -m "$TMP/m.nmt" -b 1 <"$TMP/src" >"$TMP/hyp1"
 	./nmt -m "$TMP/m.nmt" -b 4 <"$TMP/src" >"$TMP/hyp4"
-	printf '%-48s %-4s %8s %8s\n' "$ckpt" "$QUANT" \
+	printf '%-48s %-4s %8s %8s' "$ckpt" "$QUANT" \
 		"$($PY train/bleu.py "$TMP/hyp1" "$TMP/ref" | awk '{print $2}')" \
 		"$($PY train/bleu.py "$TMP/hyp4" "$TMP/ref" | awk '{print $2}')"
+	if [ "${LOOPS:-0}" = 1 ]; then
+		for b in 1 4; do
+			./nmt -m "$TMP/m.nmt" -b $b --no-repeat-guard <"$TMP/src" >"$TMP/off$b"
+			printf ' %8s' "$($PY bench/degenerate.py "$TMP/src" "$TMP/off$b" | awk '{print $2}')"
+		done
+	fi
+	printf '\n'
 done
