@@ -5,7 +5,7 @@ engine (guard off) and keeping the lines that repeat pieces.
     negatives.py pool --src train.en [--src mono.en ...] --foreign train.fr \
         [--seed 1] --out POOL.en
     negatives.py mine --src POOL.en --hyp OUT1 [--hyp OUT2 ...] \
-        --spm-tgt de.model [--per-kind N] --out NEG.tsv
+        --spm-tgt de.model [--per-kind N] [--skip-kind KIND ...] --out NEG.tsv
 
 `pool` writes every source line once as it is and once changed in a way
 that real text changes captions: a word replaced by one the model has not
@@ -20,7 +20,9 @@ target pieces, repeats itself (repeat_positions) where the source does not,
 one per distinct pair, at most --per-kind of each kind of source (chosen
 at random: the upper-case and sign-text changes loop far more often than
 the rest and would otherwise crowd them out), and writes them as
-SOURCE<TAB>TRANSLATION.
+SOURCE<TAB>TRANSLATION. --skip-kind upper leaves out the sources in
+capitals, which nmt translates in sentence case (docs/INPUT.md), so the
+model never sees them as they are.
 train.py --negatives reads that file.
 """
 import argparse
@@ -104,7 +106,7 @@ def mine(args):
         if len(hyp) != len(src):
             raise SystemExit(f'{path}: {len(hyp)} lines for {len(src)} sources')
         for s, h, kind in zip(src, hyp, kinds):
-            if not repeat_positions(sp.encode(h)):
+            if kind in args.skip_kind or not repeat_positions(sp.encode(h)):
                 continue
             looping += 1
             if repeat_positions(s.split()) or WORD_THRICE.search(s) or (s, h) in seen:
@@ -138,6 +140,7 @@ def main():
     b.add_argument('--hyp', action='append', required=True)
     b.add_argument('--spm-tgt', required=True)
     b.add_argument('--per-kind', type=int, default=5000)
+    b.add_argument('--skip-kind', action='append', default=[])
     b.add_argument('--seed', type=int, default=1)
     b.add_argument('--out', required=True)
     args = p.parse_args()
