@@ -7,7 +7,10 @@
 # lines the guard changed, and how many of those were not degenerate
 # without it (the guard must change none of them). SETS picks the sets
 # (default "test_2016_flickr test_2017_flickr general"; `val`, Multi30k's
-# validation set, is the one to choose models on).
+# validation set, is the one to choose models on; `task2_val`, the 5,070
+# English captions Multi30k task 2 has of the validation images, written
+# independently of val's, in MONO_DIR, default ../shared/data/multi30k-task2,
+# a larger in-domain set no model trains on).
 #
 #   bench/degenerate.sh [MODEL.nmt] [CORPUS_DIR]
 set -eu
@@ -19,6 +22,9 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 for set in val test_2016_flickr test_2017_flickr; do zcat "$CORPUS/$set.en.gz" >"$TMP/$set"; done
 cp bench/data/general.en.txt "$TMP/general"
+case " ${SETS:-} " in
+*" task2_val "*) for i in 1 2 3 4 5; do zcat "${MONO_DIR:-../shared/data/multi30k-task2}/val.$i.en.gz"; done >"$TMP/task2_val" ;;
+esac
 printf '%-18s %-6s %22s %22s %8s %14s\n' set search "guard off" "guard on" changed "changed, fine"
 for set in ${SETS:-test_2016_flickr test_2017_flickr general}; do
 	for beam in 1 4; do
