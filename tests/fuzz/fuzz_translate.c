@@ -1,6 +1,8 @@
 /* A whole translation with the tiny fixture model and its small vocabulary
  * map (build/tiny_vmap_small.nmt, made by `make test`): any bytes as lines,
- * with options from the first byte. Every line must be emitted exactly once,
+ * with options from the first two bytes (the first's high bits: sentence
+ * splitting, protected spans, the repetition guard and the capitals rule).
+ * Every line must be emitted exactly once,
  * in order, with 1..nbest NUL-terminated translations. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,6 +53,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	nmt_search_options o = { .beam = 1 + data[0] % 4, .alpha = (data[1] >> 4) / 8.0,
 				 .use_shortlist = data[1] & 1, .max_len = (data[1] >> 1 & 7) * 5 };
 	o.nbest = 1 + (data[0] >> 2) % o.beam;
+	o.split = data[0] >> 4 & 1;
+	o.protect = data[0] >> 5 & 1;
+	o.guard = data[0] >> 6 & 1;
+	o.case_fold = data[0] >> 7 & 1;
 	const char *lines[MAX_LINES];
 	size_t lens[MAX_LINES];
 	int n = 0;
