@@ -39,6 +39,14 @@ def test_same_as_the_command_line(translator):
     assert [r.translation for r in translator.translate(TEXTS, beam=1)] == cli(TEXTS, '-b', '1')
 
 
+def test_capitals_as_the_command_line(translator):
+    # nmt_options mirrored field for field: the capitals rule is on, as in nmt
+    text = 'TWO DOGS PLAY IN THE SNOW.'
+    got = translator.translate(text).translation
+    assert got == cli([text])[0]
+    assert got == got.upper() and got != cli([text], '--no-case-fold')[0]
+
+
 def test_a_string_gives_one_translation(translator):
     r = translator.translate('A dog runs along the beach.')
     assert isinstance(r, nmt.Translation) and r.translation == cli(['A dog runs along the beach.'])[0]
