@@ -16,22 +16,24 @@ static int capitals(const char *text)
 	return nmt_case_is_capitals(&c);
 }
 
-static const char *sentence_case(const char *text)
+/* text changed by change(), as a string (each call overwrites the last) */
+static const char *changed(void (*change)(const char *, size_t, char *), const char *text)
 {
 	static char out[512];
 	size_t len = strlen(text);
-	nmt_case_to_sentence(text, len, out);
+	change(text, len, out);
 	out[len] = '\0';
 	return out;
 }
 
+static const char *sentence_case(const char *text)
+{
+	return changed(nmt_case_to_sentence, text);
+}
+
 static const char *upper(const char *text)
 {
-	static char out[512];
-	size_t len = strlen(text);
-	nmt_case_to_upper(text, len, out);
-	out[len] = '\0';
-	return out;
+	return changed(nmt_case_to_upper, text);
 }
 
 static void test_what_is_in_capitals(void **state)
