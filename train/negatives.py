@@ -26,8 +26,13 @@ model never sees them as they are.
 train.py --negatives reads that file.
 """
 import argparse
+import os
 import random
 import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from data import read_lines  # noqa: E402
 
 WORD_THRICE = re.compile(r'\b(\w+)(\W+\1\b){2,}', re.IGNORECASE)
 
@@ -48,11 +53,6 @@ def repeat_positions(pieces, max_unit=8):
             if run > n:
                 bad.add(t)
     return sorted(bad)
-
-
-def read_lines(path):
-    with open(path, encoding='utf-8') as f:
-        return [line.rstrip('\n') for line in f]
 
 
 def foreign_words(paths, english):
