@@ -1,5 +1,6 @@
 #!/bin/sh
-# The embedded en->de default, end to end and resumable:
+# The embedded en->de default and the de->en model, end to end and
+# resumable:
 #
 #   train/default.sh [OUT_DIR]          (default train/runs/default)
 #
@@ -20,19 +21,28 @@
 #                   beam-4 BLEU, the one with the fewest degenerate lines
 #                   with the guard off (greedy + beam 4), then the best beam 4
 #   9. packed       OUT_DIR/final/ende.q4.nmt, evaluated (bench/eval.sh)
+#  10. de->en       the second direction trained on with back-translation:
+#                   the task-2 English captions translated into German by
+#                   the en->de model of step 6 (synthetic German source,
+#                   human English target), filtered (train/synth.py), with
+#                   Multi30k's pairs twice; from step 2's model; fine-tuned
+#                   for q4; the q4 checkpoint chosen on val by step 8's
+#                   rule; packed and evaluated in OUT_DIR/deen-final/
 #
 # Every step leaves its output in OUT_DIR and is skipped when that exists;
 # the trainings resume from their last.pt, so after an interruption the
-# same command carries on. INSTALL=1 also copies the result into models/
-# (train/install_default.sh), after which `make` embeds it.
+# same command carries on. INSTALL=1 also copies the results into models/
+# (train/install_default.sh), after which `make` embeds the en->de model
+# and `make models` packs the de->en one.
 #
 # Environment: CORPUS (Multi30k task 1, default ../shared/data/multi30k),
 # MONO (task 2, default ../shared/data/multi30k-task2), minutes of one core
 # per training: TEACHER_MIN=103 DEEN_MIN=103 STUDENT_MIN=86 SYNTH_MIN=100
-# QAT_MIN=22 (what the shipped de->en model, student, training on and q4
-# fine-tuning took, docs/RESULTS.md; the teacher's run is older, and 103 is
-# the de->en model's time for the same shape), NEG_WEIGHT=0.5 (the weight
-# of the loops' unlikelihood in the q4 fine-tuning), MONO_LINES
+# QAT_MIN=22 DEEN_BT_MIN=62 (what the shipped de->en model, student,
+# training on, q4 fine-tuning and de->en training on took, docs/RESULTS.md;
+# the teacher's run is older, and 103 is the de->en model's time for the
+# same shape), NEG_WEIGHT=0.5 (the weight of the loops' unlikelihood in the
+# q4 fine-tuning), MONO_LINES
 # (0: every task-2 caption; N: the first N of each file, for a quick run),
 # PYTHON=/usr/bin/python3. Run from the repository root after `make`.
 set -eu
@@ -41,6 +51,7 @@ CORPUS=${CORPUS:-../shared/data/multi30k}
 MONO=${MONO:-../shared/data/multi30k-task2}
 TEACHER_MIN=${TEACHER_MIN:-103}
 DEEN_MIN=${DEEN_MIN:-103}
+DEEN_BT_MIN=${DEEN_BT_MIN:-62}
 STUDENT_MIN=${STUDENT_MIN:-86}
 SYNTH_MIN=${SYNTH_MIN:-100}
 QAT_MIN=${QAT_MIN:-22}
@@ -51,6 +62,15 @@ export PYTHON=$PY
 mkdir -p "$OUT"
 step() { echo "== $*"; }
 STUDENT_DIMS="--emb 256 --enc-hidden 128 --dec-hidden 192 --att 128 --fc 256 --fc-layers 1"
+
+# The q4 checkpoint to keep, from a LOOPS=1 bench/val_bleu.sh table: of
+# those within 0.5 of the best beam-4 BLEU, the one with the fewest
+# degenerate lines, then the best beam 4.
+choose() {
+	awk 'NR > 1 { c[NR] = $1; b[NR] = $4; l[NR] = $5 + $6; if ($4 > top) top = $4 }
+	     END { for (i in c) if (b[i] >= top - 0.5 && (w == "" || l[i] < l[w] || (l[i] == l[w] && b[i] > b[w]))) w = i
+		   print c[w] }' "$1"
+}
 
 step "1. teacher (en->de)"
 SRC=en TGT=de TRAIN_ARGS="--threads 1 --max-minutes $TEACHER_MIN" \
@@ -141,10 +161,7 @@ mkdir -p "$F"
 if [ ! -f "$F/chosen.txt" ]; then
 	LOOPS=1 SPM_SRC=$OUT/student/en.model SPM_TGT=$OUT/student/de.model VMAP=$OUT/student/vmap.txt \
 		CORPUS=$CORPUS bench/val_bleu.sh -q q4 "$OUT"/ft-q4/step-*.safetensors | tee "$F/val_q4.txt"
-	# within 0.5 of the best beam-4 BLEU: the fewest loops, then the best beam 4
-	awk 'NR > 1 { c[NR] = $1; b[NR] = $4; l[NR] = $5 + $6; if ($4 > top) top = $4 }
-	     END { for (i in c) if (b[i] >= top - 0.5 && (w == "" || l[i] < l[w] || (l[i] == l[w] && b[i] > b[w]))) w = i
-		   print c[w] }' "$F/val_q4.txt" >"$F/chosen.txt"
+	choose "$F/val_q4.txt" >"$F/chosen.txt"
 fi
 Q4=$(cat "$F/chosen.txt")
 echo "chosen: $Q4"
@@ -163,4 +180,60 @@ if [ "${INSTALL:-0}" = 1 ]; then
 	train/install_default.sh "$F" "$Q4"
 else
 	echo "to make it the default: train/install_default.sh $F $Q4 && make"
+fi
+
+step "10. de->en trained on with back-translations"
+D=$OUT/deen-bt
+mkdir -p "$D"
+if [ ! -f "$D/corpus.done" ]; then
+	./model-pack --quant q8 --vmap "$OUT/student/vmap.txt" -o "$D/ende.q8.nmt" "$OUT/ft/best.safetensors" \
+		"$OUT/student/en.model" "$OUT/student/de.model" >/dev/null
+	./nmt -m "$D/ende.q8.nmt" -b 4 --json <"$S/mono.en" >"$D/bt.json"
+	$PY train/synth.py --orig-src "$CORPUS/train.de.gz" --orig-tgt "$CORPUS/train.en.gz" --orig-copies 2 \
+		--synth "$S/mono.en" "$D/bt.json" src --out-dir "$D" --src de --tgt en | tee "$D/synth.log"
+	touch "$D/corpus.done"
+fi
+deen_args() {
+	echo "--src-lang de --tgt-lang en --src-train $D/train.de --tgt-train $D/train.en" \
+		"--src-val $CORPUS/val.de.gz --tgt-val $CORPUS/val.en.gz" \
+		"--spm-src $OUT/deen/de.model --spm-tgt $OUT/deen/en.model"
+}
+if [ ! -f "$D/ft/done" ]; then
+	# shellcheck disable=SC2046
+	$PY train/train.py --out "$D/ft" --init "$OUT/deen/best.safetensors" --lr 5e-4 --warmup 50 \
+		--valid-every 500 --patience 6 --dropout 0.2 --max-minutes "$DEEN_BT_MIN" --threads 1 \
+		--keep-checkpoints $(deen_args) | tee -a "$D/ft.log"
+	touch "$D/ft/done"
+fi
+if [ ! -f "$D/ft-q4/done" ]; then
+	# shellcheck disable=SC2046
+	$PY train/train.py --out "$D/ft-q4" --init "$D/ft/best.safetensors" --quant q4 --lr 2e-4 \
+		--warmup 1 --valid-every 250 --patience 6 --dropout 0.2 --max-minutes "$QAT_MIN" --threads 1 \
+		--keep-checkpoints $(deen_args) | tee -a "$D/ft-q4.log"
+	touch "$D/ft-q4/done"
+fi
+G=$OUT/deen-final
+mkdir -p "$G"
+if [ ! -f "$G/chosen.txt" ]; then
+	LOOPS=1 SRC=de TGT=en SPM_SRC=$OUT/deen/de.model SPM_TGT=$OUT/deen/en.model VMAP=$OUT/deen/vmap.txt \
+		CORPUS=$CORPUS bench/val_bleu.sh -q q4 "$D"/ft-q4/step-*.safetensors | tee "$G/val_q4.txt"
+	choose "$G/val_q4.txt" >"$G/chosen.txt"
+fi
+if [ ! -f "$G/eval.txt" ]; then
+	$PY train/export.py "$D/ft/best.safetensors" "$G/model.safetensors" F16
+	$PY train/export.py "$(cat "$G/chosen.txt")" "$G/q4.safetensors" F16
+	./model-pack --quant q4 --vmap "$OUT/deen/vmap.txt" -o "$G/deen.q4.nmt" "$G/q4.safetensors" \
+		"$OUT/deen/de.model" "$OUT/deen/en.model"
+	SRC=de TGT=en bench/eval.sh "$G/deen.q4.nmt" "$CORPUS" >"$G/eval.tmp" && mv "$G/eval.tmp" "$G/eval.txt"
+fi
+cat "$G/eval.txt"
+if [ "${INSTALL:-0}" = 1 ]; then
+	cp "$G/model.safetensors" models/deen.safetensors
+	cp "$G/q4.safetensors" models/deen-q4.safetensors
+	cp "$OUT/deen/de.model" models/deen.de.model
+	cp "$OUT/deen/en.model" models/deen.en.model
+	cp "$OUT/deen/vmap.txt" models/deen.vmap
+	echo "installed the de->en model; run make models"
+else
+	echo "to install the de->en model: INSTALL=1 train/default.sh $OUT (every step is done; it copies)"
 fi
