@@ -26,8 +26,9 @@
 #                   the en->de model of step 6 (synthetic German source,
 #                   human English target), filtered (train/synth.py), with
 #                   Multi30k's pairs twice; from step 2's model; fine-tuned
-#                   for q4; the q4 checkpoint chosen on val by step 8's
-#                   rule; packed and evaluated in OUT_DIR/deen-final/
+#                   for q4 on Multi30k's pairs alone; the q4 checkpoint
+#                   chosen on val by step 8's rule; packed and evaluated in
+#                   OUT_DIR/deen-final/
 #
 # Every step leaves its output in OUT_DIR and is skipped when that exists;
 # the trainings resume from their last.pt, so after an interruption the
@@ -193,8 +194,9 @@ if [ ! -f "$D/corpus.done" ]; then
 		--synth "$S/mono.en" "$D/bt.json" src --out-dir "$D" --src de --tgt en | tee "$D/synth.log"
 	touch "$D/corpus.done"
 fi
+# train.py's options for the de->en model, trained on SRC_FILE TGT_FILE
 deen_args() {
-	echo "--src-lang de --tgt-lang en --src-train $D/train.de --tgt-train $D/train.en" \
+	echo "--src-lang de --tgt-lang en --src-train $1 --tgt-train $2" \
 		"--src-val $CORPUS/val.de.gz --tgt-val $CORPUS/val.en.gz" \
 		"--spm-src $OUT/deen/de.model --spm-tgt $OUT/deen/en.model"
 }
@@ -202,14 +204,14 @@ if [ ! -f "$D/ft/done" ]; then
 	# shellcheck disable=SC2046
 	$PY train/train.py --out "$D/ft" --init "$OUT/deen/best.safetensors" --lr 5e-4 --warmup 50 \
 		--valid-every 500 --patience 6 --dropout 0.2 --max-minutes "$DEEN_BT_MIN" --threads 1 \
-		--keep-checkpoints $(deen_args) | tee -a "$D/ft.log"
+		--keep-checkpoints $(deen_args "$D/train.de" "$D/train.en") | tee -a "$D/ft.log"
 	touch "$D/ft/done"
 fi
 if [ ! -f "$D/ft-q4/done" ]; then
 	# shellcheck disable=SC2046
 	$PY train/train.py --out "$D/ft-q4" --init "$D/ft/best.safetensors" --quant q4 --lr 2e-4 \
 		--warmup 1 --valid-every 250 --patience 6 --dropout 0.2 --max-minutes "$QAT_MIN" --threads 1 \
-		--keep-checkpoints $(deen_args) | tee -a "$D/ft-q4.log"
+		--keep-checkpoints $(deen_args "$CORPUS/train.de.gz" "$CORPUS/train.en.gz") | tee -a "$D/ft-q4.log"
 	touch "$D/ft-q4/done"
 fi
 G=$OUT/deen-final
