@@ -73,6 +73,32 @@ choose() {
 		   print c[w] }' "$1"
 }
 
+# finish QAT_DIR FINAL_DIR F32_WEIGHTS VOCAB_DIR SRC TGT: the q4 checkpoint
+# of QAT_DIR chosen on val (choose, FINAL_DIR/chosen.txt); the f32 weights
+# and that checkpoint exported as fp16 (FINAL_DIR/model.safetensors,
+# q4.safetensors) beside VOCAB_DIR's SentencePiece models and vocabulary
+# map; the q4 packing FINAL_DIR/SRCTGT.q4.nmt evaluated (eval.txt).
+finish() {
+	qat=$1 fin=$2 f32=$3 voc=$4 src=$5 tgt=$6
+	mkdir -p "$fin"
+	if [ ! -f "$fin/chosen.txt" ]; then
+		LOOPS=1 SRC=$src TGT=$tgt SPM_SRC=$voc/$src.model SPM_TGT=$voc/$tgt.model VMAP=$voc/vmap.txt \
+			CORPUS=$CORPUS bench/val_bleu.sh -q q4 "$qat"/step-*.safetensors | tee "$fin/val_q4.txt"
+		choose "$fin/val_q4.txt" >"$fin/chosen.txt"
+	fi
+	echo "chosen: $(cat "$fin/chosen.txt")"
+	if [ ! -f "$fin/eval.txt" ]; then
+		$PY train/export.py "$f32" "$fin/model.safetensors" F16
+		$PY train/export.py "$(cat "$fin/chosen.txt")" "$fin/q4.safetensors" F16
+		cp "$voc/$src.model" "$voc/$tgt.model" "$voc/vmap.txt" "$fin/"
+		./model-pack --quant q4 --vmap "$fin/vmap.txt" -o "$fin/$src$tgt.q4.nmt" "$fin/q4.safetensors" \
+			"$fin/$src.model" "$fin/$tgt.model"
+		SRC=$src TGT=$tgt bench/eval.sh "$fin/$src$tgt.q4.nmt" "$CORPUS" >"$fin/eval.tmp" &&
+			mv "$fin/eval.tmp" "$fin/eval.txt"
+	fi
+	cat "$fin/eval.txt"
+}
+
 step "1. teacher (en->de)"
 SRC=en TGT=de TRAIN_ARGS="--threads 1 --max-minutes $TEACHER_MIN" \
 	train/recipe.sh "$CORPUS" "$OUT/teacher"
@@ -156,27 +182,10 @@ if [ ! -f "$OUT/ft-q4/done" ]; then
 	touch "$OUT/ft-q4/done"
 fi
 
-step "8. the q4 checkpoint chosen on val (BLEU and loops, through the C engine)"
+step "8-9. the q4 checkpoint chosen on val (BLEU and loops, through the C engine), packed, evaluated"
 F=$OUT/final
-mkdir -p "$F"
-if [ ! -f "$F/chosen.txt" ]; then
-	LOOPS=1 SPM_SRC=$OUT/student/en.model SPM_TGT=$OUT/student/de.model VMAP=$OUT/student/vmap.txt \
-		CORPUS=$CORPUS bench/val_bleu.sh -q q4 "$OUT"/ft-q4/step-*.safetensors | tee "$F/val_q4.txt"
-	choose "$F/val_q4.txt" >"$F/chosen.txt"
-fi
+finish "$OUT/ft-q4" "$F" "$OUT/ft/best.safetensors" "$OUT/student" en de
 Q4=$(cat "$F/chosen.txt")
-echo "chosen: $Q4"
-
-step "9. pack and evaluate"
-if [ ! -f "$F/eval.txt" ]; then
-	$PY train/export.py "$OUT/ft/best.safetensors" "$F/model.safetensors" F16
-	$PY train/export.py "$Q4" "$F/q4.safetensors" F16
-	cp "$OUT/student/en.model" "$OUT/student/de.model" "$F/"
-	cp "$OUT/student/vmap.txt" "$F/vmap.txt"
-	./model-pack --quant q4 --vmap "$F/vmap.txt" -o "$F/ende.q4.nmt" "$F/q4.safetensors" "$F/en.model" "$F/de.model"
-	SRC=en TGT=de bench/eval.sh "$F/ende.q4.nmt" "$CORPUS" >"$F/eval.tmp" && mv "$F/eval.tmp" "$F/eval.txt"
-fi
-cat "$F/eval.txt"
 if [ "${INSTALL:-0}" = 1 ]; then
 	train/install_default.sh "$F" "$Q4"
 else
@@ -215,26 +224,13 @@ if [ ! -f "$D/ft-q4/done" ]; then
 	touch "$D/ft-q4/done"
 fi
 G=$OUT/deen-final
-mkdir -p "$G"
-if [ ! -f "$G/chosen.txt" ]; then
-	LOOPS=1 SRC=de TGT=en SPM_SRC=$OUT/deen/de.model SPM_TGT=$OUT/deen/en.model VMAP=$OUT/deen/vmap.txt \
-		CORPUS=$CORPUS bench/val_bleu.sh -q q4 "$D"/ft-q4/step-*.safetensors | tee "$G/val_q4.txt"
-	choose "$G/val_q4.txt" >"$G/chosen.txt"
-fi
-if [ ! -f "$G/eval.txt" ]; then
-	$PY train/export.py "$D/ft/best.safetensors" "$G/model.safetensors" F16
-	$PY train/export.py "$(cat "$G/chosen.txt")" "$G/q4.safetensors" F16
-	./model-pack --quant q4 --vmap "$OUT/deen/vmap.txt" -o "$G/deen.q4.nmt" "$G/q4.safetensors" \
-		"$OUT/deen/de.model" "$OUT/deen/en.model"
-	SRC=de TGT=en bench/eval.sh "$G/deen.q4.nmt" "$CORPUS" >"$G/eval.tmp" && mv "$G/eval.tmp" "$G/eval.txt"
-fi
-cat "$G/eval.txt"
+finish "$D/ft-q4" "$G" "$D/ft/best.safetensors" "$OUT/deen" de en
 if [ "${INSTALL:-0}" = 1 ]; then
 	cp "$G/model.safetensors" models/deen.safetensors
 	cp "$G/q4.safetensors" models/deen-q4.safetensors
-	cp "$OUT/deen/de.model" models/deen.de.model
-	cp "$OUT/deen/en.model" models/deen.en.model
-	cp "$OUT/deen/vmap.txt" models/deen.vmap
+	cp "$G/de.model" models/deen.de.model
+	cp "$G/en.model" models/deen.en.model
+	cp "$G/vmap.txt" models/deen.vmap
 	echo "installed the de->en model; run make models"
 else
 	echo "to install the de->en model: INSTALL=1 train/default.sh $OUT (every step is done; it copies)"
