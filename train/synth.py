@@ -20,15 +20,12 @@ text weighs more than synthetic text. Writes DIR/train.SRC and DIR/train.TGT
 and prints what it kept.
 """
 import argparse
-import gzip
 import json
 import os
+import sys
 
-
-def read_lines(path):
-    opener = gzip.open if path.endswith('.gz') else open
-    with opener(path, 'rt', encoding='utf-8') as f:
-        return [line.rstrip('\n') for line in f]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from data import read_lines  # noqa: E402
 
 
 def loops(words):
