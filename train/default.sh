@@ -4,14 +4,23 @@
 #
 #   train/default.sh [OUT_DIR]          (default train/runs/default)
 #
-#   1. teacher      en->de GRU at teacher size      (train/recipe.sh)
-#   2. de->en       the same recipe the other way    (back-translation)
-#   3. distilled    the training English translated by the teacher (train/distill.sh)
-#   4. student      the small GRU on the distilled corpus (train/recipe.sh)
-#   5. synthetic    Multi30k task-2 captions: English forward-translated by
-#                   the teacher, German back-translated by the de->en model,
-#                   filtered, joined to the distilled pairs (train/synth.py)
-#   6. trained on   the student, on the distilled + synthetic corpus
+#   1. en->de GRU   a GRU at the previous default's size (train/recipe.sh);
+#                   it back-translates English for the de->en teacher
+#   2. de->en GRU   the same recipe the other way; it back-translates German
+#                   for the en->de teacher, and the de->en student starts
+#                   from it
+#   3. teacher data Multi30k task-2 captions back-translated by 1 and 2
+#                   (synthetic source, human target), filtered, with
+#                   Multi30k's pairs twice (train/synth.py), one corpus
+#                   each way
+#   4. teachers     Transformer encoder + SSRU decoder (train.py --family
+#                   ssru), one each way, on 3's corpora
+#   5. distilled    Multi30k's English translated by the en->de teacher
+#                   (train/distill.sh); the task-2 English forward-translated
+#                   by it, the task-2 German back-translated by 2, filtered,
+#                   joined to the distilled pairs (train/synth.py)
+#   6. student      the small GRU on the distilled pairs (train/recipe.sh),
+#                   then trained on with the whole corpus of 5
 #   7. q4           fine-tuned through the q4 quantizer (train.py --quant q4),
 #                   its own loops pushed down (train/negatives.py: a pool of
 #                   changed captions translated with the guard off, the
@@ -21,13 +30,12 @@
 #                   beam-4 BLEU, the one with the fewest degenerate lines
 #                   with the guard off (greedy + beam 4), then the best beam 4
 #   9. packed       OUT_DIR/final/ende.q4.nmt, evaluated (bench/eval.sh)
-#  10. de->en       the second direction trained on with back-translation:
-#                   the task-2 English captions translated into German by
-#                   the en->de model of step 6 (synthetic German source,
-#                   human English target), filtered (train/synth.py), with
-#                   Multi30k's pairs twice; from step 2's model; fine-tuned
-#                   for q4 on Multi30k's pairs alone; the q4 checkpoint
-#                   chosen on val by step 8's rule; packed and evaluated in
+#  10. de->en       the second direction distilled the same way: Multi30k's
+#                   German and the task-2 German translated by the de->en
+#                   teacher, with 3's back-translated English, filtered,
+#                   the distilled pairs twice; trained on from 2's model;
+#                   fine-tuned for q4 on the same corpus; the q4 checkpoint
+#                   chosen on val by 8's rule; packed and evaluated in
 #                   OUT_DIR/deen-final/
 #
 # Every step leaves its output in OUT_DIR and is skipped when that exists;
@@ -38,23 +46,22 @@
 #
 # Environment: CORPUS (Multi30k task 1, default ../shared/data/multi30k),
 # MONO (task 2, default ../shared/data/multi30k-task2), minutes of one core
-# per training: TEACHER_MIN=103 DEEN_MIN=103 STUDENT_MIN=86 SYNTH_MIN=100
-# QAT_MIN=22 DEEN_BT_MIN=62 (what the shipped de->en model, student,
-# training on, q4 fine-tuning and de->en training on took, docs/RESULTS.md;
-# the teacher's run is older, and 103 is the de->en model's time for the
-# same shape), NEG_WEIGHT=0.5 (the weight of the loops' unlikelihood in the
-# q4 fine-tuning), MONO_LINES
-# (0: every task-2 caption; N: the first N of each file, for a quick run),
-# PYTHON=/usr/bin/python3. Run from the repository root after `make`.
+# per training: GRU_MIN=103 TEACHER_MIN=130 STUDENT_MIN=86 SYNTH_MIN=78
+# QAT_MIN=22 DEEN_KD_MIN=78 DEEN_QAT_MIN=12 (docs/RESULTS.md says what the
+# shipped models' runs took), NEG_WEIGHT=0.5 (the weight of the loops' unlikelihood in the
+# q4 fine-tuning), MONO_LINES (0: every task-2 caption; N: the first N of
+# each file, for a quick run), PYTHON=/usr/bin/python3. Run from the
+# repository root after `make`.
 set -eu
 OUT=${1:-train/runs/default}
 CORPUS=${CORPUS:-../shared/data/multi30k}
 MONO=${MONO:-../shared/data/multi30k-task2}
-TEACHER_MIN=${TEACHER_MIN:-103}
-DEEN_MIN=${DEEN_MIN:-103}
-DEEN_BT_MIN=${DEEN_BT_MIN:-62}
+GRU_MIN=${GRU_MIN:-103}
+TEACHER_MIN=${TEACHER_MIN:-130}
+DEEN_KD_MIN=${DEEN_KD_MIN:-78}
+DEEN_QAT_MIN=${DEEN_QAT_MIN:-12}
 STUDENT_MIN=${STUDENT_MIN:-86}
-SYNTH_MIN=${SYNTH_MIN:-100}
+SYNTH_MIN=${SYNTH_MIN:-78}
 QAT_MIN=${QAT_MIN:-22}
 NEG_WEIGHT=${NEG_WEIGHT:-0.5}
 MONO_LINES=${MONO_LINES:-0}
@@ -99,24 +106,13 @@ finish() {
 	cat "$fin/eval.txt"
 }
 
-step "1. teacher (en->de)"
-SRC=en TGT=de TRAIN_ARGS="--threads 1 --max-minutes $TEACHER_MIN" \
-	train/recipe.sh "$CORPUS" "$OUT/teacher"
+step "1. en->de GRU"
+SRC=en TGT=de TRAIN_ARGS="--threads 1 --max-minutes $GRU_MIN" \
+	train/recipe.sh "$CORPUS" "$OUT/gru"
 
-step "2. de->en"
-SRC=de TGT=en TRAIN_ARGS="--threads 1 --max-minutes $DEEN_MIN" \
+step "2. de->en GRU"
+SRC=de TGT=en TRAIN_ARGS="--threads 1 --max-minutes $GRU_MIN" \
 	train/recipe.sh "$CORPUS" "$OUT/deen"
-
-step "3. distilled corpus"
-if [ ! -f "$OUT/kd/done" ]; then
-	SRC=en TGT=de train/distill.sh "$OUT/teacher/model.nmt" "$CORPUS" "$OUT/kd"
-	touch "$OUT/kd/done"
-fi
-
-step "4. student"
-SPM_CORPUS=$CORPUS SRC=en TGT=de \
-	TRAIN_ARGS="$STUDENT_DIMS --dropout 0.2 --max-minutes $STUDENT_MIN --max-epochs 60 --threads 1 --keep-checkpoints" \
-	train/recipe.sh "$OUT/kd" "$OUT/student"
 
 # The task-2 captions of one language, every file joined (or the first
 # MONO_LINES of each).
@@ -126,19 +122,62 @@ mono() {
 	done
 }
 
-step "5. synthetic pairs"
+step "3. the teachers' corpora: task-2 captions back-translated"
+T=$OUT/tdata
+mkdir -p "$T"
+if [ ! -f "$T/done" ]; then
+	mono en >"$T/mono.en"
+	mono de >"$T/mono.de"
+	./nmt -m "$OUT/deen/model.nmt" -b 4 --json <"$T/mono.de" >"$T/bt.en.json"
+	./nmt -m "$OUT/gru/model.nmt" -b 4 --json <"$T/mono.en" >"$T/bt.de.json"
+	$PY train/synth.py --orig-src "$CORPUS/train.en.gz" --orig-tgt "$CORPUS/train.de.gz" --orig-copies 2 \
+		--synth "$T/mono.de" "$T/bt.en.json" src --out-dir "$T/ende" --src en --tgt de | tee "$T/synth.log"
+	$PY train/synth.py --orig-src "$CORPUS/train.de.gz" --orig-tgt "$CORPUS/train.en.gz" --orig-copies 2 \
+		--synth "$T/mono.en" "$T/bt.de.json" src --out-dir "$T/deen" --src de --tgt en | tee -a "$T/synth.log"
+	touch "$T/done"
+fi
+
+# teacher SRC TGT VOCAB_DIR: the SRC->TGT Transformer-SSRU teacher trained
+# on 3's corpus with VOCAB_DIR's SentencePiece models, the checkpoint best
+# on val packed in q8 as OUT_DIR/teacher-SRCTGT/model.nmt.
+teacher() {
+	dir=$OUT/teacher-$1$2
+	if [ ! -f "$dir/done" ]; then
+		$PY train/train.py --out "$dir" --family ssru --emb 256 --heads 4 --ffn 1024 --enc-layers 3 \
+			--dec-layers 2 --tied tgt --dropout 0.1 --lr 1e-3 --warmup 800 --max-tokens 3000 \
+			--valid-every 500 --patience 8 --max-minutes "$TEACHER_MIN" --threads 1 --keep-checkpoints \
+			--src-lang "$1" --tgt-lang "$2" --src-train "$T/$1$2/train.$1" --tgt-train "$T/$1$2/train.$2" \
+			--src-val "$CORPUS/val.$1.gz" --tgt-val "$CORPUS/val.$2.gz" \
+			--spm-src "$3/$1.model" --spm-tgt "$3/$2.model" | tee -a "$dir.log"
+		./model-pack --marian "$dir/best.npz" --vocab "$3/$1.model" --vocab "$3/$2.model" --quant q8 \
+			-o "$dir/model.nmt" >/dev/null
+		touch "$dir/done"
+	fi
+}
+
+step "4. teachers (Transformer encoder, SSRU decoder)"
+teacher en de "$OUT/gru"
+teacher de en "$OUT/deen"
+
+step "5. distilled and synthetic pairs"
+if [ ! -f "$OUT/kd/done" ]; then
+	SRC=en TGT=de train/distill.sh "$OUT/teacher-ende/model.nmt" "$CORPUS" "$OUT/kd"
+	touch "$OUT/kd/done"
+fi
 S=$OUT/synth
 mkdir -p "$S"
 if [ ! -f "$S/done" ]; then
-	mono en >"$S/mono.en"
-	mono de >"$S/mono.de"
-	./nmt -m "$OUT/teacher/model.nmt" -b 4 --json <"$S/mono.en" >"$S/ft.json"
-	./nmt -m "$OUT/deen/model.nmt" -b 4 --json <"$S/mono.de" >"$S/bt.json"
+	./nmt -m "$OUT/teacher-ende/model.nmt" -b 4 --json <"$T/mono.en" >"$S/ft.json"
 	$PY train/synth.py --orig-src "$OUT/kd/train.en.gz" --orig-tgt "$OUT/kd/train.de" --orig-copies 2 \
-		--synth "$S/mono.en" "$S/ft.json" tgt --synth "$S/mono.de" "$S/bt.json" src \
+		--synth "$T/mono.en" "$S/ft.json" tgt --synth "$T/mono.de" "$T/bt.en.json" src \
 		--out-dir "$S" --src en --tgt de | tee "$S/synth.log"
 	touch "$S/done"
 fi
+
+step "6. student"
+SPM_CORPUS=$CORPUS SRC=en TGT=de \
+	TRAIN_ARGS="$STUDENT_DIMS --dropout 0.2 --max-minutes $STUDENT_MIN --max-epochs 60 --threads 1 --keep-checkpoints" \
+	train/recipe.sh "$OUT/kd" "$OUT/student"
 
 # train.py's options for the student's vocabularies on the synthetic corpus
 data_args() {
@@ -147,7 +186,6 @@ data_args() {
 		"--spm-src $OUT/student/en.model --spm-tgt $OUT/student/de.model"
 }
 
-step "6. the student trained on with the synthetic pairs"
 if [ ! -f "$OUT/ft/done" ]; then
 	# shellcheck disable=SC2046
 	$PY train/train.py --out "$OUT/ft" --init "$OUT/student/best.safetensors" --lr 5e-4 --warmup 50 \
@@ -161,7 +199,7 @@ N=$OUT/negatives
 if [ ! -f "$N/done" ]; then
 	mkdir -p "$N"
 	for l in en fr cs; do zcat "$CORPUS/train.$l.gz" >"$N/train.$l"; done
-	$PY train/negatives.py pool --src "$N/train.en" --src "$S/mono.en" --foreign "$N/train.fr" \
+	$PY train/negatives.py pool --src "$N/train.en" --src "$T/mono.en" --foreign "$N/train.fr" \
 		--foreign "$N/train.cs" --out "$N/pool.en"
 	# the pool translated greedily, guard off, by the model in f32 and in q4
 	for q in f32 q4; do
@@ -192,15 +230,15 @@ else
 	echo "to make it the default: train/install_default.sh $F $Q4 && make"
 fi
 
-step "10. de->en trained on with back-translations"
-D=$OUT/deen-bt
+step "10. de->en distilled from its teacher, with back-translations"
+D=$OUT/deen-kd
 mkdir -p "$D"
 if [ ! -f "$D/corpus.done" ]; then
-	./model-pack --quant q8 --vmap "$OUT/student/vmap.txt" -o "$D/ende.q8.nmt" "$OUT/ft/best.safetensors" \
-		"$OUT/student/en.model" "$OUT/student/de.model" >/dev/null
-	./nmt -m "$D/ende.q8.nmt" -b 4 --json <"$S/mono.en" >"$D/bt.json"
-	$PY train/synth.py --orig-src "$CORPUS/train.de.gz" --orig-tgt "$CORPUS/train.en.gz" --orig-copies 2 \
-		--synth "$S/mono.en" "$D/bt.json" src --out-dir "$D" --src de --tgt en | tee "$D/synth.log"
+	SRC=de TGT=en train/distill.sh "$OUT/teacher-deen/model.nmt" "$CORPUS" "$D/kd"
+	./nmt -m "$OUT/teacher-deen/model.nmt" -b 4 --json <"$T/mono.de" >"$D/ft.json"
+	$PY train/synth.py --orig-src "$CORPUS/train.de.gz" --orig-tgt "$D/kd/train.en" --orig-copies 2 \
+		--synth "$T/mono.de" "$D/ft.json" tgt --synth "$T/mono.en" "$T/bt.de.json" src \
+		--out-dir "$D" --src de --tgt en | tee "$D/synth.log"
 	touch "$D/corpus.done"
 fi
 # train.py's options for the de->en model, trained on SRC_FILE TGT_FILE
@@ -212,15 +250,15 @@ deen_args() {
 if [ ! -f "$D/ft/done" ]; then
 	# shellcheck disable=SC2046
 	$PY train/train.py --out "$D/ft" --init "$OUT/deen/best.safetensors" --lr 5e-4 --warmup 50 \
-		--valid-every 500 --patience 6 --dropout 0.2 --max-minutes "$DEEN_BT_MIN" --threads 1 \
+		--valid-every 500 --patience 6 --dropout 0.2 --max-minutes "$DEEN_KD_MIN" --threads 1 \
 		--keep-checkpoints $(deen_args "$D/train.de" "$D/train.en") | tee -a "$D/ft.log"
 	touch "$D/ft/done"
 fi
 if [ ! -f "$D/ft-q4/done" ]; then
 	# shellcheck disable=SC2046
 	$PY train/train.py --out "$D/ft-q4" --init "$D/ft/best.safetensors" --quant q4 --lr 2e-4 \
-		--warmup 1 --valid-every 250 --patience 6 --dropout 0.2 --max-minutes "$QAT_MIN" --threads 1 \
-		--keep-checkpoints $(deen_args "$CORPUS/train.de.gz" "$CORPUS/train.en.gz") | tee -a "$D/ft-q4.log"
+		--warmup 1 --valid-every 250 --patience 6 --dropout 0.2 --max-minutes "$DEEN_QAT_MIN" --threads 1 \
+		--keep-checkpoints $(deen_args "$D/train.de" "$D/train.en") | tee -a "$D/ft-q4.log"
 	touch "$D/ft-q4/done"
 fi
 G=$OUT/deen-final
