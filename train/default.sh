@@ -4,11 +4,12 @@
 #
 #   train/default.sh [OUT_DIR]          (default train/runs/default)
 #
-#   1. en->de GRU   a GRU at the previous default's size (train/recipe.sh);
-#                   it back-translates English for the de->en teacher
-#   2. de->en GRU   the same recipe the other way; it back-translates German
-#                   for the en->de teacher, and the de->en student starts
-#                   from it
+#   1. en->de GRU   a GRU at the de->en model's size (train/recipe.sh); it
+#                   puts the task-2 English into German for the de->en
+#                   teacher's corpus
+#   2. de->en GRU   the same recipe the other way; it puts the task-2
+#                   German into English for the en->de teacher's corpus,
+#                   and the de->en student starts from it
 #   3. teacher data Multi30k task-2 captions back-translated by 1 and 2
 #                   (synthetic source, human target), filtered, with
 #                   Multi30k's pairs twice (train/synth.py), one corpus
@@ -48,10 +49,10 @@
 # MONO (task 2, default ../shared/data/multi30k-task2), minutes of one core
 # per training: GRU_MIN=103 TEACHER_MIN=130 STUDENT_MIN=86 SYNTH_MIN=78
 # QAT_MIN=22 DEEN_KD_MIN=78 DEEN_QAT_MIN=12 (docs/RESULTS.md says what the
-# shipped models' runs took), NEG_WEIGHT=0.5 (the weight of the loops' unlikelihood in the
-# q4 fine-tuning), MONO_LINES (0: every task-2 caption; N: the first N of
-# each file, for a quick run), PYTHON=/usr/bin/python3. Run from the
-# repository root after `make`.
+# shipped models' runs took), NEG_WEIGHT=0.5 (the weight of the loops'
+# unlikelihood in the q4 fine-tuning), MONO_LINES (0: every task-2
+# caption; N: the first N of each file, for a quick run),
+# PYTHON=/usr/bin/python3. Run from the repository root after `make`.
 set -eu
 OUT=${1:-train/runs/default}
 CORPUS=${CORPUS:-../shared/data/multi30k}
