@@ -160,20 +160,26 @@ step "4. teachers (Transformer encoder, SSRU decoder)"
 teacher en de "$OUT/gru"
 teacher de en "$OUT/deen"
 
+# distilled SRC TGT KD_DIR OUT_DIR: the student's corpus in OUT_DIR: Multi30k's
+# SRC translated by the SRC->TGT teacher into KD_DIR (train/distill.sh), the
+# task-2 SRC captions forward-translated by it and the task-2 TGT captions
+# with 3's back-translations, filtered and joined, the distilled pairs twice.
+distilled() {
+	teacher_nmt=$OUT/teacher-$1$2/model.nmt
+	mkdir -p "$4"
+	if [ ! -f "$4/corpus.done" ]; then
+		SRC=$1 TGT=$2 train/distill.sh "$teacher_nmt" "$CORPUS" "$3"
+		./nmt -m "$teacher_nmt" -b 4 --json <"$T/mono.$1" >"$4/ft.json"
+		$PY train/synth.py --orig-src "$CORPUS/train.$1.gz" --orig-tgt "$3/train.$2" --orig-copies 2 \
+			--synth "$T/mono.$1" "$4/ft.json" tgt --synth "$T/mono.$2" "$T/bt.$1.json" src \
+			--out-dir "$4" --src "$1" --tgt "$2" | tee "$4/synth.log"
+		touch "$4/corpus.done"
+	fi
+}
+
 step "5. distilled and synthetic pairs"
-if [ ! -f "$OUT/kd/done" ]; then
-	SRC=en TGT=de train/distill.sh "$OUT/teacher-ende/model.nmt" "$CORPUS" "$OUT/kd"
-	touch "$OUT/kd/done"
-fi
 S=$OUT/synth
-mkdir -p "$S"
-if [ ! -f "$S/done" ]; then
-	./nmt -m "$OUT/teacher-ende/model.nmt" -b 4 --json <"$T/mono.en" >"$S/ft.json"
-	$PY train/synth.py --orig-src "$OUT/kd/train.en.gz" --orig-tgt "$OUT/kd/train.de" --orig-copies 2 \
-		--synth "$T/mono.en" "$S/ft.json" tgt --synth "$T/mono.de" "$T/bt.en.json" src \
-		--out-dir "$S" --src en --tgt de | tee "$S/synth.log"
-	touch "$S/done"
-fi
+distilled en de "$OUT/kd" "$S"
 
 step "6. student"
 SPM_CORPUS=$CORPUS SRC=en TGT=de \
@@ -233,15 +239,7 @@ fi
 
 step "10. de->en distilled from its teacher, with back-translations"
 D=$OUT/deen-kd
-mkdir -p "$D"
-if [ ! -f "$D/corpus.done" ]; then
-	SRC=de TGT=en train/distill.sh "$OUT/teacher-deen/model.nmt" "$CORPUS" "$D/kd"
-	./nmt -m "$OUT/teacher-deen/model.nmt" -b 4 --json <"$T/mono.de" >"$D/ft.json"
-	$PY train/synth.py --orig-src "$CORPUS/train.de.gz" --orig-tgt "$D/kd/train.en" --orig-copies 2 \
-		--synth "$T/mono.de" "$D/ft.json" tgt --synth "$T/mono.en" "$T/bt.de.json" src \
-		--out-dir "$D" --src de --tgt en | tee "$D/synth.log"
-	touch "$D/corpus.done"
-fi
+distilled de en "$D/kd" "$D"
 # train.py's options for the de->en model, trained on SRC_FILE TGT_FILE
 deen_args() {
 	echo "--src-lang de --tgt-lang en --src-train $1 --tgt-train $2" \
