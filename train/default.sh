@@ -15,11 +15,17 @@
 #                   Multi30k's pairs twice (train/synth.py), one corpus
 #                   each way
 #   4. teachers     Transformer encoder + SSRU decoder (train.py --family
-#                   ssru), one each way, on 3's corpora
+#                   ssru), one each way, on 3's corpora, then fine-tuned on
+#                   Multi30k's human pairs alone (the back-translated task-2
+#                   captions are shorter than Multi30k's translations and
+#                   teach the teacher short output); the fine-tuned
+#                   checkpoint best on val at beam 4 is kept
 #   5. distilled    Multi30k's English translated by the en->de teacher
-#                   (train/distill.sh); the task-2 English forward-translated
-#                   by it, the task-2 German back-translated by 2, filtered,
-#                   joined to the distilled pairs (train/synth.py)
+#                   (train/distill.sh), and forward-translated by it the
+#                   task-2 English and 3's back-translated English, with
+#                   length normalization 1.5 (chosen on val: it gives the
+#                   references' length), filtered, joined to the distilled
+#                   pairs (train/synth.py)
 #   6. student      the small GRU on the distilled pairs (train/recipe.sh),
 #                   then trained on with the whole corpus of 5
 #   7. q4           fine-tuned through the q4 quantizer (train.py --quant q4),
@@ -47,9 +53,10 @@
 #
 # Environment: CORPUS (Multi30k task 1, default ../shared/data/multi30k),
 # MONO (task 2, default ../shared/data/multi30k-task2), minutes of one core
-# per training: GRU_MIN=103 TEACHER_MIN=130 STUDENT_MIN=86 SYNTH_MIN=78
+# per training: GRU_MIN=103 TEACHER_MIN=130 TEACHER_FT_MIN=16 STUDENT_MIN=86 SYNTH_MIN=78
 # QAT_MIN=22 DEEN_KD_MIN=78 DEEN_QAT_MIN=12 (docs/RESULTS.md says what the
-# shipped models' runs took), NEG_WEIGHT=0.5 (the weight of the loops'
+# shipped models' runs took), KD_ALPHA=1.5 (the teachers' length
+# normalization when they translate for the students), NEG_WEIGHT=0.5 (the weight of the loops'
 # unlikelihood in the q4 fine-tuning), MONO_LINES (0: every task-2
 # caption; N: the first N of each file, for a quick run),
 # PYTHON=/usr/bin/python3. Run from the repository root after `make`.
@@ -59,6 +66,8 @@ CORPUS=${CORPUS:-../shared/data/multi30k}
 MONO=${MONO:-../shared/data/multi30k-task2}
 GRU_MIN=${GRU_MIN:-103}
 TEACHER_MIN=${TEACHER_MIN:-130}
+TEACHER_FT_MIN=${TEACHER_FT_MIN:-16}
+KD_ALPHA=${KD_ALPHA:-1.5}
 DEEN_KD_MIN=${DEEN_KD_MIN:-78}
 DEEN_QAT_MIN=${DEEN_QAT_MIN:-12}
 STUDENT_MIN=${STUDENT_MIN:-86}
@@ -139,20 +148,31 @@ if [ ! -f "$T/done" ]; then
 fi
 
 # teacher SRC TGT VOCAB_DIR: the SRC->TGT Transformer-SSRU teacher trained
-# on 3's corpus with VOCAB_DIR's SentencePiece models, the checkpoint best
-# on val packed in q8 as OUT_DIR/teacher-SRCTGT/model.nmt.
+# on 3's corpus with VOCAB_DIR's SentencePiece models, then fine-tuned on
+# Multi30k's pairs alone; the fine-tuned checkpoint with the best beam-4 BLEU
+# on val (bench/val_bleu.sh) packed in q8 as OUT_DIR/teacher-SRCTGT-ft/model.nmt.
 teacher() {
 	dir=$OUT/teacher-$1$2
+	lang_args="--src-lang $1 --tgt-lang $2 --src-val $CORPUS/val.$1.gz --tgt-val $CORPUS/val.$2.gz"
+	lang_args="$lang_args --spm-src $3/$1.model --spm-tgt $3/$2.model"
 	if [ ! -f "$dir/done" ]; then
 		$PY train/train.py --out "$dir" --family ssru --emb 256 --heads 4 --ffn 1024 --enc-layers 3 \
 			--dec-layers 2 --tied tgt --dropout 0.1 --lr 1e-3 --warmup 800 --max-tokens 3000 \
 			--valid-every 500 --patience 8 --max-minutes "$TEACHER_MIN" --threads 1 --keep-checkpoints \
-			--src-lang "$1" --tgt-lang "$2" --src-train "$T/$1$2/train.$1" --tgt-train "$T/$1$2/train.$2" \
-			--src-val "$CORPUS/val.$1.gz" --tgt-val "$CORPUS/val.$2.gz" \
-			--spm-src "$3/$1.model" --spm-tgt "$3/$2.model" | tee -a "$dir.log"
-		./model-pack --marian "$dir/best.npz" --vocab "$3/$1.model" --vocab "$3/$2.model" --quant q8 \
-			-o "$dir/model.nmt" >/dev/null
+			--src-train "$T/$1$2/train.$1" --tgt-train "$T/$1$2/train.$2" $lang_args | tee -a "$dir.log"
 		touch "$dir/done"
+	fi
+	if [ ! -f "$dir-ft/model.nmt" ]; then
+		[ -f "$dir-ft/done" ] || $PY train/train.py --out "$dir-ft" --family ssru --init "$dir/best.npz" \
+			--lr 1e-4 --warmup 30 --valid-every 100 --patience 20 --dropout 0.1 --max-tokens 3000 \
+			--max-minutes "$TEACHER_FT_MIN" --threads 1 --keep-checkpoints \
+			--src-train "$CORPUS/train.$1.gz" --tgt-train "$CORPUS/train.$2.gz" $lang_args | tee -a "$dir-ft.log"
+		touch "$dir-ft/done"
+		SRC=$1 TGT=$2 SPM_SRC=$3/$1.model SPM_TGT=$3/$2.model VMAP=$3/vmap.txt CORPUS=$CORPUS \
+			bench/val_bleu.sh -q q8 "$dir-ft"/step-*.npz | tee "$dir-ft/val_q8.txt"
+		best=$(awk 'NR > 1 && (c == "" || $4 > top) { top = $4; c = $1 } END { print c }' "$dir-ft/val_q8.txt")
+		./model-pack --marian "$best" --vocab "$3/$1.model" --vocab "$3/$2.model" --quant q8 \
+			-o "$dir-ft/model.nmt" >/dev/null
 	fi
 }
 
@@ -161,17 +181,21 @@ teacher en de "$OUT/gru"
 teacher de en "$OUT/deen"
 
 # distilled SRC TGT KD_DIR OUT_DIR: the student's corpus in OUT_DIR: Multi30k's
-# SRC translated by the SRC->TGT teacher into KD_DIR (train/distill.sh), the
-# task-2 SRC captions forward-translated by it and the task-2 TGT captions
-# with 3's back-translations, filtered and joined, the distilled pairs twice.
+# SRC translated by the SRC->TGT teacher into KD_DIR (train/distill.sh), and
+# forward-translated by it the task-2 SRC captions and 3's back-translated
+# SRC sentences (its corpus after the original pairs), filtered and joined,
+# the distilled pairs twice.
 distilled() {
-	teacher_nmt=$OUT/teacher-$1$2/model.nmt
+	teacher_nmt=$OUT/teacher-$1$2-ft/model.nmt
 	mkdir -p "$4"
 	if [ ! -f "$4/corpus.done" ]; then
-		SRC=$1 TGT=$2 train/distill.sh "$teacher_nmt" "$CORPUS" "$3"
-		./nmt -m "$teacher_nmt" -b 4 --json <"$T/mono.$1" >"$4/ft.json"
+		ALPHA=$KD_ALPHA SRC=$1 TGT=$2 train/distill.sh "$teacher_nmt" "$CORPUS" "$3"
+		originals=$(zcat -f "$CORPUS/train.$1.gz" | wc -l)
+		tail -n +$((2 * originals + 1)) "$T/$1$2/train.$1" >"$4/bt.$1"
+		./nmt -m "$teacher_nmt" -b 4 --alpha "$KD_ALPHA" --json <"$T/mono.$1" >"$4/ft.json"
+		./nmt -m "$teacher_nmt" -b 4 --alpha "$KD_ALPHA" --json <"$4/bt.$1" >"$4/bt.json"
 		$PY train/synth.py --orig-src "$CORPUS/train.$1.gz" --orig-tgt "$3/train.$2" --orig-copies 2 \
-			--synth "$T/mono.$1" "$4/ft.json" tgt --synth "$T/mono.$2" "$T/bt.$1.json" src \
+			--synth "$T/mono.$1" "$4/ft.json" tgt --synth "$4/bt.$1" "$4/bt.json" tgt \
 			--out-dir "$4" --src "$1" --tgt "$2" | tee "$4/synth.log"
 		touch "$4/corpus.done"
 	fi

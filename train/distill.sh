@@ -9,7 +9,8 @@
 # CORPUS_DIR is as for train/recipe.sh (default ../shared/data/multi30k);
 # OUT_DIR (default train/runs/kd/corpus) receives train.TGT (the teacher's
 # translations) and links to everything else of CORPUS_DIR, so it can be
-# given to train/recipe.sh as its corpus. Environment: SRC=en TGT=de, BEAM=4.
+# given to train/recipe.sh as its corpus. Environment: SRC=en TGT=de, BEAM=4,
+# ALPHA=0.6 (the length normalization of the teacher's beam search).
 #
 # A teacher translation that holds an unknown piece (" ⁇ ", a character the
 # teacher's vocabulary lacks) or is empty is replaced by the human reference:
@@ -21,6 +22,7 @@ OUT=${3:-train/runs/kd/corpus}
 SRC=${SRC:-en}
 TGT=${TGT:-de}
 BEAM=${BEAM:-4}
+ALPHA=${ALPHA:-0.6}
 mkdir -p "$OUT"
 CORPUS=$(realpath "$CORPUS")
 
@@ -36,7 +38,7 @@ for f in "$CORPUS"/*; do
 done
 rm -f "$OUT/train.$TGT.gz"
 
-zcat -f "$(corpus_file train "$SRC")" | ./nmt -m "$TEACHER" -b "$BEAM" >"$OUT/teacher.$TGT"
+zcat -f "$(corpus_file train "$SRC")" | ./nmt -m "$TEACHER" -b "$BEAM" --alpha "$ALPHA" >"$OUT/teacher.$TGT"
 zcat -f "$(corpus_file train "$TGT")" | paste -d '\t' - "$OUT/teacher.$TGT" |
 	awk -F '\t' '{ if ($2 == "" || index($2, "⁇") > 0) { print $1; kept++ } else print $2 }
 		END { printf "distill: %d of %d lines kept the reference\n", kept, NR > "/dev/stderr" }' \
