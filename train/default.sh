@@ -23,9 +23,8 @@
 #   5. distilled    Multi30k's English translated by the en->de teacher
 #                   (train/distill.sh), and forward-translated by it the
 #                   task-2 English and 3's back-translated English, with
-#                   length normalization 1.5 (chosen on val: it gives the
-#                   references' length), filtered, joined to the distilled
-#                   pairs (train/synth.py)
+#                   the length normalization of KD_ALPHAS best on val,
+#                   filtered, joined to the distilled pairs (train/synth.py)
 #   6. student      the small GRU on the distilled pairs (train/recipe.sh),
 #                   then trained on with the whole corpus of 5
 #   7. q4           fine-tuned through the q4 quantizer (train.py --quant q4),
@@ -53,13 +52,14 @@
 #
 # Environment: CORPUS (Multi30k task 1, default ../shared/data/multi30k),
 # MONO (task 2, default ../shared/data/multi30k-task2), minutes of one core
-# per training: GRU_MIN=103 TEACHER_MIN=130 TEACHER_FT_MIN=16 STUDENT_MIN=86 SYNTH_MIN=78
-# QAT_MIN=22 DEEN_KD_MIN=78 DEEN_QAT_MIN=12 (docs/RESULTS.md says what the
-# shipped models' runs took), KD_ALPHA=1.5 (the teachers' length
-# normalization when they translate for the students), NEG_WEIGHT=0.5 (the weight of the loops'
-# unlikelihood in the q4 fine-tuning), MONO_LINES (0: every task-2
-# caption; N: the first N of each file, for a quick run),
-# PYTHON=/usr/bin/python3. Run from the repository root after `make`.
+# per training: GRU_MIN=103 TEACHER_MIN=130 TEACHER_FT_MIN=16 STUDENT_MIN=86
+# SYNTH_MIN=78 QAT_MIN=22 DEEN_KD_MIN=78 DEEN_QAT_MIN=12 (docs/RESULTS.md
+# says what the shipped models' runs took), KD_ALPHAS="0.6 1.0 1.5" (the
+# length normalizations a teacher may translate for its student with),
+# NEG_WEIGHT=0.5 (the weight of the loops' unlikelihood in the q4
+# fine-tuning), MONO_LINES (0: every task-2 caption; N: the first N of each
+# file, for a quick run), PYTHON=/usr/bin/python3. Run from the repository
+# root after `make`.
 set -eu
 OUT=${1:-train/runs/default}
 CORPUS=${CORPUS:-../shared/data/multi30k}
@@ -67,7 +67,7 @@ MONO=${MONO:-../shared/data/multi30k-task2}
 GRU_MIN=${GRU_MIN:-103}
 TEACHER_MIN=${TEACHER_MIN:-130}
 TEACHER_FT_MIN=${TEACHER_FT_MIN:-16}
-KD_ALPHA=${KD_ALPHA:-1.5}
+KD_ALPHAS=${KD_ALPHAS:-0.6 1.0 1.5}
 DEEN_KD_MIN=${DEEN_KD_MIN:-78}
 DEEN_QAT_MIN=${DEEN_QAT_MIN:-12}
 STUDENT_MIN=${STUDENT_MIN:-86}
@@ -180,6 +180,24 @@ step "4. teachers (Transformer encoder, SSRU decoder)"
 teacher en de "$OUT/gru"
 teacher de en "$OUT/deen"
 
+# kd_alpha SRC TGT: the length normalization the SRC->TGT teacher translates
+# for its student with: of KD_ALPHAS, the one with the best beam-4 BLEU on
+# val. A teacher that learnt from the short task-2 captions can write short
+# output at the engine's default, and its student copies the length.
+kd_alpha() {
+	dir=$OUT/teacher-$1$2-ft
+	if [ ! -f "$dir/alpha.txt" ]; then
+		zcat -f "$CORPUS/val.$1.gz" >"$dir/val.src"
+		zcat -f "$CORPUS/val.$2.gz" >"$dir/val.ref"
+		for a in $KD_ALPHAS; do
+			./nmt -m "$dir/model.nmt" -b 4 --alpha "$a" <"$dir/val.src" >"$dir/val.hyp"
+			echo "$a $($PY train/bleu.py "$dir/val.hyp" "$dir/val.ref" | awk '{print $2}')"
+		done >"$dir/alpha.table"
+		sort -k2,2nr "$dir/alpha.table" | head -n 1 | cut -d' ' -f1 >"$dir/alpha.txt"
+	fi
+	cat "$dir/alpha.txt"
+}
+
 # distilled SRC TGT KD_DIR OUT_DIR: the student's corpus in OUT_DIR: Multi30k's
 # SRC translated by the SRC->TGT teacher into KD_DIR (train/distill.sh), and
 # forward-translated by it the task-2 SRC captions and 3's back-translated
@@ -189,11 +207,12 @@ distilled() {
 	teacher_nmt=$OUT/teacher-$1$2-ft/model.nmt
 	mkdir -p "$4"
 	if [ ! -f "$4/corpus.done" ]; then
-		ALPHA=$KD_ALPHA SRC=$1 TGT=$2 train/distill.sh "$teacher_nmt" "$CORPUS" "$3"
+		alpha=$(kd_alpha "$1" "$2")
+		ALPHA=$alpha SRC=$1 TGT=$2 train/distill.sh "$teacher_nmt" "$CORPUS" "$3"
 		originals=$(zcat -f "$CORPUS/train.$1.gz" | wc -l)
 		tail -n +$((2 * originals + 1)) "$T/$1$2/train.$1" >"$4/bt.$1"
-		./nmt -m "$teacher_nmt" -b 4 --alpha "$KD_ALPHA" --json <"$T/mono.$1" >"$4/ft.json"
-		./nmt -m "$teacher_nmt" -b 4 --alpha "$KD_ALPHA" --json <"$4/bt.$1" >"$4/bt.json"
+		./nmt -m "$teacher_nmt" -b 4 --alpha "$alpha" --json <"$T/mono.$1" >"$4/ft.json"
+		./nmt -m "$teacher_nmt" -b 4 --alpha "$alpha" --json <"$4/bt.$1" >"$4/bt.json"
 		$PY train/synth.py --orig-src "$CORPUS/train.$1.gz" --orig-tgt "$3/train.$2" --orig-copies 2 \
 			--synth "$T/mono.$1" "$4/ft.json" tgt --synth "$4/bt.$1" "$4/bt.json" tgt \
 			--out-dir "$4" --src "$1" --tgt "$2" | tee "$4/synth.log"
