@@ -79,6 +79,8 @@ PY=${PYTHON:-/usr/bin/python3}
 export PYTHON=$PY
 mkdir -p "$OUT"
 step() { echo "== $*"; }
+# the human pairs appear this many times in every synthetic corpus
+ORIG_COPIES=2
 STUDENT_DIMS="--emb 256 --enc-hidden 128 --dec-hidden 192 --att 128 --fc 256 --fc-layers 1"
 
 # The q4 checkpoint to keep, from a LOOPS=1 bench/val_bleu.sh table: of
@@ -140,9 +142,9 @@ if [ ! -f "$T/done" ]; then
 	mono de >"$T/mono.de"
 	./nmt -m "$OUT/deen/model.nmt" -b 4 --json <"$T/mono.de" >"$T/bt.en.json"
 	./nmt -m "$OUT/gru/model.nmt" -b 4 --json <"$T/mono.en" >"$T/bt.de.json"
-	$PY train/synth.py --orig-src "$CORPUS/train.en.gz" --orig-tgt "$CORPUS/train.de.gz" --orig-copies 2 \
+	$PY train/synth.py --orig-src "$CORPUS/train.en.gz" --orig-tgt "$CORPUS/train.de.gz" --orig-copies "$ORIG_COPIES" \
 		--synth "$T/mono.de" "$T/bt.en.json" src --out-dir "$T/ende" --src en --tgt de | tee "$T/synth.log"
-	$PY train/synth.py --orig-src "$CORPUS/train.de.gz" --orig-tgt "$CORPUS/train.en.gz" --orig-copies 2 \
+	$PY train/synth.py --orig-src "$CORPUS/train.de.gz" --orig-tgt "$CORPUS/train.en.gz" --orig-copies "$ORIG_COPIES" \
 		--synth "$T/mono.en" "$T/bt.de.json" src --out-dir "$T/deen" --src de --tgt en | tee -a "$T/synth.log"
 	touch "$T/done"
 fi
@@ -210,10 +212,10 @@ distilled() {
 		alpha=$(kd_alpha "$1" "$2")
 		ALPHA=$alpha SRC=$1 TGT=$2 train/distill.sh "$teacher_nmt" "$CORPUS" "$3"
 		originals=$(zcat -f "$CORPUS/train.$1.gz" | wc -l)
-		tail -n +$((2 * originals + 1)) "$T/$1$2/train.$1" >"$4/bt.$1"
+		tail -n +$((ORIG_COPIES * originals + 1)) "$T/$1$2/train.$1" >"$4/bt.$1"
 		./nmt -m "$teacher_nmt" -b 4 --alpha "$alpha" --json <"$T/mono.$1" >"$4/ft.json"
 		./nmt -m "$teacher_nmt" -b 4 --alpha "$alpha" --json <"$4/bt.$1" >"$4/bt.json"
-		$PY train/synth.py --orig-src "$CORPUS/train.$1.gz" --orig-tgt "$3/train.$2" --orig-copies 2 \
+		$PY train/synth.py --orig-src "$CORPUS/train.$1.gz" --orig-tgt "$3/train.$2" --orig-copies "$ORIG_COPIES" \
 			--synth "$T/mono.$1" "$4/ft.json" tgt --synth "$4/bt.$1" "$4/bt.json" tgt \
 			--out-dir "$4" --src "$1" --tgt "$2" | tee "$4/synth.log"
 		touch "$4/corpus.done"
