@@ -15,6 +15,7 @@
 #   make fuzz            every libFuzzer harness for FUZZ_SECONDS (default 60) each
 #   make memcheck        valgrind memcheck on end-to-end translations
 #   make spm-parity      tokenizer vs spm_encode/spm_decode (needs sentencepiece)
+#   make test-train      the trainer's own tests (pytest; needs python3-torch)
 #   make clean
 
 MUSL_CC  ?= musl-gcc
@@ -130,7 +131,7 @@ $(ARCH_STAMP):
 	@rm -f build/arch-*
 	@touch $@
 
-.PHONY: all test check-clang clean spm-parity bench-kernels models fuzz memcheck install install-check test-cuda
+.PHONY: all test test-train check-clang clean spm-parity bench-kernels models fuzz memcheck install install-check test-cuda
 all: nmt model-pack $(if $(SANITIZE),,libnmt.a)
 
 # ---- static binaries (musl) ---------------------------------------------
@@ -424,6 +425,10 @@ test: all $(TESTS) $(A64_TESTS) build/tiny.nmt build/tiny.q8.nmt build/tiny.q4.n
 	@$(E2E_ENV) E2E_ALSO="$(E2E_ALSO)" REPLAY=$(H)/tests/fuzz EXAMPLES=$(H)/examples RUNNER="$(RUNNER)" \
 		HTTP_TOOL="$(RUNNER) $(H)/tests/http_tool" SHIPPED="$(SHIPPED_MODELS)" \
 		PYTEST="$(if $(PY_TESTS),env NMT_LIBRARY=$(abspath libnmt.so) $(PYTEST_CMD))" sh tests/run.sh $(TESTS) $(A64_TESTS)
+
+# The trainer's tests: not part of `make test`, which needs no PyTorch.
+test-train:
+	/usr/bin/python3 -m pytest -q -p no:cacheprovider train/tests
 
 # valgrind memcheck on end-to-end runs (tests/memcheck.sh), on the host
 # builds: valgrind cannot follow the static binaries' own malloc.

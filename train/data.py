@@ -18,11 +18,20 @@ def read_parallel(src_path, tgt_path):
     return src, tgt
 
 
-def encode_pairs(sp_src, sp_tgt, src, tgt, max_len=100):
+def encode_pairs(sp_src, sp_tgt, src, tgt, max_len=100, src_sampling_alpha=0.0):
     """Source ids get EOS appended (as the engine does); target ids are
     returned without BOS/EOS. Pairs that are empty or longer than max_len
-    pieces are dropped (training only)."""
-    s_ids = sp_src.encode(src)
+    pieces are dropped (training only).
+
+    src_sampling_alpha > 0 segments each source by SentencePiece's subword
+    sampling (Kudo 2018) instead of its best segmentation: a word the model
+    knows only whole is then also seen split into smaller pieces, as an
+    unfamiliar word is at translation time. One segmentation per sentence,
+    drawn from SentencePiece's generator (seed it for a repeatable run)."""
+    if src_sampling_alpha > 0:
+        s_ids = sp_src.encode(src, enable_sampling=True, alpha=src_sampling_alpha, nbest_size=-1)
+    else:
+        s_ids = sp_src.encode(src)
     t_ids = sp_tgt.encode(tgt)
     eos = sp_src.eos_id()
     pairs = []

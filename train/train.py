@@ -91,6 +91,9 @@ def parse_args():
                    'pushed down by sequence-level unlikelihood where they loop')
     p.add_argument('--negatives-weight', type=float, default=1.0)
     p.add_argument('--negatives-batch', type=int, default=32, help='negatives per step')
+    p.add_argument('--src-sampling-alpha', type=float, default=0.0,
+                   help='segment the training sources by subword sampling with this alpha '
+                   '(0: the best segmentation); drawn once, at loading, from --seed')
     p.add_argument('--lr', type=float, default=1e-3)
     p.add_argument('--warmup', type=int, default=400)
     p.add_argument('--clip', type=float, default=1.0)
@@ -205,7 +208,8 @@ def validate(model, val_pairs, val_refs, sp_tgt, args):
 
 def load_corpus(args, sp_src, sp_tgt):
     src, tgt = data.read_parallel(args.src_train, args.tgt_train)
-    train = data.encode_pairs(sp_src, sp_tgt, src, tgt)
+    spm.set_random_generator_seed(args.seed)
+    train = data.encode_pairs(sp_src, sp_tgt, src, tgt, src_sampling_alpha=args.src_sampling_alpha)
     vsrc, vtgt = data.read_parallel(args.src_val, args.tgt_val)
     # Validation keeps every line (no length filter) so BLEU is over the whole set.
     val = [(sp_src.encode(s) + [sp_src.eos_id()], sp_tgt.encode(t)) for s, t in zip(vsrc, vtgt)]
