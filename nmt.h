@@ -126,8 +126,9 @@ typedef struct {
 			  * their tags put back around the aligned words (docs/INPUT.md).
 			  * Default 0 */
 	int protect_spans; /* 1 (default): numbers, times, dates, prices, URLs, e-mail
-			  * addresses, @handles, file paths and `code` come through
-			  * byte for byte, placed by the alignment (docs/INPUT.md) */
+			  * addresses, @handles, file paths, `code` and quoted names
+			  * come through byte for byte, placed by the alignment
+			  * (docs/INPUT.md) */
 	int repeat_guard; /* 1 (default): no translation repeats a piece or a run of
 			  * pieces more than twice in a row, or a letter more than
 			  * three times within a word, unless its source does

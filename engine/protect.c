@@ -18,12 +18,13 @@ static int words_in(const char *s, size_t n)
 	return w;
 }
 
-size_t nmt_protect_source(const char *text, size_t len, const char *placeholder, char *out, nmt_protected *spans,
+size_t nmt_protect_source(const nmt_split_lang *lang, const char *text, size_t len, char *out, nmt_protected *spans,
 			  int max, int *n)
 {
+	const char *placeholder = lang->placeholder;
 	size_t pos = 0, start, end, done = 0, o = 0, p = strlen(placeholder);
 	*n = 0;
-	while (*n < max && nmt_spans_next(text, len, &pos, &start, &end)) {
+	while (*n < max && nmt_spans_next(text, len, lang->nouns_capitalised, &pos, &start, &end)) {
 		memcpy(out + o, text + done, start - done);
 		o += start - done;
 		/* the placeholder's word: words before it, less one if it is glued to the last */

@@ -9,6 +9,8 @@
 #define NMT_ENGINE_PROTECT_H
 #include <stddef.h>
 
+#include "../text/split.h"
+
 typedef struct {
 	const char *text;   /* the span, in the caller's line */
 	size_t len;
@@ -16,11 +18,11 @@ typedef struct {
 	int extra_words;    /* the span's words less one (a `code span` may have several) */
 } nmt_protected;
 
-/* text[0..len) with each span replaced by placeholder, into out (room for
- * len + (strlen(placeholder) + 2) x spans + 1 bytes: spans[] are at most
- * that many); the spans into spans[0..*n) (room for max). Returns the
- * substituted length. */
-size_t nmt_protect_source(const char *text, size_t len, const char *placeholder, char *out, nmt_protected *spans,
+/* text[0..len), in language lang, with each span replaced by the
+ * language's placeholder word, into out (room for len + (strlen(placeholder)
+ * + 2) x spans + 1 bytes: spans[] are at most that many); the spans into
+ * spans[0..*n) (room for max). Returns the substituted length. */
+size_t nmt_protect_source(const nmt_split_lang *lang, const char *text, size_t len, char *out, nmt_protected *spans,
 			  int max, int *n);
 
 /* The translation text[0..len), its n_words words (split on whitespace)

@@ -208,7 +208,7 @@ static size_t protect(nmt_translator *t, const char *text, size_t len, int *n_sp
 	if (nmt_reserve(&t->subst, &t->subst_cap, len * (p + 2) + 1, 1) != 0 ||
 	    nmt_reserve(&t->sent_spans, &t->sent_spans_cap, len, sizeof *t->sent_spans) != 0)
 		return (size_t)-1;
-	return nmt_protect_source(text, len, t->lang->placeholder, t->subst, t->sent_spans, (int)len, n_spans);
+	return nmt_protect_source(t->lang, text, len, t->subst, t->sent_spans, (int)len, n_spans);
 }
 
 /* One sentence's units: its pieces, in chunks of at most

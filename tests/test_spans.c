@@ -11,16 +11,19 @@
 #include "../engine/protect.h"
 #include "../text/spans.h"
 
-/* The spans of text, each in brackets. */
-static const char *spans_of(const char *text)
+/* The spans of text, each in brackets, for a language that does or does
+ * not capitalise its nouns. */
+static const char *spans_in(const char *text, int nouns_capitalised)
 {
 	static char out[2048];
 	size_t pos = 0, start, end, len = strlen(text), used = 0;
 	out[0] = '\0';
-	while (nmt_spans_next(text, len, &pos, &start, &end))
+	while (nmt_spans_next(text, len, nouns_capitalised, &pos, &start, &end))
 		used += (size_t)snprintf(out + used, sizeof out - used, "[%.*s]", (int)(end - start), text + start);
 	return out;
 }
+
+static const char *spans_of(const char *text) { return spans_in(text, 0); }
 
 static void test_what_is_protected(void **state)
 {
@@ -38,6 +41,55 @@ static void test_what_is_protected(void **state)
 	assert_string_equal(spans_of("A dog runs at / the @ park ` and in v2 and a/b."), "");
 }
 
+static void test_quoted_names(void **state)
+{
+	(void)state;
+	/* names, titles and sign text in title case or capitals, with their marks */
+	assert_string_equal(spans_of("A boat named \"El Corazon\" and a \"VAIO\" notebook."),
+			    "[\"El Corazon\"][\"VAIO\"]");
+	assert_string_equal(spans_of("A sign reads \"Welcome to Aberdeen\", a grill called \"32 De Neude.\""),
+			    "[\"Welcome to Aberdeen\"][\"32 De Neude.\"]");
+	assert_string_equal(spans_of("She reads (\"The Lord of the Rings\") on a \"Pullman\"-shaped bench."),
+			    "[\"The Lord of the Rings\"][\"Pullman\"]");
+	assert_string_equal(spans_of("Marks: \xe2\x80\x9c" "Open\xe2\x80\x9d, \xe2\x80\x9e" "Caf\xc3\xa9 \xc3\x96st\xe2\x80\x9c and "
+				     "\xc2\xab" "Chez Nous\xc2\xbb."),
+			    "[\xe2\x80\x9c" "Open\xe2\x80\x9d][\xe2\x80\x9e" "Caf\xc3\xa9 \xc3\x96st\xe2\x80\x9c][\xc2\xab"
+			    "Chez Nous\xc2\xbb]");
+	/* quoted words are translated: a small word of four letters or more,
+	 * a small first or last word, more than eight words, no letter at all */
+	assert_string_equal(spans_of("A sign saying \"free hugs\" and \"Come on now, what's gayer than tea.\""), "");
+	assert_string_equal(spans_of("After saying \"I do\" they kiss."), "");
+	assert_string_equal(spans_of("\"One Two Three Four Five Six Seven Eight Nine\" and \"...\" here."), "");
+	/* a mark inside a word opens nothing; an unclosed one neither */
+	assert_string_equal(spans_of("A 5\"Wide board and \"Open sign."), "");
+	/* a number in quotes is kept with its marks */
+	assert_string_equal(spans_of("The number \"93\" again."), "[\"93\"]");
+	/* where nouns are capitalised, one capitalised word is a noun */
+	assert_string_equal(spans_in("Eine Frau in \"Stra\xc3\x9f" "enkleidung\" vor \"VAIO\", \"IL PORTO\" und "
+				     "\"El Corazon\".", 1),
+			    "[\"VAIO\"][\"IL PORTO\"][\"El Corazon\"]");
+}
+
+static void test_quoted_name_replaced_and_put_back(void **state)
+{
+	(void)state;
+	const char *src = "A boat named \"El Corazon\" sails.";
+	char subst[128];
+	nmt_protected spans[4];
+	int n;
+	size_t len = nmt_protect_source(nmt_split_lang_for("en"), src, strlen(src), subst, spans, 4, &n);
+	assert_memory_equal(subst, "A boat named something sails.", len);
+	assert_int_equal(n, 1);
+	assert_int_equal(spans[0].extra_words, 1);
+	const char *tr = "Ein Boot namens etwas segelt.";
+	float lp[5] = { -1, -1, -1, -1, -1 }, out_lp[8];
+	int src_of[5] = { 1, 1, 2, 3, 4 }, out_src[8], words;
+	char out[128];
+	size_t out_len = nmt_place_spans(tr, strlen(tr), lp, src_of, 5, spans, 1, out, out_lp, out_src, &words);
+	assert_memory_equal(out, "Ein Boot namens \"El Corazon\" segelt.", out_len);
+	assert_int_equal(words, 6);
+}
+
 static void test_replaced_and_put_back(void **state)
 {
 	(void)state;
@@ -45,7 +97,7 @@ static void test_replaced_and_put_back(void **state)
 	char subst[128];
 	nmt_protected spans[8];
 	int n;
-	size_t len = nmt_protect_source(src, strlen(src), "something", subst, spans, 8, &n);
+	size_t len = nmt_protect_source(nmt_split_lang_for("en"), src, strlen(src), subst, spans, 8, &n);
 	assert_int_equal(n, 2);
 	assert_memory_equal(subst, "A man pays something at something.", len);
 	assert_int_equal(spans[0].src_word, 3);
@@ -86,7 +138,7 @@ static void test_code_span_words(void **state)
 	char subst[128];
 	nmt_protected spans[4];
 	int n;
-	size_t len = nmt_protect_source(src, strlen(src), "X", subst, spans, 4, &n);
+	size_t len = nmt_protect_source(nmt_split_lang_for(NULL), src, strlen(src), subst, spans, 4, &n);
 	assert_memory_equal(subst, "Run X and wait.", len);
 	assert_int_equal(spans[0].extra_words, 2);
 	/* words after it stand for source words two further on */
@@ -99,6 +151,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_what_is_protected),
+		cmocka_unit_test(test_quoted_names),
+		cmocka_unit_test(test_quoted_name_replaced_and_put_back),
 		cmocka_unit_test(test_replaced_and_put_back),
 		cmocka_unit_test(test_code_span_words),
 	};

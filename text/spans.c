@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "quoted.h"
+
 static int is_space(char c)
 {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
@@ -129,7 +131,21 @@ static int token_span(const char *s, size_t n, size_t *b, size_t *e)
 	return 0;
 }
 
-int nmt_spans_next(const char *text, size_t len, size_t *pos, size_t *start, size_t *end)
+/* The quoted name that starts the token at text[i], perhaps after opening
+ * brackets ("(\"Pullman\")"): its bounds, or 0. */
+static int quoted_span(const char *text, size_t len, size_t i, int nouns_capitalised, size_t *start, size_t *end)
+{
+	while (i < len && (text[i] == '(' || text[i] == '['))
+		i++;
+	size_t e = i < len ? nmt_quoted_name(text, len, i, nouns_capitalised) : 0;
+	if (e == 0)
+		return 0;
+	*start = i;
+	*end = e;
+	return 1;
+}
+
+int nmt_spans_next(const char *text, size_t len, int nouns_capitalised, size_t *pos, size_t *start, size_t *end)
 {
 	size_t i = *pos;
 	while (i < len) {
@@ -144,6 +160,10 @@ int nmt_spans_next(const char *text, size_t len, size_t *pos, size_t *start, siz
 		if (is_space(text[i])) {
 			i++;
 			continue;
+		}
+		if (quoted_span(text, len, i, nouns_capitalised, start, end)) {
+			*pos = *end;
+			return 1;
 		}
 		size_t j = i;
 		while (j < len && !is_space(text[j]) && text[j] != '`')

@@ -1,5 +1,6 @@
-/* Protected spans on any bytes: text/spans.h finds spans in order, inside
- * the text, never empty; engine/protect.h replaces them and, given the
+/* Protected spans on any bytes, for a language that capitalises its nouns
+ * and one that does not: text/spans.h finds spans in order, inside the
+ * text, never empty; engine/protect.h replaces them and, given the
  * substituted text back as a "translation" aligned word for word, puts
  * every span back byte for byte, within the room its contract promises. */
 #include <stdio.h>
@@ -22,24 +23,23 @@ static int is_space(char c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static void check(const char *text, size_t size, const nmt_split_lang *lang)
 {
-	const char *text = (const char *)data;
 	size_t pos = 0, start, end, last = 0;
 	int n = 0;
-	while (nmt_spans_next(text, size, &pos, &start, &end)) {
+	while (nmt_spans_next(text, size, lang->nouns_capitalised, &pos, &start, &end)) {
 		FUZZ_ASSERT(last <= start && start < end && end <= size && pos == end);
 		last = end;
 		n++;
 	}
 	FUZZ_ASSERT(pos == size);
 
-	const char *ph = "X";
-	char *subst = malloc(size * 3 + 1);
+	size_t room_per_byte = strlen(lang->placeholder) + 2;
+	char *subst = malloc(size * room_per_byte + 1);
 	nmt_protected *spans = malloc((size + 1) * sizeof *spans);
 	int n_spans;
-	size_t len = nmt_protect_source(text, size, ph, subst, spans, (int)size + 1, &n_spans);
-	FUZZ_ASSERT(n_spans == n && len <= size * 3);
+	size_t len = nmt_protect_source(lang, text, size, subst, spans, (int)size + 1, &n_spans);
+	FUZZ_ASSERT(n_spans == n && len <= size * room_per_byte);
 
 	/* the substituted text as a translation: its words aligned to themselves */
 	int words = 0;
@@ -68,5 +68,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(src);
 	free(spans);
 	free(subst);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	check((const char *)data, size, nmt_split_lang_for("en"));
+	check((const char *)data, size, nmt_split_lang_for("de"));
 	return 0;
 }
