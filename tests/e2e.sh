@@ -129,15 +129,16 @@ if [ "$NMT_BIN" = ./nmt ] && [ -f models/ende.safetensors ]; then
 	# default model, which never saw them, loses them)
 	printf '%s\n' 'A man pays $4.50 at 10:30 on 12/05/2021.' 'Two dogs run (see https://example.com/a.html).' \
 		'A woman writes to anna@example.org and @anna_b from /home/anna/x.jpg.' 'A boy types `ls -l` in room 214.' \
+		'A woman on a boat named "El Corazon" drops weights.' \
 		'A dog runs along the beach.' 'Two young children are playing in the sand.' >"$TMP/spans.en"
 	$NMT <"$TMP/spans.en" >"$TMP/spans.out"
 	for span in '$4.50' '10:30' '12/05/2021' 'https://example.com/a.html' 'anna@example.org' '@anna_b' \
-		'/home/anna/x.jpg' '`ls -l`' '214'; do
+		'/home/anna/x.jpg' '`ls -l`' '214' '"El Corazon"'; do
 		check "protected span comes through: $span" grep -qF -- "$span" "$TMP/spans.out"
 	done
 	check "protected spans: lines without any, batched with them, translate as alone" sh -c \
 		"tail -n 2 $TMP/spans.en | $NMT | cmp -s - \$(tail -n 2 $TMP/spans.out >$TMP/spans.tail; echo $TMP/spans.tail)"
-	check "--no-protect: spans are translated as words" sh -c "! $NMT --no-protect <$TMP/spans.en | grep -qF '12/05/2021'"
+	check "--no-protect: spans are translated as words" sh -c "! $NMT --no-protect <$TMP/spans.en | grep -qF -e '12/05/2021' -e '\"El Corazon\"'"
 	check "protected spans: --alignment indices stay within the line's words" sh -c "$NMT --alignment <$TMP/spans.en | paste -d '\t' $TMP/spans.en - | awk -F '\t' '
 		{ ns = split(\$1, S, \" \"); split(\$2, parts, \" [|][|][|] \"); nt = split(parts[1], T, \" \"); np = split(parts[2], P, \" \")
 		  if (np != nt) exit 1; for (i = 1; i <= np; i++) { split(P[i], st, \"-\"); if (st[1] >= ns || st[2] >= nt) exit 1 } }'"
