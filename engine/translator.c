@@ -216,9 +216,9 @@ static size_t protect(nmt_translator *t, const char *text, size_t len, int *n_sp
  * a space; with alignments, the source words of its pieces, the first
  * being word0 of the line; with o->protect, translated with its protected
  * spans replaced by the language's placeholder (protect.h); with
- * o->case_fold and the sentence in capitals, in sentence case (text/case.h),
- * its spans found again in that ("WWW.A.COM" is a URL only as "www.a.com")
- * but put back as written. */
+ * o->case_fold and the sentence in capitals, in sentence case (text/case.h)
+ * but for the spans found as written, its spans found again in that
+ * ("WWW.A.COM" is a URL only as "www.a.com") and put back as written. */
 static int add_sentence(nmt_translator *t, const nmt_search_options *o, const char *text, size_t len, int word0,
 			const char *gap, size_t gap_len, size_t *used)
 {
@@ -235,6 +235,10 @@ static int add_sentence(nmt_translator *t, const nmt_search_options *o, const ch
 		if (nmt_reserve(&t->cased, &t->cased_cap, written_len + 1, 1) != 0)
 			return -1;
 		nmt_case_to_sentence(written, written_len, t->cased);   /* (the same length) */
+		/* what is protected as written stays so: a quoted name in capitals
+		 * ("EL CORAZON") is one only in capitals */
+		for (int k = 0; k < n_spans; k++)
+			memcpy(t->cased + (t->sent_spans[k].text - written), t->sent_spans[k].text, t->sent_spans[k].len);
 		text = t->cased;
 		len = written_len;
 		capitals = 1;

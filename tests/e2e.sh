@@ -154,6 +154,8 @@ if [ "$NMT_BIN" = ./nmt ] && [ -f models/ende.safetensors ]; then
 		"echo 'A DOG RUNS ON THE BEACH. Two men sit on a bench.' | $NMT | grep -q '^[^a-z]*[.] [A-Z][a-z]'"
 	check "capitals: a span keeps its letters" sh -c \
 		"echo 'VISIT WWW.EXAMPLE.COM TODAY.' | $NMT | grep -qF 'WWW.EXAMPLE.COM'"
+	check "capitals: a quoted name in capitals stays one" sh -c \
+		"echo 'A BOAT NAMED \"EL CORAZON\" DROPS WEIGHTS INTO THE WATER.' | $NMT | grep '^[^a-z]*\$' | grep -qF '\"EL CORAZON\"'"
 	check "--no-case-fold: translated as written" sh -c "! $NMT --no-case-fold <$TMP/case.upper.en | cmp -s - $TMP/case.want"
 	# --html: the same tags, attributes byte for byte, in the same order
 	printf '%s\n' 'The <b>red</b> car is parked near the house.' \
