@@ -118,8 +118,14 @@ size_t nmt_place_spans(const char *text, size_t len, const float *lp, const int 
 			has_span |= spans[s].src_word == src[w];
 		for (int v = 0; has_span && v < w; v++)
 			first &= src[v] != src[w];
-		if (has_span && !first)
+		if (has_span && !first) {   /* the span stands for it already, but not for its full stop */
+			size_t tail = trailing_punct(wt, wl);
+			if (tail > 0 && o > 0 && !strchr(".,;:!?", out[o - 1])) {
+				memcpy(out + o, wt + wl - tail, tail);
+				o += tail;
+			}
 			continue;
+		}
 		if (o > 0)
 			out[o++] = ' ';
 		if (!has_span) {

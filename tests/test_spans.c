@@ -129,6 +129,13 @@ static void test_replaced_and_put_back(void **state)
 	float lp3[7] = { -1, -1, -1, -1, -1, -1, -1 };
 	out_len = nmt_place_spans(twice, strlen(twice), lp3, src3, 7, spans, 2, out, out_lp, out_src, &words);
 	assert_memory_equal(out, "Ein Mann zahlt $4.50 um 10:30.", out_len);
+
+	/* ... and the last of them ends the sentence: its full stop stays */
+	const char *last = "Ein Mann zahlt vier Dollar um zehn Uhr.";
+	int src4[8] = { 0, 1, 2, 3, 3, 4, 5, 5 };
+	float lp4[8] = { -1, -1, -1, -1, -1, -1, -1, -1 };
+	out_len = nmt_place_spans(last, strlen(last), lp4, src4, 8, spans, 2, out, out_lp, out_src, &words);
+	assert_memory_equal(out, "Ein Mann zahlt $4.50 um 10:30.", out_len);
 }
 
 static void test_code_span_words(void **state)
