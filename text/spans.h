@@ -12,9 +12,9 @@
 
 /* The next protected span of text[*pos..len) as text[*start..*end), *pos
  * moved past it; 0 when there is none. nouns_capitalised: the text's
- * language capitalises its nouns, so only quoted text in capitals is a
- * name (text/split.h). Any bytes are accepted; time is linear in the bytes
- * scanned. */
+ * language capitalises its nouns (text/split.h), so one capitalised word
+ * in quotes is no name (text/quoted.h). Any bytes are accepted; time is
+ * linear in the bytes scanned. */
 int nmt_spans_next(const char *text, size_t len, int nouns_capitalised, size_t *pos, size_t *start, size_t *end);
 
 #endif
