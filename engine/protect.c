@@ -48,14 +48,50 @@ int nmt_protected_word(const nmt_protected *spans, int n_spans, int w)
 	return orig;
 }
 
+static int is_punct(char c)
+{
+	return c != '\0' && strchr(".,;:!?", c) != NULL;
+}
+
 /* Sentence punctuation at a word's end, which a span put in place of the
  * word keeps after it ("Ball." -> "4.50."). */
 static size_t trailing_punct(const char *w, size_t n)
 {
 	size_t k = 0;
-	while (k < n && strchr(".,;:!?", w[n - 1 - k]))
+	while (k < n && is_punct(w[n - 1 - k]))
 		k++;
 	return k < n ? k : 0;
+}
+
+/* s[0..n) without the closing marks at its end: " ' ) ” “ » « */
+static size_t before_closing_marks(const char *s, size_t n)
+{
+	static const char *const marks[] = { "\"", "'", ")", "\xe2\x80\x9d", "\xe2\x80\x9c", "\xc2\xbb", "\xc2\xab" };
+	for (size_t k = 0; k < sizeof marks / sizeof *marks;) {
+		size_t m = strlen(marks[k]);
+		if (n >= m && memcmp(s + n - m, marks[k], m) == 0) {
+			n -= m;
+			k = 0;
+		} else {
+			k++;
+		}
+	}
+	return n;
+}
+
+/* out[0..o) with the punctuation p[0..n) after it, unless out ends in
+ * punctuation already, or in a quotation that ends its own sentence
+ * ("Welcome Bikers." in quotes) and p is a full stop. */
+static size_t append_punct(char *out, size_t o, const char *p, size_t n)
+{
+	size_t end = before_closing_marks(out, o);
+	int stops = 1;
+	for (size_t k = 0; k < n; k++)
+		stops &= p[k] == '.';
+	if (n == 0 || (end > 0 && is_punct(out[end - 1]) && (end == o || stops)))
+		return o;
+	memcpy(out + o, p, n);
+	return o + n;
 }
 
 size_t nmt_place_spans(const char *text, size_t len, const float *lp, const int *src, int n_words,
@@ -102,8 +138,7 @@ size_t nmt_place_spans(const char *text, size_t len, const float *lp, const int 
 				out[o++] = ' ';
 			memcpy(out + o, spans[s].text, spans[s].len);
 			o += spans[s].len;
-			memcpy(out + o, saved, tail);
-			o += tail;
+			o = append_punct(out, o, saved, tail);
 			for (int k = 0; k <= spans[s].extra_words; k++) {   /* the span's words: sure ones */
 				out_lp[n_out] = 0;
 				out_src[n_out++] = spans[s].src_word;
@@ -120,10 +155,7 @@ size_t nmt_place_spans(const char *text, size_t len, const float *lp, const int 
 			first &= src[v] != src[w];
 		if (has_span && !first) {   /* the span stands for it already, but not for its full stop */
 			size_t tail = trailing_punct(wt, wl);
-			if (tail > 0 && o > 0 && !strchr(".,;:!?", out[o - 1])) {
-				memcpy(out + o, wt + wl - tail, tail);
-				o += tail;
-			}
+			o = append_punct(out, o, wt + wl - tail, tail);
 			continue;
 		}
 		if (o > 0)
@@ -149,8 +181,7 @@ size_t nmt_place_spans(const char *text, size_t len, const float *lp, const int 
 			}
 		}
 		size_t tail = trailing_punct(wt, wl);
-		memcpy(out + o, wt + wl - tail, tail);
-		o += tail;
+		o = append_punct(out, o, wt + wl - tail, tail);
 	}
 	out[o] = '\0';
 	*out_words = n_out;

@@ -88,6 +88,20 @@ static void test_quoted_name_replaced_and_put_back(void **state)
 	size_t out_len = nmt_place_spans(tr, strlen(tr), lp, src_of, 5, spans, 1, out, out_lp, out_src, &words);
 	assert_memory_equal(out, "Ein Boot namens \"El Corazon\" segelt.", out_len);
 	assert_int_equal(words, 6);
+
+	/* a quotation that ends its own sentence takes no second full stop */
+	const char *sign = "A sign says \"Welcome Bikers.\"";
+	len = nmt_protect_source(nmt_split_lang_for("en"), sign, strlen(sign), subst, spans, 4, &n);
+	assert_memory_equal(subst, "A sign says something", len);
+	const char *tr2 = "Ein Schild sagt etwas.";
+	int src2[4] = { 0, 1, 2, 3 };
+	out_len = nmt_place_spans(tr2, strlen(tr2), lp, src2, 4, spans, 1, out, out_lp, out_src, &words);
+	assert_memory_equal(out, "Ein Schild sagt \"Welcome Bikers.\"", out_len);
+	/* but one that does not end with a full stop does */
+	const char *sign2 = "A sign says \"Welcome Bikers\"";
+	nmt_protect_source(nmt_split_lang_for("en"), sign2, strlen(sign2), subst, spans, 4, &n);
+	out_len = nmt_place_spans(tr2, strlen(tr2), lp, src2, 4, spans, 1, out, out_lp, out_src, &words);
+	assert_memory_equal(out, "Ein Schild sagt \"Welcome Bikers\".", out_len);
 }
 
 static void test_replaced_and_put_back(void **state)
