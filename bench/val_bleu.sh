@@ -12,8 +12,12 @@
 # cased 13a BLEU for both. SRC and TGT (default en, de) name the direction;
 # for another one give SPM_SRC, SPM_TGT and VMAP too. LOOPS=1 adds two
 # columns: the degenerate lines (bench/degenerate.py) of the same
-# translations with the repetition guard off, greedy and beam 4. Run from
-# the repository root after `make`.
+# translations with the repetition guard off, greedy and beam 4; and,
+# where Multi30k task 2 is at MONO_DIR (default
+# ../shared/data/multi30k-task2), two more: the same for its 5,070
+# captions of the val images in the source language (written
+# independently of val's, trained on by no model), a loop count five times
+# finer. Run from the repository root after `make`.
 set -eu
 QUANT=f32
 if [ "${1:-}" = -q ]; then QUANT=$2; shift 2; fi
@@ -26,8 +30,15 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 zcat "$CORPUS/val.${SRC:-en}.gz" >"$TMP/src"
 zcat "$CORPUS/val.${TGT:-de}.gz" >"$TMP/ref"
+MONO_DIR=${MONO_DIR:-../shared/data/multi30k-task2}
+sets=src
+if [ "${LOOPS:-0}" = 1 ] && [ -f "$MONO_DIR/val.1.${SRC:-en}.gz" ]; then
+	for i in 1 2 3 4 5; do zcat "$MONO_DIR/val.$i.${SRC:-en}.gz"; done >"$TMP/task2"
+	sets="src task2"
+fi
 printf '%-48s %-4s %8s %8s' checkpoint fmt greedy beam4
 if [ "${LOOPS:-0}" = 1 ]; then printf ' %8s %8s' loops1 loops4; fi
+case $sets in *task2*) printf ' %8s %8s' t2loops1 t2loops4 ;; esac
 printf '\n'
 for ckpt in "$@"; do
 	case $ckpt in
@@ -41,9 +52,11 @@ for ckpt in "$@"; do
 		"$($PY train/bleu.py "$TMP/hyp1" "$TMP/ref" | awk '{print $2}')" \
 		"$($PY train/bleu.py "$TMP/hyp4" "$TMP/ref" | awk '{print $2}')"
 	if [ "${LOOPS:-0}" = 1 ]; then
-		for b in 1 4; do
-			./nmt -m "$TMP/m.nmt" -b $b --no-repeat-guard <"$TMP/src" >"$TMP/off$b"
-			printf ' %8s' "$($PY bench/degenerate.py "$TMP/src" "$TMP/off$b" | awk '{print $2}')"
+		for set in $sets; do
+			for b in 1 4; do
+				./nmt -m "$TMP/m.nmt" -b $b --no-repeat-guard <"$TMP/$set" >"$TMP/off$b"
+				printf ' %8s' "$($PY bench/degenerate.py "$TMP/$set" "$TMP/off$b" | awk '{print $2}')"
+			done
 		done
 	fi
 	printf '\n'

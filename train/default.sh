@@ -34,7 +34,8 @@
 #   8. chosen       on val through the C engine (bench/val_bleu.sh), never a
 #                   test set: of the q4 checkpoints within 0.5 of the best
 #                   beam-4 BLEU, the one with the fewest degenerate lines
-#                   with the guard off (greedy + beam 4), then the best beam 4
+#                   with the guard off (greedy + beam 4, on val and on the
+#                   task-2 captions of the val images), then the best beam 4
 #   9. packed       OUT_DIR/final/ende.q4.nmt, evaluated (bench/eval.sh)
 #  10. de->en       the second direction distilled the same way: Multi30k's
 #                   German and the task-2 German translated by the de->en
@@ -85,9 +86,10 @@ STUDENT_DIMS="--emb 256 --enc-hidden 128 --dec-hidden 192 --att 128 --fc 256 --f
 
 # The q4 checkpoint to keep, from a LOOPS=1 bench/val_bleu.sh table: of
 # those within 0.5 of the best beam-4 BLEU, the one with the fewest
-# degenerate lines, then the best beam 4.
+# degenerate lines (val's and the task-2 captions', where the table has
+# them), then the best beam 4.
 choose() {
-	awk 'NR > 1 { c[NR] = $1; b[NR] = $4; l[NR] = $5 + $6; if ($4 > top) top = $4 }
+	awk 'NR > 1 { c[NR] = $1; b[NR] = $4; l[NR] = $5 + $6 + $7 + $8; if ($4 > top) top = $4 }
 	     END { for (i in c) if (b[i] >= top - 0.5 && (w == "" || l[i] < l[w] || (l[i] == l[w] && b[i] > b[w]))) w = i
 		   print c[w] }' "$1"
 }
@@ -102,7 +104,7 @@ finish() {
 	mkdir -p "$fin"
 	if [ ! -f "$fin/chosen.txt" ]; then
 		LOOPS=1 SRC=$src TGT=$tgt SPM_SRC=$voc/$src.model SPM_TGT=$voc/$tgt.model VMAP=$voc/vmap.txt \
-			CORPUS=$CORPUS bench/val_bleu.sh -q q4 "$qat"/step-*.safetensors | tee "$fin/val_q4.txt"
+			CORPUS=$CORPUS MONO_DIR=$MONO bench/val_bleu.sh -q q4 "$qat"/step-*.safetensors | tee "$fin/val_q4.txt"
 		choose "$fin/val_q4.txt" >"$fin/chosen.txt"
 	fi
 	echo "chosen: $(cat "$fin/chosen.txt")"
