@@ -9,11 +9,12 @@ static int is_space(char c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
 }
 
-/* Whitespace-separated words in s[0..n). */
-static int words_in(const char *s, size_t n)
+/* Whitespace-separated words that start in s[from..to), s[from - 1] (if
+ * any) before them: a growing text's words counted once, piece by piece. */
+static int words_started(const char *s, size_t from, size_t to)
 {
 	int w = 0;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = from; i < to; i++)
 		w += !is_space(s[i]) && (i == 0 || is_space(s[i - 1]));
 	return w;
 }
@@ -23,15 +24,18 @@ size_t nmt_protect_source(const nmt_split_lang *lang, const char *text, size_t l
 {
 	const char *placeholder = lang->placeholder;
 	size_t pos = 0, start, end, done = 0, o = 0, p = strlen(placeholder);
+	int words = 0;   /* in out[0..o), counted as it grows (a sentence may hold many spans) */
 	*n = 0;
 	while (*n < max && nmt_spans_next(text, len, lang->nouns_capitalised, &pos, &start, &end)) {
 		memcpy(out + o, text + done, start - done);
+		words += words_started(out, o, o + (start - done));
 		o += start - done;
 		/* the placeholder's word: words before it, less one if it is glued to the last */
-		int w = words_in(out, o) - (o > 0 && !is_space(out[o - 1]));
+		int w = words - (o > 0 && !is_space(out[o - 1]));
 		spans[(*n)++] = (nmt_protected){ .text = text + start, .len = end - start, .src_word = w < 0 ? 0 : w,
-						 .extra_words = words_in(text + start, end - start) - 1 };
+						 .extra_words = words_started(text + start, 0, end - start) - 1 };
 		memcpy(out + o, placeholder, p);
+		words += words_started(out, o, o + p);
 		o += p;
 		done = end;
 	}

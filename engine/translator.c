@@ -168,15 +168,26 @@ static int add_sentence_text(nmt_translator *t, const nmt_search_options *o, con
 	if (spm_encode(t->m->src_vocab, t->src_scratch, text, len, &ids, &n) != 0 || n >= (size_t)1 << 24)
 		return -1;
 	if ((o->attention || n_spans > 0) && n > 0) {
-		if (nmt_reserve(&t->piece_word, &t->piece_word_cap, n, sizeof *t->piece_word) != 0 ||
-		    nmt_piece_words(t->m->src_vocab, t->word_scratch, ids, (int)n, 1, t->piece_word) < 0)
+		if (nmt_reserve(&t->piece_word, &t->piece_word_cap, n, sizeof *t->piece_word) != 0)
 			return -1;
 		words = t->piece_word;
 	}
 	if (n == 0)
 		return add_unit(t, ids, NULL, 0, word0, NULL, 0, gap, gap_len, used);
+	int words_before = 0;   /* in the chunks before pos */
 	for (int pos = 0; pos < (int)n;) {
 		int k = nmt_segment_length(t->m->src_vocab, ids + pos, (int)n - pos);
+		/* a chunk's piece words found in it alone (finding them decodes each
+		 * prefix: quadratic in the pieces) and numbered from the sentence's
+		 * first; chunks end before a word, so no word is split between two */
+		if (words) {
+			int w = nmt_piece_words(t->m->src_vocab, t->word_scratch, ids + pos, k, 1, t->piece_word + pos);
+			if (w < 0)
+				return -1;
+			for (int i = pos; i < pos + k; i++)
+				t->piece_word[i] += words_before;
+			words_before += w;
+		}
 		if (add_unit(t, ids + pos, words ? words + pos : NULL, k, word0, spans, n_spans, pos == 0 ? gap : " ",
 			     pos == 0 ? gap_len : 1, used) != 0)
 			return -1;

@@ -142,6 +142,15 @@ if [ "$NMT_BIN" = ./nmt ] && [ -f models/ende.safetensors ]; then
 	check "protected spans: --alignment indices stay within the line's words" sh -c "$NMT --alignment <$TMP/spans.en | paste -d '\t' $TMP/spans.en - | awk -F '\t' '
 		{ ns = split(\$1, S, \" \"); split(\$2, parts, \" [|][|][|] \"); nt = split(parts[1], T, \" \"); np = split(parts[2], P, \" \")
 		  if (np != nt) exit 1; for (i = 1; i <= np; i++) { split(P[i], st, \"-\"); if (st[1] >= ns || st[2] >= nt) exit 1 } }'"
+	# a sentence of a thousand numbers, translated in chunks: every number
+	# once, aligned to its own source word (the chunks' words are numbered
+	# from the sentence's first)
+	awk 'BEGIN { for (i = 0; i < 1000; i++) printf "%d%s", i, i < 999 ? " " : "\n" }' >"$TMP/numbers.en"
+	check "protected spans: a long sentence in chunks keeps every number, each aligned to its own word" sh -c \
+		"$NMT -b 1 --alignment <$TMP/numbers.en | awk -F ' [|][|][|] ' '{ split(\$1, T, \" \"); np = split(\$2, P, \" \")
+		 for (i = 1; i <= np; i++) { split(P[i], st, \"-\"); w = T[st[2] + 1]; sub(/[[:punct:]]+\$/, \"\", w)
+		   if (w !~ /^[0-9]+\$/ || w != st[1]) exit 1; seen[w]++ }
+		 for (i = 0; i < 1000; i++) if (seen[i] != 1) exit 1 }'"
 	# a sentence in capitals is translated as in sentence case, its
 	# translation given back in capitals; its spans as written
 	printf '%s\n' 'Two young children are playing in the sand.' 'A man in a red shirt is riding a bike.' \
