@@ -70,6 +70,26 @@ static void test_quoted_names(void **state)
 			    "[\"VAIO\"][\"IL PORTO\"][\"El Corazon\"]");
 }
 
+/* English source src's spans put back into tr, a translation of its
+ * substituted text aligned word for word. */
+static const char *put_back(const char *src, const char *tr)
+{
+	static char out[256];
+	char subst[256];
+	nmt_protected spans[8];
+	float lp[16] = { 0 }, out_lp[32];
+	int src_of[16], out_src[32], n, words;
+	nmt_protect_source(nmt_split_lang_for("en"), src, strlen(src), subst, spans, 8, &n);
+	for (int w = 0; w < 16; w++)
+		src_of[w] = w;
+	int n_words = 0;
+	for (size_t i = 0; tr[i]; i++)
+		n_words += tr[i] != ' ' && (i == 0 || tr[i - 1] == ' ');
+	size_t len = nmt_place_spans(tr, strlen(tr), lp, src_of, n_words, spans, n, out, out_lp, out_src, &words);
+	out[len] = '\0';
+	return out;
+}
+
 static void test_quoted_name_replaced_and_put_back(void **state)
 {
 	(void)state;
@@ -89,19 +109,15 @@ static void test_quoted_name_replaced_and_put_back(void **state)
 	assert_memory_equal(out, "Ein Boot namens \"El Corazon\" segelt.", out_len);
 	assert_int_equal(words, 6);
 
-	/* a quotation that ends its own sentence takes no second full stop */
+	/* a quotation that ends its own sentence takes no second full stop;
+	 * one that does not end with a full stop does */
 	const char *sign = "A sign says \"Welcome Bikers.\"";
 	len = nmt_protect_source(nmt_split_lang_for("en"), sign, strlen(sign), subst, spans, 4, &n);
 	assert_memory_equal(subst, "A sign says something", len);
-	const char *tr2 = "Ein Schild sagt etwas.";
-	int src2[4] = { 0, 1, 2, 3 };
-	out_len = nmt_place_spans(tr2, strlen(tr2), lp, src2, 4, spans, 1, out, out_lp, out_src, &words);
-	assert_memory_equal(out, "Ein Schild sagt \"Welcome Bikers.\"", out_len);
-	/* but one that does not end with a full stop does */
-	const char *sign2 = "A sign says \"Welcome Bikers\"";
-	nmt_protect_source(nmt_split_lang_for("en"), sign2, strlen(sign2), subst, spans, 4, &n);
-	out_len = nmt_place_spans(tr2, strlen(tr2), lp, src2, 4, spans, 1, out, out_lp, out_src, &words);
-	assert_memory_equal(out, "Ein Schild sagt \"Welcome Bikers\".", out_len);
+	assert_string_equal(put_back("A sign says \"Welcome Bikers.\"", "Ein Schild sagt etwas."),
+			    "Ein Schild sagt \"Welcome Bikers.\"");
+	assert_string_equal(put_back("A sign says \"Welcome Bikers\"", "Ein Schild sagt etwas."),
+			    "Ein Schild sagt \"Welcome Bikers\".");
 }
 
 static void test_replaced_and_put_back(void **state)
