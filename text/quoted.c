@@ -2,15 +2,13 @@
 
 #include <string.h>
 
+#include "split.h"
 #include "utf8.h"
 
 #define MAX_WORDS 8
 #define MAX_BYTES 160   /* a name's quoted text is never longer */
 
-static int is_space(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-}
+static int is_space(char c) { return nmt_split_is_space((unsigned char)c); }
 
 /* A pair of quotation marks: the opening one and what may close it. */
 typedef struct {
@@ -32,18 +30,19 @@ static int starts_with(const char *s, size_t n, const char *prefix)
 	return n >= p && memcmp(s, prefix, p) == 0;
 }
 
-/* What a word's letters say about it. */
+/* What a word's characters say about it. */
 typedef struct {
-	int letters;
+	int letters, digits;
 	int first_upper;   /* its first letter is a capital */
 	int any_lower;
 } word_case;
 
 static word_case case_of(const char *w, size_t n)
 {
-	word_case c = { 0, 0, 0 };
+	word_case c = { 0, 0, 0, 0 };
 	for (size_t i = 0, used; i < n; i += used) {
 		uint32_t ch = nmt_utf8_decode(w + i, n - i, &used);
+		c.digits += ch >= '0' && ch <= '9';
 		if (!nmt_utf8_is_letter(ch))
 			continue;
 		if (c.letters++ == 0)
@@ -67,9 +66,8 @@ static int is_name(const char *s, size_t n, int nouns_capitalised)
 			break;
 		if (++words > MAX_WORDS)
 			return 0;
-		for (size_t k = i; k < j; k++)
-			digits += s[k] >= '0' && s[k] <= '9';
 		word_case c = case_of(s + i, j - i);
+		digits += c.digits;
 		if (c.letters > 0) {
 			/* title case lets short small words stand inside ("of the") */
 			title &= c.first_upper || (lettered > 0 && c.letters < 4);
