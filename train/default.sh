@@ -26,7 +26,9 @@
 #                   the length normalization of KD_ALPHAS best on val,
 #                   filtered, joined to the distilled pairs (train/synth.py)
 #   6. student      the small GRU on the distilled pairs (train/recipe.sh),
-#                   then trained on with the whole corpus of 5
+#                   its German vocabulary BPE (every frequent word gets a
+#                   word-initial piece), then trained on with the whole
+#                   corpus of 5
 #   7. q4           fine-tuned through the q4 quantizer (train.py --quant q4),
 #                   its own loops pushed down (train/negatives.py: a pool of
 #                   changed captions translated with the guard off, the
@@ -229,7 +231,7 @@ S=$OUT/synth
 distilled en de "$OUT/kd" "$S"
 
 step "6. student"
-SPM_CORPUS=$CORPUS SRC=en TGT=de \
+SPM_CORPUS=$CORPUS SRC=en TGT=de TGT_SPM_TYPE=bpe \
 	TRAIN_ARGS="$STUDENT_DIMS --dropout 0.2 --max-minutes $STUDENT_MIN --max-epochs 60 --threads 1 --keep-checkpoints" \
 	train/recipe.sh "$OUT/kd" "$OUT/student"
 

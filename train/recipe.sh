@@ -8,7 +8,9 @@
 # (one sentence per line; default ../shared/data/multi30k), and for the
 # evaluation test_2016_flickr/test_2017_flickr (skipped when absent).
 # OUT_DIR defaults to train/runs/ende. Environment: SRC=en TGT=de VOCAB=8000
-# (SentencePiece pieces per language), SPM_CORPUS (the directory whose
+# (SentencePiece pieces per language), TGT_SPM_TYPE=unigram (or bpe: the
+# target vocabulary made by merges, which gives every frequent word a
+# word-initial piece; renumbered by frequency, train/spm_renumber.py), SPM_CORPUS (the directory whose
 # train.SRC/train.TGT SentencePiece learns from; default CORPUS_DIR: for a
 # distilled corpus, train/distill.sh, give the original one), TRAIN_ARGS
 # (extra train.py options), PYTHON=/usr/bin/python3. Every step is skipped
@@ -22,6 +24,7 @@ OUT=${2:-train/runs/ende}
 SRC=${SRC:-en}
 TGT=${TGT:-de}
 VOCAB=${VOCAB:-8000}
+TGT_SPM_TYPE=${TGT_SPM_TYPE:-unigram}
 SPM_CORPUS=${SPM_CORPUS:-$CORPUS}
 PY=${PYTHON:-/usr/bin/python3}
 mkdir -p "$OUT"
@@ -34,11 +37,20 @@ step() { echo "== $*"; }
 
 for l in "$SRC" "$TGT"; do
 	if [ ! -f "$OUT/$l.model" ]; then
-		step "SentencePiece $l ($VOCAB pieces)"
+		type=unigram
+		if [ "$l" = "$TGT" ]; then type=$TGT_SPM_TYPE; fi
+		step "SentencePiece $l ($VOCAB pieces, $type)"
 		zcat -f "$(corpus_file train "$l" "$SPM_CORPUS")" >"$OUT/spm_input.$l"
-		spm_train --input="$OUT/spm_input.$l" --model_prefix="$OUT/$l" --vocab_size="$VOCAB" \
-			--character_coverage=1.0 --num_threads=2 >"$OUT/spm_train.$l.log" 2>&1
-		rm -f "$OUT/spm_input.$l"
+		spm_train --input="$OUT/spm_input.$l" --model_prefix="$OUT/spm.$l" --vocab_size="$VOCAB" \
+			--model_type="$type" --character_coverage=1.0 --num_threads=2 >"$OUT/spm_train.$l.log" 2>&1
+		if [ "$type" = bpe ]; then
+			# numbered by merge, a BPE model puts every single character last;
+			# the engine precomputes rows for the first ids (docs/DESIGN.md §4)
+			$PY train/spm_renumber.py "$OUT/spm.$l.model" "$OUT/spm_input.$l" "$OUT/$l.model"
+		else
+			mv "$OUT/spm.$l.model" "$OUT/$l.model"
+		fi
+		rm -f "$OUT/spm_input.$l" "$OUT/spm.$l.model" "$OUT/spm.$l.vocab"
 	fi
 done
 
