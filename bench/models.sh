@@ -22,21 +22,27 @@ trap 'rm -rf "$TMP"' EXIT
 repeat_test_2016 "$CORPUS" "$REPEAT" "$TMP/in"
 echo "input: test_2016_flickr.en x$REPEAT ($(wc -l <"$TMP/in") lines), one thread, best of $RUNS"
 printf '%-40s %-6s %10s %8s %10s\n' model search words/s seconds "peak RSS"
+# each model's figures are kept under its position in the list, so two files
+# of the same name (old/ende.q4.nmt new/ende.q4.nmt) stay apart
 for beam in 1 4; do
-	for m in $MODELS; do echo 999999999 >"$TMP/best.$(basename "$m")"; done
+	i=0
+	for m in $MODELS; do i=$((i + 1)); echo 999999999 >"$TMP/best.$i"; done
 	r=0
 	while [ $r -lt "$RUNS" ]; do
+		i=0
 		for m in $MODELS; do
+			i=$((i + 1))
 			ms=$(run_ms "$TMP/in" "$TMP/out" ./nmt -m "$m" -b $beam -t 1 "$@")
-			b=$TMP/best.$(basename "$m")
-			[ "$ms" -lt "$(cat "$b")" ] && echo "$ms" >"$b"
-			wc -w <"$TMP/out" >"$TMP/words.$(basename "$m")"
+			[ "$ms" -lt "$(cat "$TMP/best.$i")" ] && echo "$ms" >"$TMP/best.$i"
+			wc -w <"$TMP/out" >"$TMP/words.$i"
 		done
 		r=$((r + 1))
 	done
+	i=0
 	for m in $MODELS; do
-		ms=$(cat "$TMP/best.$(basename "$m")")
-		words=$(cat "$TMP/words.$(basename "$m")")
+		i=$((i + 1))
+		ms=$(cat "$TMP/best.$i")
+		words=$(cat "$TMP/words.$i")
 		rss=$(/usr/bin/time -f %M ./nmt -m "$m" -b $beam -t 1 "$@" <"$TMP/in" 2>&1 >/dev/null | tail -n 1)
 		awk -v m="$m" -v b=$beam -v w="$words" -v ms="$ms" -v rss="$rss" \
 			'BEGIN { printf "%-40s beam%-2s %10d %8.2f %7.1f MB\n", m, b, w * 1000 / ms, ms / 1000, rss / 1024 }'
