@@ -10,9 +10,10 @@
 # OUT_DIR defaults to train/runs/ende. Environment: SRC=en TGT=de VOCAB=8000
 # (SentencePiece pieces per language), TGT_SPM_TYPE=unigram (or bpe: the
 # target vocabulary made by merges, which gives every frequent word a
-# word-initial piece; renumbered by frequency, train/spm_renumber.py), SPM_CORPUS (the directory whose
-# train.SRC/train.TGT SentencePiece learns from; default CORPUS_DIR: for a
-# distilled corpus, train/distill.sh, give the original one), TRAIN_ARGS
+# word-initial piece; renumbered by frequency, train/spm_renumber.py),
+# SPM_CORPUS (the directory whose train.SRC/train.TGT SentencePiece learns
+# from; default CORPUS_DIR: for a distilled corpus, train/distill.sh, give
+# the original one), TRAIN_ARGS
 # (extra train.py options), PYTHON=/usr/bin/python3. Every step is skipped
 # when its output exists, and training resumes from OUT_DIR/last.pt, so
 # after an interruption the same command carries on. Run from the repository root after `make`.

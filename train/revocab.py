@@ -82,7 +82,7 @@ def main():
     export.save(out, out_path, dtype='F32', src_lang=meta.get('src_lang', 'und'),
                 tgt_lang=meta.get('tgt_lang', 'und'))
     n = new_sp.get_piece_size()
-    print(f'{n} target pieces: {n - spelled} kept, {spelled} spelled from old pieces')
+    print(f'{n} target pieces: {n - spelled} kept, {spelled} new (spelled from old pieces, or <unk>\'s row)')
 
 
 if __name__ == '__main__':

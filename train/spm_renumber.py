@@ -34,16 +34,6 @@ def varint(data, pos):
             return value, pos
 
 
-def encode_varint(value):
-    out = bytearray()
-    while True:
-        b = value & 0x7f
-        value >>= 7
-        out.append(b | (0x80 if value else 0))
-        if not value:
-            return bytes(out)
-
-
 def fields(data):
     """(field number, raw bytes of the whole field) for each top-level field."""
     pos = 0
