@@ -36,6 +36,11 @@ static const char *upper(const char *text)
 	return changed(nmt_case_to_upper, text);
 }
 
+static const char *lower(const char *text)
+{
+	return changed(nmt_case_to_lower, text);
+}
+
 static void test_what_is_in_capitals(void **state)
 {
 	(void)state;
@@ -85,6 +90,14 @@ static void test_upper(void **state)
 	assert_string_equal(upper("10:30 € ✓ 東京"), "10:30 € ✓ 東京");   /* no case: copied */
 }
 
+static void test_lower(void **state)
+{
+	(void)state;
+	assert_string_equal(lower("Ein Mann IN EINEM Boot, I'M"), "ein mann in einem boot, i'm");
+	assert_string_equal(lower("ÉTÉ À PARIS, ŁÓDŹ, ΑΘΉΝΑ, МОСКВА, Ÿ"), "été à paris, łódź, αθήνα, москва, ÿ");
+	assert_string_equal(lower("10:30 € ✓ 東京 \xe2\x96\x81" "Ein"), "10:30 € ✓ 東京 \xe2\x96\x81" "ein");
+}
+
 static void test_same_length_and_invalid_bytes(void **state)
 {
 	(void)state;
@@ -96,6 +109,8 @@ static void test_same_length_and_invalid_bytes(void **state)
 	assert_memory_equal(out, "\xC4\xB0stanbul \xC4\xB1 \xFF\xC3 end \xC3\xA9", sizeof text - 1);
 	nmt_case_to_upper(text, sizeof text - 1, out);
 	assert_memory_equal(out, "\xC4\xB0STANBUL \xC4\xB1 \xFF\xC3 END \xC3\x89", sizeof text - 1);
+	nmt_case_to_lower(text, sizeof text - 1, out);
+	assert_memory_equal(out, "\xC4\xB0stanbul \xC4\xB1 \xFF\xC3 end \xC3\xA9", sizeof text - 1);
 }
 
 int main(void)
@@ -105,6 +120,7 @@ int main(void)
 		cmocka_unit_test(test_scanned_in_pieces),
 		cmocka_unit_test(test_sentence_case),
 		cmocka_unit_test(test_upper),
+		cmocka_unit_test(test_lower),
 		cmocka_unit_test(test_same_length_and_invalid_bytes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -113,6 +113,17 @@ void nmt_case_to_sentence(const char *text, size_t len, char *out)
 	}
 }
 
+void nmt_case_to_lower(const char *text, size_t len, char *out)
+{
+	for (size_t i = 0, used; i < len; i += used) {
+		uint32_t c = nmt_utf8_decode(text + i, len - i, &used);
+		if (used > 2 || c == 0xFFFD)
+			memcpy(out + i, text + i, used);
+		else
+			put(lower_of(c), used, out + i);
+	}
+}
+
 void nmt_case_to_upper(const char *text, size_t len, char *out)
 {
 	for (size_t i = 0, used; i < len; i += used) {

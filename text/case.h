@@ -36,6 +36,10 @@ int nmt_case_is_capitals(const nmt_case_count *c);
  * pronoun, also before an apostrophe: "I'M" -> "I'm"). */
 void nmt_case_to_sentence(const char *text, size_t len, char *out);
 
+/* text[0..len) with every letter small into out[0..len) (the same
+ * length: a capital whose small letter is longer stays as it is). */
+void nmt_case_to_lower(const char *text, size_t len, char *out);
+
 /* text[0..len) in capitals into out[0..len): "ß" becomes "SS". */
 void nmt_case_to_upper(const char *text, size_t len, char *out);
 
