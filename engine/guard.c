@@ -30,13 +30,22 @@ void nmt_guard_head(const spm_model *vocab, int32_t id, nmt_piece_head *h)
 	}
 }
 
-/* The most copies in a row of any p-gram of ids[0..n). */
-static int longest_run(const int32_t *ids, int n, int p)
+/* Whether a[0..n) and b[0..n) are the same pieces but for case. */
+static int same_but_case(const nmt_cases *c, const int32_t *a, const int32_t *b, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (nmt_cases_class(c, a[i]) != nmt_cases_class(c, b[i]))
+			return 0;
+	return 1;
+}
+
+/* The most copies in a row of any p-gram of ids[0..n), case aside. */
+static int longest_run(const nmt_cases *c, const int32_t *ids, int n, int p)
 {
 	int best = 1;
 	for (int i = 0; i + 2 * p <= n; i++) {
 		int k = 1;
-		while (i + (k + 1) * p <= n && memcmp(ids + i, ids + i + k * p, (size_t)p * sizeof *ids) == 0)
+		while (i + (k + 1) * p <= n && same_but_case(c, ids + i, ids + i + k * p, p))
 			k++;
 		if (k > best)
 			best = k;
@@ -84,27 +93,27 @@ static int has_letter_loop(const spm_model *vocab, const int32_t *ids, int n)
 	return 0;
 }
 
-/* The most times any NMT_GUARD_NGRAM-gram comes in ids[0..n). */
-static int most_ngram_copies(const int32_t *ids, int n)
+/* The most times any NMT_GUARD_NGRAM-gram comes in ids[0..n), case aside. */
+static int most_ngram_copies(const nmt_cases *c, const int32_t *ids, int n)
 {
-	const size_t G = NMT_GUARD_NGRAM * sizeof *ids;
 	int best = 0;
 	for (int i = 0; i + NMT_GUARD_NGRAM <= n && best < n; i++) {
 		int k = 0;
 		for (int j = i; j + NMT_GUARD_NGRAM <= n; j++)
-			k += memcmp(ids + i, ids + j, G) == 0;
+			k += same_but_case(c, ids + i, ids + j, NMT_GUARD_NGRAM);
 		if (k > best)
 			best = k;
 	}
 	return best;
 }
 
-void nmt_guard_limits_of(const spm_model *src_vocab, const int32_t *src, int n, nmt_guard_limits *lim)
+void nmt_guard_limits_of(const spm_model *src_vocab, const nmt_cases *src_cases, const int32_t *src, int n,
+			 nmt_guard_limits *lim)
 {
-	int ngram = most_ngram_copies(src, n < NMT_GUARD_WINDOW ? n : NMT_GUARD_WINDOW);
+	int ngram = most_ngram_copies(src_cases, src, n < NMT_GUARD_WINDOW ? n : NMT_GUARD_WINDOW);
 	lim->ngram_copies = ngram > NMT_GUARD_COPIES ? ngram : NMT_GUARD_COPIES;
 	for (int p = 1; p <= NMT_GUARD_PERIOD; p++) {
-		int run = longest_run(src, n, p);
+		int run = longest_run(src_cases, src, n, p);
 		lim->copies[p] = run > NMT_GUARD_COPIES ? run : NMT_GUARD_COPIES;
 	}
 	lim->copies[0] = 0;
@@ -117,7 +126,7 @@ int nmt_guard_window(const nmt_guard_limits *lim)
 	return NMT_GUARD_WINDOW;
 }
 
-static void block(nmt_guard_row *g, int32_t id)
+static void block_id(nmt_guard_row *g, int32_t id)
 {
 	for (int k = 0; k < g->n_ids; k++)
 		if (g->ids[k] == id)
@@ -126,10 +135,22 @@ static void block(nmt_guard_row *g, int32_t id)
 		g->ids[g->n_ids++] = id;
 }
 
+/* Block every piece of case class cls. */
+static void block(const nmt_cases *c, nmt_guard_row *g, int32_t cls)
+{
+	int32_t id = cls;
+	do {
+		block_id(g, id);
+		id = nmt_cases_next(c, id);
+	} while (id != cls);
+}
+
 /* The piece rule: the next piece may not make hist's last (c + 1) p
  * pieces p-periodic, c copies of a p-gram and the start of another (bare
- * word marks left out). */
-static void block_ngrams(const nmt_guard_limits *lim, const int32_t *hist, int n, nmt_guard_row *g)
+ * word marks left out). hist holds case classes, so "Ein Mann ... ein Mann"
+ * is one 2-gram twice, as a reader sees it. */
+static void block_ngrams(const nmt_cases *c, const nmt_guard_limits *lim, const int32_t *hist, int n,
+			 nmt_guard_row *g)
 {
 	for (int p = 1; p <= NMT_GUARD_PERIOD; p++) {
 		int need = (lim->copies[p] + 1) * p - 1;   /* pieces of history the rule looks at */
@@ -140,7 +161,7 @@ static void block_ngrams(const nmt_guard_limits *lim, const int32_t *hist, int n
 			i++;
 		if (i + p < n)
 			continue;
-		block(g, hist[n - p]);
+		block(c, g, hist[n - p]);
 	}
 	/* and the NMT_GUARD_NGRAM-grams ending in the next piece: after each
 	 * earlier occurrence of hist's last NMT_GUARD_NGRAM - 1 pieces, what
@@ -156,7 +177,7 @@ static void block_ngrams(const nmt_guard_limits *lim, const int32_t *hist, int n
 		for (int j = 0; j + H < n; j++)
 			k += hist[j + H] == next && memcmp(hist + j, hist + n - H, (size_t)H * sizeof *hist) == 0;
 		if (k >= lim->ngram_copies)
-			block(g, next);
+			block(c, g, next);
 	}
 }
 
@@ -202,29 +223,30 @@ static int bare_space(const spm_model *vocab, int32_t id)
 	return p && len == 3 && memcmp(p, "\xe2\x96\x81", 3) == 0;
 }
 
-void nmt_guard_row_build(const spm_model *tgt_vocab, const nmt_guard_limits *lim, const int32_t *hist, int n,
-			 nmt_guard_row *g)
+void nmt_guard_row_build(const spm_model *tgt_vocab, const nmt_cases *tgt_cases, const nmt_guard_limits *lim,
+			 const int32_t *hist, int n, nmt_guard_row *g)
 {
-	int32_t pieces[NMT_GUARD_WINDOW];
+	int32_t classes[NMT_GUARD_WINDOW];
 	int m = 0;
 	for (int i = 0; i < n && m < NMT_GUARD_WINDOW; i++)
 		if (!bare_space(tgt_vocab, hist[i]))
-			pieces[m++] = hist[i];
+			classes[m++] = nmt_cases_class(tgt_cases, hist[i]);
 	g->n_ids = 0;
 	g->n_units = 0;
-	block_ngrams(lim, pieces, m, g);
+	block_ngrams(tgt_cases, lim, classes, m, g);
 	if (lim->letters)
 		block_letter_units(tgt_vocab, hist, n, g);
 }
 
-int nmt_guard_violated(const spm_model *tgt_vocab, const nmt_guard_limits *lim, const int32_t *ids, int n)
+int nmt_guard_violated(const spm_model *tgt_vocab, const nmt_cases *tgt_cases, const nmt_guard_limits *lim,
+		       const int32_t *ids, int n)
 {
 	int w = nmt_guard_window(lim);
 	for (int t = 1; t < n; t++) {
 		int from = t > w ? t - w : 0;
 		nmt_guard_row g;
 		nmt_piece_head h;
-		nmt_guard_row_build(tgt_vocab, lim, ids + from, t - from, &g);
+		nmt_guard_row_build(tgt_vocab, tgt_cases, lim, ids + from, t - from, &g);
 		if (g.n_ids == 0 && g.n_units == 0)
 			continue;
 		nmt_guard_head(tgt_vocab, ids[t], &h);

@@ -1,15 +1,17 @@
 /* The repetition guard: the search never lets a hypothesis loop.
  *
- *  - pieces: no n-gram of 1..NMT_GUARD_PERIOD target pieces more than
- *    NMT_GUARD_COPIES times in a row, and no NMT_GUARD_NGRAM-gram more than
+ *  - pieces: no n-gram of 1..NMT_GUARD_PERIOD target pieces (a piece and
+ *    its twins in other case counting as one, vocab/cases.h, as a reader
+ *    reads "Ein Mann ... ein Mann") more than NMT_GUARD_COPIES times in a row, and no NMT_GUARD_NGRAM-gram more than
  *    NMT_GUARD_COPIES times in the last NMT_GUARD_WINDOW pieces at all (a
  *    loop varied by a piece now and then: "... der andere Mann in einem
  *    blauen Hemd und der anderen Mann in einem blauen Hemd ..."). Multi30k's
- *    German training captions have a piece three times in a row in 3 of
- *    29,000 lines (each an onomatopoeia, "Roooaaaarrrr", that the source
- *    has too), a longer n-gram twice in a row in 6 and three times in none,
- *    and a 4-gram three times anywhere in one (docs/RESULTS.md): two copies
- *    is what the data allows;
+ *    German training captions, in the default's pieces and case aside,
+ *    have a piece three times in a row in 4 of 29,000 lines (numbers,
+ *    "10.000", and onomatopoeia, "Roooaaaarrrr", that the source has too),
+ *    a longer n-gram twice in a row in 5 and three times in none, and no
+ *    4-gram three times anywhere (bench/guard_data.py, docs/RESULTS.md):
+ *    two copies is what the data allows;
  *  - letters: within a word, no unit of 1..NMT_GUARD_UNIT letters more than
  *    NMT_GUARD_UNIT_COPIES times in a row ("Srrrr", "mmmm"), whatever pieces
  *    spell it;
@@ -32,12 +34,13 @@
 #include <stdint.h>
 
 #include "../quant/hd.h"
+#include "../vocab/cases.h"
 #include "../vocab/spm.h"
 
 #define NMT_GUARD_PERIOD 12
 #define NMT_GUARD_NGRAM 4
 #define NMT_GUARD_COPIES 2
-#define NMT_GUARD_IDS 16      /* pieces one row may have blocked by the piece rules */
+#define NMT_GUARD_IDS 32      /* pieces one row may have blocked by the piece rules */
 #define NMT_GUARD_UNIT 3
 #define NMT_GUARD_UNIT_COPIES 3
 /* pieces of history a row's rules look back over, at most */
@@ -87,18 +90,20 @@ static inline NMT_HD int nmt_guard_blocks(const nmt_guard_row *g, int32_t id, co
 void nmt_guard_head(const spm_model *vocab, int32_t id, nmt_piece_head *h);
 
 /* The limits for a source of src[0..n) pieces (EOS excluded). */
-void nmt_guard_limits_of(const spm_model *src_vocab, const int32_t *src, int n, nmt_guard_limits *lim);
+void nmt_guard_limits_of(const spm_model *src_vocab, const nmt_cases *src_cases, const int32_t *src, int n,
+			 nmt_guard_limits *lim);
 
 /* The rules for a hypothesis whose last n pieces (n <= NMT_GUARD_WINDOW;
  * fewer when it is shorter) are hist[0..n), oldest first. */
-void nmt_guard_row_build(const spm_model *tgt_vocab, const nmt_guard_limits *lim, const int32_t *hist, int n,
-			 nmt_guard_row *g);
+void nmt_guard_row_build(const spm_model *tgt_vocab, const nmt_cases *tgt_cases, const nmt_guard_limits *lim,
+			 const int32_t *hist, int n, nmt_guard_row *g);
 
 /* How many pieces of history nmt_guard_row_build needs under lim. */
 int nmt_guard_window(const nmt_guard_limits *lim);
 
 /* Whether a translation ids[0..n) takes a continuation the guard would
  * have blocked somewhere. */
-int nmt_guard_violated(const spm_model *tgt_vocab, const nmt_guard_limits *lim, const int32_t *ids, int n);
+int nmt_guard_violated(const spm_model *tgt_vocab, const nmt_cases *tgt_cases, const nmt_guard_limits *lim,
+		       const int32_t *ids, int n);
 
 #endif

@@ -52,6 +52,10 @@ static int open_vocabs(nmt_model *m, char *err, size_t errlen)
 	m->d.src_eos_id = spm_eos_id(m->src_vocab);
 	if (m->d.src_eos_id < 0)
 		return nmt_fail(err, errlen, "source vocabulary has no end-of-sentence piece");
+	if (nmt_cases_build(m->src_vocab, &m->src_cases) != 0 || nmt_cases_build(m->tgt_vocab, &m->tgt_cases) != 0) {
+		nmt_fail(err, errlen, "out of memory");
+		return NMT_ERR_NO_MEMORY;
+	}
 	return 0;
 }
 
@@ -222,6 +226,8 @@ void nmt_unload(nmt_model *m)
 		return;
 	spm_close(m->src_vocab);
 	spm_close(m->tgt_vocab);
+	nmt_cases_free(m->src_cases);
+	nmt_cases_free(m->tgt_cases);
 	if (m->owns_map)
 		munmap((void *)m->map, m->map_len);
 	free(m->owned_copy);

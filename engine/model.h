@@ -7,6 +7,7 @@
 
 #include "../nmt.h"
 #include "../quant/matrix.h"
+#include "../vocab/cases.h"
 #include "../vocab/spm.h"
 #include "../format/format.h"
 #include "vmap.h"
@@ -80,6 +81,7 @@ struct nmt_model {
 	nmt_ssru_weights ssru;                       /* the SSRU family's (the GRU fields above are the GRU's) */
 	const float *out_bias;                       /* [Vt] */
 	spm_model *src_vocab, *tgt_vocab;
+	nmt_cases *src_cases, *tgt_cases;            /* their pieces' case classes, for the repetition guard */
 	nmt_vmap vmap;                               /* valid if has_vmap */
 	/* Precomputed per-word products (Devlin 2014 §4.2), for the first
 	 * pre_src / pre_tgt ids (0: none): the first encoder layer's input

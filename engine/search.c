@@ -215,7 +215,7 @@ static void guard_row(nmt_state *s, int sent, int step, int slot, nmt_guard_row 
 		hist[k] = history(s, s->hist.tok, sent, t)[slot];
 		slot = history(s, s->hist.parent, sent, t)[slot];
 	}
-	nmt_guard_row_build(s->m->tgt_vocab, &st->guard, hist, n, g);
+	nmt_guard_row_build(s->m->tgt_vocab, s->m->tgt_cases, &st->guard, hist, n, g);
 }
 
 /* The rows of this step: every live hypothesis of every sentence still

@@ -85,7 +85,7 @@ int nmt_batch_prepare(nmt_state *s, int n, const int32_t *const *src, const int 
 		st->max_len = o->max_len > 0 ? o->max_len : m->family->max_len(src_len[i]);
 		st->out_bias = m->out_bias;
 		if (o->guard)
-			nmt_guard_limits_of(m->src_vocab, src[i], src_len[i] - 1, &st->guard);
+			nmt_guard_limits_of(m->src_vocab, m->src_cases, src[i], src_len[i] - 1, &st->guard);
 		total += src_len[i];
 		longest = src_len[i] > longest ? src_len[i] : longest;
 		steps = st->max_len > steps ? st->max_len : steps;

@@ -321,9 +321,9 @@ static int run_model(nmt_translator *t, const nmt_search_options *o, char *err, 
 static int loops(const nmt_translator *t, const unit *u, const nmt_hypothesis *hyps, int n)
 {
 	nmt_guard_limits lim;
-	nmt_guard_limits_of(t->m->src_vocab, t->ids + u->ids_off, u->n_ids - 1, &lim);
+	nmt_guard_limits_of(t->m->src_vocab, t->m->src_cases, t->ids + u->ids_off, u->n_ids - 1, &lim);
 	for (int k = 0; k < n; k++)
-		if (nmt_guard_violated(t->m->tgt_vocab, &lim, hyps[k].ids, hyps[k].len))
+		if (nmt_guard_violated(t->m->tgt_vocab, t->m->tgt_cases, &lim, hyps[k].ids, hyps[k].len))
 			return 1;
 	return 0;
 }

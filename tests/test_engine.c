@@ -434,16 +434,16 @@ static void test_repeat_guard(void **state)
 		for (int i = 0; i < f->n_sent; i++) {
 			const expected_sentence *e = &f->sent[i];
 			nmt_guard_limits lim;
-			nmt_guard_limits_of(f->model->src_vocab, e->src, e->src_len - 1, &lim);
+			nmt_guard_limits_of(f->model->src_vocab, f->model->src_cases, e->src, e->src_len - 1, &lim);
 			for (int k = 0; k < n[i]; k++) {
 				const nmt_hypothesis *h = &out[i * beam + k];
-				assert_false(nmt_guard_violated(f->model->tgt_vocab, &lim, h->ids, h->len));
+				assert_false(nmt_guard_violated(f->model->tgt_vocab, f->model->tgt_cases, &lim, h->ids, h->len));
 			}
 			/* the translator: the reference's n-best unless one of them loops */
 			int loops = 0, n_ref = beam == 1 ? 1 : e->n_beam4;
 			for (int k = 0; k < n_ref; k++) {
 				const expected_hyp *r = beam == 1 ? &e->greedy : &e->beam4[k];
-				loops |= nmt_guard_violated(f->model->tgt_vocab, &lim, r->ids, r->len);
+				loops |= nmt_guard_violated(f->model->tgt_vocab, f->model->tgt_cases, &lim, r->ids, r->len);
 			}
 			int got;
 			assert_int_equal(nmt_translator_line(t, &o, e->text, strlen(e->text), tr, &got, err, sizeof err), 0);

@@ -45,7 +45,7 @@ static int32_t tgt(const char *piece) { return id_of(model->tgt_vocab, piece); }
 static nmt_guard_limits plain_limits(void)
 {
 	nmt_guard_limits lim;
-	nmt_guard_limits_of(model->src_vocab, NULL, 0, &lim);
+	nmt_guard_limits_of(model->src_vocab, model->src_cases, NULL, 0, &lim);
 	return lim;
 }
 
@@ -53,7 +53,7 @@ static int blocks(const nmt_guard_limits *lim, const int32_t *hist, int n, int32
 {
 	nmt_guard_row g;
 	nmt_piece_head h;
-	nmt_guard_row_build(model->tgt_vocab, lim, hist, n, &g);
+	nmt_guard_row_build(model->tgt_vocab, model->tgt_cases, lim, hist, n, &g);
 	nmt_guard_head(model->tgt_vocab, next, &h);
 	return nmt_guard_blocks(&g, next, &h);
 }
@@ -95,11 +95,40 @@ static void test_letters_within_a_word(void **state)
 	 * (the piece rule sees those) */
 	int32_t words[] = { S, r, S, r, S, r };
 	nmt_guard_row g;
-	nmt_guard_row_build(model->tgt_vocab, &lim, words, 6, &g);
+	nmt_guard_row_build(model->tgt_vocab, model->tgt_cases, &lim, words, 6, &g);
 	assert_int_equal(g.n_units, 0);
 	/* "in in in" inside a word: "ininin" + "in" */
 	int32_t ins[] = { S, in, in, in };
 	assert_true(blocks(&lim, ins, 4, in));
+}
+
+static void test_case_does_not_hide_a_loop(void **state)
+{
+	(void)state;
+	nmt_guard_limits lim = plain_limits();
+	int32_t Ein = tgt("\xe2\x96\x81" "Ein"), ein = tgt("\xe2\x96\x81" "ein"), m = tgt("\xe2\x96\x81Mann");
+	int32_t f = tgt("\xe2\x96\x81" "Frau");
+	/* "Ein Mann ein Mann Ein" + Mann would be a third copy of "ein Mann" */
+	int32_t hist[] = { Ein, m, ein, m, Ein }, other[] = { Ein, m, ein, m, ein };
+	assert_false(blocks(&lim, hist, 3, m));   /* "Ein Mann ein" + Mann: two copies */
+	assert_false(blocks(&lim, hist, 4, Ein)); /* the third may start... */
+	assert_true(blocks(&lim, hist, 5, m));    /* ...but not complete */
+	assert_true(blocks(&lim, other, 5, m));
+	assert_false(blocks(&lim, hist, 5, f));
+	/* and both spellings of the piece that would repeat are blocked */
+	int32_t runs[] = { f, ein, Ein };
+	assert_true(blocks(&lim, runs, 3, ein));
+	assert_true(blocks(&lim, runs, 3, Ein));
+	/* a finished translation is checked the same way */
+	int32_t loop[] = { Ein, m, ein, m, Ein, m };
+	assert_true(nmt_guard_violated(model->tgt_vocab, model->tgt_cases, &lim, loop, 6));
+	/* a source that repeats itself in another case raises the limit */
+	int32_t A = id_of(model->src_vocab, "\xe2\x96\x81" "A"), a = id_of(model->src_vocab, "\xe2\x96\x81" "a");
+	int32_t man = id_of(model->src_vocab, "\xe2\x96\x81man");
+	int32_t src[] = { A, man, a, man, a, man };
+	nmt_guard_limits_of(model->src_vocab, model->src_cases, src, 6, &lim);
+	assert_int_equal(lim.copies[2], 3);
+	assert_false(nmt_guard_violated(model->tgt_vocab, model->tgt_cases, &lim, loop, 6));
 }
 
 static void test_the_source_raises_the_limits(void **state)
@@ -111,7 +140,7 @@ static void test_the_source_raises_the_limits(void **state)
 	int32_t w = id_of(model->src_vocab, "\xe2\x96\x81" "a");
 	for (int i = 0; i < 8; i++)
 		src[i] = i < 4 ? w : i;
-	nmt_guard_limits_of(model->src_vocab, src, 8, &lim);
+	nmt_guard_limits_of(model->src_vocab, model->src_cases, src, 8, &lim);
 	assert_int_equal(lim.copies[1], 4);
 	assert_int_equal(lim.copies[2], 2);
 	assert_true(lim.letters);
@@ -126,10 +155,10 @@ static void test_a_translation_is_checked_whole(void **state)
 	nmt_guard_limits lim = plain_limits();
 	int32_t m = tgt("\xe2\x96\x81Mann"), f = tgt("\xe2\x96\x81" "Frau");
 	int32_t fine[] = { f, m, m, f, m, m }, looping[] = { f, m, f, m, f, m };
-	assert_false(nmt_guard_violated(model->tgt_vocab, &lim, fine, 6));
-	assert_true(nmt_guard_violated(model->tgt_vocab, &lim, looping, 6));
-	assert_false(nmt_guard_violated(model->tgt_vocab, &lim, looping, 5));
-	assert_false(nmt_guard_violated(model->tgt_vocab, &lim, NULL, 0));
+	assert_false(nmt_guard_violated(model->tgt_vocab, model->tgt_cases, &lim, fine, 6));
+	assert_true(nmt_guard_violated(model->tgt_vocab, model->tgt_cases, &lim, looping, 6));
+	assert_false(nmt_guard_violated(model->tgt_vocab, model->tgt_cases, &lim, looping, 5));
+	assert_false(nmt_guard_violated(model->tgt_vocab, model->tgt_cases, &lim, NULL, 0));
 }
 
 int main(void)
@@ -138,6 +167,7 @@ int main(void)
 		cmocka_unit_test(test_a_piece_at_most_twice),
 		cmocka_unit_test(test_an_ngram_at_most_twice),
 		cmocka_unit_test(test_letters_within_a_word),
+		cmocka_unit_test(test_case_does_not_hide_a_loop),
 		cmocka_unit_test(test_the_source_raises_the_limits),
 		cmocka_unit_test(test_a_translation_is_checked_whole),
 	};
