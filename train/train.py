@@ -13,6 +13,12 @@ Quantization-aware fine-tuning starts from a trained model and trains
 through the q8 or q4 quantizer (train/qat.py):
     train.py --init BEST.safetensors --quant q4 --lr 2e-4 --warmup 1 ... --out DIR
 
+--self-distill W (with --init and --quant) also teaches the quantized model
+its own float weights' word distributions: the loss becomes (1 - W) x the
+cross-entropy plus W x KL(float || quantized) at every target position,
+the frozen --init model (no dropout) giving the float side. The codes
+then aim at what the float weights predict, not only at the data.
+
 --negatives NEG.tsv (train/negatives.py) adds, at every step, sequence-level
 unlikelihood on a batch of the model's own looping translations: the pieces
 that carry each loop on are pushed down where the model wrote them.
@@ -109,7 +115,13 @@ def parse_args():
     p.add_argument('--init', help='start from these weights (export.py safetensors; their dimensions win)')
     p.add_argument('--quant', choices=('q8', 'q4'),
                    help='quantization-aware fine-tuning: train through the q8/q4 quantizer (train/qat.py)')
-    return p.parse_args()
+    p.add_argument('--self-distill', type=float, default=0.0,
+                   help='with --init and --quant: weight of the KL divergence from the --init '
+                   "weights' word distributions (0: off)")
+    args = p.parse_args()
+    if args.self_distill and not (args.init and args.quant and args.family == 'gru'):
+        p.error('--self-distill needs --init, --quant and the gru family')
+    return args
 
 
 @torch.no_grad()
@@ -244,6 +256,7 @@ def main():
     else:
         model = NMT(cfg, dropout=args.dropout)
     model.fq = qat.FakeQuant(model, args.quant) if args.quant else None
+    args.float_model = float_teacher(args.init) if args.self_distill else None
     opt = torch.optim.Adam(model.parameters(), lr=args.lr, betas=(0.9, 0.98))
     state = {'step': 0, 'epoch': 0, 'batch': 0, 'best_bleu': -1.0, 'bad_valids': 0,
              'lr_scale': 1.0, 'elapsed': 0.0, 'history': []}
@@ -262,6 +275,27 @@ def main():
     print(f'config {dataclasses.asdict(model.cfg)} params {n_params / 1e6:.2f}M '
           f'train pairs {len(train)} val {len(val)}', flush=True)
     run(model, opt, state, train, val, val_refs, sp_tgt, args, last)
+
+
+def float_teacher(path):
+    """The --init weights, frozen, for --self-distill."""
+    init, _ = export.load(path)
+    teacher = NMT(init.cfg, dropout=0.0)
+    teacher.load_state_dict(init.state_dict())
+    teacher.eval()
+    for p in teacher.parameters():
+        p.requires_grad_(False)
+    return teacher
+
+
+def self_distill_loss(teacher, src, src_len, tin, tout, logits):
+    """KL(float || quantized), summed over the pieces, averaged over the
+    target positions that are not padding."""
+    with torch.no_grad():
+        target = F.log_softmax(teacher(src, src_len, tin), dim=-1)
+    kl = F.kl_div(F.log_softmax(logits, dim=-1), target, log_target=True, reduction='none').sum(-1)
+    real = (tout != data.IGNORE).float()
+    return (kl * real).sum() / real.sum().clamp(min=1)
 
 
 def new_ssru(args, sp_src, sp_tgt):
@@ -306,6 +340,9 @@ def run(model, opt, state, train, val, val_refs, sp_tgt, args, last):
             logits = model(src, src_len, tin)
             loss = F.cross_entropy(logits.reshape(-1, logits.size(-1)), tout.reshape(-1),
                                    ignore_index=data.IGNORE, label_smoothing=args.label_smoothing)
+            if args.float_model is not None:
+                w = args.self_distill
+                loss = (1 - w) * loss + w * self_distill_loss(args.float_model, src, src_len, tin, tout, logits)
             if args.unlikelihood > 0:
                 loss = loss + args.unlikelihood * unlikelihood(logits, tout)
             if args.negatives:
