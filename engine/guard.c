@@ -136,12 +136,12 @@ static void block_id(nmt_guard_row *g, int32_t id)
 }
 
 /* Block every piece of case class cls. */
-static void block(const nmt_cases *c, nmt_guard_row *g, int32_t cls)
+static void block(const nmt_cases *cases, nmt_guard_row *g, int32_t cls)
 {
 	int32_t id = cls;
 	do {
 		block_id(g, id);
-		id = nmt_cases_next(c, id);
+		id = nmt_cases_next(cases, id);
 	} while (id != cls);
 }
 
@@ -149,7 +149,7 @@ static void block(const nmt_cases *c, nmt_guard_row *g, int32_t cls)
  * pieces p-periodic, c copies of a p-gram and the start of another (bare
  * word marks left out). hist holds case classes, so "Ein Mann ... ein Mann"
  * is one 2-gram twice, as a reader sees it. */
-static void block_ngrams(const nmt_cases *c, const nmt_guard_limits *lim, const int32_t *hist, int n,
+static void block_ngrams(const nmt_cases *cases, const nmt_guard_limits *lim, const int32_t *hist, int n,
 			 nmt_guard_row *g)
 {
 	for (int p = 1; p <= NMT_GUARD_PERIOD; p++) {
@@ -161,7 +161,7 @@ static void block_ngrams(const nmt_cases *c, const nmt_guard_limits *lim, const 
 			i++;
 		if (i + p < n)
 			continue;
-		block(c, g, hist[n - p]);
+		block(cases, g, hist[n - p]);
 	}
 	/* and the NMT_GUARD_NGRAM-grams ending in the next piece: after each
 	 * earlier occurrence of hist's last NMT_GUARD_NGRAM - 1 pieces, what
@@ -177,7 +177,7 @@ static void block_ngrams(const nmt_cases *c, const nmt_guard_limits *lim, const 
 		for (int j = 0; j + H < n; j++)
 			k += hist[j + H] == next && memcmp(hist + j, hist + n - H, (size_t)H * sizeof *hist) == 0;
 		if (k >= lim->ngram_copies)
-			block(c, g, next);
+			block(cases, g, next);
 	}
 }
 

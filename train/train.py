@@ -16,7 +16,8 @@ through the q8 or q4 quantizer (train/qat.py):
 --self-distill W (with --init and --quant) also teaches the quantized model
 its own float weights' word distributions: the loss becomes (1 - W) x the
 cross-entropy plus W x KL(float || quantized) at every target position,
-the frozen --init model (no dropout) giving the float side. The codes
+the frozen --init model (no dropout; or --float-weights, when the run starts
+from weights already fine-tuned for q4) giving the float side. The codes
 then aim at what the float weights predict, not only at the data.
 
 --negatives NEG.tsv (train/negatives.py) adds, at every step, sequence-level
@@ -116,8 +117,9 @@ def parse_args():
     p.add_argument('--quant', choices=('q8', 'q4'),
                    help='quantization-aware fine-tuning: train through the q8/q4 quantizer (train/qat.py)')
     p.add_argument('--self-distill', type=float, default=0.0,
-                   help='with --init and --quant: weight of the KL divergence from the --init '
+                   help='with --init and --quant: weight of the KL divergence from the float '
                    "weights' word distributions (0: off)")
+    p.add_argument('--float-weights', help='--self-distill: the float weights (default: --init)')
     args = p.parse_args()
     if args.self_distill and not (args.init and args.quant and args.family == 'gru'):
         p.error('--self-distill needs --init, --quant and the gru family')
@@ -256,7 +258,7 @@ def main():
     else:
         model = NMT(cfg, dropout=args.dropout)
     model.fq = qat.FakeQuant(model, args.quant) if args.quant else None
-    args.float_model = float_teacher(args.init) if args.self_distill else None
+    args.float_model = float_teacher(args.float_weights or args.init) if args.self_distill else None
     opt = torch.optim.Adam(model.parameters(), lr=args.lr, betas=(0.9, 0.98))
     state = {'step': 0, 'epoch': 0, 'batch': 0, 'best_bleu': -1.0, 'bad_valids': 0,
              'lr_scale': 1.0, 'elapsed': 0.0, 'history': []}
