@@ -116,6 +116,12 @@ void nmt_case_to_sentence(const char *text, size_t len, char *out)
 void nmt_case_to_lower(const char *text, size_t len, char *out)
 {
 	for (size_t i = 0, used; i < len; i += used) {
+		unsigned char b = (unsigned char)text[i];
+		if (b < 0x80) {   /* ASCII, most of any text: no decoding */
+			out[i] = (char)(b >= 'A' && b <= 'Z' ? b + ('a' - 'A') : b);
+			used = 1;
+			continue;
+		}
 		uint32_t c = nmt_utf8_decode(text + i, len - i, &used);
 		if (used > 2 || c == 0xFFFD)
 			memcpy(out + i, text + i, used);
