@@ -117,7 +117,10 @@ void nmt_case_to_lower(const char *text, size_t len, char *out)
 {
 	for (size_t i = 0, used; i < len; i += used) {
 		unsigned char b = (unsigned char)text[i];
-		if (b < 0x80) {   /* ASCII, most of any text: no decoding */
+		/* Only ASCII capitals and two-byte characters change: any other
+		 * byte (a longer character's, or no character's) is copied as it
+		 * is, as its whole character would be, without decoding. */
+		if (b < 0xC0 || b >= 0xE0) {
 			out[i] = (char)(b >= 'A' && b <= 'Z' ? b + ('a' - 'A') : b);
 			used = 1;
 			continue;

@@ -17,9 +17,10 @@ typedef struct {
 	size_t *off, *len;
 } lowered;
 
-static int is_control(const spm_model *v, int32_t id)
+/* Whether id is one of the vocabulary's control pieces, ctl[0..4). */
+static int is_control(const int32_t ctl[4], int32_t id)
 {
-	return id == spm_bos_id(v) || id == spm_eos_id(v) || id == spm_unk_id(v) || id == spm_pad_id(v);
+	return id == ctl[0] || id == ctl[1] || id == ctl[2] || id == ctl[3];
 }
 
 static int lower_all(const spm_model *v, int n, lowered *lo)
@@ -68,9 +69,10 @@ static int join_classes(const spm_model *v, const lowered *lo, nmt_cases *c)
 	if (!first)
 		return -1;
 	memset(first, 0xff, size * sizeof *first);   /* -1: empty */
+	const int32_t ctl[4] = { spm_bos_id(v), spm_eos_id(v), spm_unk_id(v), spm_pad_id(v) };
 	for (int32_t id = 0; id < c->n; id++) {
 		c->class_of[id] = c->next[id] = id;
-		if (lo->len[id] == 0 || is_control(v, id))
+		if (lo->len[id] == 0 || is_control(ctl, id))
 			continue;
 		size_t slot = hash(lo->bytes + lo->off[id], lo->len[id]) & (size - 1);
 		while (first[slot] >= 0 && !same_text(lo, first[slot], id))
