@@ -2,7 +2,8 @@
  *
  *  - pieces: no n-gram of 1..NMT_GUARD_PERIOD target pieces (a piece and
  *    its twins in other case counting as one, vocab/cases.h, as a reader
- *    reads "Ein Mann ... ein Mann") more than NMT_GUARD_COPIES times in a row, and no NMT_GUARD_NGRAM-gram more than
+ *    reads "Ein Mann ... ein Mann") more than NMT_GUARD_COPIES times in a
+ *    row, and no NMT_GUARD_NGRAM-gram more than
  *    NMT_GUARD_COPIES times in the last NMT_GUARD_WINDOW pieces at all (a
  *    loop varied by a piece now and then: "... der andere Mann in einem
  *    blauen Hemd und der anderen Mann in einem blauen Hemd ..."). Multi30k's

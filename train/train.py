@@ -280,7 +280,7 @@ def main():
 
 
 def float_teacher(path):
-    """The --init weights, frozen, for --self-distill."""
+    """The float weights at path, frozen, for --self-distill."""
     init, _ = export.load(path)
     teacher = NMT(init.cfg, dropout=0.0)
     teacher.load_state_dict(init.state_dict())
