@@ -1,6 +1,7 @@
 /* The repetition guard (engine/guard.h) on the tiny model's target pieces:
- * which continuations it blocks, the limits a source sets, and the check
- * of a finished translation. */
+ * which continuations it blocks, the limits a source sets, the check of a
+ * finished translation, and the case classes its piece rules read
+ * (vocab/cases.h). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -10,6 +11,7 @@
 
 #include "../engine/guard.h"
 #include "../engine/model.h"
+#include "../vocab/cases.h"
 
 static nmt_model *model;
 
@@ -161,6 +163,63 @@ static void test_a_translation_is_checked_whole(void **state)
 	assert_false(nmt_guard_violated(model->tgt_vocab, model->tgt_cases, &lim, NULL, 0));
 }
 
+/* The case classes (vocab/cases.h) on both vocabularies. */
+
+static int class_size(const nmt_cases *c, int32_t id)
+{
+	int n = 0;
+	int32_t k = id;
+	do {
+		assert_int_equal(nmt_cases_class(c, k), nmt_cases_class(c, id));
+		k = nmt_cases_next(c, k);
+		n++;
+	} while (k != id && n <= 1000);
+	return n;
+}
+
+static void test_twins_share_a_class(void **state)
+{
+	(void)state;
+	const spm_model *v = model->tgt_vocab;
+	int32_t Ein = id_of(v, "\xe2\x96\x81" "Ein"), ein = id_of(v, "\xe2\x96\x81" "ein");
+	int32_t eine = id_of(v, "\xe2\x96\x81" "eine");
+	assert_int_equal(nmt_cases_class(model->tgt_cases, Ein), nmt_cases_class(model->tgt_cases, ein));
+	assert_int_equal(nmt_cases_class(model->tgt_cases, ein), Ein < ein ? Ein : ein);   /* the smallest id */
+	assert_int_not_equal(nmt_cases_class(model->tgt_cases, eine), nmt_cases_class(model->tgt_cases, ein));
+	assert_int_equal(class_size(model->tgt_cases, Ein), 2);
+	assert_int_equal(nmt_cases_next(model->tgt_cases, Ein), ein);
+	assert_int_equal(nmt_cases_next(model->tgt_cases, ein), Ein);
+}
+
+/* Every class is one cycle, named by its smallest member, whose pieces
+ * all read the same in small letters; control pieces stand alone. */
+static void test_every_class_is_a_cycle(void **state)
+{
+	(void)state;
+	const spm_model *v = model->src_vocab;
+	const nmt_cases *c = model->src_cases;
+	int n = spm_vocab_size(v), shared = 0;
+	for (int32_t id = 0; id < n; id++) {
+		int32_t cls = nmt_cases_class(c, id);
+		assert_true(cls <= id);
+		assert_int_equal(nmt_cases_class(c, cls), cls);
+		int size = class_size(c, id);
+		assert_true(size >= 1 && size <= 4);   /* small, Capital, CAPITALS, and "ß"-like odds */
+		shared += size > 1;
+		size_t la, lb;
+		const char *a = spm_piece(v, id, &la), *b = spm_piece(v, cls, &lb);
+		assert_int_equal(la, lb);
+		for (size_t i = 0; i < la; i++)
+			assert_true(a[i] == b[i] || ((a[i] | 0x20) == (b[i] | 0x20) && (a[i] | 0x20) >= 'a' &&
+						     (a[i] | 0x20) <= 'z') || (unsigned char)a[i] >= 0x80);
+	}
+	assert_true(shared > 10);
+	assert_int_equal(class_size(c, spm_eos_id(v)), 1);
+	assert_int_equal(class_size(c, spm_unk_id(v)), 1);
+	assert_int_equal(nmt_cases_class(c, -1), -1);
+	assert_int_equal(nmt_cases_next(c, n), n);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -170,6 +229,8 @@ int main(void)
 		cmocka_unit_test(test_case_does_not_hide_a_loop),
 		cmocka_unit_test(test_the_source_raises_the_limits),
 		cmocka_unit_test(test_a_translation_is_checked_whole),
+		cmocka_unit_test(test_twins_share_a_class),
+		cmocka_unit_test(test_every_class_is_a_cycle),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
