@@ -37,7 +37,7 @@ def torch_scales(w, fmt):
     scales between max|w| and max|w|/2, alternate nearest-code assignment
     and the least-squares scale while the error falls."""
     import torch
-    unit = torch.tensor(TABLES[fmt] / TABLES[fmt][0], dtype=torch.float64)
+    unit = torch.tensor(TABLES[fmt] / TABLES[fmt][0], dtype=torch.float64, device=w.device)
     asc = unit.flip(0)
     mids = (asc[1:] + asc[:-1]) / 2
     a = w.detach().abs().double()
@@ -68,7 +68,7 @@ def torch_scales(w, fmt):
 def torch_fake_quantize(w, fmt, scales):
     """w [R, C] rounded to the nearest codes of the given per-row scales."""
     import torch
-    unit = torch.tensor(TABLES[fmt] / TABLES[fmt][0], dtype=torch.float64)
+    unit = torch.tensor(TABLES[fmt] / TABLES[fmt][0], dtype=torch.float64, device=w.device)
     asc = unit.flip(0)
     mids = (asc[1:] + asc[:-1]) / 2
     a = w.detach().abs().double()

@@ -123,7 +123,7 @@ class NMT(nn.Module):
         w_ih, w_hh = self.dec.weight_ih, self.dec.weight_hh
         x_gates = F.linear(x, w_ih[:, :e], self.dec.bias_ih)      # [B, T, 3r]
         ctx_gates = states @ w_ih[:, e:].t()                      # [B, S, 3r]
-        mask_bias = torch.zeros(mask.shape, dtype=x.dtype).masked_fill(~mask, float('-inf'))
+        mask_bias = torch.zeros(mask.shape, dtype=x.dtype, device=x.device).masked_fill(~mask, float('-inf'))
         keys_t = keys.transpose(1, 2)                             # [B, a, S]
         hs = []
         # unbind, not x_att[:, i]: the backward of a slice is a full-size zero

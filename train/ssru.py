@@ -182,17 +182,17 @@ class SSRU(nn.Module):
     def save_npz(self, path):
         arrays = {}
         for name, p in self.w.items():
-            a = p.detach().float().numpy()
+            a = p.detach().float().cpu().numpy()
             arrays[name] = np.ascontiguousarray(a.T) if is_matrix(name) else a.reshape(1, -1) if a.ndim == 1 else a
         save_npz(path, arrays, self.yml)
 
     # ---- the computation ----
 
     def positions(self, n, start=0):
-        half = self.cfg.emb // 2
+        half, dev = self.cfg.emb // 2, self.src_emb().device
         inc = math.log(10000.0) / (half - 1)
-        freq = torch.exp(torch.arange(half, dtype=torch.float32) * -inc)
-        pos = torch.arange(start, start + n, dtype=torch.float32)[:, None] * freq[None, :]
+        freq = torch.exp(torch.arange(half, dtype=torch.float32, device=dev) * -inc)
+        pos = torch.arange(start, start + n, dtype=torch.float32, device=dev)[:, None] * freq[None, :]
         return torch.cat([torch.sin(pos), torch.cos(pos)], -1)
 
     def drop(self, x):
@@ -230,7 +230,7 @@ class SSRU(nn.Module):
 
     def encode(self, src, src_len):
         S = src.shape[1]
-        mask = torch.arange(S)[None, :] >= src_len[:, None]
+        mask = torch.arange(S, device=src.device)[None, :] >= src_len[:, None]
         x = self.drop(self.src_emb()[src] * math.sqrt(self.cfg.emb) + self.positions(S))
         for l in range(1, self.cfg.enc_layers + 1):
             x = self.attention(f'encoder_l{l}_self', x, x, mask)
@@ -253,7 +253,7 @@ class SSRU(nn.Module):
             p = f'decoder_l{n}_rnn'
             f = torch.sigmoid(F.linear(x, w[p + '_Wf'], w[p + '_bf']))
             wx = F.linear(x, w[p + '_W'])
-            c = cells[l] if cells is not None else torch.zeros(B, d)
+            c = cells[l] if cells is not None else x.new_zeros(B, d)
             cs = []
             for t in range(T):
                 c = f[:, t] * c + (1 - f[:, t]) * wx[:, t]
@@ -273,17 +273,17 @@ class SSRU(nn.Module):
         """Greedy ids per sentence (without EOS), at most max_len pieces."""
         enc, mask = self.encode(src, src_len)
         B = src.shape[0]
-        prev = torch.zeros(B, 1, dtype=torch.long)
-        cells, out, done = None, [[] for _ in range(B)], torch.zeros(B, dtype=torch.bool)
+        prev = torch.zeros(B, 1, dtype=torch.long, device=src.device)
+        cells, out, done = None, [[] for _ in range(B)], [False] * B
         for t in range(max_len):
             logits, cells = self.decode(enc, mask, prev, cells, start=t)
             prev = logits[:, -1].argmax(-1, keepdim=True)
-            for b in range(B):
+            for b, piece in enumerate(prev[:, 0].tolist()):   # one copy from the device a step
                 if not done[b]:
-                    if prev[b, 0].item() == self.cfg.eos_id:
+                    if piece == self.cfg.eos_id:
                         done[b] = True
                     else:
-                        out[b].append(prev[b, 0].item())
-            if done.all():
+                        out[b].append(piece)
+            if all(done):
                 break
         return out

@@ -110,6 +110,7 @@ def parse_args():
     p.add_argument('--valid-every', type=int, default=1000, help='steps between validations')
     p.add_argument('--patience', type=int, default=4, help='validations without improvement before stopping')
     p.add_argument('--threads', type=int, default=os.cpu_count())
+    p.add_argument('--device', default='cpu', help='cpu, or cuda (a GPU: the same training, faster)')
     p.add_argument('--seed', type=int, default=1)
     p.add_argument('--keep-checkpoints', action='store_true',
                    help='also export every validated model as DIR/step-N.safetensors (for train/average.py)')
@@ -135,19 +136,19 @@ def greedy_batch(model, src, src_len):
     states, keys, mask, h = model.encode(src, src_len)
     B = src.size(0)
     max_len = default_max_len(int(src_len.max()))
-    prev = torch.full((B,), cfg.bos_id, dtype=torch.long)
-    done = torch.zeros(B, dtype=torch.bool)
+    prev = torch.full((B,), cfg.bos_id, dtype=torch.long, device=src.device)
+    done = [False] * B
     out = [[] for _ in range(B)]
     for _ in range(max_len):
         logits, h = model.step(prev, h, states, keys, mask)
         prev = logits.argmax(-1)
-        for b in range(B):
+        for b, piece in enumerate(prev.tolist()):   # one copy from the device a step
             if not done[b]:
-                if prev[b].item() == cfg.eos_id:
+                if piece == cfg.eos_id:
                     done[b] = True
                 else:
-                    out[b].append(prev[b].item())
-        if done.all():
+                    out[b].append(piece)
+        if all(done):
             break
     return out
 
@@ -162,7 +163,7 @@ def unlikelihood(logits, tout):
     B, T, _ = logits.shape
     real = tout != data.IGNORE
     prev = tout.clamp(min=0)
-    earlier = torch.ones(T, T, dtype=torch.bool).tril(-1)              # [t, j]: j < t
+    earlier = torch.ones(T, T, dtype=torch.bool, device=logits.device).tril(-1)              # [t, j]: j < t
     same = prev.unsqueeze(2) == prev.unsqueeze(1)                     # [B, j, j']
     repeated = (same & earlier).any(-1)                               # piece j seen before j
     cand = earlier & (real & ~repeated).unsqueeze(1) & real.unsqueeze(2)
@@ -187,18 +188,19 @@ def load_negatives(path, sp_src, sp_tgt, max_positions=8):
     return found
 
 
-def negatives_loss(model, negs, rng, n):
+def negatives_loss(model, negs, rng, n, device):
     """Sequence-level unlikelihood (Welleck et al. 2019) on the model's own
     loops: fed its looping translation, the model is pushed away, by
     -log(1 - p), from each piece that carries the loop on. The plain
     token-level loss only sees reference prefixes, which never loop; these
     are the states the model is in when it does."""
     pick = [negs[rng.randrange(len(negs))] for _ in range(n)]
-    src, src_len, tin, _ = data.collate([(s, h) for s, h, _ in pick], range(n), model.cfg.bos_id, model.cfg.eos_id)
+    src, src_len, tin, _ = on_device(data.collate([(s, h) for s, h, _ in pick], range(n),
+                                                  model.cfg.bos_id, model.cfg.eos_id), device)
     logits = model(src, src_len, tin)
-    rows = torch.tensor([b for b, (_, _, bad) in enumerate(pick) for _ in bad])
-    cols = torch.tensor([t for _, _, bad in pick for t in bad])
-    toks = torch.tensor([h[t] for _, h, bad in pick for t in bad])
+    rows = torch.tensor([b for b, (_, _, bad) in enumerate(pick) for _ in bad], device=device)
+    cols = torch.tensor([t for _, _, bad in pick for t in bad], device=device)
+    toks = torch.tensor([h[t] for _, h, bad in pick for t in bad], device=device)
     p = logits[rows, cols].softmax(-1).gather(1, toks.unsqueeze(1)).squeeze(1)
     return -torch.log((1 - p).clamp(min=1e-5)).mean()
 
@@ -208,7 +210,8 @@ def validate(model, val_pairs, val_refs, sp_tgt, args):
     total_loss, total_tok, hyps = 0.0, 0, [None] * len(val_pairs)
     with torch.no_grad():
         for idx in data.token_batches(val_pairs, args.max_tokens, shuffle=False):
-            src, src_len, tin, tout = data.collate(val_pairs, idx, model.cfg.bos_id, model.cfg.eos_id)
+            src, src_len, tin, tout = on_device(data.collate(val_pairs, idx, model.cfg.bos_id, model.cfg.eos_id),
+                                                args.device)
             logits = model(src, src_len, tin)
             loss = F.cross_entropy(logits.reshape(-1, logits.size(-1)), tout.reshape(-1),
                                    ignore_index=data.IGNORE, reduction='sum')
@@ -218,6 +221,11 @@ def validate(model, val_pairs, val_refs, sp_tgt, args):
                 hyps[i] = sp_tgt.decode(ids)
     model.train()
     return total_loss / total_tok, bleu.bleu(hyps, val_refs), bleu.chrf(hyps, val_refs)
+
+
+def on_device(tensors, device):
+    """A batch built on the host (data.collate), where the model is."""
+    return tuple(t.to(device, non_blocking=True) for t in tensors)
 
 
 def load_corpus(args, sp_src, sp_tgt):
@@ -241,6 +249,8 @@ def main():
     args = parse_args()
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
+    if args.device.startswith('cuda'):
+        torch.backends.cuda.matmul.allow_tf32 = True   # training tolerates TF32's 10-bit mantissa
     os.makedirs(args.out, exist_ok=True)
     sp_src = spm.SentencePieceProcessor(model_file=args.spm_src)
     sp_tgt = spm.SentencePieceProcessor(model_file=args.spm_tgt)
@@ -257,14 +267,15 @@ def main():
         model.load_state_dict(init.state_dict())
     else:
         model = NMT(cfg, dropout=args.dropout)
+    model.to(args.device)
     model.fq = qat.FakeQuant(model, args.quant) if args.quant else None
-    args.float_model = float_teacher(args.float_weights or args.init) if args.self_distill else None
+    args.float_model = float_teacher(args.float_weights or args.init, args.device) if args.self_distill else None
     opt = torch.optim.Adam(model.parameters(), lr=args.lr, betas=(0.9, 0.98))
     state = {'step': 0, 'epoch': 0, 'batch': 0, 'best_bleu': -1.0, 'bad_valids': 0,
              'lr_scale': 1.0, 'elapsed': 0.0, 'history': []}
     last = os.path.join(args.out, 'last.pt')
     if os.path.exists(last):
-        ck = torch.load(last)
+        ck = torch.load(last, map_location=args.device)
         model.load_state_dict(ck['model'])
         opt.load_state_dict(ck['opt'])
         state = ck['state']
@@ -279,11 +290,12 @@ def main():
     run(model, opt, state, train, val, val_refs, sp_tgt, args, last)
 
 
-def float_teacher(path):
+def float_teacher(path, device):
     """The float weights at path, frozen, for --self-distill."""
     init, _ = export.load(path)
     teacher = NMT(init.cfg, dropout=0.0)
     teacher.load_state_dict(init.state_dict())
+    teacher.to(device)
     teacher.eval()
     for p in teacher.parameters():
         p.requires_grad_(False)
@@ -333,7 +345,9 @@ def run(model, opt, state, train, val, val_refs, sp_tgt, args, last):
             idx = batches[state['batch']]
             state['batch'] += 1
             state['step'] += 1
-            src, src_len, tin, tout = data.collate(train, idx, model.cfg.bos_id, model.cfg.eos_id)
+            batch = data.collate(train, idx, model.cfg.bos_id, model.cfg.eos_id)
+            n_tokens = int((batch[3] != data.IGNORE).sum())   # counted on the host: no wait for the device
+            src, src_len, tin, tout = on_device(batch, args.device)
             lr = args.lr * state['lr_scale'] * min(1.0, state['step'] / args.warmup)
             for g in opt.param_groups:
                 g['lr'] = lr
@@ -350,14 +364,14 @@ def run(model, opt, state, train, val, val_refs, sp_tgt, args, last):
             if args.negatives:
                 neg_rng = random.Random(args.seed * 1000003 + state['step'])
                 loss = loss + args.negatives_weight * negatives_loss(model, args.negs, neg_rng,
-                                                                     args.negatives_batch)
+                                                                     args.negatives_batch, args.device)
             opt.zero_grad()
             loss.backward()
             if model.fq:
                 model.fq.restore()
             torch.nn.utils.clip_grad_norm_(model.parameters(), args.clip)
             opt.step()
-            tok_window += int((tout != data.IGNORE).sum())
+            tok_window += n_tokens
             elapsed = time.time() - t0
             state['elapsed'] = elapsed
             if state['step'] % 50 == 0:
