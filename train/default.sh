@@ -57,7 +57,10 @@
 # MONO (task 2, default ../shared/data/multi30k-task2), minutes of one core
 # per training: GRU_MIN=103 TEACHER_MIN=130 TEACHER_FT_MIN=16 STUDENT_MIN=86
 # SYNTH_MIN=78 QAT_MIN=22 DEEN_KD_MIN=78 DEEN_QAT_MIN=12 (docs/RESULTS.md
-# says what the shipped models' runs took), KD_ALPHAS="0.6 1.0 1.5" (the
+# says what the shipped models' runs took), TEACHER_DEVICE=cpu (cuda: the
+# teachers train on a GPU, in minutes: TEACHER_DEVICE=cuda TEACHER_MIN=4
+# TEACHER_FT_MIN=1 TEACHER_TOKENS=6000), TEACHER_TOKENS=3000 (a teacher's
+# batch, in tokens), KD_ALPHAS="0.6 1.0 1.5" (the
 # length normalizations a teacher may translate for its student with),
 # NEG_WEIGHT=0.5 (the weight of the loops' unlikelihood in the q4
 # fine-tuning), MONO_LINES (0: every task-2 caption; N: the first N of each
@@ -70,6 +73,8 @@ MONO=${MONO:-../shared/data/multi30k-task2}
 GRU_MIN=${GRU_MIN:-103}
 TEACHER_MIN=${TEACHER_MIN:-130}
 TEACHER_FT_MIN=${TEACHER_FT_MIN:-16}
+TEACHER_DEVICE=${TEACHER_DEVICE:-cpu}
+TEACHER_TOKENS=${TEACHER_TOKENS:-3000}
 KD_ALPHAS=${KD_ALPHAS:-0.6 1.0 1.5}
 DEEN_KD_MIN=${DEEN_KD_MIN:-78}
 DEEN_QAT_MIN=${DEEN_QAT_MIN:-12}
@@ -160,10 +165,10 @@ fi
 teacher() {
 	dir=$OUT/teacher-$1$2
 	lang_args="--src-lang $1 --tgt-lang $2 --src-val $CORPUS/val.$1.gz --tgt-val $CORPUS/val.$2.gz"
-	lang_args="$lang_args --spm-src $3/$1.model --spm-tgt $3/$2.model"
+	lang_args="$lang_args --spm-src $3/$1.model --spm-tgt $3/$2.model --device $TEACHER_DEVICE"
 	if [ ! -f "$dir/done" ]; then
 		$PY train/train.py --out "$dir" --family ssru --emb 256 --heads 4 --ffn 1024 --enc-layers 3 \
-			--dec-layers 2 --tied tgt --dropout 0.1 --lr 1e-3 --warmup 800 --max-tokens 3000 \
+			--dec-layers 2 --tied tgt --dropout 0.1 --lr 1e-3 --warmup 800 --max-tokens "$TEACHER_TOKENS" \
 			--valid-every 500 --patience 8 --max-minutes "$TEACHER_MIN" --threads 1 --keep-checkpoints \
 			--src-train "$T/$1$2/train.$1" --tgt-train "$T/$1$2/train.$2" $lang_args | tee -a "$dir.log"
 		touch "$dir/done"
