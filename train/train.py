@@ -29,6 +29,9 @@ Transformer encoder and SSRU decoder; --emb, --enc-layers, --heads, --ffn,
 --dec-ffn, --dec-layers, --tied), from scratch or from a Marian .npz given
 to --init (its configuration wins), and keeps its checkpoints as Marian
 .npz files (DIR/best.npz, DIR/step-N.npz) for `model-pack --marian`.
+
+--device cuda trains on an NVIDIA GPU: the batches are built on the host and
+moved, and everything else is made where the model is.
 """
 import argparse
 import dataclasses
@@ -163,7 +166,7 @@ def unlikelihood(logits, tout):
     B, T, _ = logits.shape
     real = tout != data.IGNORE
     prev = tout.clamp(min=0)
-    earlier = torch.ones(T, T, dtype=torch.bool, device=logits.device).tril(-1)              # [t, j]: j < t
+    earlier = torch.ones(T, T, dtype=torch.bool, device=logits.device).tril(-1)   # [t, j]: j < t
     same = prev.unsqueeze(2) == prev.unsqueeze(1)                     # [B, j, j']
     repeated = (same & earlier).any(-1)                               # piece j seen before j
     cand = earlier & (real & ~repeated).unsqueeze(1) & real.unsqueeze(2)
