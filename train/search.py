@@ -19,6 +19,19 @@ import torch
 from model import default_max_len
 
 
+def take_pieces(out, done, pieces, eos_id):
+    """One step of batched greedy decoding: each unfinished sentence's
+    piece (pieces: a tensor of B ids, read back from the device once) goes
+    onto its output, or finishes it at EOS. True when every one is done."""
+    for b, piece in enumerate(pieces.tolist()):
+        if not done[b]:
+            if piece == eos_id:
+                done[b] = True
+            else:
+                out[b].append(piece)
+    return all(done)
+
+
 def log_softmax_f32(logits):
     return torch.log_softmax(logits.float(), dim=-1)
 

@@ -19,6 +19,8 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+import search
+
 
 @dataclasses.dataclass
 class Config:
@@ -278,12 +280,6 @@ class SSRU(nn.Module):
         for t in range(max_len):
             logits, cells = self.decode(enc, mask, prev, cells, start=t)
             prev = logits[:, -1].argmax(-1, keepdim=True)
-            for b, piece in enumerate(prev[:, 0].tolist()):   # one copy from the device a step
-                if not done[b]:
-                    if piece == self.cfg.eos_id:
-                        done[b] = True
-                    else:
-                        out[b].append(piece)
-            if all(done):
+            if search.take_pieces(out, done, prev[:, 0], self.cfg.eos_id):
                 break
         return out

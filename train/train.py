@@ -73,6 +73,7 @@ import data  # noqa: E402
 import export  # noqa: E402
 import negatives  # noqa: E402
 import qat  # noqa: E402
+import search  # noqa: E402
 import ssru  # noqa: E402
 from model import NMT, Config, default_max_len  # noqa: E402
 
@@ -145,13 +146,7 @@ def greedy_batch(model, src, src_len):
     for _ in range(max_len):
         logits, h = model.step(prev, h, states, keys, mask)
         prev = logits.argmax(-1)
-        for b, piece in enumerate(prev.tolist()):   # one copy from the device a step
-            if not done[b]:
-                if piece == cfg.eos_id:
-                    done[b] = True
-                else:
-                    out[b].append(piece)
-        if all(done):
+        if search.take_pieces(out, done, prev, cfg.eos_id):
             break
     return out
 
