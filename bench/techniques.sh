@@ -42,7 +42,9 @@ echo "input: test_2016_flickr.en x$REPEAT ($(wc -l <"$TMP/in") lines), seconds =
 printf '%-10s %-4s %-7s %-26s %8s %-26s %8s %s\n' technique fmt search off "" on "" output
 for q in q8 q4; do
 	M=build/models/ende.$q.nmt
-	[ $q = q8 ] && W=models/ende.safetensors || W=models/ende-q4.safetensors
+	# the weights make packs for this format: its own fine-tuned ones if any
+	W=models/ende-$q.safetensors
+	[ -f "$W" ] || W=models/ende.safetensors
 	for K in 0 250 1000 8000; do
 		./model-pack --quant $q --vmap models/ende.vmap --precompute-top $K -o "$TMP/pre$K.$q.nmt" \
 			$W models/en.model models/de.model >/dev/null
