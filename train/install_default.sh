@@ -2,7 +2,8 @@
 # Make a recipe's result the default model embedded by `make`:
 #   train/install_default.sh OUT_DIR [Q4_CHECKPOINT]   (SRC=en TGT=de as for the recipe)
 # Q4_CHECKPOINT: weights fine-tuned for q4 (train.py --quant q4), which
-# `make` packs for the q4 file instead of OUT_DIR's (exported as fp16);
+# `make` packs for the q4 file instead of OUT_DIR's (written in f32: fp16
+# rounding would change the q4 packer's scales);
 # without it, a q4 checkpoint left in models/ from before is removed.
 set -eu
 OUT=$1
@@ -15,7 +16,7 @@ cp "$OUT/$SRC.model" models/en.model
 cp "$OUT/$TGT.model" models/de.model
 cp "$OUT/vmap.txt" models/ende.vmap
 if [ -n "$Q4" ]; then
-	$PY train/export.py "$Q4" models/ende-q4.safetensors F16
+	$PY train/export.py "$Q4" models/ende-q4.safetensors F32
 else
 	rm -f models/ende-q4.safetensors
 fi

@@ -20,6 +20,7 @@
 # To make the result the embedded default: train/install_default.sh OUT_DIR
 # (README.md, "Training a model", has the commands that made the default).
 set -eu
+. train/logged.sh
 CORPUS=${1:-../shared/data/multi30k}
 OUT=${2:-train/runs/ende}
 SRC=${SRC:-en}
@@ -58,18 +59,18 @@ done
 if [ ! -f "$OUT/train.done" ]; then
 	step "train (log: $OUT/train.log)"
 	# shellcheck disable=SC2086
-	$PY train/train.py --out "$OUT" --src-lang "$SRC" --tgt-lang "$TGT" \
+	logged -a "$OUT/train.log" "$PY" train/train.py --out "$OUT" --src-lang "$SRC" --tgt-lang "$TGT" \
 		--src-train "$(corpus_file train "$SRC")" --tgt-train "$(corpus_file train "$TGT")" \
 		--src-val "$(corpus_file val "$SRC")" --tgt-val "$(corpus_file val "$TGT")" \
-		--spm-src "$OUT/$SRC.model" --spm-tgt "$OUT/$TGT.model" ${TRAIN_ARGS:-} | tee -a "$OUT/train.log"
+		--spm-src "$OUT/$SRC.model" --spm-tgt "$OUT/$TGT.model" ${TRAIN_ARGS:-}
 	touch "$OUT/train.done"
 fi
 
 if [ ! -f "$OUT/vmap.txt" ]; then
 	step "vocabulary map"
-	$PY train/vmap.py --src-train "$(corpus_file train "$SRC")" --tgt-train "$(corpus_file train "$TGT")" \
+	logged "$OUT/vmap.log" "$PY" train/vmap.py --src-train "$(corpus_file train "$SRC")" --tgt-train "$(corpus_file train "$TGT")" \
 		--src-val "$(corpus_file val "$SRC")" --tgt-val "$(corpus_file val "$TGT")" \
-		--spm-src "$OUT/$SRC.model" --spm-tgt "$OUT/$TGT.model" --out "$OUT/vmap.txt" | tee "$OUT/vmap.log"
+		--spm-src "$OUT/$SRC.model" --spm-tgt "$OUT/$TGT.model" --out "$OUT/vmap.txt"
 fi
 
 if [ ! -f "$OUT/model.safetensors" ]; then
@@ -82,6 +83,6 @@ step "pack"
 
 if [ -f "$(corpus_file test_2016_flickr "$SRC")" ]; then
 	step "evaluate (shortlist on, then off)"
-	bench/eval.sh "$OUT/model.nmt" "$CORPUS" | tee "$OUT/eval.txt"
-	bench/eval.sh "$OUT/model.nmt" "$CORPUS" --no-shortlist | tee "$OUT/eval.noshortlist.txt"
+	logged "$OUT/eval.txt" bench/eval.sh "$OUT/model.nmt" "$CORPUS"
+	logged "$OUT/eval.noshortlist.txt" bench/eval.sh "$OUT/model.nmt" "$CORPUS" --no-shortlist
 fi

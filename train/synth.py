@@ -49,8 +49,8 @@ def synthetic_pairs(mono_path, json_path, side, drop_worst):
     scored = [(o['score'], m, o['translation']) for m, o in zip(mono, out) if not bad(m, o['translation'])]
     scored.sort(key=lambda x: x[0])
     kept = scored[int(len(scored) * drop_worst):]
-    print(f'{json_path}: {len(out)} translated, {len(scored)} pass the checks, '
-          f'{len(kept)} kept (score >= {kept[0][0]:.3f})')
+    lowest = f' (score >= {kept[0][0]:.3f})' if kept else ''
+    print(f'{json_path}: {len(out)} translated, {len(scored)} pass the checks, {len(kept)} kept{lowest}')
     kept_set = {(m, t) for _, m, t in kept}
     pairs = []
     for m, o in zip(mono, out):   # input order, not score order
