@@ -160,10 +160,11 @@ q4_weights() {
 # val_loops VOCAB_DIR SRC TGT -q FMT CHECKPOINT...: LOOPS=1 bench/val_bleu.sh
 # with VOCAB_DIR's SentencePiece models and map.
 val_loops() {
-	voc=$1 src=$2 tgt=$3
+	# its own names: shell functions share their variables with the caller
+	lv_voc=$1 lv_src=$2 lv_tgt=$3
 	shift 3
-	LOOPS=1 SRC=$src TGT=$tgt SPM_SRC=$voc/$src.model SPM_TGT=$voc/$tgt.model VMAP=$voc/vmap.txt \
-		CORPUS=$CORPUS MONO_DIR=$MONO bench/val_bleu.sh "$@"
+	LOOPS=1 SRC=$lv_src TGT=$lv_tgt SPM_SRC=$lv_voc/$lv_src.model SPM_TGT=$lv_voc/$lv_tgt.model \
+		VMAP=$lv_voc/vmap.txt CORPUS=$CORPUS MONO_DIR=$MONO bench/val_bleu.sh "$@"
 }
 
 step "1. en->de GRU"
