@@ -11,6 +11,8 @@ pairs (back-translations: the same three columns), and writes
     DIR/train.en.gz, DIR/train.XX.gz   one pair per line, shuffled
     DIR/train.tag.gz                   each line's source tag (its licence
                                        travels with it)
+    DIR/pairs.tsv.gz                   each kept pair once: English, other,
+                                       tag, its number of copies in train.*
     DIR/report.tsv                     per source: pairs read, kept after
                                        cleaning, why the rest went, its
                                        weight and the lines it contributed
@@ -248,8 +250,8 @@ def source_name(tag):
 
 
 def build(inputs, lang, held):
-    """inputs: iterables of (en, xx, tag, weight or None). Returns the
-    weighted pairs and the per-source statistics."""
+    """inputs: (iterable of (en, xx, tag), weight or None). Returns the
+    kept pairs as (en, xx, tag, copies) and the per-source statistics."""
     stats = collections.defaultdict(collections.Counter)
     seen = set()
     out = []
@@ -275,7 +277,7 @@ def build(inputs, lang, held):
                 stats[name]['weight_sum'] += w
                 n = copies(w, key)
                 stats[name]['lines'] += n
-                out.extend([(e, x, tag)] * n)
+                out.append((e, x, tag, n))
     return out, stats
 
 
@@ -296,7 +298,11 @@ def write_report(path, stats):
                            str(total['lines'])] + [str(total[r]) for r in reasons]) + '\n')
 
 
-def write_corpus(out_dir, lang, pairs, seed):
+def write_corpus(out_dir, lang, unique, seed):
+    with gzip.open(os.path.join(out_dir, 'pairs.tsv.gz'), 'wt', encoding='utf-8') as f:
+        for e, x, t, n in unique:
+            f.write(f'{e}\t{x}\t{t}\t{n}\n')
+    pairs = [(e, x, t) for e, x, t, n in unique for _ in range(n)]
     random.Random(seed).shuffle(pairs)
     files = {k: gzip.open(os.path.join(out_dir, f'train.{k}.gz'), 'wt', encoding='utf-8')
              for k in ('en', lang, 'tag')}
@@ -334,11 +340,11 @@ def main():
         inputs.append((read_tsv(path), float(w) if w else SYNTH_WEIGHT))
 
     held = held_out_english(a.open, a.multi30k)
-    pairs, stats = build(inputs, lang, held)
-    write_corpus(a.out, lang, pairs, a.seed)
+    unique, stats = build(inputs, lang, held)
+    write_corpus(a.out, lang, unique, a.seed)
     write_report(os.path.join(a.out, 'report.tsv'), stats)
     print(open(os.path.join(a.out, 'report.tsv'), encoding='utf-8').read(), end='')
-    print(f'corpus.py: {len(pairs)} lines in {a.out}', file=sys.stderr)
+    print(f'corpus.py: {len(unique)} pairs, {sum(u[3] for u in unique)} lines in {a.out}', file=sys.stderr)
 
 
 if __name__ == '__main__':
