@@ -36,6 +36,7 @@ class Config:
     dec_tied: tuple = ()      # transformer-tied-layers (1-based), () = untied
     bos_id: int = 0           # unused by the family (its first input is a zero vector)
     eos_id: int = 0
+    pre_norm: bool = False    # teachers only: Marian's students and the engine are post-norm
 
 
 def parse_yml(text):
@@ -97,6 +98,7 @@ def is_matrix(name):
 
 
 def layer_norm(x, g, b):
+    x = x.float()   # a no-op in float32; under bf16 autocast the statistics stay exact
     mean = x.mean(-1, keepdim=True)
     var = ((x - mean) ** 2).mean(-1, keepdim=True)
     return g * ((x - mean) / torch.sqrt(var + 1e-6)) + b
@@ -152,6 +154,10 @@ class SSRU(nn.Module):
             vec(p + '_ffn_ln_bias', d)
             attention(f'decoder_l{l}_context')
             ffn(f'decoder_l{l}_ffn', cfg.dec_ffn or cfg.ffn)
+        if cfg.pre_norm:   # each stack's output normalized once, after its last residual sum
+            for side in ('encoder', 'decoder'):
+                vec(side + '_top_ln_scale', d, 1.0)
+                vec(side + '_top_ln_bias', d)
 
     def dec_weights(self):
         return [int(x) for x in self.cfg.dec_tied] or list(range(1, self.cfg.dec_layers + 1))
@@ -182,6 +188,8 @@ class SSRU(nn.Module):
         return m
 
     def save_npz(self, path):
+        if self.cfg.pre_norm:
+            raise SystemExit(f'{path}: a pre-norm model has no Marian form (the engine runs post-norm)')
         arrays = {}
         for name, p in self.w.items():
             a = p.detach().float().cpu().numpy()
@@ -200,9 +208,21 @@ class SSRU(nn.Module):
     def drop(self, x):
         return F.dropout(x, self.dropout, self.training)
 
+    def residual(self, p, x, sublayer):
+        """x + sublayer, normalized after the sum (post-norm, Marian's
+        'dan'), or the sublayer fed a normalized x (pre-norm: deep stacks
+        train without a long warm-up)."""
+        g, b = self.w[p + '_scale'], self.w[p + '_bias']
+        if self.cfg.pre_norm:
+            return x + self.drop(sublayer(layer_norm(x, g, b)))
+        return layer_norm(self.drop(sublayer(x)) + x, g, b)
+
     def attention(self, p, x, kv, key_mask):
-        """Post-norm multi-head attention; x [B,T,d], kv [B,S,d], key_mask
-        [B,S] True where a key is padding."""
+        """Multi-head attention with its residual; x [B,T,d], kv [B,S,d]
+        (None: self-attention), key_mask [B,S] True where a key is padding."""
+        return self.residual(p + '_Wo_ln', x, lambda y: self.attend(p, y, y if kv is None else kv, key_mask))
+
+    def attend(self, p, x, kv, key_mask):
         w, H = self.w, self.cfg.heads
         B, T, d = x.shape
         S, dk = kv.shape[1], d // H
@@ -212,14 +232,20 @@ class SSRU(nn.Module):
         z = (q @ k.transpose(-1, -2)) / math.sqrt(dk)
         z = z.masked_fill(key_mask[:, None, None, :], -1e9)
         ctx = (torch.softmax(z, -1) @ v).transpose(1, 2).reshape(B, T, d)
-        out = F.linear(ctx, w[p + '_Wo'], w[p + '_bo'])
-        return layer_norm(self.drop(out) + x, w[p + '_Wo_ln_scale'], w[p + '_Wo_ln_bias'])
+        return F.linear(ctx, w[p + '_Wo'], w[p + '_bo'])
 
     def ffn(self, p, x):
         w = self.w
-        h = self.drop(torch.relu(F.linear(x, w[p + '_W1'], w[p + '_b1'])))
-        out = F.linear(h, w[p + '_W2'], w[p + '_b2'])
-        return layer_norm(self.drop(out) + x, w[p + '_ffn_ln_scale'], w[p + '_ffn_ln_bias'])
+
+        def inner(y):
+            h = self.drop(torch.relu(F.linear(y, w[p + '_W1'], w[p + '_b1'])))
+            return F.linear(h, w[p + '_W2'], w[p + '_b2'])
+        return self.residual(p + '_ffn_ln', x, inner)
+
+    def top(self, side, x):
+        if not self.cfg.pre_norm:
+            return x
+        return layer_norm(x, self.w[side + '_top_ln_scale'], self.w[side + '_top_ln_bias'])
 
     def src_emb(self):
         return self.w['Wemb'] if 'Wemb' in self.w else self.w['encoder_Wemb']
@@ -235,9 +261,9 @@ class SSRU(nn.Module):
         mask = torch.arange(S, device=src.device)[None, :] >= src_len[:, None]
         x = self.drop(self.src_emb()[src] * math.sqrt(self.cfg.emb) + self.positions(S))
         for l in range(1, self.cfg.enc_layers + 1):
-            x = self.attention(f'encoder_l{l}_self', x, x, mask)
+            x = self.attention(f'encoder_l{l}_self', x, None, mask)
             x = self.ffn(f'encoder_l{l}_ffn', x)
-        return x, mask
+        return self.top('encoder', x), mask
 
     def decode(self, enc, mask, tin, cells=None, start=0):
         """Decoder layers over inputs tin [B,T] (a position's input is the
@@ -253,18 +279,21 @@ class SSRU(nn.Module):
         new_cells = []
         for l, n in enumerate(self.dec_weights()):
             p = f'decoder_l{n}_rnn'
-            f = torch.sigmoid(F.linear(x, w[p + '_Wf'], w[p + '_bf']))
-            wx = F.linear(x, w[p + '_W'])
-            c = cells[l] if cells is not None else x.new_zeros(B, d)
-            cs = []
-            for t in range(T):
-                c = f[:, t] * c + (1 - f[:, t]) * wx[:, t]
-                cs.append(c)
-            new_cells.append(c)
-            x = layer_norm(self.drop(torch.relu(torch.stack(cs, 1))) + x, w[p + '_ffn_ln_scale'],
-                           w[p + '_ffn_ln_bias'])
+
+            def ssru(y):
+                f = torch.sigmoid(F.linear(y, w[p + '_Wf'], w[p + '_bf']))
+                wx = F.linear(y, w[p + '_W'])
+                c = cells[l] if cells is not None else y.new_zeros(B, d, dtype=wx.dtype)
+                cs = []
+                for t in range(T):
+                    c = f[:, t] * c + (1 - f[:, t]) * wx[:, t]
+                    cs.append(c)
+                new_cells.append(c)
+                return torch.relu(torch.stack(cs, 1))
+            x = self.residual(p + '_ffn_ln', x, ssru)
             x = self.attention(f'decoder_l{n}_context', x, enc, mask)
             x = self.ffn(f'decoder_l{n}_ffn', x)
+        x = self.top('decoder', x)
         return F.linear(x, self.out_emb(), w['decoder_ff_logit_out_b']), new_cells
 
     def forward(self, src, src_len, tin):

@@ -94,6 +94,10 @@ def parse_args():
     p.add_argument('--dec-ffn', type=int, default=0, help="ssru: the decoder's (0: --ffn)")
     p.add_argument('--dec-layers', type=int, default=2, help='ssru: SSRU decoder layers')
     p.add_argument('--tied', choices=('all', 'tgt', 'none'), default='all', help='ssru: embedding tying')
+    p.add_argument('--pre-norm', action='store_true',
+                   help='ssru: layer norm before each sublayer (a teacher: deep stacks train from the start; '
+                        'checkpoints are torch files, not Marian .npz)')
+    p.add_argument('--bf16', action='store_true', help='cuda: matrix products in bfloat16 (autocast)')
     p.add_argument('--dropout', type=float, default=0.3)
     p.add_argument('--label-smoothing', type=float, default=0.1)
     p.add_argument('--unlikelihood', type=float, default=0.0,
@@ -210,15 +214,23 @@ def validate(model, val_pairs, val_refs, sp_tgt, args):
         for idx in data.token_batches(val_pairs, args.max_tokens, shuffle=False):
             src, src_len, tin, tout = on_device(data.collate(val_pairs, idx, model.cfg.bos_id, model.cfg.eos_id),
                                                 args.device)
-            logits = model(src, src_len, tin)
-            loss = F.cross_entropy(logits.reshape(-1, logits.size(-1)), tout.reshape(-1),
+            with autocast(args):
+                logits = model(src, src_len, tin)
+                out = greedy_batch(model, src, src_len)
+            loss = F.cross_entropy(logits.float().reshape(-1, logits.size(-1)), tout.reshape(-1),
                                    ignore_index=data.IGNORE, reduction='sum')
             total_loss += loss.item()
             total_tok += int((tout != data.IGNORE).sum())
-            for i, ids in zip(idx, greedy_batch(model, src, src_len)):
+            for i, ids in zip(idx, out):
                 hyps[i] = sp_tgt.decode(ids)
     model.train()
     return total_loss / total_tok, bleu.bleu(hyps, val_refs), bleu.chrf(hyps, val_refs)
+
+
+def autocast(args):
+    """bfloat16 matrix products on a GPU with --bf16; otherwise nothing changes."""
+    on = bool(getattr(args, 'bf16', False)) and args.device.startswith('cuda')
+    return torch.autocast('cuda' if on else 'cpu', dtype=torch.bfloat16, enabled=on)
 
 
 def on_device(tensors, device):
@@ -316,7 +328,8 @@ def new_ssru(args, sp_src, sp_tgt):
     else:
         cfg = ssru.Config(src_vocab=sp_src.get_piece_size(), tgt_vocab=sp_tgt.get_piece_size(), emb=args.emb,
                           heads=args.heads, ffn=args.ffn, dec_ffn=args.dec_ffn, enc_layers=args.enc_layers,
-                          dec_layers=args.dec_layers, tied=args.tied, eos_id=sp_tgt.eos_id())
+                          dec_layers=args.dec_layers, tied=args.tied, eos_id=sp_tgt.eos_id(),
+                          pre_norm=args.pre_norm)
         model = ssru.SSRU(cfg, dropout=args.dropout)
     if model.cfg.src_vocab != sp_src.get_piece_size() or model.cfg.tgt_vocab != sp_tgt.get_piece_size():
         raise SystemExit(f'the model has {model.cfg.src_vocab}/{model.cfg.tgt_vocab} pieces, '
@@ -325,8 +338,11 @@ def new_ssru(args, sp_src, sp_tgt):
 
 
 def save_checkpoint(model, stem, args):
-    """DIR/NAME.safetensors for the GRU family, DIR/NAME.npz (Marian's) for SSRU."""
-    if isinstance(model, ssru.SSRU):
+    """DIR/NAME.safetensors for the GRU family, DIR/NAME.npz (Marian's) for
+    SSRU, DIR/NAME.pt (torch: weights and config) for a pre-norm teacher."""
+    if isinstance(model, ssru.SSRU) and model.cfg.pre_norm:
+        torch.save({'model': model.state_dict(), 'cfg': dataclasses.asdict(model.cfg)}, stem + '.pt')
+    elif isinstance(model, ssru.SSRU):
         model.save_npz(stem + '.npz')
     else:
         export.save(model, stem + '.safetensors', dtype='F32', src_lang=args.src_lang, tgt_lang=args.tgt_lang)
@@ -351,8 +367,9 @@ def run(model, opt, state, train, val, val_refs, sp_tgt, args, last):
                 g['lr'] = lr
             if model.fq:
                 model.fq.quantize()
-            logits = model(src, src_len, tin)
-            loss = F.cross_entropy(logits.reshape(-1, logits.size(-1)), tout.reshape(-1),
+            with autocast(args):
+                logits = model(src, src_len, tin)
+            loss = F.cross_entropy(logits.float().reshape(-1, logits.size(-1)), tout.reshape(-1),
                                    ignore_index=data.IGNORE, label_smoothing=args.label_smoothing)
             if args.float_model is not None:
                 w = args.self_distill

@@ -1,0 +1,86 @@
+#!/bin/sh
+# Both teachers of a pair on one lent GPU, in one call of at most 10 minutes:
+#
+#   train/teachers_gpu.sh DATA OUT [TRAIN_MIN] [DEADLINE_S]
+#
+# DATA holds pairs.enXX.xz (train/corpus.py's pairs, `English<TAB>other<TAB>
+# copies`), spm.enXX.model (the pair's joint SentencePiece model),
+# flores-dev.{en,XX}, and mono.{en,XX}.xz (train/mono.sh's sentences). The
+# two directions train side by side for TRAIN_MIN minutes (default 5); then
+# each translates, until DEADLINE_S seconds after the start (default 540):
+#   en->XX  FLORES dev (scored), the corpus's English (the en->XX student's
+#           forward translation), the monolingual English (back-translation
+#           for XX->en)
+#   XX->en  FLORES dev (scored), the monolingual XX (back-translation for
+#           en->XX), the corpus's XX (the XX->en student's forward translation)
+# each in chunks, the corpus's most-weighted sentences first, so that what a
+# teacher has no time for is the least of it. OUT gets what comes back from a
+# lent machine (a few files, each under 16 MiB): the translations, one line
+# per line of what was translated (expand_pairs.py writes the fwd.* lists the
+# same way from the same pairs), as xz files, and one log archive. The teachers' weights
+# stay there: too large to come back, and what the students need from them is
+# their text.
+set -u
+DATA=$1
+OUT=$2
+TRAIN_MIN=${3:-5}
+DEADLINE=${4:-540}
+PY=${PYTHON:-python3}
+DEVICE=${DEVICE:-cuda}
+START=$(date +%s)
+W=${WORK:-/tmp/teachers}
+mkdir -p "$W" "$OUT"
+pair=$(ls "$DATA"/pairs.en*.xz | head -1)
+XX=$(basename "$pair" .xz | sed 's/^pairs\.en//')
+SPM=$DATA/spm.en$XX.model
+elapsed() { echo $(($(date +%s) - START)); }
+log() { echo "[$(elapsed) s] $*"; }
+
+log "data: $pair"
+$PY train/expand_pairs.py "$pair" "$W/data" en "$XX" || exit 1
+for l in en "$XX"; do xz -dc "$DATA/mono.$l.xz" >"$W/data/mono.$l"; done
+
+teacher() { # teacher SRC TGT: train one direction in the background
+	mkdir -p "$W/$1$2"
+	$PY train/train.py --family ssru --device "$DEVICE" --out "$W/$1$2" --src-lang "$1" --tgt-lang "$2" \
+		--src-train "$W/data/train.$1" --tgt-train "$W/data/train.$2" \
+		--src-val "$DATA/flores-dev.$1" --tgt-val "$DATA/flores-dev.$2" \
+		--spm-src "$SPM" --spm-tgt "$SPM" $TEACHER_ARGS --max-minutes "$TRAIN_MIN" \
+		>"$W/$1$2/train.log" 2>&1
+}
+TEACHER_ARGS=${TEACHER_ARGS:-"--pre-norm --bf16 --emb 512 --heads 8 --ffn 2048 --enc-layers 6 --dec-layers 2
+	--tied all --max-tokens 25000 --lr 6e-4 --warmup 500 --dropout 0.1 --valid-every 500 --patience 20"}
+log "teachers: $TEACHER_ARGS, $TRAIN_MIN minutes"
+teacher en "$XX" &
+teacher "$XX" en &
+wait
+log "trained"
+
+translate() { # translate DIR INPUT NAME: DIR's best checkpoint on INPUT, in chunks until the deadline
+	mkdir -p "$W/$3"
+	split -l "${CHUNK:-40000}" -d -a 3 "$2" "$W/$3/in."
+	for c in "$W/$3"/in.*; do
+		if [ "$(elapsed)" -ge "$DEADLINE" ]; then log "$3: out of time before $(basename "$c")"; break; fi
+		$PY train/translate.py --checkpoint "$1" --spm-src "$SPM" --spm-tgt "$SPM" --device "$DEVICE" \
+			--input "$c" --output "$c.out" >>"$W/$3.log" 2>&1 || { log "$3: translate failed on $c"; break; }
+		cat "$c.out" >>"$W/$3.txt"
+	done
+	log "$3: $(cat "$W/$3.txt" 2>/dev/null | wc -l) lines"
+}
+score() { # score DIR SRC TGT
+	$PY train/translate.py --checkpoint "$W/$2$3" --spm-src "$SPM" --spm-tgt "$SPM" --device "$DEVICE" \
+		--input "$DATA/flores-dev.$2" --output "$W/flores.$2$3" --reference "$DATA/flores-dev.$3" \
+		>"$W/flores.$2$3.log" 2>&1
+	log "FLORES dev $2->$3: $(tail -1 "$W/flores.$2$3.log")"
+}
+(score "$W/en$XX" en "$XX"; translate "$W/en$XX" "$W/data/fwd.en" "fwd.en$XX"
+ translate "$W/en$XX" "$W/data/mono.en" "bt.en$XX") &
+(score "$W/${XX}en" "$XX" en; translate "$W/${XX}en" "$W/data/mono.$XX" "bt.${XX}en"
+ translate "$W/${XX}en" "$W/data/fwd.$XX" "fwd.${XX}en") &
+wait
+
+for f in "$W"/fwd.*.txt "$W"/bt.*.txt; do
+	[ -s "$f" ] && xz -6 -T0 -c "$f" >"$OUT/$(basename "$f" .txt).xz"
+done
+(cd "$W" && tar -czf "$OUT/teacher-logs.tgz" $(ls ./*.log ./*/train.log ./flores.* 2>/dev/null))
+log "done"
