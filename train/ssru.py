@@ -187,6 +187,17 @@ class SSRU(nn.Module):
                 p.copy_(a.reshape(p.shape))
         return m
 
+    @classmethod
+    def from_torch(cls, path, dropout=0.1):
+        """A checkpoint train.py wrote as a torch file (a pre-norm teacher's
+        DIR/best.pt or last.pt, or train/carry.py's unpacked one)."""
+        ck = torch.load(path, map_location='cpu')
+        fields = {f.name for f in dataclasses.fields(Config)}
+        cfg = Config(**{k: (tuple(v) if k == 'dec_tied' else v) for k, v in ck['cfg'].items() if k in fields})
+        m = cls(cfg, dropout)
+        m.load_state_dict(ck['model'])
+        return m
+
     def save_npz(self, path):
         if self.cfg.pre_norm:
             raise SystemExit(f'{path}: a pre-norm model has no Marian form (the engine runs post-norm)')

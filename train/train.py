@@ -122,7 +122,8 @@ def parse_args():
     p.add_argument('--seed', type=int, default=1)
     p.add_argument('--keep-checkpoints', action='store_true',
                    help='also export every validated model as DIR/step-N.safetensors (for train/average.py)')
-    p.add_argument('--init', help='start from these weights (export.py safetensors; their dimensions win)')
+    p.add_argument('--init', help="start from these weights (export.py safetensors; ssru: Marian .npz, or a "
+                   "pre-norm teacher's torch .pt; their dimensions win)")
     p.add_argument('--quant', choices=('q8', 'q4'),
                    help='quantization-aware fine-tuning: train through the q8/q4 quantizer (train/qat.py)')
     p.add_argument('--self-distill', type=float, default=0.0,
@@ -323,7 +324,9 @@ def self_distill_loss(teacher, src, src_len, tin, tout, logits):
 
 
 def new_ssru(args, sp_src, sp_tgt):
-    if args.init:
+    if args.init and args.init.endswith('.pt'):   # a teacher carried from an earlier GPU run
+        model = ssru.SSRU.from_torch(args.init, dropout=args.dropout)
+    elif args.init:
         model = ssru.SSRU.from_npz(args.init, dropout=args.dropout, eos_id=sp_tgt.eos_id())
     else:
         cfg = ssru.Config(src_vocab=sp_src.get_piece_size(), tgt_vocab=sp_tgt.get_piece_size(), emb=args.emb,

@@ -13,7 +13,6 @@ budget, the output written back in input order, one line per input line
 cased) as the last line.
 """
 import argparse
-import dataclasses
 import os
 import sys
 import time
@@ -36,11 +35,7 @@ def load_model(path, device):
     if path.endswith('.npz'):
         model = ssru.SSRU.from_npz(path, dropout=0.0)
     else:
-        ck = torch.load(path, map_location='cpu')
-        fields = {f.name for f in dataclasses.fields(ssru.Config)}
-        cfg = ssru.Config(**{k: (tuple(v) if k == 'dec_tied' else v) for k, v in ck['cfg'].items() if k in fields})
-        model = ssru.SSRU(cfg, dropout=0.0)
-        model.load_state_dict(ck['model'])
+        model = ssru.SSRU.from_torch(path, dropout=0.0)
     return model.to(device).eval()
 
 

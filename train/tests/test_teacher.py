@@ -88,3 +88,25 @@ def test_expand_pairs_repeats_by_copies_and_orders_by_weight(tmp_path):
     assert sorted(zip(src, tgt)) == [('a', 'A'), ('a', 'A2'), ('a', 'A2'), ('b', 'B'), ('b', 'B'), ('b', 'B')]
     assert (tmp_path / 'o' / 'fwd.en').read_text().split() == ['b', 'a', 'c']
     assert (tmp_path / 'o' / 'fwd.de').read_text().split() == ['B', 'A2', 'A', 'C']
+
+
+def test_a_carried_teacher_comes_back_within_a_rounding_step(tmp_path):
+    import carry
+    model = tiny(True)
+    save_teacher(model, tmp_path / 'best.pt')
+    carry.PART_BYTES, saved = 20000, carry.PART_BYTES   # several parts, as a large teacher makes
+    try:
+        parts = carry.pack(str(tmp_path / 'best.pt'), str(tmp_path / 'teacher'))
+    finally:
+        carry.PART_BYTES = saved
+    assert len(parts) > 1 and all(os.path.getsize(p) <= 20000 for p in parts)
+    carry.unpack(str(tmp_path / 'teacher'), str(tmp_path / 'back.pt'))
+    back = ssru.SSRU.from_torch(str(tmp_path / 'back.pt'), dropout=0.0)
+    assert back.cfg == model.cfg
+    for name, w in model.w.items():
+        b = back.w[name]
+        if w.dim() == 2:   # within half of the row's int8 step
+            step = w.abs().amax(1, keepdim=True) / 127
+            assert ((b - w).abs() <= step / 2 + 1e-7).all()
+        else:
+            assert torch.equal(b, w)
