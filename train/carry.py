@@ -1,7 +1,8 @@
-"""A teacher's weights, small enough to travel to and from a lent GPU.
+"""A model's weights, in parts small enough to travel to and from a lent GPU.
 
-    /usr/bin/python3 train/carry.py pack CKPT.pt PREFIX     writes PREFIX.000, PREFIX.001, ...
-    /usr/bin/python3 train/carry.py unpack PREFIX OUT.pt    joins them back into a checkpoint
+    /usr/bin/python3 train/carry.py pack CKPT PREFIX    writes PREFIX.000, PREFIX.001, ...
+    /usr/bin/python3 train/carry.py unpack PREFIX OUT   joins them back: prints OUT.pt or
+                                                        OUT.safetensors, what it wrote
 
 A lent machine returns at most 64 MiB, in files of at most 16 MiB, and takes
 64 MiB with the working tree: a 34.5M-parameter teacher is 69 MB in bf16.
@@ -10,7 +11,8 @@ vectors as float32, in parts of at most 15 MiB, so that a teacher trained
 for one session's GPU minutes can go on training in the next (train.py
 --init OUT.pt; the optimizer's moments do not travel, so the run warms up
 again). Rounding to 8 bits moves a weight by at most half a step of its
-row, which further training absorbs.
+row, which further training absorbs. A student's DIR/best.safetensors (the GRU
+family: 37 MB in float32) travels as it is, cut into parts.
 """
 import io
 import os
@@ -38,10 +40,13 @@ def dequantize(packed):
 
 
 def pack(ckpt_path, prefix):
-    ck = torch.load(ckpt_path, map_location='cpu')
-    buf = io.BytesIO()
-    torch.save({'cfg': ck['cfg'], 'weights': quantize(ck['model'])}, buf)
-    blob = buf.getvalue()
+    if ckpt_path.endswith('.safetensors'):
+        blob = open(ckpt_path, 'rb').read()
+    else:
+        ck = torch.load(ckpt_path, map_location='cpu')
+        buf = io.BytesIO()
+        torch.save({'cfg': ck['cfg'], 'weights': quantize(ck['model'])}, buf)
+        blob = buf.getvalue()
     paths = []
     for i in range(0, len(blob), PART_BYTES):
         paths.append(f'{prefix}.{i // PART_BYTES:03d}')
@@ -56,13 +61,20 @@ def parts_of(prefix):
     return [os.path.join(d, n) for n in names]
 
 
-def unpack(prefix, out_path):
+def unpack(prefix, out_stem):
+    """The joined checkpoint at out_stem + '.pt' (an int8 teacher, as torch
+    files begin: a zip archive) or + '.safetensors'; returns its path."""
     paths = parts_of(prefix)
     if not paths:
         raise SystemExit(f'carry.py: no {prefix}.000')
     blob = b''.join(open(p, 'rb').read() for p in paths)
+    if not blob.startswith(b'PK'):
+        with open(out_stem + '.safetensors', 'wb') as f:
+            f.write(blob)
+        return out_stem + '.safetensors'
     saved = torch.load(io.BytesIO(blob), map_location='cpu')
-    torch.save({'cfg': saved['cfg'], 'model': dequantize(saved['weights'])}, out_path)
+    torch.save({'cfg': saved['cfg'], 'model': dequantize(saved['weights'])}, out_stem + '.pt')
+    return out_stem + '.pt'
 
 
 def main():
@@ -72,7 +84,7 @@ def main():
         for p in pack(sys.argv[2], sys.argv[3]):
             print(p, os.path.getsize(p))
     else:
-        unpack(sys.argv[2], sys.argv[3])
+        print(unpack(sys.argv[2], sys.argv[3]))
 
 
 if __name__ == '__main__':

@@ -26,6 +26,10 @@
 # direction's weights as OUT/teacher.SRCTGT.NNN (int8, about 35 MB a
 # teacher: one direction's fits beside its translations), for the next lent
 # GPU to train on from.
+#
+# A GRU student trains the same way (TEACHER_ARGS="--family gru ..." and
+# TRANSLATE=0: translate.py reads the SSRU family only); KEEP=1 then brings
+# back its best.safetensors as it is, in parts.
 set -u
 DATA=$1
 OUT=$2
@@ -52,7 +56,7 @@ teacher() { # teacher SRC TGT: train one direction, from its carried weights whe
 	mkdir -p "$W/$1$2"
 	init=
 	if [ -f "$DATA/teacher.$1$2.000" ]; then
-		$PY train/carry.py unpack "$DATA/teacher.$1$2" "$W/init.$1$2.pt" && init="--init $W/init.$1$2.pt"
+		init="--init $($PY train/carry.py unpack "$DATA/teacher.$1$2" "$W/init.$1$2")" || init=
 	fi
 	$PY train/train.py --family ssru --device "$DEVICE" --out "$W/$1$2" --src-lang "$1" --tgt-lang "$2" \
 		--src-train "$W/data/train.$1" --tgt-train "$W/data/train.$2" \
@@ -90,18 +94,22 @@ score() { # score DIR SRC TGT
 		>"$W/flores.$2$3.log" 2>&1
 	log "FLORES dev $2->$3: $(tail -1 "$W/flores.$2$3.log")"
 }
-if trains en "$XX"; then
-	(score "$W/en$XX" en "$XX"; translate "$W/en$XX" "$W/data/fwd.en" "fwd.en$XX"
-	 translate "$W/en$XX" "$W/data/mono.en" "bt.en$XX") &
+if [ "${TRANSLATE:-1}" = 1 ]; then
+	if trains en "$XX"; then
+		(score "$W/en$XX" en "$XX"; translate "$W/en$XX" "$W/data/fwd.en" "fwd.en$XX"
+		 translate "$W/en$XX" "$W/data/mono.en" "bt.en$XX") &
+	fi
+	if trains "$XX" en; then
+		(score "$W/${XX}en" "$XX" en; translate "$W/${XX}en" "$W/data/mono.$XX" "bt.${XX}en"
+		 translate "$W/${XX}en" "$W/data/fwd.$XX" "fwd.${XX}en") &
+	fi
+	wait
 fi
-if trains "$XX" en; then
-	(score "$W/${XX}en" "$XX" en; translate "$W/${XX}en" "$W/data/mono.$XX" "bt.${XX}en"
-	 translate "$W/${XX}en" "$W/data/fwd.$XX" "fwd.${XX}en") &
-fi
-wait
 if [ "${KEEP:-0}" = 1 ]; then   # the weights, for the next lent GPU to train on from
 	for d in $DIRECTIONS; do
-		$PY train/carry.py pack "$W/$d/best.pt" "$OUT/teacher.$d" || log "$d: no weights to keep"
+		best=$W/$d/best.pt
+		[ -f "$best" ] || best=$W/$d/best.safetensors
+		$PY train/carry.py pack "$best" "$OUT/teacher.$d" || log "$d: no weights to keep"
 	done
 fi
 

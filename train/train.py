@@ -272,6 +272,8 @@ def main():
     if args.family == 'ssru':
         model = new_ssru(args, sp_src, sp_tgt)
     elif args.init:
+        if not args.init.endswith('.safetensors'):
+            raise SystemExit(f'--init {args.init}: the GRU family starts from an export.py .safetensors file')
         init, _ = export.load(args.init)
         cfg = init.cfg
         model = NMT(cfg, dropout=args.dropout)

@@ -100,7 +100,7 @@ def test_a_carried_teacher_comes_back_within_a_rounding_step(tmp_path):
     finally:
         carry.PART_BYTES = saved
     assert len(parts) > 1 and all(os.path.getsize(p) <= 20000 for p in parts)
-    carry.unpack(str(tmp_path / 'teacher'), str(tmp_path / 'back.pt'))
+    assert carry.unpack(str(tmp_path / 'teacher'), str(tmp_path / 'back')) == str(tmp_path / 'back.pt')
     back = ssru.SSRU.from_torch(str(tmp_path / 'back.pt'), dropout=0.0)
     assert back.cfg == model.cfg
     for name, w in model.w.items():
@@ -110,3 +110,17 @@ def test_a_carried_teacher_comes_back_within_a_rounding_step(tmp_path):
             assert ((b - w).abs() <= step / 2 + 1e-7).all()
         else:
             assert torch.equal(b, w)
+
+
+def test_a_carried_student_comes_back_bit_for_bit(tmp_path):
+    import carry
+    blob = bytes(range(256)) * 300   # what a safetensors file holds is opaque here
+    (tmp_path / 'best.safetensors').write_bytes(blob)
+    carry.PART_BYTES, saved = 10000, carry.PART_BYTES
+    try:
+        parts = carry.pack(str(tmp_path / 'best.safetensors'), str(tmp_path / 'student'))
+    finally:
+        carry.PART_BYTES = saved
+    assert len(parts) == 8
+    back = carry.unpack(str(tmp_path / 'student'), str(tmp_path / 'init'))
+    assert back.endswith('init.safetensors') and open(back, 'rb').read() == blob
