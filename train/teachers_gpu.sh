@@ -6,7 +6,7 @@
 # DATA holds pairs.enXX.xz (train/corpus.py's pairs, `English<TAB>other<TAB>
 # copies`), spm.enXX.model (the pair's joint SentencePiece model),
 # flores-dev.{en,XX}, and mono.{en,XX}.xz (train/mono.sh's sentences; either
-# may be missing). The directions of DIRECTIONS (default both: "enXX XXen";
+# may be missing; train/devdata.sh gathers them into .devdata/). The directions of DIRECTIONS (default both: "enXX XXen";
 # one alone has the whole GPU) train side by side for TRAIN_MIN minutes
 # (default 5), each from its carried weights DATA/teacher.SRCTGT.000...
 # (train/carry.py) where they are there; then each translates, until
