@@ -6,10 +6,11 @@
 # DATA holds pairs.enXX.xz (train/corpus.py's pairs, `English<TAB>other<TAB>
 # copies`), spm.enXX.model (the pair's joint SentencePiece model),
 # flores-dev.{en,XX}, and mono.{en,XX}.xz (train/mono.sh's sentences; either
-# may be missing; train/devdata.sh gathers them into .devdata/). The directions of DIRECTIONS (default both: "enXX XXen";
-# one alone has the whole GPU) train side by side for TRAIN_MIN minutes
-# (default 5), each from its carried weights DATA/teacher.SRCTGT.000...
-# (train/carry.py) where they are there; then each translates, until
+# may be missing): train/devdata.sh gathers them into .devdata/. The
+# directions of DIRECTIONS (default both: "enXX XXen"; one alone has the
+# whole GPU) train side by side for TRAIN_MIN minutes (default 5), each
+# from its carried weights DATA/teacher.SRCTGT.000... (train/carry.py)
+# where they are there; then each translates, until
 # DEADLINE_S seconds after the start (default 540):
 #   en->XX  FLORES dev (scored), the corpus's English (the en->XX student's
 #           forward translation), the monolingual English (back-translation
