@@ -127,6 +127,12 @@ def clean_catalog(s):
     return s
 
 
+# "Platz/die Plätze": an alternative of several words, whose scope a slash
+# does not show; such a pair is dropped rather than cut in the wrong place.
+DING_WIDE_ALTERNATIVE = re.compile(r'/(?:der|die|das|den|dem|des|ein|eine|einen|einem|einer|the|a|an|'
+                                   r'le|la|les|un|une|el|los|las|una|sich|to)\s', re.IGNORECASE)
+
+
 def clean_ding(s, rules):
     s = re.sub(r'\s*/[^/\s][^/]*/\s*$', '', s)   # trailing /ABBR/ forms
     s = re.sub(r'\s*\{[^}]*\}', '', s)           # {f}, {pl} grammar marks
@@ -197,6 +203,8 @@ def clean_pair(en, xx, tag, lang):
     if tag.startswith('gettext'):
         en, xx = clean_catalog(en), clean_catalog(xx)
     if tag.startswith('ding'):
+        if DING_WIDE_ALTERNATIVE.search(en) or DING_WIDE_ALTERNATIVE.search(xx):
+            return 'alternatives'
         en, xx = clean_ding(en, DING_EN), clean_ding(xx, DING_OTHER.get(lang, []))
     stripped = strip_markup(en, xx)
     if stripped is None:

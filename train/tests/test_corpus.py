@@ -17,6 +17,9 @@ def test_ding_shorthand_spelled_out_and_glosses_dropped():
     r = corpus.clean_pair('to raise/sound the alarm for sb. (at work)', 'für jdn. Alarm schlagen {v}',
                           'ding-phr3+', 'de')
     assert r == [('to raise the alarm for somebody', 'für jemanden Alarm schlagen')]
+    # an alternative of several words has no safe cut
+    assert corpus.clean_pair('to swap places/seats with sb.', 'mit jdm. Platz/die Plätze tauschen',
+                             'ding-phr3+', 'de') == 'alternatives'
 
 
 def test_markup_stripped_when_both_sides_agree_else_dropped():
