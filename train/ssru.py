@@ -19,7 +19,6 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-import search
 
 
 @dataclasses.dataclass
@@ -99,9 +98,30 @@ def is_matrix(name):
 
 def layer_norm(x, g, b):
     x = x.float()   # a no-op in float32; under bf16 autocast the statistics stay exact
+    if x.is_cuda:   # on a GPU one fused kernel, the same formula (rounded otherwise)
+        return F.layer_norm(x, x.shape[-1:], g, b, 1e-6)
     mean = x.mean(-1, keepdim=True)
     var = ((x - mean) ** 2).mean(-1, keepdim=True)
     return g * ((x - mean) / torch.sqrt(var + 1e-6)) + b
+
+
+def linear_scan(f, u, c0=None):
+    """c_t = f_t * c_{t-1} + u_t over dim 1 (f, u [B,T,d]; c0 [B,d] or None:
+    zeros), all of it at once: log2(T) steps of Hillis and Steele's scan, each
+    composing every position with the one k before it, instead of T steps
+    of one position each. Only products of gates in [0, 1] and sums, so as
+    stable as the loop; the sums are associated otherwise, so the results
+    differ from the loop's by rounding. The GPU's way (a loop of T small
+    steps there is kernel launches, forwards and backwards)."""
+    a, b = f, u
+    if c0 is not None:
+        b = torch.cat([b[:, :1] + a[:, :1] * c0[:, None], b[:, 1:]], 1)
+    k, T = 1, f.shape[1]
+    while k < T:
+        b = torch.cat([b[:, :k], a[:, k:] * b[:, :-k] + b[:, k:]], 1)
+        a = torch.cat([a[:, :k], a[:, k:] * a[:, :-k]], 1)
+        k *= 2
+    return b
 
 
 class SSRU(nn.Module):
@@ -191,7 +211,7 @@ class SSRU(nn.Module):
     def from_torch(cls, path, dropout=0.1):
         """A checkpoint train.py wrote as a torch file (a pre-norm teacher's
         DIR/best.pt or last.pt, or train/carry.py's unpacked one)."""
-        ck = torch.load(path, map_location='cpu')
+        ck = torch.load(path, map_location='cpu', weights_only=False)
         fields = {f.name for f in dataclasses.fields(Config)}
         cfg = Config(**{k: (tuple(v) if k == 'dec_tied' else v) for k, v in ck['cfg'].items() if k in fields})
         m = cls(cfg, dropout)
@@ -228,18 +248,26 @@ class SSRU(nn.Module):
             return x + self.drop(sublayer(layer_norm(x, g, b)))
         return layer_norm(self.drop(sublayer(x)) + x, g, b)
 
-    def attention(self, p, x, kv, key_mask):
+    def attention(self, p, x, kv, key_mask, cache=None):
         """Multi-head attention with its residual; x [B,T,d], kv [B,S,d]
-        (None: self-attention), key_mask [B,S] True where a key is padding."""
-        return self.residual(p + '_Wo_ln', x, lambda y: self.attend(p, y, y if kv is None else kv, key_mask))
+        (None: self-attention), key_mask [B,S] True where a key is padding.
+        cache: a dict keeping kv's keys and values from one call to the next
+        (decoding: the encoder's do not change from step to step)."""
+        return self.residual(p + '_Wo_ln', x,
+                             lambda y: self.attend(p, y, y if kv is None else kv, key_mask, cache))
 
-    def attend(self, p, x, kv, key_mask):
+    def attend(self, p, x, kv, key_mask, cache=None):
         w, H = self.w, self.cfg.heads
         B, T, d = x.shape
         S, dk = kv.shape[1], d // H
         q = F.linear(x, w[p + '_Wq'], w[p + '_bq']).view(B, T, H, dk).transpose(1, 2)
-        k = F.linear(kv, w[p + '_Wk'], w[p + '_bk']).view(B, S, H, dk).transpose(1, 2)
-        v = F.linear(kv, w[p + '_Wv'], w[p + '_bv']).view(B, S, H, dk).transpose(1, 2)
+        if cache is not None and p in cache:
+            k, v = cache[p]
+        else:
+            k = F.linear(kv, w[p + '_Wk'], w[p + '_bk']).view(B, S, H, dk).transpose(1, 2)
+            v = F.linear(kv, w[p + '_Wv'], w[p + '_bv']).view(B, S, H, dk).transpose(1, 2)
+            if cache is not None:
+                cache[p] = k, v
         z = (q @ k.transpose(-1, -2)) / math.sqrt(dk)
         z = z.masked_fill(key_mask[:, None, None, :], -1e9)
         ctx = (torch.softmax(z, -1) @ v).transpose(1, 2).reshape(B, T, d)
@@ -276,11 +304,13 @@ class SSRU(nn.Module):
             x = self.ffn(f'encoder_l{l}_ffn', x)
         return self.top('encoder', x), mask
 
-    def decode(self, enc, mask, tin, cells=None, start=0):
+    def decode(self, enc, mask, tin, cells=None, start=0, cache=None):
         """Decoder layers over inputs tin [B,T] (a position's input is the
         previous target piece; tin[:, 0] is ignored at start 0, where the
         input is a zero vector). cells: each layer's SSRU state [B,d]
-        (None: zeros). Returns logits [B,T,V] and the new cells."""
+        (None: zeros). cache: see attention(). Returns logits [B,T,V] and
+        the new cells. On a GPU, a sequence of several positions goes
+        through the SSRU by linear_scan, in float32."""
         w, d = self.w, self.cfg.emb
         B, T = tin.shape
         e = self.dec_emb()[tin]
@@ -294,6 +324,12 @@ class SSRU(nn.Module):
             def ssru(y):
                 f = torch.sigmoid(F.linear(y, w[p + '_Wf'], w[p + '_bf']))
                 wx = F.linear(y, w[p + '_W'])
+                if y.is_cuda and T > 1:
+                    f, wx = f.float(), wx.float()
+                    c0 = cells[l].float() if cells is not None else None
+                    cs = linear_scan(f, (1 - f) * wx, c0)
+                    new_cells.append(cs[:, -1])
+                    return torch.relu(cs)
                 c = cells[l] if cells is not None else y.new_zeros(B, d, dtype=wx.dtype)
                 cs = []
                 for t in range(T):
@@ -302,7 +338,7 @@ class SSRU(nn.Module):
                 new_cells.append(c)
                 return torch.relu(torch.stack(cs, 1))
             x = self.residual(p + '_ffn_ln', x, ssru)
-            x = self.attention(f'decoder_l{n}_context', x, enc, mask)
+            x = self.attention(f'decoder_l{n}_context', x, enc, mask, cache)
             x = self.ffn(f'decoder_l{n}_ffn', x)
         x = self.top('decoder', x)
         return F.linear(x, self.out_emb(), w['decoder_ff_logit_out_b']), new_cells
@@ -311,15 +347,27 @@ class SSRU(nn.Module):
         enc, mask = self.encode(src, src_len)
         return self.decode(enc, mask, tin)[0]
 
-    def greedy(self, src, src_len, max_len):
-        """Greedy ids per sentence (without EOS), at most max_len pieces."""
+    def greedy(self, src, src_len, max_len, check_every=None):
+        """Greedy ids per sentence (without EOS), at most max_len pieces.
+        The pieces stay where the model is; whether every sentence has
+        ended is read back every check_every steps (default: each step on
+        the host, every 8th on a GPU, where each read-back waits for the
+        device). Steps past a sentence's EOS are dropped, so the result
+        does not depend on check_every."""
         enc, mask = self.encode(src, src_len)
-        B = src.shape[0]
+        B, eos = src.shape[0], self.cfg.eos_id
+        every = check_every or (8 if src.is_cuda else 1)
         prev = torch.zeros(B, 1, dtype=torch.long, device=src.device)
-        cells, out, done = None, [[] for _ in range(B)], [False] * B
+        ended = torch.zeros(B, dtype=torch.bool, device=src.device)
+        cells, cache, steps = None, {}, []
         for t in range(max_len):
-            logits, cells = self.decode(enc, mask, prev, cells, start=t)
+            logits, cells = self.decode(enc, mask, prev, cells, start=t, cache=cache)
             prev = logits[:, -1].argmax(-1, keepdim=True)
-            if search.take_pieces(out, done, prev[:, 0], self.cfg.eos_id):
+            steps.append(prev[:, 0])
+            ended |= prev[:, 0] == eos
+            if (t + 1) % every == 0 and bool(ended.all()):
                 break
+        out = []
+        for row in torch.stack(steps, 1).tolist() if steps else [[]] * B:
+            out.append(row[:row.index(eos)] if eos in row else row)
         return out

@@ -69,8 +69,9 @@ trains() { # trains SRC TGT: true when that direction is one of DIRECTIONS
 	case " $DIRECTIONS " in *" $1$2 "*) return 0 ;; esac
 	return 1
 }
-TEACHER_ARGS=${TEACHER_ARGS:-"--pre-norm --bf16 --emb 512 --heads 8 --ffn 2048 --enc-layers 6 --dec-layers 2
-	--tied all --max-tokens 25000 --lr 6e-4 --warmup 500 --dropout 0.1 --valid-every 500 --patience 20"}
+TEACHER_ARGS=${TEACHER_ARGS:-"--pre-norm --bf16 --decay-by-time --emb 512 --heads 8 --ffn 2048 --enc-layers 6
+	--dec-layers 2 --tied all --max-tokens 25000 --lr 8e-4 --warmup 300 --dropout 0.1 --valid-every 500
+	--patience 20 --threads 4"}
 DIRECTIONS=${DIRECTIONS:-"en$XX ${XX}en"}
 log "teachers $DIRECTIONS: $TEACHER_ARGS, $TRAIN_MIN minutes"
 if trains en "$XX"; then teacher en "$XX" & fi
@@ -79,14 +80,11 @@ wait
 log "trained"
 
 translate() { # translate DIR INPUT NAME: DIR's best checkpoint on INPUT, in chunks until the deadline
-	mkdir -p "$W/$3"
-	split -l "${CHUNK:-40000}" -d -a 3 "$2" "$W/$3/in."
-	for c in "$W/$3"/in.*; do
-		if [ "$(elapsed)" -ge "$DEADLINE" ]; then log "$3: out of time before $(basename "$c")"; break; fi
+	if [ "$(elapsed)" -lt "$DEADLINE" ]; then
 		$PY train/translate.py --checkpoint "$1" --spm-src "$SPM" --spm-tgt "$SPM" --device "$DEVICE" \
-			--input "$c" --output "$c.out" >>"$W/$3.log" 2>&1 || { log "$3: translate failed on $c"; break; }
-		cat "$c.out" >>"$W/$3.txt"
-	done
+			--threads 4 --input "$2" --output "$W/$3.txt" --chunk "${CHUNK:-40000}" \
+			--deadline $((START + DEADLINE)) >>"$W/$3.log" 2>&1 || log "$3: translate failed"
+	fi
 	log "$3: $(cat "$W/$3.txt" 2>/dev/null | wc -l) lines"
 }
 score() { # score DIR SRC TGT

@@ -30,8 +30,19 @@ Transformer encoder and SSRU decoder; --emb, --enc-layers, --heads, --ffn,
 to --init (its configuration wins), and keeps its checkpoints as Marian
 .npz files (DIR/best.npz, DIR/step-N.npz) for `model-pack --marian`.
 
---device cuda trains on an NVIDIA GPU: the batches are built on the host and
-moved, and everything else is made where the model is.
+--device cuda trains on an NVIDIA GPU: the training pairs are put there once
+(data.Packed) and each batch is cut out of them there; the step reads
+nothing back but the loss every 50 steps; Adam is torch's fused one; the
+SSRU family's layer norms and recurrences take the GPU's forms (one fused
+kernel; ssru.linear_scan), the same formulas rounded otherwise. --bf16 adds
+bfloat16 autocast (matrix products in bfloat16, norms, softmax and the loss
+in float32). On the host every step computes exactly what it did before.
+
+Teachers (a GPU, a few minutes, large batches): --family ssru --pre-norm
+--bf16 --decay-by-time, e.g. --emb 512 --ffn 2048 --enc-layers 6 --max-tokens
+25000 --lr 8e-4 --warmup 300. A pre-norm model is kept as torch files
+(DIR/best.pt, and DIR/last.pt to resume from), which train/translate.py
+reads; it has no Marian .npz form.
 """
 import argparse
 import dataclasses
@@ -111,6 +122,9 @@ def parse_args():
                    '(0: the best segmentation); drawn once, at loading, from --seed')
     p.add_argument('--lr', type=float, default=1e-3)
     p.add_argument('--warmup', type=int, default=400)
+    p.add_argument('--decay-by-time', action='store_true',
+                   help='after the warm-up, the LR falls linearly with the time spent, to a tenth of it '
+                        'at --max-minutes (a run cut by time ends annealed)')
     p.add_argument('--clip', type=float, default=1.0)
     p.add_argument('--max-tokens', type=int, default=3000)
     p.add_argument('--max-epochs', type=int, default=30)
@@ -283,12 +297,14 @@ def main():
     model.to(args.device)
     model.fq = qat.FakeQuant(model, args.quant) if args.quant else None
     args.float_model = float_teacher(args.float_weights or args.init, args.device) if args.self_distill else None
-    opt = torch.optim.Adam(model.parameters(), lr=args.lr, betas=(0.9, 0.98))
+    # fused: one kernel for every parameter's update (a GPU's; the host keeps its own)
+    fused = {'fused': True} if args.device.startswith('cuda') else {}
+    opt = torch.optim.Adam(model.parameters(), lr=args.lr, betas=(0.9, 0.98), **fused)
     state = {'step': 0, 'epoch': 0, 'batch': 0, 'best_bleu': -1.0, 'bad_valids': 0,
              'lr_scale': 1.0, 'elapsed': 0.0, 'history': []}
     last = os.path.join(args.out, 'last.pt')
     if os.path.exists(last):
-        ck = torch.load(last, map_location=args.device)
+        ck = torch.load(last, map_location=args.device, weights_only=False)
         model.load_state_dict(ck['model'])
         opt.load_state_dict(ck['opt'])
         state = ck['state']
@@ -353,8 +369,16 @@ def save_checkpoint(model, stem, args):
         export.save(model, stem + '.safetensors', dtype='F32', src_lang=args.src_lang, tgt_lang=args.tgt_lang)
 
 
+def lr_at(args, state, elapsed):
+    lr = args.lr * state['lr_scale'] * min(1.0, state['step'] / args.warmup)
+    if args.decay_by_time:
+        lr *= max(0.1, 1.0 - 0.9 * elapsed / (args.max_minutes * 60))
+    return lr
+
+
 def run(model, opt, state, train, val, val_refs, sp_tgt, args, last):
     model.train()
+    packed = data.Packed(train, args.device)
     t0 = time.time() - state['elapsed']
     tok_window, time_window = 0, time.time()
     stop = False
@@ -364,10 +388,10 @@ def run(model, opt, state, train, val, val_refs, sp_tgt, args, last):
             idx = batches[state['batch']]
             state['batch'] += 1
             state['step'] += 1
-            batch = data.collate(train, idx, model.cfg.bos_id, model.cfg.eos_id)
-            n_tokens = int((batch[3] != data.IGNORE).sum())   # counted on the host: no wait for the device
-            src, src_len, tin, tout = on_device(batch, args.device)
-            lr = args.lr * state['lr_scale'] * min(1.0, state['step'] / args.warmup)
+            # built where the model is, the same tensors as data.collate's
+            src, src_len, tin, tout = packed.collate(idx, model.cfg.bos_id, model.cfg.eos_id)
+            n_tokens = packed.shape(idx)[3]   # counted from the host's lengths: no wait for the device
+            lr = lr_at(args, state, time.time() - t0)
             for g in opt.param_groups:
                 g['lr'] = lr
             if model.fq:

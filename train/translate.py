@@ -8,9 +8,17 @@ The checkpoint is train.py's: DIR/best.pt (a pre-norm teacher), DIR/best.npz
 (Marian's form), or DIR/last.pt when no best was written. Greedy decoding,
 as train.py validates: sentences sorted by length and batched by a token
 budget, the output written back in input order, one line per input line
-(an empty line for an empty one). On a GPU the products run in bfloat16.
---reference prints BLEU and chrF (train/bleu.py: 13a-style tokenization,
-cased) as the last line.
+(an empty line for an empty one); IN may be gzipped. On a GPU the products
+run in bfloat16 (--fp32: not) and the encoder's keys and values are kept
+from step to step (ssru.SSRU.greedy). Prints lines/s on standard error.
+
+--chunk N translates N lines at a time, in file order, each chunk written
+out as soon as it is done; with --deadline T (seconds since the epoch) no
+chunk starts after T, so OUT holds the first lines of IN, whole chunks.
+
+--reference prints BLEU and chrF, cased, as the last line: sacreBLEU's
+(13a tokenization, chrF2) where sacrebleu can be imported, else
+train/bleu.py's (the same definitions); the line says which.
 """
 import argparse
 import os
@@ -56,12 +64,12 @@ def batches(lengths, max_tokens):
 
 
 @torch.no_grad()
-def translate(model, sp_src, sp_tgt, lines, device, max_tokens, max_len=200):
+def translate(model, sp_src, sp_tgt, lines, device, max_tokens, max_len=200, bf16=True):
     eos = sp_src.eos_id()
-    ids = [sp_src.encode(l)[:max_len] + [eos] if l.strip() else [] for l in lines]
+    ids = [e[:max_len] + [eos] if l.strip() else [] for l, e in zip(lines, sp_src.encode(list(lines)))]
     out = [''] * len(lines)
     todo = [i for i in range(len(lines)) if ids[i]]
-    on_gpu = device.startswith('cuda')
+    on_gpu = device.startswith('cuda') and bf16
     for idx in batches([len(ids[i]) for i in todo], max_tokens):
         rows = [todo[j] for j in idx]
         S = max(len(ids[r]) for r in rows)
@@ -71,9 +79,20 @@ def translate(model, sp_src, sp_tgt, lines, device, max_tokens, max_len=200):
         src_len = torch.tensor([len(ids[r]) for r in rows])
         with torch.autocast('cuda' if on_gpu else 'cpu', dtype=torch.bfloat16, enabled=on_gpu):
             hyps = model.greedy(src.to(device), src_len.to(device), 3 * S)
-        for r, h in zip(rows, hyps):   # each capped by its own length, not its batch's
-            out[r] = sp_tgt.decode(h[:3 * len(ids[r])])
+        capped = [h[:3 * len(ids[r])] for r, h in zip(rows, hyps)]   # each by its own length, not its batch's
+        for r, text in zip(rows, sp_tgt.decode(capped)):
+            out[r] = text
     return out
+
+
+def score(hyps, refs):
+    """(BLEU, chrF, which implementation): sacreBLEU's where it is installed."""
+    try:
+        import sacrebleu
+    except ImportError:
+        return bleu.bleu(hyps, refs), bleu.chrf(hyps, refs), 'train/bleu.py 13a cased'
+    return (sacrebleu.corpus_bleu(hyps, [refs]).score, sacrebleu.corpus_chrf(hyps, [refs]).score,
+            f'sacrebleu {sacrebleu.__version__} 13a cased')
 
 
 def main():
@@ -87,6 +106,10 @@ def main():
     p.add_argument('--device', default='cpu')
     p.add_argument('--max-tokens', type=int, default=0, help='batch budget in source pieces (0: 60000 on a GPU, 2000 else)')
     p.add_argument('--threads', type=int, default=1)
+    p.add_argument('--fp32', action='store_true', help='on a GPU too, no bfloat16')
+    p.add_argument('--chunk', type=int, default=0, help='lines per chunk, written as each is done (0: all at once)')
+    p.add_argument('--deadline', type=float, default=0,
+                   help='with --chunk: start no chunk after this time (seconds since the epoch; 0: none)')
     a = p.parse_args()
     torch.set_num_threads(a.threads)
     max_tokens = a.max_tokens or (60000 if a.device.startswith('cuda') else 2000)
@@ -95,18 +118,31 @@ def main():
     sp_tgt = spm.SentencePieceProcessor(model_file=a.spm_tgt)
     lines = data.read_lines(a.input)
     t0 = time.time()
-    out = translate(model, sp_src, sp_tgt, lines, a.device, max_tokens)
-    secs = time.time() - t0
+    f = open(a.output, 'w', encoding='utf-8') if a.output else sys.stdout
+    step = a.chunk or max(len(lines), 1)
+    out = []
+    for at in range(0, len(lines), step):
+        if a.deadline and time.time() > a.deadline:
+            print(f'translate.py: deadline passed, stopped after {at} of {len(lines)} lines', file=sys.stderr)
+            break
+        done = translate(model, sp_src, sp_tgt, lines[at:at + step], a.device, max_tokens, bf16=not a.fp32)
+        f.writelines(o + '\n' for o in done)
+        f.flush()
+        out += done
+        if a.chunk:
+            secs = time.time() - t0
+            print(f'translate.py: {len(out)} lines, {len(out) / max(secs, 1e-9):.0f} lines/s', file=sys.stderr)
     if a.output:
-        with open(a.output, 'w', encoding='utf-8') as f:
-            f.writelines(o + '\n' for o in out)
-    else:
-        sys.stdout.writelines(o + '\n' for o in out)
-    print(f'translate.py: {len(lines)} lines in {secs:.1f} s, {len(lines) / max(secs, 1e-9):.0f} lines/s',
+        f.close()
+    secs = time.time() - t0
+    print(f'translate.py: {len(out)} lines in {secs:.1f} s, {len(out) / max(secs, 1e-9):.0f} lines/s',
           file=sys.stderr)
     if a.reference:
         refs = data.read_lines(a.reference)
-        print(f'BLEU {bleu.bleu(out, refs):.2f} chrF {bleu.chrf(out, refs):.2f}', file=sys.stderr)
+        if len(out) != len(refs):
+            raise SystemExit(f'translate.py: {len(out)} translations but {len(refs)} references')
+        b, c, how = score(out, refs)
+        print(f'BLEU {b:.2f} chrF {c:.2f} ({how})', file=sys.stderr)
 
 
 if __name__ == '__main__':

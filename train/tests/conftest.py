@@ -1,5 +1,11 @@
 """Fixtures shared by the trainer's tests."""
+import os
+import sys
+
 import pytest
+
+# the modules under test (train/*.py) import each other by their plain names
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 GERMAN = [
     'Ein Mann mit einem orangefarbenen Hut starrt auf etwas.',
