@@ -36,10 +36,11 @@ import ssru  # noqa: E402
 
 def load_model(path, device):
     if os.path.isdir(path):
-        path = next((os.path.join(path, n) for n in ('best.pt', 'best.npz', 'last.pt')
-                     if os.path.exists(os.path.join(path, n))), None)
-        if path is None:
+        found = next((os.path.join(path, n) for n in ('best.pt', 'best.npz', 'last.pt')
+                      if os.path.exists(os.path.join(path, n))), None)
+        if found is None:
             raise SystemExit(f'translate.py: no best.pt, best.npz or last.pt in {path}')
+        path = found
     if path.endswith('.npz'):
         model = ssru.SSRU.from_npz(path, dropout=0.0)
     else:
