@@ -96,7 +96,8 @@ student() { # student SRC TGT
 		--src-train "$OUT/corpus/$l/train.$src.gz" --tgt-train "$OUT/corpus/$l/train.$tgt.gz" \
 		--src-val "$OPEN/dev/flores-dev.$src" --tgt-val "$OPEN/dev/flores-dev.$tgt" \
 		--spm-src "$OUT/spm.en$l.model" --spm-tgt "$OUT/spm.en$l.model" $STUDENT_DIMS \
-		--threads 1 --max-minutes "$STUDENT_MIN" --valid-every 2000 --patience 8 --max-tokens 4000 --dropout 0.2
+		--threads 1 --max-minutes "$STUDENT_MIN" --valid-every 2000 --save-every 200 --patience 8 --max-tokens 4000 \
+		--dropout 0.2
 	touch "$run/train.done"
 }
 

@@ -131,6 +131,9 @@ def parse_args():
     p.add_argument('--max-minutes', type=float, default=90)
     p.add_argument('--valid-every', type=int, default=1000, help='steps between validations')
     p.add_argument('--patience', type=int, default=4, help='validations without improvement before stopping')
+    p.add_argument('--save-every', type=int, default=0,
+                   help='also write DIR/last.pt every N steps between validations (0: only at them): '
+                        'a run stopped with the session loses at most N steps')
     p.add_argument('--threads', type=int, default=os.cpu_count())
     p.add_argument('--device', default='cpu', help='cpu, or cuda (a GPU: the same training, faster)')
     p.add_argument('--seed', type=int, default=1)
@@ -428,6 +431,8 @@ def run(model, opt, state, train, val, val_refs, sp_tgt, args, last):
                 tok_window, time_window = 0, time.time()
             if state['step'] % args.valid_every == 0:
                 stop = validation(model, opt, state, val, val_refs, sp_tgt, args, last)
+            elif args.save_every and state['step'] % args.save_every == 0:
+                save_state(last, model, opt, state)
             if elapsed > args.max_minutes * 60:
                 print('time limit reached', flush=True)
                 stop = True
