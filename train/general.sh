@@ -64,7 +64,7 @@ other_language() { # other_language ende -> de
 }
 
 if [ ! -f "$OUT/mono/mono.en.tsv.gz" ]; then
-	timed mono logged "$OUT/mono.log" sh train/mono.sh "$OUT/mono"
+	timed mono logged "$OUT/mono.log" bash train/mono.sh "$OUT/mono"
 fi
 
 for d in $DIRECTIONS; do
