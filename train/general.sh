@@ -114,7 +114,7 @@ packed() { # packed SRC TGT
 	for q in f32 q8 q4; do
 		./model-pack --quant "$q" --vmap "$fin/vmap.txt" -o "$fin/$src$tgt.$q.nmt" "$run/best.safetensors" "$spm" "$spm"
 	done
-	SRC=$src TGT=$tgt sh bench/flores.sh "$fin/$src$tgt.f32.nmt" "$fin/$src$tgt.q8.nmt" "$fin/$src$tgt.q4.nmt" |
+	FLORES=$OPEN/dev SRC=$src TGT=$tgt sh bench/flores.sh "$fin/$src$tgt.f32.nmt" "$fin/$src$tgt.q8.nmt" "$fin/$src$tgt.q4.nmt" |
 		tee "$fin/flores.txt"
 }
 
