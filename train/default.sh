@@ -61,7 +61,7 @@
 # MONO (task 2, default ../shared/data/multi30k-task2), minutes of one core
 # per training: GRU_MIN=103 TEACHER_MIN=130 TEACHER_FT_MIN=16 STUDENT_MIN=86
 # SYNTH_MIN=78 QAT_MIN=35 NEG_ROUND_MIN=22 DEEN_KD_MIN=78 DEEN_QAT_MIN=12
-# (docs/RESULTS.md says what the shipped models' runs took),
+# (docs/TRAINING.md says what the shipped models' runs took),
 # TEACHER_DEVICE=cpu (cuda: the teachers train on a GPU, in minutes:
 # TEACHER_DEVICE=cuda TEACHER_MIN=4 TEACHER_FT_MIN=1 TEACHER_TOKENS=6000),
 # TEACHER_TOKENS=3000 (a teacher's batch, in tokens), KD_ALPHAS="0.6 1.0

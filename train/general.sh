@@ -18,7 +18,7 @@
 #   4. teachers  on a lent GPU only (train/teachers_gpu.sh, by hand: its
 #                data is corpus/XX/pairs.tsv.gz cut to three columns, the
 #                pair's vocabulary, FLORES dev and the mono files, as
-#                docs/RESULTS.md "General-domain teachers" says); their text
+#                docs/TRAINING.md "General-domain models" says); their text
 #                is not used until a teacher beats the students trained on
 #                the human pairs
 #   5. students  the GRU shape of the embedded default, one per direction,

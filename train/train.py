@@ -56,7 +56,7 @@ import time
 def choose_openblas_kernels():
     """Debian bookworm's OpenBLAS 0.3.21 does not recognise some newer x86-64
     CPUs and falls back to its SSE3 'Prescott' kernels, which made training
-    3-4x slower here (measured in docs/RESULTS.md). Name the AVX-512 or AVX2
+    3-4x slower here (measured in docs/TRAINING.md). Name the AVX-512 or AVX2
     kernels when the CPU has them. Must run before torch loads OpenBLAS; a
     value set by the user wins."""
     if 'OPENBLAS_CORETYPE' in os.environ:
