@@ -1,13 +1,20 @@
 """Parallel text: reading, SentencePiece encoding, token-count batches."""
 import gzip
+import lzma
 import random
 
 import torch
 
 
+def open_text(path):
+    """A UTF-8 text file to read, plain, .gz or .xz."""
+    path = str(path)
+    opener = gzip.open if path.endswith('.gz') else lzma.open if path.endswith('.xz') else open
+    return opener(path, 'rt', encoding='utf-8')
+
+
 def read_lines(path):
-    opener = gzip.open if str(path).endswith('.gz') else open
-    with opener(path, 'rt', encoding='utf-8') as f:
+    with open_text(path) as f:
         return [line.rstrip('\n') for line in f]
 
 

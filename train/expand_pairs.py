@@ -12,19 +12,12 @@ kept once, the corpus travels small (a lent GPU takes 64 MiB). Writes
                                            a teacher translates them in when
                                            its time may run out
 """
-import gzip
-import lzma
 import os
 import random
 import sys
 
-
-def open_text(path):
-    if path.endswith('.gz'):
-        return gzip.open(path, 'rt', encoding='utf-8')
-    if path.endswith('.xz'):
-        return lzma.open(path, 'rt', encoding='utf-8')
-    return open(path, encoding='utf-8')
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from data import open_text  # noqa: E402
 
 
 def read_pairs(path):

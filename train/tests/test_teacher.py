@@ -77,11 +77,11 @@ def test_translate_keeps_every_line_in_order(tmp_path, german_bpe):
     assert r.stderr.strip().splitlines()[-1].startswith('BLEU ')
 
 
-def test_expand_pairs_repeats_by_copies_and_orders_by_weight(tmp_path):
+def test_expand_pairs_repeats_by_copies_and_orders_by_weight(tmp_path, monkeypatch):
     path = tmp_path / 'pairs.xz'
     with lzma.open(path, 'wt') as f:
         f.write('a\tA\tgettext\t1\nb\tB\tding-sent\t3\nc\tC\tx\t0\na\tA2\tx\t2\n')
-    expand_pairs.main.__globals__['sys'].argv = ['expand_pairs.py', str(path), str(tmp_path / 'o'), 'en', 'de']
+    monkeypatch.setattr(sys, 'argv', ['expand_pairs.py', str(path), str(tmp_path / 'o'), 'en', 'de'])
     expand_pairs.main()
     src = (tmp_path / 'o' / 'train.en').read_text().split()
     tgt = (tmp_path / 'o' / 'train.de').read_text().split()
