@@ -326,6 +326,9 @@ $(H)/tests/http_tool: $(H)/tests/http_tool.o
 $(H)/tests/split_tool: $(H)/tests/split_tool.o $(LIB_HOST)
 	$(HOST_CC) $(SAN) -o $@ $^ $(LDLIBS)
 
+$(H)/tests/protect_tool: $(H)/tests/protect_tool.o $(LIB_HOST)
+	$(HOST_CC) $(SAN) -o $@ $^ $(LDLIBS)
+
 # The CUDA path's tests, run here on engine/cuda.cu itself compiled for the
 # CPU (tests/cuda_emu.h): every kernel, buffer and table of the GPU path
 # against the CPU engine, on any machine. make test-cuda CUDA=1 runs the same
@@ -470,7 +473,7 @@ bench-kernels: $(H)/bench/kernels
 # Objects and binaries made only on the way to another target: kept, but a
 # missing one is remade (a bare .SECONDARY: would make every target
 # intermediate, and a deleted or renamed prerequisite would go unnoticed).
-.SECONDARY: $(TESTS:=.o) $(H)/tests/spm_tool.o $(H)/tests/split_tool.o $(H)/tests/http_tool.o $(H)/bench/kernels.o build/a64/test_quant \
+.SECONDARY: $(TESTS:=.o) $(H)/tests/spm_tool.o $(H)/tests/split_tool.o $(H)/tests/protect_tool.o $(H)/tests/http_tool.o $(H)/bench/kernels.o build/a64/test_quant \
 	$(foreach n,$(FUZZ_NAMES),$(H)/tests/fuzz/fuzz_$(n).o $(F)/tests/fuzz/fuzz_$(n).o) $(H)/tests/fuzz/replay.o $(LIB_FUZZ) \
 	$(EXAMPLES:=.o)
 

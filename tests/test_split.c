@@ -67,6 +67,20 @@ static void test_prefixes(void **state)
 	assert_split("de", "Hr. Meier wohnt in Nr. 5, vgl. S. 3. Er ist nett.",
 		     "Hr. Meier wohnt in Nr. 5, vgl. S. 3. | Er ist nett.");
 	assert_split("fr", "M. Dupont est là. Il attend.", "M. Dupont est là. | Il attend.");
+	assert_split("es", "La Sra. Gómez vive en el núm. 5, véase la pág. 3. ¿Dónde está?",
+		     "La Sra. Gómez vive en el núm. 5, véase la pág. 3. | ¿Dónde está?");
+}
+
+/* the word a protected span stands as (engine/protect.h): one the
+ * language's models are trained to carry (train/corpus.py) */
+static void test_placeholders(void **state)
+{
+	(void)state;
+	assert_string_equal(nmt_split_lang_for("en")->placeholder, "something");
+	assert_string_equal(nmt_split_lang_for("de")->placeholder, "etwas");
+	assert_string_equal(nmt_split_lang_for("fr")->placeholder, "cela");
+	assert_string_equal(nmt_split_lang_for("es")->placeholder, "algo");
+	assert_string_equal(nmt_split_lang_for("xx")->placeholder, "X");
 }
 
 static void test_initials_and_abbreviations(void **state)
@@ -201,6 +215,7 @@ int main(void)
 		cmocka_unit_test(test_terminators_and_closers),
 		cmocka_unit_test(test_lowercase_continues),
 		cmocka_unit_test(test_prefixes),
+		cmocka_unit_test(test_placeholders),
 		cmocka_unit_test(test_initials_and_abbreviations),
 		cmocka_unit_test(test_numbers_urls_and_mail),
 		cmocka_unit_test(test_unmarked_starters),

@@ -76,6 +76,17 @@ static const nmt_split_lang langs[] = {
 			"n\nno\nN\nNo\np\npp\nart\nArt\nchap\nfig\nFig\ntab\néd\n",
 	},
 	{
+		.code = "es",
+		.terminators = STANDARD_TERMINATORS,
+		.placeholder = "algo",
+		.prefixes = "\n"
+			"Sr\nSra\nSres\nSrta\nDr\nDra\nDres\nD\nDña\nUd\nUds\nVd\nVds\nProf\nLic\nIng\nArq\nSto\nSta\n"
+			"ene\nfeb\nabr\njun\njul\nago\nsept\noct\nnov\ndic\n"
+			"aprox\nAvda\nAv\nApdo\nDpto\nadj\nadv\n",
+		.numeric_prefixes = "\n"
+			"núm\nNúm\nn\nN\nNo\np\npp\npág\npágs\nart\nArt\ncap\nfig\nvol\nt\n",
+	},
+	{
 		.code = "cs",
 		.terminators = STANDARD_TERMINATORS,
 		.placeholder = "něco",

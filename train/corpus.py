@@ -26,6 +26,13 @@ into the same number; length (1-80 words a side) and length ratio; the
 language of each side (function words: an untranslated side goes); exact
 duplicates and pairs whose English is a validation or test sentence.
 
+With --protect-tool (the engine's span protection, tests/protect_tool),
+each pair whose two sides hold the same protected spans (numbers, times,
+URLs, paths, code ...: text/spans.h) is added once more with every span
+replaced by its language's placeholder word, exactly as the engine will
+give the sentence to the model with protection on: the models learn to
+carry the placeholder to where the span belongs (docs/INPUT.md).
+
 Weights repeat a source's pairs: the few general sources (Ding's sentences,
 news, game and everyday catalog sentences) count more, single-word catalog
 entries and archaic Bible Spanish less. Fractions are drawn per pair from a
@@ -39,6 +46,7 @@ import html
 import os
 import random
 import re
+import subprocess
 import sys
 
 # Per-source weights, by tag prefix (first match wins). Why: the sources
@@ -289,6 +297,36 @@ def build(inputs, lang, held):
     return out, stats
 
 
+def protect(tool, lang, lines):
+    """Each line as the engine protects it: (substituted text, [spans])."""
+    out = subprocess.run([tool, lang], input='\n'.join(lines) + '\n', capture_output=True,
+                         text=True, encoding='utf-8', check=True).stdout.split('\n')
+    fields = [line.split('\t') for line in out[:len(lines)]]
+    return [(f[0], f[1:]) for f in fields]
+
+
+def placeholder_pairs(unique, lang, tool, stats):
+    """The pairs of unique whose sides hold the same spans (as multisets),
+    each side protected: (en, xx, tag, 1), not already a pair of unique."""
+    en = protect(tool, 'en', [u[0] for u in unique])
+    xx = protect(tool, lang, [u[1] for u in unique])
+    have = {u[0] + '\t' + u[1] for u in unique}
+    out = []
+    for (e, e_spans), (x, x_spans), (_, _, tag, _) in zip(en, xx, unique):
+        if not e_spans or collections.Counter(e_spans) != collections.Counter(x_spans):
+            continue
+        key = e + '\t' + x
+        if key in have:
+            continue
+        have.add(key)
+        s = stats['+placeholders']
+        s['kept'] += 1
+        s['weight_sum'] += 1
+        s['lines'] += 1
+        out.append((e, x, tag, 1))
+    return out
+
+
 def write_report(path, stats):
     reasons = sorted({k for s in stats.values() for k in s if k.startswith('drop_')})
     with open(path, 'w', encoding='utf-8') as f:
@@ -330,6 +368,8 @@ def main():
     p.add_argument('--multi30k', default='../shared/data/multi30k')
     p.add_argument('--extra', action='append', default=[],
                    help='PATH.tsv.gz[:WEIGHT] more pairs (English, other, tag), e.g. back-translations')
+    p.add_argument('--protect-tool', help="the engine's span protection (tests/protect_tool): "
+                   'adds the pairs with the same spans on both sides, spans replaced by placeholders')
     p.add_argument('--seed', type=int, default=1)
     a = p.parse_args()
     lang = a.pair
@@ -349,6 +389,8 @@ def main():
 
     held = held_out_english(a.open, a.multi30k)
     unique, stats = build(inputs, lang, held)
+    if a.protect_tool:
+        unique += placeholder_pairs(unique, lang, a.protect_tool, stats)
     write_corpus(a.out, lang, unique, a.seed)
     write_report(os.path.join(a.out, 'report.tsv'), stats)
     print(open(os.path.join(a.out, 'report.tsv'), encoding='utf-8').read(), end='')

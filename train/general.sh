@@ -9,7 +9,10 @@
 #   2. corpus    each pair's cleaned, weighted corpus (train/corpus.py: the
 #                open parallel text, news, Multi30k; OUT/corpus/XX/report.tsv
 #                says what each source gave), with the back-translations of
-#                OUT/synth/*.en-XX.tsv.gz where a step has made them
+#                OUT/synth/*.en-XX.tsv.gz where a step has made them, and
+#                the pairs with the same protected spans (numbers, URLs ...)
+#                on both sides once more with the spans as placeholder words
+#                (tests/protect_tool: the engine's own span protection)
 #   3. vocab     one SentencePiece model per pair, joint (its students tie or
 #                share their embeddings), unigram, VOCAB pieces (16000), byte
 #                fallback (a character the corpus lacks still round-trips, as
@@ -67,13 +70,14 @@ if [ ! -f "$OUT/mono/mono.en.tsv.gz" ]; then
 	timed mono logged "$OUT/mono.log" bash train/mono.sh "$OUT/mono"
 fi
 
+make -s build/host/tests/protect_tool
 for d in $DIRECTIONS; do
 	l=$(other_language "$d")
 	if [ ! -f "$OUT/corpus/$l/report.tsv" ]; then
 		set --
 		for s in "$OUT"/synth/*.en-"$l".tsv.gz; do [ -f "$s" ] && set -- "$@" --extra "$s"; done
 		timed "corpus en-$l" logged "$OUT/corpus-$l.log" "$PY" train/corpus.py --pair "$l" --out "$OUT/corpus/$l" \
-			--open "$OPEN" --multi30k "$MULTI30K" "$@"
+			--open "$OPEN" --multi30k "$MULTI30K" --protect-tool build/host/tests/protect_tool "$@"
 	fi
 	if [ ! -f "$OUT/spm.en$l.model" ]; then
 		zcat "$OUT/corpus/$l/train.en.gz" "$OUT/corpus/$l/train.$l.gz" | awk '!seen[$0]++' >"$OUT/spm_input.$l"

@@ -90,3 +90,36 @@ def test_recipe_end_to_end(tmp_path):
     assert report['ding-sent'][head.index('held_out')] == '1'
     assert report['gettext'][head.index('placeholders')] == '1'
     assert report['gettext'][head.index('duplicate')] == '1'
+
+
+def protect_tool():
+    """The engine's span protection as a program, built if need be."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(corpus.__file__)))
+    tool = os.path.join(root, 'build', 'host', 'tests', 'protect_tool')
+    if not os.path.exists(tool):
+        subprocess.run(['make', '-s', '-C', root, 'build/host/tests/protect_tool'], check=True, capture_output=True)
+    return tool
+
+
+def test_pairs_with_the_same_spans_are_added_with_placeholders(tmp_path):
+    op = tmp_path / 'open'
+    (op / 'dev').mkdir(parents=True)
+    (op / 'dev' / 'flores-dev.en').write_text('A held-out sentence.\n')
+    rows = ['The meeting starts at 10:30 in room 214.\tDas Treffen beginnt um 10:30 in Raum 214.\tding-sent',
+            'It costs 3.50 euros.\tEs kostet 3,50 Euro.\tding-sent',          # not the same span: no copy
+            'She reads a book.\tSie liest ein Buch.\tding-sent']               # no span: no copy
+    with gzip.open(op / 'en-de.tsv.gz', 'wt') as f:
+        f.write('\n'.join(rows) + '\n')
+    out = tmp_path / 'out'
+    subprocess.run([sys.executable, os.path.join(os.path.dirname(corpus.__file__), 'corpus.py'),
+                    '--pair', 'de', '--out', str(out), '--open', str(op), '--multi30k', str(tmp_path / 'none'),
+                    '--protect-tool', protect_tool()], check=True, capture_output=True)
+    pairs = [l.split('\t') for l in gzip.open(out / 'pairs.tsv.gz', 'rt').read().splitlines()]
+    added = [p for p in pairs if 'something' in p[0]]
+    assert added == [['The meeting starts at something in room something.',
+                      'Das Treffen beginnt um etwas in Raum etwas.', 'ding-sent', '1']]
+    assert len(pairs) == 4
+    report = {l.split('\t')[0]: l.split('\t') for l in (out / 'report.tsv').read_text().splitlines()}
+    assert report['+placeholders'][2] == '1'
+    en = gzip.open(out / 'train.en.gz', 'rt').read().splitlines()
+    assert en.count('The meeting starts at something in room something.') == 1
