@@ -10,7 +10,9 @@
 # vocabulary map, or SPM_SRC, SPM_TGT, VMAP) and translates Multi30k val
 # (CORPUS, default ../shared/data/multi30k) greedily and with beam 4; prints
 # cased 13a BLEU for both. SRC and TGT (default en, de) name the direction;
-# for another one give SPM_SRC, SPM_TGT and VMAP too. LOOPS=1 adds two
+# for another one give SPM_SRC, SPM_TGT and VMAP too. VAL_SRC and VAL_TGT
+# (plain text files) take the place of Multi30k val: FLORES dev for the
+# general-domain models. LOOPS=1 adds two
 # columns: the degenerate lines (bench/degenerate.py) of the same
 # translations with the repetition guard off, greedy and beam 4; and,
 # where Multi30k task 2 is at MONO_DIR (default
@@ -28,8 +30,13 @@ VMAP=${VMAP:-models/ende.vmap}
 PY=${PYTHON:-/usr/bin/python3}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-zcat "$CORPUS/val.${SRC:-en}.gz" >"$TMP/src"
-zcat "$CORPUS/val.${TGT:-de}.gz" >"$TMP/ref"
+if [ -n "${VAL_SRC:-}" ]; then
+	cat "$VAL_SRC" >"$TMP/src"
+	cat "${VAL_TGT:?VAL_TGT must go with VAL_SRC}" >"$TMP/ref"
+else
+	zcat "$CORPUS/val.${SRC:-en}.gz" >"$TMP/src"
+	zcat "$CORPUS/val.${TGT:-de}.gz" >"$TMP/ref"
+fi
 MONO_DIR=${MONO_DIR:-../shared/data/multi30k-task2}
 sets=src
 if [ "${LOOPS:-0}" = 1 ] && [ -f "$MONO_DIR/val.1.${SRC:-en}.gz" ]; then

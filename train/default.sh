@@ -99,15 +99,8 @@ step() { echo "== $*"; }
 ORIG_COPIES=2
 STUDENT_DIMS="--emb 256 --enc-hidden 128 --dec-hidden 192 --att 128 --fc 256 --fc-layers 1"
 
-# The q4 checkpoint to keep, from a LOOPS=1 bench/val_bleu.sh table: of
-# those within 0.5 of the best beam-4 BLEU, the one with the fewest
-# degenerate lines (val's and the task-2 captions', where the table has
-# them), then the best beam 4.
-choose() {
-	awk 'NR > 1 { c[NR] = $1; b[NR] = $4; l[NR] = $5 + $6 + $7 + $8; if ($4 > top) top = $4 }
-	     END { for (i in c) if (b[i] >= top - 0.5 && (w == "" || l[i] < l[w] || (l[i] == l[w] && b[i] > b[w]))) w = i
-		   print c[w] }' "$1"
-}
+# The q4 checkpoint to keep (choose TABLE)
+. train/choose.sh
 
 # finish "QAT_DIRS" FINAL_DIR F32_WEIGHTS VOCAB_DIR SRC TGT: the q4
 # checkpoint of QAT_DIRS (one or more runs) chosen on val (choose,

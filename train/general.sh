@@ -28,10 +28,18 @@
 #                on the pair's corpus, validated on FLORES dev; --threads 1, one
 #                direction per core: `train/general.sh OUT ende &
 #                train/general.sh OUT deen &`
-#   6. packed    once a student is done (or PACK=1: from its best checkpoint
-#                so far): OUT/DIRECTION-final/DIRECTION.{f32,q8,q4}.nmt with
-#                a vocabulary map (train/vmap.py), scored on FLORES dev
-#                (bench/flores.sh, OUT/DIRECTION-final/flores.txt)
+#   6. q4        the student fine-tuned through the q4 quantizer
+#                (train.py --quant q4, QAT_MIN minutes), every validated
+#                checkpoint kept; the one to pack chosen on FLORES dev through
+#                the C engine (bench/val_bleu.sh, train/choose.sh: within 0.5
+#                of the best beam-4 BLEU, the fewest degenerate lines with the
+#                guard off), OUT/DIRECTION-final/chosen.txt
+#   7. packed    OUT/DIRECTION-final/DIRECTION.{f32,q8,q4}.nmt with a
+#                vocabulary map (train/vmap.py): f32 and q8 from the student's
+#                best checkpoint, q4 from 6's choice; scored on FLORES dev
+#                (bench/flores.sh, OUT/DIRECTION-final/flores.txt). PACK=1
+#                packs the student's best checkpoint so far in all three
+#                formats, skipping 5 and 6 (a look at a run under way).
 #
 # Every step leaves its output in OUT and is skipped when that exists; the
 # trainings resume from their last.pt, so the same command carries on after
@@ -39,10 +47,11 @@
 #
 # Environment: OPEN (../shared/data/open-parallel), MULTI30K
 # (../shared/data/multi30k), VOCAB=16000, STUDENT_MIN=900 (minutes of one
-# core per student), STUDENT_DIMS (the embedded default's shape),
+# core per student), QAT_MIN=120, STUDENT_DIMS (the embedded default's shape),
 # PYTHON=/usr/bin/python3. Run from the repository root after `make`.
 set -eu
 . train/logged.sh
+. train/choose.sh
 OUT=${1:?usage: train/general.sh OUT_DIR [DIRECTION ...]}
 shift
 DIRECTIONS=${*:-ende deen}
@@ -50,6 +59,7 @@ OPEN=${OPEN:-../shared/data/open-parallel}
 MULTI30K=${MULTI30K:-../shared/data/multi30k}
 VOCAB=${VOCAB:-16000}
 STUDENT_MIN=${STUDENT_MIN:-900}
+QAT_MIN=${QAT_MIN:-120}
 STUDENT_DIMS=${STUDENT_DIMS:-"--emb 256 --enc-hidden 128 --dec-hidden 192 --att 128 --fc 256 --fc-layers 1"}
 PY=${PYTHON:-/usr/bin/python3}
 mkdir -p "$OUT"
@@ -89,34 +99,64 @@ for d in $DIRECTIONS; do
 	fi
 done
 
+data_args() { # data_args SRC TGT: train.py's corpus, validation and vocabulary options
+	l=$(other_language "$1$2")
+	echo --src-lang "$1" --tgt-lang "$2" \
+		--src-train "$OUT/corpus/$l/train.$1.gz" --tgt-train "$OUT/corpus/$l/train.$2.gz" \
+		--src-val "$OPEN/dev/flores-dev.$1" --tgt-val "$OPEN/dev/flores-dev.$2" \
+		--spm-src "$OUT/spm.en$l.model" --spm-tgt "$OUT/spm.en$l.model" --threads 1 --max-tokens 4000
+}
+
 student() { # student SRC TGT
-	src=$1 tgt=$2 l=$(other_language "$1$2")
+	src=$1 tgt=$2
 	run=$OUT/gru-$src$tgt-human
 	mkdir -p "$run"
 	[ -f "$run/train.done" ] && return
-	# shellcheck disable=SC2086
-	timed "student $src$tgt" logged -a "$run/nohup.log" "$PY" train/train.py --out "$run" \
-		--src-lang "$src" --tgt-lang "$tgt" \
+	# shellcheck disable=SC2046,SC2086
+	timed "student $src$tgt" logged -a "$run/nohup.log" "$PY" train/train.py --out "$run" $(data_args "$src" "$tgt") \
+		$STUDENT_DIMS --max-minutes "$STUDENT_MIN" --valid-every 2000 --save-every 200 --patience 8 --dropout 0.2
+	touch "$run/train.done"
+}
+
+qat() { # qat SRC TGT: the student through the q4 quantizer, and the checkpoint to pack chosen
+	src=$1 tgt=$2 l=$(other_language "$1$2")
+	run=$OUT/gru-$src$tgt-q4 fin=$OUT/$src$tgt-final
+	mkdir -p "$run" "$fin"
+	if [ ! -f "$run/train.done" ]; then
+		# shellcheck disable=SC2046
+		timed "q4 $src$tgt" logged -a "$run/nohup.log" "$PY" train/train.py --out "$run" $(data_args "$src" "$tgt") \
+			--init "$OUT/gru-$src$tgt-human/best.safetensors" --quant q4 --lr 2e-4 --warmup 1 \
+			--max-minutes "$QAT_MIN" --valid-every 500 --save-every 100 --patience 4 --dropout 0.2 --keep-checkpoints
+		touch "$run/train.done"
+	fi
+	if [ ! -f "$fin/chosen.txt" ]; then
+		timed "chosen $src$tgt" logged "$fin/val_q4.txt" env LOOPS=1 SRC="$src" TGT="$tgt" \
+			VAL_SRC="$OPEN/dev/flores-dev.$src" VAL_TGT="$OPEN/dev/flores-dev.$tgt" \
+			SPM_SRC="$OUT/spm.en$l.model" SPM_TGT="$OUT/spm.en$l.model" VMAP="$fin/vmap.txt" \
+			sh bench/val_bleu.sh -q q4 "$run"/step-*.safetensors
+		choose "$fin/val_q4.txt" >"$fin/chosen.txt"
+	fi
+}
+
+vmap() { # vmap SRC TGT: the direction's vocabulary map, OUT/SRCTGT-final/vmap.txt
+	src=$1 tgt=$2 l=$(other_language "$1$2")
+	fin=$OUT/$src$tgt-final spm=$OUT/spm.en$l.model
+	mkdir -p "$fin"
+	[ -f "$fin/vmap.txt" ] && return
+	timed "vmap $src$tgt" logged "$fin/vmap.log" "$PY" train/vmap.py \
 		--src-train "$OUT/corpus/$l/train.$src.gz" --tgt-train "$OUT/corpus/$l/train.$tgt.gz" \
 		--src-val "$OPEN/dev/flores-dev.$src" --tgt-val "$OPEN/dev/flores-dev.$tgt" \
-		--spm-src "$OUT/spm.en$l.model" --spm-tgt "$OUT/spm.en$l.model" $STUDENT_DIMS \
-		--threads 1 --max-minutes "$STUDENT_MIN" --valid-every 2000 --save-every 200 --patience 8 --max-tokens 4000 \
-		--dropout 0.2
-	touch "$run/train.done"
+		--spm-src "$spm" --spm-tgt "$spm" --out "$fin/vmap.txt"
 }
 
 packed() { # packed SRC TGT
 	src=$1 tgt=$2 l=$(other_language "$1$2")
 	run=$OUT/gru-$src$tgt-human fin=$OUT/$src$tgt-final spm=$OUT/spm.en$l.model
-	mkdir -p "$fin"
-	if [ ! -f "$fin/vmap.txt" ]; then
-		timed "vmap $src$tgt" logged "$fin/vmap.log" "$PY" train/vmap.py \
-			--src-train "$OUT/corpus/$l/train.$src.gz" --tgt-train "$OUT/corpus/$l/train.$tgt.gz" \
-			--src-val "$OPEN/dev/flores-dev.$src" --tgt-val "$OPEN/dev/flores-dev.$tgt" \
-			--spm-src "$spm" --spm-tgt "$spm" --out "$fin/vmap.txt"
-	fi
+	vmap "$src" "$tgt"
 	for q in f32 q8 q4; do
-		./model-pack --quant "$q" --vmap "$fin/vmap.txt" -o "$fin/$src$tgt.$q.nmt" "$run/best.safetensors" "$spm" "$spm"
+		weights=$run/best.safetensors
+		[ $q = q4 ] && [ "${PACK:-0}" != 1 ] && weights=$(cat "$fin/chosen.txt")
+		./model-pack --quant "$q" --vmap "$fin/vmap.txt" -o "$fin/$src$tgt.$q.nmt" "$weights" "$spm" "$spm"
 	done
 	FLORES=$OPEN/dev SRC=$src TGT=$tgt sh bench/flores.sh "$fin/$src$tgt.f32.nmt" "$fin/$src$tgt.q8.nmt" "$fin/$src$tgt.q4.nmt" |
 		tee "$fin/flores.txt"
@@ -124,6 +164,10 @@ packed() { # packed SRC TGT
 
 for d in $DIRECTIONS; do
 	case $d in en*) s=en t=$(other_language "$d") ;; *) s=$(other_language "$d") t=en ;; esac
-	[ "${PACK:-0}" = 1 ] || student "$s" "$t"
+	if [ "${PACK:-0}" != 1 ]; then
+		student "$s" "$t"
+		vmap "$s" "$t"
+		qat "$s" "$t"
+	fi
 	packed "$s" "$t"
 done
