@@ -38,7 +38,7 @@ for model in "$@"; do
 	if [ "$model" = - ]; then set -- ; else set -- -m "$model"; fi
 	best=
 	for r in $(seq "$RUNS"); do
-		ms=$(run_ms "$TMP/in" "$TMP/out" ./nmt "$@" -t 1)
+		ms=$(run_ms "$TMP/in" "$TMP/out" ./nmt "$@" -b 1 -t 1)
 		{ [ -z "$best" ] || [ "$ms" -lt "$best" ]; } && best=$ms
 	done
 	nmt_rate=$(rate "$best" "$TMP/out")
