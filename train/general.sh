@@ -8,11 +8,10 @@
 #                (train/mono.sh: fetched from the package registries)
 #   2. corpus    each pair's cleaned, weighted corpus (train/corpus.py: the
 #                open parallel text, news, Multi30k; OUT/corpus/XX/report.tsv
-#                says what each source gave), with the back-translations of
-#                OUT/synth/*.en-XX.tsv.gz where a step has made them, and
-#                the pairs with the same protected spans (numbers, URLs ...)
-#                on both sides once more with the spans as placeholder words
-#                (tests/protect_tool: the engine's own span protection)
+#                says what each source gave), with the pairs that hold the
+#                same protected spans (numbers, URLs ...) on both sides once
+#                more, the spans as placeholder words (tests/protect_tool:
+#                the engine's own span protection)
 #   3. vocab     one SentencePiece model per pair, joint (its students tie or
 #                share their embeddings), unigram, VOCAB pieces (16000), byte
 #                fallback (a character the corpus lacks still round-trips, as
@@ -24,22 +23,32 @@
 #                docs/TRAINING.md "General-domain models" says); their text
 #                is not used until a teacher beats the students trained on
 #                the human pairs
-#   5. students  the GRU shape of the embedded default, one per direction,
-#                on the pair's corpus, validated on FLORES dev; --threads 1, one
-#                direction per core: `train/general.sh OUT ende &
-#                train/general.sh OUT deen &`
+#   Then per direction, in two rounds: "human" (the pair's corpus), and
+#   "bt" (the direction's own corpus, OUT/corpus/SRCTGT: the pair's with
+#   the target language's monolingual text back-translated into the source
+#   language by the human round's reverse model, BT_WEIGHT; a direction
+#   whose reverse model is not packed yet stops after its human round and
+#   goes on when run again):
+#   5. students  the GRU shape of the embedded default on the round's
+#                corpus (bt: from the human round's best, BT_MIN minutes,
+#                half the learning rate), validated on FLORES dev;
+#                --threads 1, one direction per core: `train/general.sh OUT
+#                ende & train/general.sh OUT deen &`
 #   6. q4        the student fine-tuned through the q4 quantizer
 #                (train.py --quant q4, QAT_MIN minutes), every validated
 #                checkpoint kept; the one to pack chosen on FLORES dev through
 #                the C engine (bench/val_bleu.sh, train/choose.sh: within 0.5
 #                of the best beam-4 BLEU, the fewest degenerate lines with the
-#                guard off), OUT/DIRECTION-final/chosen.txt
-#   7. packed    OUT/DIRECTION-final/DIRECTION.{f32,q8,q4}.nmt with a
-#                vocabulary map (train/vmap.py): f32 and q8 from the student's
-#                best checkpoint, q4 from 6's choice; scored on FLORES dev
-#                (bench/flores.sh, OUT/DIRECTION-final/flores.txt). PACK=1
-#                packs the student's best checkpoint so far in all three
-#                formats, skipping 5 and 6 (a look at a run under way).
+#                guard off), OUT/DIRECTION-final/ROUND/chosen.txt
+#   7. packed    OUT/DIRECTION-final/ROUND/DIRECTION.{f32,q8,q4}.nmt with
+#                the direction's vocabulary map (train/vmap.py on the pair's
+#                corpus, OUT/DIRECTION-final/vmap.txt): f32 and q8 from the
+#                student's best checkpoint, q4 from 6's choice; scored on
+#                FLORES dev (bench/flores.sh, flores.txt beside them). PACK=1
+#                packs the human student's best checkpoint so far in all
+#                three formats and stops (a look at a run under way).
+#   8. chosen    OUT/DIRECTION-final/round.txt: the round whose q4 scores
+#                best at beam 4 on FLORES dev
 #
 # Every step leaves its output in OUT and is skipped when that exists; the
 # trainings resume from their last.pt, so the same command carries on after
@@ -47,7 +56,8 @@
 #
 # Environment: OPEN (../shared/data/open-parallel), MULTI30K
 # (../shared/data/multi30k), VOCAB=16000, STUDENT_MIN=900 (minutes of one
-# core per student), QAT_MIN=120, STUDENT_DIMS (the embedded default's shape),
+# core per student), QAT_MIN=120, BT_MIN=300, BT_WEIGHT=1 (copies of each
+# back-translated pair), STUDENT_DIMS (the embedded default's shape),
 # PYTHON=/usr/bin/python3. Run from the repository root after `make`.
 set -eu
 . train/logged.sh
@@ -60,6 +70,8 @@ MULTI30K=${MULTI30K:-../shared/data/multi30k}
 VOCAB=${VOCAB:-16000}
 STUDENT_MIN=${STUDENT_MIN:-900}
 QAT_MIN=${QAT_MIN:-120}
+BT_MIN=${BT_MIN:-300}
+BT_WEIGHT=${BT_WEIGHT:-1}
 STUDENT_DIMS=${STUDENT_DIMS:-"--emb 256 --enc-hidden 128 --dec-hidden 192 --att 128 --fc 256 --fc-layers 1"}
 PY=${PYTHON:-/usr/bin/python3}
 mkdir -p "$OUT"
@@ -84,10 +96,8 @@ make -s build/host/tests/protect_tool
 for d in $DIRECTIONS; do
 	l=$(other_language "$d")
 	if [ ! -f "$OUT/corpus/$l/report.tsv" ]; then
-		set --
-		for s in "$OUT"/synth/*.en-"$l".tsv.gz; do [ -f "$s" ] && set -- "$@" --extra "$s"; done
 		timed "corpus en-$l" logged "$OUT/corpus-$l.log" "$PY" train/corpus.py --pair "$l" --out "$OUT/corpus/$l" \
-			--open "$OPEN" --multi30k "$MULTI30K" --protect-tool build/host/tests/protect_tool "$@"
+			--open "$OPEN" --multi30k "$MULTI30K" --protect-tool build/host/tests/protect_tool
 	fi
 	if [ ! -f "$OUT/spm.en$l.model" ]; then
 		zcat "$OUT/corpus/$l/train.en.gz" "$OUT/corpus/$l/train.$l.gz" | awk '!seen[$0]++' >"$OUT/spm_input.$l"
@@ -99,40 +109,49 @@ for d in $DIRECTIONS; do
 	fi
 done
 
-data_args() { # data_args SRC TGT: train.py's corpus, validation and vocabulary options
+data_args() { # data_args SRC TGT CORPUS_DIR: train.py's corpus, validation and vocabulary options
 	l=$(other_language "$1$2")
 	echo --src-lang "$1" --tgt-lang "$2" \
-		--src-train "$OUT/corpus/$l/train.$1.gz" --tgt-train "$OUT/corpus/$l/train.$2.gz" \
+		--src-train "$3/train.$1.gz" --tgt-train "$3/train.$2.gz" \
 		--src-val "$OPEN/dev/flores-dev.$1" --tgt-val "$OPEN/dev/flores-dev.$2" \
 		--spm-src "$OUT/spm.en$l.model" --spm-tgt "$OUT/spm.en$l.model" --threads 1 --max-tokens 4000
 }
 
-student() { # student SRC TGT
-	src=$1 tgt=$2
-	run=$OUT/gru-$src$tgt-human
+corpus_of() { # corpus_of SRC TGT ROUND: the corpus a round trains on
+	if [ "$3" = human ]; then echo "$OUT/corpus/$(other_language "$1$2")"; else echo "$OUT/corpus/$1$2"; fi
+}
+
+student() { # student SRC TGT ROUND: the human pairs from scratch, or (bt) on from the human round
+	src=$1 tgt=$2 round=$3
+	run=$OUT/gru-$src$tgt-$round
 	mkdir -p "$run"
 	[ -f "$run/train.done" ] && return
-	# shellcheck disable=SC2046,SC2086
-	timed "student $src$tgt" logged -a "$run/nohup.log" "$PY" train/train.py --out "$run" $(data_args "$src" "$tgt") \
-		$STUDENT_DIMS --max-minutes "$STUDENT_MIN" --valid-every 2000 --save-every 200 --patience 8 --dropout 0.2
+	# shellcheck disable=SC2086
+	set -- $STUDENT_DIMS --max-minutes "$STUDENT_MIN" --lr 1e-3
+	[ "$round" = human ] || set -- --init "$OUT/gru-$src$tgt-human/best.safetensors" --max-minutes "$BT_MIN" --lr 5e-4
+	# shellcheck disable=SC2046
+	timed "student $src$tgt $round" logged -a "$run/nohup.log" "$PY" train/train.py --out "$run" \
+		$(data_args "$src" "$tgt" "$(corpus_of "$src" "$tgt" "$round")") "$@" \
+		--valid-every 2000 --save-every 200 --patience 8 --dropout 0.2
 	touch "$run/train.done"
 }
 
-qat() { # qat SRC TGT: the student through the q4 quantizer, and the checkpoint to pack chosen
-	src=$1 tgt=$2 l=$(other_language "$1$2")
-	run=$OUT/gru-$src$tgt-q4 fin=$OUT/$src$tgt-final
+qat() { # qat SRC TGT ROUND: the round's student through the q4 quantizer, the checkpoint to pack chosen
+	src=$1 tgt=$2 round=$3 l=$(other_language "$1$2")
+	run=$OUT/gru-$src$tgt-$round-q4 fin=$OUT/$src$tgt-final/$round
 	mkdir -p "$run" "$fin"
 	if [ ! -f "$run/train.done" ]; then
 		# shellcheck disable=SC2046
-		timed "q4 $src$tgt" logged -a "$run/nohup.log" "$PY" train/train.py --out "$run" $(data_args "$src" "$tgt") \
-			--init "$OUT/gru-$src$tgt-human/best.safetensors" --quant q4 --lr 2e-4 --warmup 1 \
+		timed "q4 $src$tgt $round" logged -a "$run/nohup.log" "$PY" train/train.py --out "$run" \
+			$(data_args "$src" "$tgt" "$(corpus_of "$src" "$tgt" "$round")") \
+			--init "$OUT/gru-$src$tgt-$round/best.safetensors" --quant q4 --lr 2e-4 --warmup 1 \
 			--max-minutes "$QAT_MIN" --valid-every 500 --save-every 100 --patience 4 --dropout 0.2 --keep-checkpoints
 		touch "$run/train.done"
 	fi
 	if [ ! -f "$fin/chosen.txt" ]; then
-		timed "chosen $src$tgt" logged "$fin/val_q4.txt" env LOOPS=1 SRC="$src" TGT="$tgt" \
+		timed "chosen $src$tgt $round" logged "$fin/val_q4.txt" env LOOPS=1 SRC="$src" TGT="$tgt" \
 			VAL_SRC="$OPEN/dev/flores-dev.$src" VAL_TGT="$OPEN/dev/flores-dev.$tgt" \
-			SPM_SRC="$OUT/spm.en$l.model" SPM_TGT="$OUT/spm.en$l.model" VMAP="$fin/vmap.txt" \
+			SPM_SRC="$OUT/spm.en$l.model" SPM_TGT="$OUT/spm.en$l.model" VMAP="$OUT/$src$tgt-final/vmap.txt" \
 			sh bench/val_bleu.sh -q q4 "$run"/step-*.safetensors
 		choose "$fin/val_q4.txt" >"$fin/chosen.txt"
 	fi
@@ -149,25 +168,74 @@ vmap() { # vmap SRC TGT: the direction's vocabulary map, OUT/SRCTGT-final/vmap.t
 		--spm-src "$spm" --spm-tgt "$spm" --out "$fin/vmap.txt"
 }
 
-packed() { # packed SRC TGT
-	src=$1 tgt=$2 l=$(other_language "$1$2")
-	run=$OUT/gru-$src$tgt-human fin=$OUT/$src$tgt-final spm=$OUT/spm.en$l.model
-	vmap "$src" "$tgt"
+packed() { # packed SRC TGT ROUND: OUT/SRCTGT-final/ROUND/SRCTGT.{f32,q8,q4}.nmt, scored
+	vmap "$1" "$2"   # first: a function's variables are the script's
+	src=$1 tgt=$2 round=$3 l=$(other_language "$1$2")
+	run=$OUT/gru-$src$tgt-$round fin=$OUT/$src$tgt-final/$round spm=$OUT/spm.en$l.model
+	mkdir -p "$fin"
+	[ -f "$fin/flores.txt" ] && [ "${PACK:-0}" != 1 ] && return
 	for q in f32 q8 q4; do
 		weights=$run/best.safetensors
 		[ $q = q4 ] && [ "${PACK:-0}" != 1 ] && weights=$(cat "$fin/chosen.txt")
-		./model-pack --quant "$q" --vmap "$fin/vmap.txt" -o "$fin/$src$tgt.$q.nmt" "$weights" "$spm" "$spm"
+		./model-pack --quant "$q" --vmap "$OUT/$src$tgt-final/vmap.txt" -o "$fin/$src$tgt.$q.nmt" "$weights" "$spm" "$spm"
 	done
-	FLORES=$OPEN/dev SRC=$src TGT=$tgt sh bench/flores.sh "$fin/$src$tgt.f32.nmt" "$fin/$src$tgt.q8.nmt" "$fin/$src$tgt.q4.nmt" |
-		tee "$fin/flores.txt"
+	FLORES=$OPEN/dev SRC=$src TGT=$tgt sh bench/flores.sh "$fin/$src$tgt.f32.nmt" "$fin/$src$tgt.q8.nmt" \
+		"$fin/$src$tgt.q4.nmt" >"$fin/flores.tmp" && mv "$fin/flores.tmp" "$fin/flores.txt"
+	cat "$fin/flores.txt"
+}
+
+backtranslated() { # backtranslated SRC TGT: OUT/synth/bt.SRCTGT.tsv.gz, 1 when the reverse model is not there yet
+	src=$1 tgt=$2 rev=$2$1
+	out=$OUT/synth/bt.$src$tgt.tsv.gz model=$OUT/$rev-final/human/$rev.q8.nmt
+	[ -f "$out" ] && return 0
+	if [ ! -f "$OUT/$rev-final/human/flores.txt" ]; then
+		echo "general.sh: $src$tgt back-translation waits for the $rev model ($model)"
+		return 1
+	fi
+	mkdir -p "$OUT/synth"
+	zcat "$OUT/mono/mono.$tgt.tsv.gz" | cut -f1 >"$OUT/synth/bt.$src$tgt.mono"
+	zcat "$OUT/mono/mono.$tgt.tsv.gz" | cut -f2 | sed 's/^/bt-/' >"$OUT/synth/bt.$src$tgt.tag"
+	timed "back-translation $src$tgt" ./nmt -m "$model" -b 4 -t 1 -q \
+		<"$OUT/synth/bt.$src$tgt.mono" >"$OUT/synth/bt.$src$tgt.hyp"
+	# columns: English, the other language, tag (train/corpus.py --extra)
+	if [ "$src" = en ]; then set -- hyp mono; else set -- mono hyp; fi
+	paste "$OUT/synth/bt.$src$tgt.$1" "$OUT/synth/bt.$src$tgt.$2" "$OUT/synth/bt.$src$tgt.tag" | gzip >"$out.tmp"
+	mv "$out.tmp" "$out"
+	rm -f "$OUT/synth/bt.$src$tgt".mono "$OUT/synth/bt.$src$tgt".hyp "$OUT/synth/bt.$src$tgt".tag
+}
+
+bt_corpus() { # bt_corpus SRC TGT: the pair's corpus with SRCTGT's back-translations, OUT/corpus/SRCTGT
+	src=$1 tgt=$2 l=$(other_language "$1$2")
+	[ -f "$OUT/corpus/$src$tgt/report.tsv" ] && return
+	timed "corpus $src$tgt" logged "$OUT/corpus-$src$tgt.log" "$PY" train/corpus.py --pair "$l" \
+		--out "$OUT/corpus/$src$tgt" --open "$OPEN" --multi30k "$MULTI30K" \
+		--protect-tool build/host/tests/protect_tool --extra "$OUT/synth/bt.$src$tgt.tsv.gz:$BT_WEIGHT"
+}
+
+chosen_round() { # chosen_round SRC TGT: OUT/SRCTGT-final/round.txt, the round whose q4 is best at beam 4
+	fin=$OUT/$1$2-final
+	for round in human bt; do
+		[ -f "$fin/$round/flores.txt" ] || continue
+		awk -v r=$round '/q4.nmt/ && $2 == "beam4" { print $3, r }' "$fin/$round/flores.txt"
+	done | sort -n -r | head -1 | cut -d' ' -f2 >"$fin/round.txt"
+	echo "$1$2: the $(cat "$fin/round.txt") round's model"
 }
 
 for d in $DIRECTIONS; do
 	case $d in en*) s=en t=$(other_language "$d") ;; *) s=$(other_language "$d") t=en ;; esac
-	if [ "${PACK:-0}" != 1 ]; then
-		student "$s" "$t"
-		vmap "$s" "$t"
-		qat "$s" "$t"
+	if [ "${PACK:-0}" = 1 ]; then
+		packed "$s" "$t" human
+		continue
 	fi
-	packed "$s" "$t"
+	student "$s" "$t" human
+	vmap "$s" "$t"
+	qat "$s" "$t" human
+	packed "$s" "$t" human
+	if backtranslated "$s" "$t"; then
+		bt_corpus "$s" "$t"
+		student "$s" "$t" bt
+		qat "$s" "$t" bt
+		packed "$s" "$t" bt
+	fi
+	chosen_round "$s" "$t"
 done
