@@ -94,17 +94,21 @@ class NMT(nn.Module):
         c = torch.einsum('bs,bsd->bd', alpha, states)
         return self.dec(torch.cat([x, c], dim=-1), h)
 
-    def readout(self, h):
-        """FC stack and tied output layer: logits [..., Vt] from GRU states."""
+    def readout(self, h, rows=None):
+        """FC stack and tied output layer: logits [..., Vt] from GRU states;
+        with rows (target ids), only those columns, in that order."""
         z = F.relu(self.fc_in(self.drop(h)))
         for _ in range(self.cfg.fc_layers):
             z = F.relu(self.fc(z)) + z
         t = torch.tanh(self.top(self.drop(z)))
-        return t @ self.tgt_emb.weight.t() + self.out_bias
+        if rows is None:
+            return t @ self.tgt_emb.weight.t() + self.out_bias
+        return t @ self.tgt_emb.weight[rows].t() + self.out_bias[rows]
 
-    def forward(self, src, src_len, tgt_in):
-        """Teacher forcing. tgt_in: [B, T] (BOS-first). Returns logits [B, T, Vt]."""
-        return self.readout(self.decoder_states(src, src_len, tgt_in))
+    def forward(self, src, src_len, tgt_in, rows=None):
+        """Teacher forcing. tgt_in: [B, T] (BOS-first). Returns logits [B, T, Vt]
+        (with rows: [B, T, len(rows)], the columns of those target ids)."""
+        return self.readout(self.decoder_states(src, src_len, tgt_in), rows)
 
     def decoder_states(self, src, src_len, tgt_in):
         """Teacher forcing up to the GRU: states h_i [B, T, r].

@@ -120,6 +120,10 @@ def parse_args():
     p.add_argument('--src-sampling-alpha', type=float, default=0.0,
                    help='segment the training sources by subword sampling with this alpha '
                    '(0: the best segmentation); drawn once, at loading, from --seed')
+    p.add_argument('--batch-vocab', type=int, default=0,
+                   help='gru: score each batch on its own target pieces and N more drawn at random, not '
+                        'the whole vocabulary (Jean et al. 2015; the engine scores a shortlist too): the '
+                        'output layer is most of a step on CPU (0: off)')
     p.add_argument('--lr', type=float, default=1e-3)
     p.add_argument('--warmup', type=int, default=400)
     p.add_argument('--decay-by-time', action='store_true',
@@ -150,6 +154,8 @@ def parse_args():
     args = p.parse_args()
     if args.self_distill and not (args.init and args.quant and args.family == 'gru'):
         p.error('--self-distill needs --init, --quant and the gru family')
+    if args.batch_vocab and (args.family != 'gru' or args.self_distill or args.unlikelihood or args.negatives):
+        p.error('--batch-vocab is for the gru family, without --self-distill, --unlikelihood or --negatives')
     return args
 
 
@@ -379,6 +385,18 @@ def lr_at(args, state, elapsed):
     return lr
 
 
+def batch_vocabulary(tout, vocab, extra, seed):
+    """The target pieces a batch is scored on: its own (tout's, less
+    IGNORE) and `extra` more drawn uniformly (some push-down for pieces no
+    batch nearby holds), sorted; and tout as positions in that list."""
+    real = tout[tout != data.IGNORE]
+    g = torch.Generator(device='cpu').manual_seed(seed)
+    drawn = torch.randint(0, vocab, (extra,), generator=g).to(tout.device)
+    rows = torch.unique(torch.cat([real, drawn]))
+    mapped = torch.searchsorted(rows, tout.clamp(min=0))
+    return rows, torch.where(tout == data.IGNORE, tout, mapped)
+
+
 def run(model, opt, state, train, val, val_refs, sp_tgt, args, last):
     model.train()
     packed = data.Packed(train, args.device)
@@ -399,8 +417,12 @@ def run(model, opt, state, train, val, val_refs, sp_tgt, args, last):
                 g['lr'] = lr
             if model.fq:
                 model.fq.quantize()
+            rows = None
+            if args.batch_vocab:
+                rows, tout = batch_vocabulary(tout, model.cfg.tgt_vocab, args.batch_vocab,
+                                              args.seed * 1000003 + state['step'])
             with autocast(args):
-                logits = model(src, src_len, tin)
+                logits = model(src, src_len, tin, rows) if rows is not None else model(src, src_len, tin)
             loss = F.cross_entropy(logits.float().reshape(-1, logits.size(-1)), tout.reshape(-1),
                                    ignore_index=data.IGNORE, label_smoothing=args.label_smoothing)
             if args.float_model is not None:
