@@ -31,7 +31,10 @@
 #   goes on when run again):
 #   5. students  the GRU shape of the embedded default on the round's
 #                corpus (bt: from the human round's best, BT_MIN minutes,
-#                half the learning rate), validated on FLORES dev;
+#                half the learning rate), each batch scored on its own
+#                target pieces and BATCH_VOCAB random ones (train.py
+#                --batch-vocab: 2.2x the steps an hour), validated on FLORES
+#                dev;
 #                --threads 1, one direction per core: `train/general.sh OUT
 #                ende & train/general.sh OUT deen &`
 #   6. q4        the student fine-tuned through the q4 quantizer
@@ -57,7 +60,8 @@
 # Environment: OPEN (../shared/data/open-parallel), MULTI30K
 # (../shared/data/multi30k), VOCAB=16000, STUDENT_MIN=900 (minutes of one
 # core per student), QAT_MIN=120, BT_MIN=300, BT_WEIGHT=1 (copies of each
-# back-translated pair), STUDENT_DIMS (the embedded default's shape),
+# back-translated pair), BATCH_VOCAB=1024 (0: the whole vocabulary),
+# STUDENT_DIMS (the embedded default's shape),
 # PYTHON=/usr/bin/python3. Run from the repository root after `make`.
 set -eu
 . train/logged.sh
@@ -72,6 +76,7 @@ STUDENT_MIN=${STUDENT_MIN:-900}
 QAT_MIN=${QAT_MIN:-120}
 BT_MIN=${BT_MIN:-300}
 BT_WEIGHT=${BT_WEIGHT:-1}
+BATCH_VOCAB=${BATCH_VOCAB:-1024}
 STUDENT_DIMS=${STUDENT_DIMS:-"--emb 256 --enc-hidden 128 --dec-hidden 192 --att 128 --fc 256 --fc-layers 1"}
 PY=${PYTHON:-/usr/bin/python3}
 mkdir -p "$OUT"
@@ -132,7 +137,7 @@ student() { # student SRC TGT ROUND: the human pairs from scratch, or (bt) on fr
 	# shellcheck disable=SC2046
 	timed "student $src$tgt $round" logged -a "$run/nohup.log" "$PY" train/train.py --out "$run" \
 		$(data_args "$src" "$tgt" "$(corpus_of "$src" "$tgt" "$round")") "$@" \
-		--valid-every 2000 --save-every 200 --patience 8 --dropout 0.2
+		--valid-every 2000 --save-every 200 --patience 8 --dropout 0.2 --batch-vocab "$BATCH_VOCAB"
 	touch "$run/train.done"
 }
 
