@@ -45,7 +45,7 @@
 #                guard off), OUT/DIRECTION-final/ROUND/chosen.txt
 #   7. packed    OUT/DIRECTION-final/ROUND/DIRECTION.{f32,q8,q4}.nmt with
 #                the direction's vocabulary map (train/vmap.py on the pair's
-#                corpus, OUT/DIRECTION-final/vmap.txt): f32 and q8 from the
+#                corpus, single pieces, OUT/DIRECTION-final/vmap.txt): f32 and q8 from the
 #                student's best checkpoint, q4 from 6's choice; scored on
 #                FLORES dev (bench/flores.sh, flores.txt beside them). PACK=1
 #                packs the human student's best checkpoint so far in all
@@ -167,10 +167,13 @@ vmap() { # vmap SRC TGT: the direction's vocabulary map, OUT/SRCTGT-final/vmap.t
 	fin=$OUT/$src$tgt-final spm=$OUT/spm.en$l.model
 	mkdir -p "$fin"
 	[ -f "$fin/vmap.txt" ] && return
+	# single pieces only: with 16,000 pieces the pairs of pieces were 94% of
+	# the map for 2 points of coverage (docs/TRAINING.md)
 	timed "vmap $src$tgt" logged "$fin/vmap.log" "$PY" train/vmap.py \
 		--src-train "$OUT/corpus/$l/train.$src.gz" --tgt-train "$OUT/corpus/$l/train.$tgt.gz" \
 		--src-val "$OPEN/dev/flores-dev.$src" --tgt-val "$OPEN/dev/flores-dev.$tgt" \
-		--spm-src "$spm" --spm-tgt "$spm" --out "$fin/vmap.txt"
+		--spm-src "$spm" --spm-tgt "$spm" --max-n 1 --zero-short 1 --zero 200 --min-count 2 --per-ngram 15 \
+		--out "$fin/vmap.txt"
 }
 
 packed() { # packed SRC TGT ROUND: OUT/SRCTGT-final/ROUND/SRCTGT.{f32,q8,q4}.nmt, scored
