@@ -45,8 +45,11 @@
 #                guard off), OUT/DIRECTION-final/ROUND/chosen.txt
 #   7. packed    OUT/DIRECTION-final/ROUND/DIRECTION.{f32,q8,q4}.nmt with
 #                the direction's vocabulary map (train/vmap.py on the pair's
-#                corpus, single pieces, OUT/DIRECTION-final/vmap.txt): f32 and q8 from the
-#                student's best checkpoint, q4 from 6's choice; scored on
+#                corpus, single pieces, OUT/DIRECTION-final/vmap.txt): f32
+#                and q8 from the student's best checkpoint, q4 from 6's
+#                choice; the products
+#                of the 1,000 most frequent pieces' embeddings computed at
+#                open (model-pack --precompute-top 1000); scored on
 #                FLORES dev (bench/flores.sh, flores.txt beside them). PACK=1
 #                packs the human student's best checkpoint so far in all
 #                three formats and stops (a look at a run under way).
@@ -185,7 +188,8 @@ packed() { # packed SRC TGT ROUND: OUT/SRCTGT-final/ROUND/SRCTGT.{f32,q8,q4}.nmt
 	for q in f32 q8 q4; do
 		weights=$run/best.safetensors
 		[ $q = q4 ] && [ "${PACK:-0}" != 1 ] && weights=$(cat "$fin/chosen.txt")
-		./model-pack --quant "$q" --vmap "$OUT/$src$tgt-final/vmap.txt" -o "$fin/$src$tgt.$q.nmt" "$weights" "$spm" "$spm"
+		./model-pack --quant "$q" --precompute-top 1000 --vmap "$OUT/$src$tgt-final/vmap.txt" \
+			-o "$fin/$src$tgt.$q.nmt" "$weights" "$spm" "$spm"
 	done
 	FLORES=$OPEN/dev SRC=$src TGT=$tgt sh bench/flores.sh "$fin/$src$tgt.f32.nmt" "$fin/$src$tgt.q8.nmt" \
 		"$fin/$src$tgt.q4.nmt" >"$fin/flores.tmp" && mv "$fin/flores.tmp" "$fin/flores.txt"
