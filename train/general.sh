@@ -52,7 +52,8 @@
 #                open (model-pack --precompute-top 1000); scored on
 #                FLORES dev (bench/flores.sh, flores.txt beside them). PACK=1
 #                packs the human student's best checkpoint so far in all
-#                three formats and stops (a look at a run under way).
+#                three formats into OUT/DIRECTION-final/look/ and stops (a
+#                look at a run under way).
 #   8. chosen    OUT/DIRECTION-final/round.txt: the round whose q4 scores
 #                best at beam 4 on FLORES dev
 #
@@ -183,6 +184,7 @@ packed() { # packed SRC TGT ROUND: OUT/SRCTGT-final/ROUND/SRCTGT.{f32,q8,q4}.nmt
 	vmap "$1" "$2"   # first: a function's variables are the script's
 	src=$1 tgt=$2 round=$3 l=$(other_language "$1$2")
 	run=$OUT/gru-$src$tgt-$round fin=$OUT/$src$tgt-final/$round spm=$OUT/spm.en$l.model
+	[ "${PACK:-0}" = 1 ] && fin=$OUT/$src$tgt-final/look   # a look is never taken for the round's result
 	mkdir -p "$fin"
 	[ -f "$fin/flores.txt" ] && [ "${PACK:-0}" != 1 ] && return
 	for q in f32 q8 q4; do
