@@ -33,7 +33,7 @@ LDLIBS   = -lm
 
 # The library (libnmt.a): the public API of nmt.h (api/) over the engine,
 # its kernels and the tokenizer; everything the binaries and tests share.
-LIB_SRC  = $(wildcard api/*.c) $(wildcard format/*.c) $(wildcard engine/*.c) $(wildcard quant/*.c) $(wildcard vocab/*.c) $(wildcard text/*.c)
+LIB_SRC  = $(wildcard api/*.c) $(wildcard format/*.c) $(wildcard engine/*.c) $(wildcard family/*/*.c) $(wildcard quant/*.c) $(wildcard vocab/*.c) $(wildcard text/*.c)
 PACK_SRC = $(filter-out pack/main.c,$(wildcard pack/*.c))
 # The command line's input reader (nmt only; main.c uses nmt.h's API).
 CLI_SRC  = $(wildcard cli/*.c server/*.c)
@@ -142,9 +142,12 @@ $(eval $(call variant,$(B),$(MUSL_CC)))
 # (private: a target-specific variable is otherwise inherited by the
 # target's prerequisites, and cli/embedded-*.o depends, through the packed
 # model and model-pack, on every kernel.)
-COLD_ENGINE = align arch family markup model precomp protect segment state tensors translator translator_output vmap gru ssru
-$(B)/api/%.o $(B)/cli/%.o $(B)/server/%.o $(B)/format/%.o $(B)/text/%.o $(B)/vocab/%.o $(B)/main.o \
-	$(foreach f,$(COLD_ENGINE),$(B)/engine/$(f).o): private CFLAGS += -Os
+COLD_ENGINE = engine/family engine/model engine/state engine/tensors engine/translator engine/translator_output \
+	engine/vmap family/gru/arch family/gru/gru family/gru/precomp family/ssru/ssru
+# The text pipeline's per-line work, all but the repetition guard, which runs every decode step.
+COLD_TEXT = $(filter-out text/guard,$(basename $(wildcard text/*.c)))
+$(B)/api/%.o $(B)/cli/%.o $(B)/server/%.o $(B)/format/%.o $(B)/vocab/%.o $(B)/main.o \
+	$(foreach f,$(COLD_ENGINE) $(COLD_TEXT),$(B)/$(f).o): private CFLAGS += -Os
 # On x86-64 the generic element-wise kernels run only for NMT_KERNELS=scalar
 # or a CPU without AVX2 (14 KB less); aarch64 runs them always, at -O2.
 ifneq ($(ARCH),aarch64)
@@ -193,13 +196,13 @@ $(B)/libnmt.a: $(LIB_MUSL)
 	$(AR) rcs $@ $^
 
 # make CUDA=1: also ./nmt-cuda, dynamically linked (glibc) against CUDA's
-# static runtime, with engine/cuda.cu (nvcc) in place of engine/cuda_none.c:
+# static runtime, with family/gru/cuda.cu (nvcc) in place of family/gru/cuda_none.c:
 # `--device cuda` runs the model on an NVIDIA GPU. NVCC_ARCH sets the GPUs
 # compiled for (sm_75 code and PTX, which newer GPUs compile when loading).
 CUDA_HOME ?= /usr/local/cuda
 NVCC      ?= $(CUDA_HOME)/bin/nvcc
 NVCC_ARCH ?= sm_75
-CUDA_LIB_SRC = $(filter-out engine/cuda_none.c,$(LIB_SRC))
+CUDA_LIB_SRC = $(filter-out family/gru/cuda_none.c,$(LIB_SRC))
 CUDA_LIBS = -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lpthread -lstdc++
 ifeq ($(CUDA),1)
 all: nmt-cuda
@@ -207,11 +210,11 @@ endif
 $(eval $(call variant,build/cuda,$(HOST_CC)))
 
 # -fmad=false: no fused multiply-adds, as -ffp-contract=off on the CPU
-build/cuda/engine/cuda.o: engine/cuda.cu
+build/cuda/family/gru/cuda.o: family/gru/cuda.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) -std=c++17 -O2 -fmad=false -arch=$(NVCC_ARCH) -I. -Xcompiler -Wall,-Wextra,-Werror -MMD -MP -c $< -o $@
 
-CUDA_OBJS = $(patsubst %.c,build/cuda/%.o,$(CUDA_LIB_SRC)) build/cuda/engine/cuda.o
+CUDA_OBJS = $(patsubst %.c,build/cuda/%.o,$(CUDA_LIB_SRC)) build/cuda/family/gru/cuda.o
 
 nmt-cuda: build/cuda/main.o $(patsubst %.c,build/cuda/%.o,$(CLI_SRC)) build/cuda/cli/embedded-$(EMBED_TAG).o $(CUDA_OBJS)
 	$(HOST_CC) -o $@ $^ $(CUDA_LIBS) $(LDLIBS)
@@ -329,11 +332,11 @@ $(H)/tests/split_tool: $(H)/tests/split_tool.o $(LIB_HOST)
 $(H)/tests/protect_tool: $(H)/tests/protect_tool.o $(LIB_HOST)
 	$(HOST_CC) $(SAN) -o $@ $^ $(LDLIBS)
 
-# The CUDA path's tests, run here on engine/cuda.cu itself compiled for the
+# The CUDA path's tests, run here on family/gru/cuda.cu itself compiled for the
 # CPU (tests/cuda_emu.h): every kernel, buffer and table of the GPU path
 # against the CPU engine, on any machine. make test-cuda CUDA=1 runs the same
 # tests on a real GPU.
-$(H)/engine/cuda_emu.o: engine/cuda.cu tests/cuda_emu.h
+$(H)/family/gru/cuda_emu.o: family/gru/cuda.cu tests/cuda_emu.h
 	@mkdir -p $(dir $@)
 	$(HOST_CXX) -std=c++17 -x c++ $(filter-out -std=c11,$(CFLAGS_COMMON)) $(SAN) -DNMT_CUDA_EMULATE \
 		-include tests/cuda_emu.h -I. -MMD -MP -c $< -o $@
@@ -341,11 +344,11 @@ $(H)/engine/cuda_emu.o: engine/cuda.cu tests/cuda_emu.h
 # nmt with the emulated GPU path (--device cuda runs cuda.cu on the CPU):
 # bench/cuda_emu.sh compares its translations with the CPU engine's on the
 # default model (docs/RESULTS.md).
-$(H)/nmt-cuda-emu: $(H)/main.o $(filter-out $(H)/engine/cuda_none.o,$(LIB_HOST)) $(H)/engine/cuda_emu.o
+$(H)/nmt-cuda-emu: $(H)/main.o $(filter-out $(H)/family/gru/cuda_none.o,$(LIB_HOST)) $(H)/family/gru/cuda_emu.o
 	$(HOST_CC) $(SAN) -o $@ $^ -lstdc++ -lpthread $(LDLIBS)
 
 $(H)/tests/test_cuda.o: CFLAGS += -DNMT_TEST_CUDA_EMULATED
-$(H)/tests/test_cuda: $(H)/tests/test_cuda.o $(filter-out $(H)/engine/cuda_none.o,$(LIB_HOST)) $(H)/engine/cuda_emu.o
+$(H)/tests/test_cuda: $(H)/tests/test_cuda.o $(filter-out $(H)/family/gru/cuda_none.o,$(LIB_HOST)) $(H)/family/gru/cuda_emu.o
 	$(HOST_CC) $(SAN) -o $@ $^ -lcmocka -lstdc++ -lpthread $(LDLIBS)
 
 # The allocation-counting test sees every malloc/calloc/realloc of the

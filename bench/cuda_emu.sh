@@ -1,6 +1,6 @@
 #!/bin/sh
 # Does the CUDA path translate exactly as the CPU engine on the default
-# model? Without a GPU, engine/cuda.cu runs on the CPU under
+# model? Without a GPU, family/gru/cuda.cu runs on the CPU under
 # tests/cuda_emu.h (build/host/nmt-cuda-emu, --device cuda); this compares
 # its translations and n-best scores with ./nmt's on the first LINES lines
 # of Multi30k test_2016_flickr, greedy and beam 4, for every weight format.

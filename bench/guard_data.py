@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """How often reference translations repeat themselves in the ways the
-repetition guard (engine/guard.h) forbids: the data behind its limits.
+repetition guard (text/guard.h) forbids: the data behind its limits.
 
     bench/guard_data.py TARGET.model TEXT [TEXT ...]
 
 Each line is cut into the target vocabulary's pieces (bare word marks left
 out, as the guard leaves them out), each piece read as its text with every
-letter small (the guard's case classes, vocab/cases.h) and, for comparison,
+letter small (the guard's case classes, text/cases.h) and, for comparison,
 as itself. Prints, per reading, the lines with a piece three times in a
 row, a longer n-gram (2..12 pieces) twice and three times in a row, and a
 4-gram three times within 64 pieces.

@@ -5,7 +5,7 @@
 #include <stdint.h>
 
 #include "../nmt.h"   /* NMT_MAX_BEAM */
-#include "guard.h"
+#include "../text/guard.h"
 #include "model.h"
 #include "topk.h"
 #include "../quant/matrix.h"
@@ -42,7 +42,7 @@ typedef struct {
 struct nmt_state;
 
 /* A device that runs the encoder and the decoder's steps instead of this
- * CPU (engine/cuda.h), the search's bookkeeping staying here: each step it
+ * CPU (family/gru/cuda.h), the search's bookkeeping staying here: each step it
  * returns every sentence's k best continuations, and it carries the
  * surviving rows' states over to the next step itself. */
 typedef struct nmt_device_ops {

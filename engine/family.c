@@ -3,8 +3,8 @@
 
 #include <string.h>
 
-#include "gru.h"
-#include "ssru.h"
+#include "../family/gru/gru.h"
+#include "../family/ssru/ssru.h"
 
 static const nmt_family *const FAMILIES[] = { &nmt_family_gru, &nmt_family_ssru };
 

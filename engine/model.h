@@ -7,7 +7,7 @@
 
 #include "../nmt.h"
 #include "../quant/matrix.h"
-#include "../vocab/cases.h"
+#include "../text/cases.h"
 #include "../vocab/spm.h"
 #include "../format/format.h"
 #include "vmap.h"
@@ -38,7 +38,7 @@ typedef struct {
 	const float *b;            /* may be NULL */
 } nmt_linear;
 
-/* The SSRU family's weights (engine/ssru.c; Marian's student models):
+/* The SSRU family's weights (family/ssru/ssru.c; Marian's student models):
  * multi-head attention (q, k, v, o, each W x + b, then a layer norm of the
  * output plus the input), a ReLU feed-forward block with its layer norm,
  * and an SSRU layer (W, W_f, b_f and a layer norm). */
@@ -91,13 +91,13 @@ struct nmt_model {
 	 * the engine computes without them. */
 	const float *pre_enc, *pre_att;
 	int pre_src, pre_tgt;
-	float *owned_precomp;                        /* the tables when computed at open (engine/precomp.h) */
+	float *owned_precomp;                        /* the tables when computed at open (family/gru/precomp.h) */
 	int has_vmap;
 	/* What every shortlist holds, the map's 0-grams and EOS: their ids in
 	 * increasing order, their output biases and, for q8/q4, their rows of
 	 * the output layer gathered once at open (shared_w; data NULL for f32),
 	 * so that each step multiplies them for all of a batch's rows in one
-	 * product (engine/decoder.c). n_shared is 0 without a map. */
+	 * product (family/gru/decoder.c). n_shared is 0 without a map. */
 	/* Shortlists padded as marian-decoder pads its own (an imported
 	 * model's metadata says so): the smallest ids from pad_from on that
 	 * are not in the list, until its length is a multiple of pad (0: none). */

@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuda.h"
+#include "../family/gru/cuda.h"
 #include "../format/grow.h"
-#include "segment.h"
-#include "align.h"
+#include "../text/segment.h"
+#include "../text/align.h"
 
 nmt_translator *nmt_translator_new(const nmt_model *m)
 {

@@ -7,8 +7,8 @@
 #include <stdint.h>
 
 #include "../text/split.h"
-#include "markup.h"
-#include "protect.h"
+#include "../text/markup.h"
+#include "../text/protect.h"
 #include "../text/case.h"
 #include "translator.h"
 

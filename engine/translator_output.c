@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "align.h"
+#include "../text/align.h"
 #include "../format/grow.h"
 
 /* Room for need words in the word pools (log-probabilities and source

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../engine/arch.h"
+#include "../family/gru/arch.h"
 #include "../quant/matrix.h"
 #include "../vocab/spm.h"
 #include "file.h"

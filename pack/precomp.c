@@ -3,7 +3,7 @@
 #include <stdlib.h>
 
 #include "../engine/engine.h"
-#include "../engine/precomp.h"
+#include "../family/gru/precomp.h"
 #include "../format/error.h"
 #include "../format/format.h"
 

@@ -7,7 +7,7 @@
  * the same IEEE operations in the same order (-ffp-contract=off) and sums
  * keep a fixed eight-lane order, so the results are bit-identical on every
  * ISA. Internal to quant/, to engine/topk.h (the greedy pick is
- * nmt_ew_first_reaching) and to engine/cuda.cu, which runs the same
+ * nmt_ew_first_reaching) and to family/gru/cuda.cu, which runs the same
  * bodies on the GPU. */
 #ifndef NMT_QUANT_EW_BODY_H
 #define NMT_QUANT_EW_BODY_H
@@ -18,7 +18,7 @@
 
 #include "approx.h"
 
-#ifdef __CUDACC__   /* engine/cuda.cu runs these same bodies on the GPU */
+#ifdef __CUDACC__   /* family/gru/cuda.cu runs these same bodies on the GPU */
 #define NMT_EW_INLINE static inline __host__ __device__
 #else
 #define NMT_EW_INLINE static inline __attribute__((always_inline))
@@ -205,7 +205,7 @@ NMT_EW_INLINE void nmt_ew_weighted_sums_nb(const float *w, const int NB, const f
 /* out[i * n + k] = sum_j w[i * n_rows + j] * rows[j * n + k] for i < n_w,
  * k < n: the attention's weighed projected states for the n_w hypotheses
  * of one sentence, each element summed over j in order from 0 (as
- * engine/cuda.cu's k_att_context sums), so the result is the same for any
+ * family/gru/cuda.cu's k_att_context sums), so the result is the same for any
  * n_w. */
 NMT_EW_INLINE void nmt_ew_weighted_sum(const float *w, int n_w, const float *rows, int n_rows, int n, float *out)
 {

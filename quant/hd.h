@@ -1,4 +1,4 @@
-/* NMT_HD marks an inline function that the CUDA build (engine/cuda.cu) also
+/* NMT_HD marks an inline function that the CUDA build (family/gru/cuda.cu) also
  * compiles for the GPU, so that both run the very same code: the element-wise
  * math, the activation quantizer, the layout of quantized weights, the k-best
  * list. Empty in every C build. */

@@ -1,4 +1,4 @@
-/* Runs engine/cuda.cu on the CPU, so that the CUDA path's own code — its
+/* Runs family/gru/cuda.cu on the CPU, so that the CUDA path's own code — its
  * buffers, tables, indexing, kernels and their k-best merge — is tested
  * against the CPU engine on a machine without a GPU (make test builds
  * build/cuda-emu/tests/test_cuda with it). Included before cuda.cu,

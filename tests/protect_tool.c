@@ -1,4 +1,4 @@
-/* Span protection on stdin (engine/protect.h), as the translator does it,
+/* Span protection on stdin (text/protect.h), as the translator does it,
  * for the training recipe (train/corpus.py teaches the models the
  * placeholder with exactly the text the engine will give them):
  *
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../engine/protect.h"
+#include "../text/protect.h"
 
 enum { MAX_SPANS = 64 };
 

@@ -1,7 +1,7 @@
-/* The repetition guard (engine/guard.h) on the tiny model's target pieces:
+/* The repetition guard (text/guard.h) on the tiny model's target pieces:
  * which continuations it blocks, the limits a source sets, the check of a
  * finished translation, and the case classes its piece rules read
- * (vocab/cases.h). */
+ * (text/cases.h). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -9,9 +9,9 @@
 
 #include <string.h>
 
-#include "../engine/guard.h"
+#include "../text/guard.h"
 #include "../engine/model.h"
-#include "../vocab/cases.h"
+#include "../text/cases.h"
 
 static nmt_model *model;
 
@@ -163,7 +163,7 @@ static void test_a_translation_is_checked_whole(void **state)
 	assert_false(nmt_guard_violated(model->tgt_vocab, model->tgt_cases, &lim, NULL, 0));
 }
 
-/* The case classes (vocab/cases.h) on both vocabularies. */
+/* The case classes (text/cases.h) on both vocabularies. */
 
 static int class_size(const nmt_cases *c, int32_t id)
 {

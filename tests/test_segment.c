@@ -1,4 +1,4 @@
-/* Where over-long sentences are cut (engine/segment.h), with the tiny
+/* Where over-long sentences are cut (text/segment.h), with the tiny
  * model's source vocabulary: not at all when they fit, else before the
  * latest word in the second half of the window, else at the limit. */
 #include <stdarg.h>
@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "../engine/model.h"
-#include "../engine/segment.h"
+#include "../text/segment.h"
 
 static nmt_model *model;
 static spm_scratch *scratch;

@@ -1,4 +1,4 @@
-/* Protected spans: what text/spans.h finds, and how engine/protect.h
+/* Protected spans: what text/spans.h finds, and how text/protect.h
  * replaces them in a source and puts them back into a translation. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../engine/protect.h"
+#include "../text/protect.h"
 #include "../text/spans.h"
 
 /* The spans of text, each in brackets, for a language that does or does

@@ -71,7 +71,7 @@ static void test_prefixes(void **state)
 		     "La Sra. Gómez vive en el núm. 5, véase la pág. 3. | ¿Dónde está?");
 }
 
-/* the word a protected span stands as (engine/protect.h): one the
+/* the word a protected span stands as (text/protect.h): one the
  * language's models are trained to carry (train/corpus.py) */
 static void test_placeholders(void **state)
 {

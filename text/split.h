@@ -46,7 +46,7 @@ typedef struct {
 	int ordinals;                 /* a number followed by "." is an ordinal */
 	int nouns_capitalised;        /* German: a capital says little about a sentence start */
 	/* a word that stands in for a protected span while a sentence is
-	 * translated (engine/protect.h): one the model translates as a word of
+	 * translated (text/protect.h): one the model translates as a word of
 	 * its own */
 	const char *placeholder;
 } nmt_split_lang;

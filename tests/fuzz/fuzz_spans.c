@@ -1,13 +1,13 @@
 /* Protected spans on any bytes, for a language that capitalises its nouns
  * and one that does not: text/spans.h finds spans in order, inside the
- * text, never empty; engine/protect.h replaces them and, given the
+ * text, never empty; text/protect.h replaces them and, given the
  * substituted text back as a "translation" aligned word for word, puts
  * every span back byte for byte, within the room its contract promises. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../engine/protect.h"
+#include "../../text/protect.h"
 #include "../../text/spans.h"
 #include "fuzz.h"
 

@@ -2,7 +2,7 @@
 
 #include <string.h>
 
-#include "../text/spans.h"
+#include "spans.h"
 
 static int is_space(char c)
 {

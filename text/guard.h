@@ -1,7 +1,7 @@
 /* The repetition guard: the search never lets a hypothesis loop.
  *
  *  - pieces: no n-gram of 1..NMT_GUARD_PERIOD target pieces (a piece and
- *    its twins in other case counting as one, vocab/cases.h, as a reader
+ *    its twins in other case counting as one, text/cases.h, as a reader
  *    reads "Ein Mann ... ein Mann") more than NMT_GUARD_COPIES times in a
  *    row, and no NMT_GUARD_NGRAM-gram more than
  *    NMT_GUARD_COPIES times in the last NMT_GUARD_WINDOW pieces at all (a
@@ -35,7 +35,7 @@
 #include <stdint.h>
 
 #include "../quant/hd.h"
-#include "../vocab/cases.h"
+#include "cases.h"
 #include "../vocab/spm.h"
 
 #define NMT_GUARD_PERIOD 12

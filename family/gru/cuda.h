@@ -1,4 +1,4 @@
-/* The CUDA path (make CUDA=1, engine/cuda.cu): the encoder and the
+/* The CUDA path (make CUDA=1, family/gru/cuda.cu): the encoder and the
  * decoder's steps on an NVIDIA GPU, for batched translation — the weights
  * copied to the device in their packed formats (q8/q4 products in integers,
  * as on the CPU), the fused bias + log-softmax + k-best of Amun 2018 (Alg.
@@ -10,7 +10,7 @@
 #define NMT_ENGINE_CUDA_H
 #include <stddef.h>
 
-#include "engine.h"
+#include "../../engine/engine.h"
 
 #ifdef __cplusplus
 extern "C" {

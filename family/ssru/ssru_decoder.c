@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "ssru.h"
-#include "../quant/ew.h"
+#include "../../quant/ew.h"
 
 static void embed(nmt_state *s, int n)
 {

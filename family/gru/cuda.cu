@@ -20,13 +20,13 @@ extern "C" {
 #include <stdlib.h>
 #include <string.h>
 
-#include "../quant/ew_body.h"
-#include "../quant/logquant.h"
-#include "../quant/qlayout.h"
-#include "../quant/vecmath.h"
-#include "family.h"
-#include "guard.h"
-#include "topk.h"
+#include "../../quant/ew_body.h"
+#include "../../quant/logquant.h"
+#include "../../quant/qlayout.h"
+#include "../../quant/vecmath.h"
+#include "../../engine/family.h"
+#include "../../text/guard.h"
+#include "../../engine/topk.h"
 }
 
 #ifndef NMT_CUDA_EMULATE

@@ -12,7 +12,7 @@
 #define NMT_VOCAB_CASES_H
 #include <stdint.h>
 
-#include "spm.h"
+#include "../vocab/spm.h"
 
 typedef struct nmt_cases nmt_cases;
 

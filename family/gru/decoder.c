@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine.h"
+#include "../../engine/engine.h"
 #include "gru.h"
-#include "../format/grow.h"
-#include "../quant/ew.h"
+#include "../../format/grow.h"
+#include "../../quant/ew.h"
 
 /* The products of each row's previous-word embedding x, V_a x and the
  * GRU's input projection of it, W_ih,x x: s->dec.qv_row[i] and s->dec.gx_row[i]

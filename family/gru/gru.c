@@ -7,14 +7,14 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "engine.h"
-#include "family.h"
+#include "../../engine/engine.h"
+#include "../../engine/family.h"
 #include "arch.h"
 #include "gru.h"
 #include "precomp.h"
-#include "tensors.h"
-#include "../format/error.h"
-#include "../format/meta.h"
+#include "../../engine/tensors.h"
+#include "../../format/error.h"
+#include "../../format/meta.h"
 
 /* ---- dimensions and weights ---------------------------------------------- */
 
@@ -122,7 +122,7 @@ static int bind_tensors(nmt_model *m, char *err, size_t errlen)
 
 /* The precomputed tables are optional too (docs/FORMAT.md, "precomp"):
  * stored in their section, or asked for by metadata precompute=K and
- * computed now (engine/precomp.h), or none. */
+ * computed now (family/gru/precomp.h), or none. */
 static int open_precomp(nmt_model *m, char *err, size_t errlen)
 {
 	const nmt_section *s = nmt_format_find(&m->view, NMT_TAG_PRECOMP);

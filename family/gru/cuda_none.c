@@ -1,5 +1,5 @@
 /* Builds without CUDA (the default): asking for the GPU is an error that
- * says how to get one. make CUDA=1 links engine/cuda.cu instead. */
+ * says how to get one. make CUDA=1 links family/gru/cuda.cu instead. */
 #include "cuda.h"
 
 #include <stdio.h>

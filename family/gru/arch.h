@@ -3,7 +3,7 @@
  * checkpoint and what it writes. Names follow train/model.py's state_dict. */
 #ifndef NMT_ARCH_H
 #define NMT_ARCH_H
-#include "model.h"
+#include "../../engine/model.h"
 
 #define NMT_ARCH_NAME "gru-fc-1"
 #define NMT_ARCH_MAX_TENSORS (24 + 8 * NMT_MAX_ENC_LAYERS)

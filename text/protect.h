@@ -9,7 +9,7 @@
 #define NMT_ENGINE_PROTECT_H
 #include <stddef.h>
 
-#include "../text/split.h"
+#include "split.h"
 
 typedef struct {
 	const char *text;   /* the span, in the caller's line */

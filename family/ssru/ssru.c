@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tensors.h"
-#include "../format/error.h"
-#include "../format/grow.h"
-#include "../format/meta.h"
+#include "../../engine/tensors.h"
+#include "../../format/error.h"
+#include "../../format/grow.h"
+#include "../../format/meta.h"
 
 /* ---- dimensions and weights ---------------------------------------------- */
 

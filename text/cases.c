@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../text/case.h"
+#include "case.h"
 
 struct nmt_cases {
 	int n;

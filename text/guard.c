@@ -2,7 +2,7 @@
 
 #include <string.h>
 
-#include "../text/utf8.h"
+#include "utf8.h"
 
 #define WORD_MARK 0x2581   /* SentencePiece's escaped space */
 

@@ -2,8 +2,8 @@
 
 #include <stdlib.h>
 
-#include "engine.h"
-#include "../format/error.h"
+#include "../../engine/engine.h"
+#include "../../format/error.h"
 
 size_t nmt_precomp_src_cols(const nmt_dims *d)
 {

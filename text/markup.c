@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../text/html.h"
-#include "../text/html_render.h"
+#include "html.h"
+#include "html_render.h"
 #include "../format/grow.h"
 
 struct nmt_markup {

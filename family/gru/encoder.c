@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine.h"
+#include "../../engine/engine.h"
 #include "gru.h"
-#include "../format/grow.h"
-#include "../quant/ew.h"
+#include "../../format/grow.h"
+#include "../../quant/ew.h"
 
 /* Gather into s->enc.h the state each sentence still running at step i of
  * direction dir continues from (zeros at its start), and into s->enc.pos

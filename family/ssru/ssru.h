@@ -4,8 +4,8 @@
  * ssru_decoder.c compute. */
 #ifndef NMT_ENGINE_SSRU_H
 #define NMT_ENGINE_SSRU_H
-#include "engine.h"
-#include "family.h"
+#include "../../engine/engine.h"
+#include "../../engine/family.h"
 
 void nmt_ssru_encode(nmt_state *s, const int32_t *const *src);
 void nmt_ssru_step(nmt_state *s, int n);

@@ -5,7 +5,7 @@
 #define NMT_ENGINE_MARKUP_H
 #include <stddef.h>
 
-#include "translator.h"
+#include "../engine/translator.h"
 
 typedef struct nmt_markup nmt_markup;
 

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "ssru.h"
-#include "../quant/ew.h"
+#include "../../quant/ew.h"
 
 void nmt_ssru_add_position(float *x, int d, int p)
 {

@@ -8,7 +8,7 @@
  * computed here when the model opens. */
 #ifndef NMT_ENGINE_PRECOMP_H
 #define NMT_ENGINE_PRECOMP_H
-#include "model.h"
+#include "../../engine/model.h"
 
 /* Floats per source and per target id. */
 size_t nmt_precomp_src_cols(const nmt_dims *d);
