@@ -9,6 +9,8 @@
 #include "model.h"
 #include "topk.h"
 #include "../quant/matrix.h"
+#include "../family/gru/gru_data.h"
+#include "../family/ssru/ssru_data.h"
 
 /* One sentence of a batch: where its encoder outputs sit, its output
  * vocabulary, and its beam during the search. */
@@ -58,66 +60,6 @@ typedef struct nmt_device_ops {
 	/* the next step's row i continues from this step's row s->carry_from[i] */
 	int (*carry)(void *dev, struct nmt_state *s, int n);
 } nmt_device_ops;
-
-/* The encoder's buffers, all sentences' positions one after the other
- * (P of them; n sentences). Reserved and freed by encoder.c. */
-typedef struct {
-	int cap_src;                /* positions the buffers hold */
-	int cap_unc;                /* positions without precomputed projections they hold */
-	int cap_sents;              /* sentences the per-sentence buffers hold */
-	float *layer_a, *layer_b;   /* [P, max(e, 2re)] ping-pong layer input/output */
-	float *gi;                  /* [P, max(3re, 3r)] input projections of one direction; once
-	                             * the encoder is done, the projected states (proj) */
-	int32_t *src_ids;           /* [P] each position's source id */
-	int32_t *unc;               /* [U] positions whose word has no precomputed projection */
-	float *x;                   /* [U, e] their embeddings, one after the other */
-	float *gi_u;                /* [U, 3re] and their projections */
-	float *h;                   /* [n, re] the states the recurrence continues from */
-	float *gh;                  /* [n, 3re] */
-	int32_t *pos;               /* [n] the position each of those rows writes */
-	float *mean;                /* [2re] mean of a sentence's states, for h_0 */
-	const float *states;        /* [P, 2re] the encoder's output (layer_a or layer_b) */
-	float *keys;                /* [P, a] */
-	float *proj;                /* [P, 3r] the decoder GRU's input projection of each state,
-	                             * W_ih,c s_j: gi's memory, free after the encoder */
-	float *h0;                  /* [n, r] each sentence's initial decoder state */
-} nmt_encoder_state;
-
-/* The decoder step's buffers, one row per live hypothesis (R rows), grouped
- * by sentence. Reserved and freed by decoder.c. */
-typedef struct {
-	int cap_rows;               /* rows the buffers hold */
-	int cap_src;                /* source positions att holds per row */
-	float *h, *h_next;          /* [R, r] */
-	float *x;                   /* [R, e] the previous words' embeddings */
-	float *q, *qv;              /* [R, a] */
-	const float **qv_row;       /* [R] each row's V_a x: in qv, or a precomputed table's row */
-	const float **gx_row;       /* [R] each row's W_ih,x x: in gx, or a precomputed table's row */
-	float *att;                 /* [beam, S] a sentence's rows' attention weights */
-	float *gi, *gh, *gx;        /* [R, 3r] */
-	float *z, *z_next;          /* [R, f] */
-	float *t;                   /* [R, e] */
-} nmt_decoder_state;
-
-/* The SSRU family's buffers (engine/ssru*.c): P source positions, R rows,
- * d = emb, H heads of dk = d / H, L decoder layers. Reserved and freed by
- * ssru.c. */
-typedef struct {
-	int cap_src, cap_rows, cap_sq;
-	int pos;                    /* the position of the next decoder step */
-	float *x, *y;               /* [P, d] a layer's input and output */
-	float *q, *k, *v;           /* [P, d] projections */
-	float *kh, *vh;             /* [H, P, dk] keys and values head by head */
-	float *ctx;                 /* [P, d] the heads' contexts joined */
-	float *hid;                 /* [P, max ffn] the feed-forward layers' hidden values */
-	float *scores;              /* [max(S, beam) x S] one head's attention of a sentence */
-	float *head_out;            /* [max(S, beam) x dk] one head's contexts */
-	float *ck, *cv;             /* [L, H, P, dk] the cross-attentions' keys and values */
-	float *c, *c_next;          /* [L, R, d] the SSRU cells */
-	float *rx, *ry, *rq, *rctx; /* [R, d] a step's rows */
-	float *rwx, *rfx;           /* [R, d] an SSRU layer's W x and W_f x + b_f */
-	float *rhid;                /* [R, dec ffn] */
-} nmt_ssru_state;
 
 /* The batch's shortlists, one after the other, and their gathered output
  * rows. Built, reserved and freed by shortlist.c. */
@@ -180,9 +122,10 @@ typedef struct nmt_state {
 	nmt_candidate *cand;        /* [cap_sents * NMT_MAX_BEAM] each sentence's best continuations */
 	int *n_cand;                /* [cap_sents] */
 
-	nmt_encoder_state enc;      /* the GRU family's parts */
-	nmt_decoder_state dec;
-	nmt_ssru_state ssru;        /* the SSRU family's */
+	union {                     /* the model family's own parts (its _data.h) */
+		nmt_gru_state gru;
+		nmt_ssru_state ssru;
+	};
 	nmt_shortlist_state sl;
 	nmt_history hist;
 
@@ -199,10 +142,6 @@ void nmt_state_free(nmt_state *s);
 
 /* Each part's buffers grown to hold what it is asked for (0, or -1 with
  * what was there kept), and freed. */
-int nmt_encoder_reserve(nmt_encoder_state *e, const nmt_dims *d, int n_sents, int positions, int uncovered);
-void nmt_encoder_free(nmt_encoder_state *e);
-int nmt_decoder_reserve(nmt_decoder_state *dec, const nmt_dims *d, int rows, int positions);
-void nmt_decoder_free(nmt_decoder_state *dec);
 int nmt_history_reserve(nmt_history *h, int n_sents, int steps);
 /* With the attention option: room for every pick's attention over its
  * source, and this step's rows'. */

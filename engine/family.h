@@ -22,6 +22,8 @@ typedef struct nmt_family {
 	/* Read the family's dimensions from the metadata and bind its
 	 * weights (and optional sections) into m; 0 or -1 with a message. */
 	int (*bind)(struct nmt_model *m, char *err, size_t errlen);
+	/* Free what bind allocated (also after a failed bind); NULL: nothing. */
+	void (*unbind)(struct nmt_model *m);
 	/* Grow the family's state parts for the prepared batch (s->sent,
 	 * s->n_sents, s->total_src, beam rows); 0 or -1. */
 	int (*reserve)(struct nmt_state *s, const int32_t *const *src);

@@ -15,7 +15,7 @@
 #include "../format/meta.h"
 #include "../quant/matrix.h"
 #include "../quant/qdot.h"
-#include "../format/error.h"
+#include "../common/error.h"
 
 /* ---- vocabularies ------------------------------------------------------- */
 
@@ -26,16 +26,16 @@ static int open_vocab(const nmt_model *m, const char *tag, int expect_size, spm_
 	char why[200];
 
 	if (!s)
-		return nmt_fail(err, errlen, "corrupt model: missing \"%s\" section", tag);
+		return error_set(err, errlen, "corrupt model: missing \"%s\" section", tag);
 	int rc = spm_open(s->data, (size_t)s->size, out, why, sizeof why);
 	if (rc == SPM_NO_MEMORY) {
-		nmt_fail(err, errlen, "out of memory");
+		error_set(err, errlen, "out of memory");
 		return NMT_ERR_NO_MEMORY;
 	}
 	if (rc != 0)
-		return nmt_fail(err, errlen, "corrupt model: section \"%s\": %s", tag, why);
+		return error_set(err, errlen, "corrupt model: section \"%s\": %s", tag, why);
 	if (spm_vocab_size(*out) != expect_size)
-		return nmt_fail(err, errlen, "section \"%s\" has %d pieces, the metadata says %d",
+		return error_set(err, errlen, "section \"%s\" has %d pieces, the metadata says %d",
 			    tag, spm_vocab_size(*out), expect_size);
 	return 0;
 }
@@ -48,12 +48,12 @@ static int open_vocabs(nmt_model *m, char *err, size_t errlen)
 	    (rc = open_vocab(m, NMT_TAG_TGT_VOCAB, m->d.tgt_vocab, &m->tgt_vocab, err, errlen)) != 0)
 		return rc;
 	if (spm_bos_id(m->tgt_vocab) != m->d.bos_id || spm_eos_id(m->tgt_vocab) != m->d.eos_id)
-		return nmt_fail(err, errlen, "corrupt model: target vocabulary's bos/eos ids differ from the metadata");
+		return error_set(err, errlen, "corrupt model: target vocabulary's bos/eos ids differ from the metadata");
 	m->d.src_eos_id = spm_eos_id(m->src_vocab);
 	if (m->d.src_eos_id < 0)
-		return nmt_fail(err, errlen, "source vocabulary has no end-of-sentence piece");
+		return error_set(err, errlen, "source vocabulary has no end-of-sentence piece");
 	if (nmt_cases_build(m->src_vocab, &m->src_cases) != 0 || nmt_cases_build(m->tgt_vocab, &m->tgt_cases) != 0) {
-		nmt_fail(err, errlen, "out of memory");
+		error_set(err, errlen, "out of memory");
 		return NMT_ERR_NO_MEMORY;
 	}
 	return 0;
@@ -73,7 +73,7 @@ static int open_vmap(nmt_model *m, char *err, size_t errlen)
 	if (nmt_meta_get_long(m->meta, m->meta_len, "shortlist_pad", &pad) == 0 &&
 	    nmt_meta_get_long(m->meta, m->meta_len, "shortlist_pad_from", &from) == 0) {
 		if (pad < 0 || pad > 64 || from < 0 || from > m->d.tgt_vocab)
-			return nmt_fail(err, errlen, "corrupt model: shortlist_pad=%ld shortlist_pad_from=%ld", pad, from);
+			return error_set(err, errlen, "corrupt model: shortlist_pad=%ld shortlist_pad_from=%ld", pad, from);
 		m->shortlist_pad = (int)pad;
 		m->shortlist_pad_from = (int)from;
 	}
@@ -93,7 +93,7 @@ static int build_shared_rows(nmt_model *m, char *err, size_t errlen)
 	m->shared_ids = malloc(((size_t)m->vmap.n_zero + 1) * sizeof *m->shared_ids);
 	if (!marks || !m->shared_ids) {
 		free(marks);
-		return nmt_fail(err, errlen, "out of memory");
+		return error_set(err, errlen, "out of memory");
 	}
 	n = nmt_vmap_shortlist(&m->vmap, NULL, 0, m->d.eos_id, Vt, marks, m->shared_ids);
 	free(marks);
@@ -101,7 +101,7 @@ static int build_shared_rows(nmt_model *m, char *err, size_t errlen)
 	m->shared_factors = malloc((size_t)n * sizeof *m->shared_factors);
 	m->shared_codes = malloc(nmt_matrix_gather_bytes(&m->tgt_emb, n) + 1);
 	if (!m->shared_bias || !m->shared_factors || !m->shared_codes)
-		return nmt_fail(err, errlen, "out of memory");
+		return error_set(err, errlen, "out of memory");
 	for (int k = 0; k < n; k++)
 		m->shared_bias[k] = m->out_bias[m->shared_ids[k]];
 	m->n_shared = n;
@@ -120,7 +120,7 @@ int nmt_load_memory(const void *buf, size_t len, unsigned how, nmt_model **out,
 
 	*out = NULL;
 	if (!m) {
-		nmt_fail(err, errlen, "out of memory");
+		error_set(err, errlen, "out of memory");
 		return NMT_ERR_NO_MEMORY;
 	}
 	m->map = buf;
@@ -128,12 +128,12 @@ int nmt_load_memory(const void *buf, size_t len, unsigned how, nmt_model **out,
 	/* NMT_KERNELS forces an implementation (for tests and measurements). */
 	const char *kernels = getenv("NMT_KERNELS");
 	if (!(m->qdot = nmt_qdot_select(kernels))) {
-		nmt_fail(err, errlen, "NMT_KERNELS=%s: unknown, or not supported by this CPU (scalar, avx2, avx512)", kernels);
+		error_set(err, errlen, "NMT_KERNELS=%s: unknown, or not supported by this CPU (scalar, avx2, avx512)", kernels);
 		rc = NMT_ERR_UNSUPPORTED;
 		goto fail;
 	}
 	if ((uintptr_t)buf % NMT_ALIGN != 0) {
-		nmt_fail(err, errlen, "model buffer is not %d-byte aligned", NMT_ALIGN);
+		error_set(err, errlen, "model buffer is not %d-byte aligned", NMT_ALIGN);
 		rc = NMT_ERR_ARGUMENT;
 		goto fail;
 	}
@@ -143,14 +143,14 @@ int nmt_load_memory(const void *buf, size_t len, unsigned how, nmt_model **out,
 	m->verified_bulk = verify_all;
 	const nmt_section *meta = nmt_format_find(&m->view, NMT_TAG_META);
 	if (!meta) {
-		nmt_fail(err, errlen, "corrupt model: missing \"%s\" section", NMT_TAG_META);
+		error_set(err, errlen, "corrupt model: missing \"%s\" section", NMT_TAG_META);
 		goto fail;
 	}
 	m->meta = (const char *)meta->data;
 	m->meta_len = (size_t)meta->size;
 	char arch[32];
 	if (nmt_meta_get(m->meta, m->meta_len, "arch", arch, sizeof arch) != 0 || !(m->family = nmt_family_for(arch))) {
-		nmt_fail(err, errlen, "unsupported model architecture (metadata \"arch\" is neither gru-fc-1 nor transformer-ssru)");
+		error_set(err, errlen, "unsupported model architecture (metadata \"arch\" is neither gru-fc-1 nor transformer-ssru)");
 		goto fail;
 	}
 	if (how & NMT_LOAD_METADATA) {
@@ -187,17 +187,17 @@ int nmt_load_file(const char *path, unsigned how, nmt_model **out, char *err, si
 
 	*out = NULL;
 	if (fd < 0) {
-		nmt_fail(err, errlen, "cannot open model %s: %s", path, strerror(errno));
+		error_set(err, errlen, "cannot open model %s: %s", path, strerror(errno));
 		return NMT_ERR_IO;
 	}
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
 		close(fd);
-		nmt_fail(err, errlen, "model %s is not a regular file", path);
+		error_set(err, errlen, "model %s is not a regular file", path);
 		return NMT_ERR_IO;
 	}
 	if (st.st_size < NMT_HEADER_SIZE) {
 		close(fd);
-		nmt_fail(err, errlen, "%s: not an nmt model (file too small: %lld bytes)", path,
+		error_set(err, errlen, "%s: not an nmt model (file too small: %lld bytes)", path,
 			 (long long)st.st_size);
 		return NMT_ERR_FORMAT;
 	}
@@ -206,14 +206,14 @@ int nmt_load_file(const char *path, unsigned how, nmt_model **out, char *err, si
 	close(fd);
 	if (map == MAP_FAILED) {
 		int no_memory = errno == ENOMEM;
-		nmt_fail(err, errlen, "cannot map model %s: %s", path, strerror(errno));
+		error_set(err, errlen, "cannot map model %s: %s", path, strerror(errno));
 		return no_memory ? NMT_ERR_NO_MEMORY : NMT_ERR_IO;
 	}
 	char why[256];
 	int rc = nmt_load_memory(map, len, how, out, why, sizeof why);
 	if (rc != 0) {
 		munmap(map, len);
-		nmt_fail(err, errlen, "%s: %s", path, why);
+		error_set(err, errlen, "%s: %s", path, why);
 		return rc;
 	}
 	(*out)->owns_map = 1;
@@ -231,7 +231,8 @@ void nmt_unload(nmt_model *m)
 	if (m->owns_map)
 		munmap((void *)m->map, m->map_len);
 	free(m->owned_copy);
-	free(m->owned_precomp);
+	if (m->family && m->family->unbind)
+		m->family->unbind(m);
 	free(m->shared_ids);
 	free(m->shared_bias);
 	free(m->shared_factors);

@@ -8,11 +8,11 @@
 #include "../nmt.h"
 #include "../quant/matrix.h"
 #include "../text/cases.h"
+#include "../family/gru/gru_data.h"
+#include "../family/ssru/ssru_data.h"
 #include "../vocab/spm.h"
 #include "../format/format.h"
 #include "vmap.h"
-
-#define NMT_MAX_ENC_LAYERS 8
 
 typedef struct {
 	int src_vocab, tgt_vocab;
@@ -27,71 +27,18 @@ typedef struct {
 	int src_eos_id;       /* appended to every source sentence */
 } nmt_dims;
 
-/* A GRU in torch.nn.GRU's layout: gates stacked (r, z, n) along the rows. */
-typedef struct {
-	nmt_matrix w_ih, w_hh;     /* [3h, in], [3h, h] */
-	const float *b_ih, *b_hh;  /* [3h] */
-} nmt_gru;
-
-typedef struct {
-	nmt_matrix w;
-	const float *b;            /* may be NULL */
-} nmt_linear;
-
-/* The SSRU family's weights (family/ssru/ssru.c; Marian's student models):
- * multi-head attention (q, k, v, o, each W x + b, then a layer norm of the
- * output plus the input), a ReLU feed-forward block with its layer norm,
- * and an SSRU layer (W, W_f, b_f and a layer norm). */
-#define NMT_SSRU_MAX_LAYERS 16
-
-typedef struct {
-	nmt_linear q, k, v, o;
-	const float *ln_s, *ln_b;
-} nmt_attention_w;
-
-typedef struct {
-	nmt_linear w1, w2;
-	const float *ln_s, *ln_b;
-} nmt_ffn_w;
-
-typedef struct {
-	nmt_matrix w, wf;
-	const float *bf, *ln_s, *ln_b;
-} nmt_ssru_w;
-
-typedef struct {
-	int heads, ffn, dec_ffn, enc_layers, dec_layers;
-	nmt_matrix dec_emb;   /* the decoder's input embeddings (tgt_emb unless untied) */
-	nmt_attention_w enc_att[NMT_SSRU_MAX_LAYERS];
-	nmt_ffn_w enc_ffn[NMT_SSRU_MAX_LAYERS];
-	nmt_ssru_w dec_rnn[NMT_SSRU_MAX_LAYERS];
-	nmt_attention_w dec_att[NMT_SSRU_MAX_LAYERS];
-	nmt_ffn_w dec_ffn_w[NMT_SSRU_MAX_LAYERS];
-} nmt_ssru_weights;
-
 struct nmt_model {
 	nmt_dims d;
 	nmt_matrix src_emb, tgt_emb;                 /* [Vs, e], [Vt, e] */
-	nmt_gru enc[NMT_MAX_ENC_LAYERS][2];          /* [layer][0 fwd, 1 bwd] */
-	nmt_linear init;                             /* [r, 2re] */
-	nmt_matrix att_U, att_W, att_V;              /* [a, 2re], [a, r], [a, e] */
-	nmt_gru dec;                                 /* input [e + 2re]; w_ih unused: */
-	nmt_matrix dec_ih_x, dec_ih_c;               /* its columns split: [3r, e], [3r, 2re] */
-	nmt_linear fc_in, fc, top;                   /* [f, r], [f, f], [e, f] */
-	nmt_ssru_weights ssru;                       /* the SSRU family's (the GRU fields above are the GRU's) */
+	/* the family's own weights (family/gru/gru_data.h, family/ssru/ssru_data.h): those of m->family */
+	union {
+		nmt_gru_weights gru;
+		nmt_ssru_weights ssru;
+	};
 	const float *out_bias;                       /* [Vt] */
 	spm_model *src_vocab, *tgt_vocab;
 	nmt_cases *src_cases, *tgt_cases;            /* their pieces' case classes, for the repetition guard */
 	nmt_vmap vmap;                               /* valid if has_vmap */
-	/* Precomputed per-word products (Devlin 2014 §4.2), for the first
-	 * pre_src / pre_tgt ids (0: none): the first encoder layer's input
-	 * projections W_ih e_w + b_ih, forward then backward [6re]; per target
-	 * word the attention query's V_a e_w, then the decoder GRU's input
-	 * projection of the embedding, dec_ih_x e_w [a + 3r]. Exactly what
-	 * the engine computes without them. */
-	const float *pre_enc, *pre_att;
-	int pre_src, pre_tgt;
-	float *owned_precomp;                        /* the tables when computed at open (family/gru/precomp.h) */
 	int has_vmap;
 	/* What every shortlist holds, the map's 0-grams and EOS: their ids in
 	 * increasing order, their output biases and, for q8/q4, their rows of

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/error.h"
+#include "../common/number.h"
 #include "../family/gru/arch.h"
 #include "../quant/matrix.h"
 #include "../vocab/spm.h"
@@ -37,17 +39,7 @@
  * model's size). */
 #define DEFAULT_PRECOMPUTE_TOP 250
 
-_Noreturn static void die(int status, const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("model-pack: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(status);
-}
+#define die(...) error_exit("model-pack", __VA_ARGS__)
 
 static void usage(FILE *f)
 {
@@ -85,13 +77,11 @@ static void usage(FILE *f)
 static int meta_int(const st_file *ck, const char *key, long lo, long hi)
 {
 	const char *v = st_meta(ck, key);
-	char *end;
 
 	if (!v)
 		die(1, "checkpoint metadata has no \"%s\"", key);
-	errno = 0;
-	long x = strtol(v, &end, 10);
-	if (errno || *v == '\0' || *end != '\0' || x < lo || x > hi)
+	long x;
+	if (number_parse_long(v, lo, hi, &x) != 0)
 		die(1, "checkpoint metadata %s=\"%s\" is not an integer in %ld..%ld", key, v, lo, hi);
 	return (int)x;
 }
@@ -172,7 +162,7 @@ static void pack_weights(const st_file *ck, const nmt_dims *d, nmt_format quant,
 			known = strcmp(specs[k].name, name) == 0;
 		if (!known)
 			die(1, "checkpoint has tensor \"%s\", which this architecture (%s) does not use",
-			    name, NMT_ARCH_NAME);
+			    name, NMT_GRU_ARCH);
 	}
 	for (int k = 0; k < n; k++) {
 		float *data = load_tensor(ck, &specs[k]);
@@ -264,7 +254,7 @@ static void pack_meta(const st_file *ck, const nmt_dims *d, nmt_format quant, in
 			 "src_vocab=%d\ntgt_vocab=%d\nemb=%d\nenc_hidden=%d\nenc_layers=%d\n"
 			 "dec_hidden=%d\natt=%d\nfc=%d\nfc_layers=%d\nbos_id=%d\neos_id=%d\n"
 			 "precompute=%d\npacked_by=model-pack %s\n",
-			 NMT_ARCH_NAME, quant_names[quant], src ? src : "und", tgt ? tgt : "und", d->src_vocab, d->tgt_vocab,
+			 NMT_GRU_ARCH, quant_names[quant], src ? src : "und", tgt ? tgt : "und", d->src_vocab, d->tgt_vocab,
 			 d->emb, d->enc_hidden, d->enc_layers, d->dec_hidden, d->att, d->fc, d->fc_layers,
 			 d->bos_id, d->eos_id, precompute, MODEL_PACK_VERSION);
 	if (n < 0 || n >= 4096 || strpbrk(src ? src : "", "\n=") || strpbrk(tgt ? tgt : "", "\n="))
@@ -445,10 +435,8 @@ int main(int argc, char **argv)
 		case 'L': shortlist = optarg; break;
 		case 'T': tgt_lang = optarg; break;
 		case 'p': {
-			char *end;
-			errno = 0;
-			long k = strtol(optarg, &end, 10);
-			if (errno || *optarg == '\0' || *end != '\0' || k < 0 || k > 1 << 22)
+			long k;
+			if (number_parse_long(optarg, 0, 1 << 22, &k) != 0)
 				die(2, "--precompute-top must be an integer in 0..%d, not \"%s\"", 1 << 22, optarg);
 			precompute_top = (int)k;
 			break;

@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../format/error.h"
+#include "../family/ssru/ssru_arch.h"
+#include "../common/error.h"
+#include "../common/number.h"
 #include "file.h"
 #include "marian_file.h"
 #include "marian_yml.h"
@@ -70,7 +72,7 @@ static int check_config(const yml_doc *y, char *err, size_t errlen)
 		for (int k = 0; k < 3 && REQUIRED[i].allowed[k] && !ok; k++)
 			ok = !e->is_list && strcmp(e->value, REQUIRED[i].allowed[k]) == 0;
 		if (!ok)
-			return nmt_fail(err, errlen, "model.yml: %s: %s is not supported (nmt reads %s%s)",
+			return error_set(err, errlen, "model.yml: %s: %s is not supported (nmt reads %s%s)",
 				    e->key, e->is_list ? "a list" : e->value, REQUIRED[i].allowed[0][0] ? REQUIRED[i].allowed[0] : "\"\"",
 				    REQUIRED[i].allowed[1] ? " or another listed value" : "");
 	}
@@ -89,15 +91,14 @@ static int read_tied_layers(const yml_doc *y, marian_dims *d, char *err, size_t 
 	if (!e || (e->is_list && e->n_items == 0))
 		return 0;
 	if (!e->is_list)
-		return nmt_fail(err, errlen, "model.yml: transformer-tied-layers: %s is not a list", e->value);
+		return error_set(err, errlen, "model.yml: transformer-tied-layers: %s is not a list", e->value);
 	if (e->n_items != d->dec_layers)
-		return nmt_fail(err, errlen, "model.yml: transformer-tied-layers: %d layers listed for dec-depth %d",
+		return error_set(err, errlen, "model.yml: transformer-tied-layers: %d layers listed for dec-depth %d",
 				e->n_items, d->dec_layers);
 	for (int i = 0; i < d->dec_layers; i++) {
-		char *end;
-		long x = strtol(e->items[i], &end, 10);
-		if (*end != '\0' || end == e->items[i] || x < 1 || x > d->dec_layers)
-			return nmt_fail(err, errlen, "model.yml: transformer-tied-layers: %s is not a layer in 1..%d",
+		long x;
+		if (number_parse_long(e->items[i], 1, d->dec_layers, &x) != 0)
+			return error_set(err, errlen, "model.yml: transformer-tied-layers: %s is not a layer in 1..%d",
 					e->items[i], d->dec_layers);
 		d->dec_tied[i] = (int)x;
 	}
@@ -110,15 +111,13 @@ static int int_value(const yml_doc *y, const char *key, int fallback, int lo, in
 	const char *v = value_of(y, key);
 	if (!v) {
 		if (fallback < 0)
-			return nmt_fail(err, errlen, "model.yml has no %s", key);
+			return error_set(err, errlen, "model.yml has no %s", key);
 		*out = fallback;
 		return 0;
 	}
-	char *end;
-	errno = 0;
-	long x = strtol(v, &end, 10);
-	if (errno || *v == '\0' || *end != '\0' || x < lo || x > hi)
-		return nmt_fail(err, errlen, "model.yml: %s: %s is not an integer in %d..%d", key, v, lo, hi);
+	long x;
+	if (number_parse_long(v, lo, hi, &x) != 0)
+		return error_set(err, errlen, "model.yml: %s: %s is not an integer in %d..%d", key, v, lo, hi);
 	*out = (int)x;
 	return 0;
 }
@@ -133,12 +132,11 @@ static int read_dims(const yml_doc *y, marian_dims *d, char *err, size_t errlen)
 {
 	const yml_entry *v = yml_find(y, "dim-vocabs");
 	if (!v || !v->is_list || v->n_items != 2)
-		return nmt_fail(err, errlen, "model.yml: dim-vocabs must list two sizes");
+		return error_set(err, errlen, "model.yml: dim-vocabs must list two sizes");
 	for (int i = 0; i < 2; i++) {
-		char *end;
-		long x = strtol(v->items[i], &end, 10);
-		if (*end != '\0' || x < 4 || x > (1 << 22))
-			return nmt_fail(err, errlen, "model.yml: dim-vocabs: %s is not a vocabulary size", v->items[i]);
+		long x;
+		if (number_parse_long(v->items[i], 4, 1 << 22, &x) != 0)
+			return error_set(err, errlen, "model.yml: dim-vocabs: %s is not a vocabulary size", v->items[i]);
 		*(i ? &d->tgt_vocab : &d->src_vocab) = (int)x;
 	}
 	if (int_value(y, "dim-emb", -1, 8, 1 << 14, &d->emb, err, errlen) != 0 ||
@@ -152,13 +150,13 @@ static int read_dims(const yml_doc *y, marian_dims *d, char *err, size_t errlen)
 	if (d->dec_ffn == 0)
 		d->dec_ffn = d->ffn;
 	if (d->emb % d->heads != 0 || d->emb % 2 != 0)
-		return nmt_fail(err, errlen, "model.yml: dim-emb %d is not a multiple of the %d heads (and even)", d->emb,
+		return error_set(err, errlen, "model.yml: dim-emb %d is not a multiple of the %d heads (and even)", d->emb,
 			    d->heads);
 	d->tied = is_true(y, "tied-embeddings-all") || is_true(y, "tied-embeddings-src") ? "all"
 		  : is_true(y, "tied-embeddings")                                          ? "tgt"
 											   : "none";
 	if (strcmp(d->tied, "all") == 0 && d->src_vocab != d->tgt_vocab)
-		return nmt_fail(err, errlen, "model.yml: tied-embeddings-all with vocabularies of %d and %d pieces",
+		return error_set(err, errlen, "model.yml: tied-embeddings-all with vocabularies of %d and %d pieces",
 			    d->src_vocab, d->tgt_vocab);
 	return 0;
 }
@@ -185,21 +183,21 @@ static float *load(packer *p, const char *name, int rows, int cols, int transpos
 {
 	const mf_item *it = mf_find(p->f, name);
 	if (!it) {
-		nmt_fail(p->err, p->errlen, "the model has no %s", name);
+		error_set(p->err, p->errlen, "the model has no %s", name);
 		return NULL;
 	}
 	/* Marian's shape is [inputs, outputs] for a transposed matrix */
 	int64_t want0 = transpose ? cols : rows, want1 = transpose ? rows : cols;
 	int64_t s0 = it->ndim == 2 ? it->shape[0] : 1, s1 = it->ndim >= 1 ? it->shape[it->ndim - 1] : 0;
 	if (it->ndim < 1 || it->ndim > 2 || s0 != want0 || s1 != want1) {
-		nmt_fail(p->err, p->errlen, "%s has shape [%lld, %lld]; the configuration implies [%lld, %lld]", name,
+		error_set(p->err, p->errlen, "%s has shape [%lld, %lld]; the configuration implies [%lld, %lld]", name,
 			 (long long)s0, (long long)s1, (long long)want0, (long long)want1);
 		return NULL;
 	}
 	size_t n = (size_t)rows * (size_t)cols;
 	float *out = malloc(n * sizeof *out);
 	if (!out) {
-		nmt_fail(p->err, p->errlen, "out of memory");
+		error_set(p->err, p->errlen, "out of memory");
 		return NULL;
 	}
 	if (it->type == MF_F32) {
@@ -212,7 +210,7 @@ static float *load(packer *p, const char *name, int rows, int cols, int transpos
 		memcpy(&mult, it->data + n, 4);
 		if (!(mult > 0.0f)) {
 			free(out);
-			nmt_fail(p->err, p->errlen, "%s: intgemm8 multiplier %g is not positive", name, (double)mult);
+			error_set(p->err, p->errlen, "%s: intgemm8 multiplier %g is not positive", name, (double)mult);
 			return NULL;
 		}
 		/* A matrix is stored transposed, already [outputs][inputs], and
@@ -225,7 +223,7 @@ static float *load(packer *p, const char *name, int rows, int cols, int transpos
 			out[i] = transpose ? (float)(int8_t)it->data[i] / mult : (float)(int8_t)it->data[i] * inv;
 	} else {
 		free(out);
-		nmt_fail(p->err, p->errlen, "%s has a type nmt cannot read here", name);
+		error_set(p->err, p->errlen, "%s has a type nmt cannot read here", name);
 		return NULL;
 	}
 	return out;
@@ -245,29 +243,28 @@ static int add(packer *p, const char *ours, const char *marian, int rows, int co
 	int rc = kind == VECTOR || p->quant == NMT_FMT_F32 ? pack_tensor_f32(&p->t, ours, rows, cols, data)
 							     : pack_tensor_quant(&p->t, ours, p->quant, rows, cols, data);
 	free(data);
-	return rc == 0 ? 0 : nmt_fail(p->err, p->errlen, "out of memory");
+	return rc == 0 ? 0 : error_set(p->err, p->errlen, "out of memory");
 }
 
 /* Multi-head attention: q, k, v, o and the layer norm after it. */
 static int add_attention(packer *p, const char *ours, const char *marian, int d)
 {
-	static const char *const parts[] = { "q", "k", "v", "o" };
 	char a[64], b[96];
 	for (int i = 0; i < 4; i++) {
-		snprintf(a, sizeof a, "%s.%s.w", ours, parts[i]);
-		snprintf(b, sizeof b, "%s_W%c", marian, parts[i][0]);
+		snprintf(a, sizeof a, "%s.%c." NMT_SSRU_W, ours, NMT_SSRU_ATT_PROJ[i]);
+		snprintf(b, sizeof b, "%s_W%c", marian, NMT_SSRU_ATT_PROJ[i]);
 		if (add(p, a, b, d, d, MATRIX) != 0)
 			return -1;
-		snprintf(a, sizeof a, "%s.%s.b", ours, parts[i]);
-		snprintf(b, sizeof b, "%s_b%c", marian, parts[i][0]);
+		snprintf(a, sizeof a, "%s.%c." NMT_SSRU_B, ours, NMT_SSRU_ATT_PROJ[i]);
+		snprintf(b, sizeof b, "%s_b%c", marian, NMT_SSRU_ATT_PROJ[i]);
 		if (add(p, a, b, 1, d, VECTOR) != 0)
 			return -1;
 	}
-	snprintf(a, sizeof a, "%s.ln.s", ours);
+	snprintf(a, sizeof a, "%s." NMT_SSRU_LN_S, ours);
 	snprintf(b, sizeof b, "%s_Wo_ln_scale", marian);
 	if (add(p, a, b, 1, d, VECTOR) != 0)
 		return -1;
-	snprintf(a, sizeof a, "%s.ln.b", ours);
+	snprintf(a, sizeof a, "%s." NMT_SSRU_LN_B, ours);
 	snprintf(b, sizeof b, "%s_Wo_ln_bias", marian);
 	return add(p, a, b, 1, d, VECTOR);
 }
@@ -275,8 +272,8 @@ static int add_attention(packer *p, const char *ours, const char *marian, int d)
 static int add_ffn(packer *p, const char *ours, const char *marian, int d, int ffn)
 {
 	static const struct { const char *ours, *marian; int out_ffn, in_ffn, kind; } parts[] = {
-		{ "w1", "W1", 1, 0, MATRIX }, { "b1", "b1", 1, 0, VECTOR }, { "w2", "W2", 0, 1, MATRIX },
-		{ "b2", "b2", 0, 0, VECTOR }, { "ln.s", "ffn_ln_scale", 0, 0, VECTOR }, { "ln.b", "ffn_ln_bias", 0, 0, VECTOR },
+		{ NMT_SSRU_FFN_W1, "W1", 1, 0, MATRIX }, { NMT_SSRU_FFN_B1, "b1", 1, 0, VECTOR }, { NMT_SSRU_FFN_W2, "W2", 0, 1, MATRIX },
+		{ NMT_SSRU_FFN_B2, "b2", 0, 0, VECTOR }, { NMT_SSRU_LN_S, "ffn_ln_scale", 0, 0, VECTOR }, { NMT_SSRU_LN_B, "ffn_ln_bias", 0, 0, VECTOR },
 	};
 	char a[64], b[96];
 	for (size_t i = 0; i < sizeof parts / sizeof *parts; i++) {
@@ -294,11 +291,11 @@ static int add_ssru(packer *p, int l, int d)
 {
 	char a[64], b[96];
 	static const struct { const char *ours, *marian; int kind; } parts[] = {
-		{ "w", "W", MATRIX }, { "wf", "Wf", MATRIX }, { "bf", "bf", VECTOR },
-		{ "ln.s", "ffn_ln_scale", VECTOR }, { "ln.b", "ffn_ln_bias", VECTOR },
+		{ NMT_SSRU_RNN_W, "W", MATRIX }, { NMT_SSRU_RNN_WF, "Wf", MATRIX }, { NMT_SSRU_RNN_BF, "bf", VECTOR },
+		{ NMT_SSRU_LN_S, "ffn_ln_scale", VECTOR }, { NMT_SSRU_LN_B, "ffn_ln_bias", VECTOR },
 	};
 	for (size_t i = 0; i < sizeof parts / sizeof *parts; i++) {
-		snprintf(a, sizeof a, "dec.%d.rnn.%s", l, parts[i].ours);
+		snprintf(a, sizeof a, NMT_SSRU_DEC_RNN ".%s", l, parts[i].ours);
 		snprintf(b, sizeof b, "decoder_l%d_rnn_%s", l, parts[i].marian);
 		if (add(p, a, b, parts[i].kind == VECTOR ? 1 : d, d, parts[i].kind) != 0)
 			return -1;
@@ -310,23 +307,23 @@ static int add_tensors(packer *p, const marian_dims *d)
 {
 	char a[64], b[96];
 	if (strcmp(d->tied, "all") == 0) {
-		if (add(p, "emb", "Wemb", d->tgt_vocab, d->emb, EMBEDDING) != 0)
+		if (add(p, NMT_SSRU_EMB, "Wemb", d->tgt_vocab, d->emb, EMBEDDING) != 0)
 			return -1;
-	} else if (add(p, "src_emb", "encoder_Wemb", d->src_vocab, d->emb, EMBEDDING) != 0 ||
-		   add(p, "tgt_emb", "decoder_Wemb", d->tgt_vocab, d->emb, EMBEDDING) != 0) {
+	} else if (add(p, NMT_SSRU_SRC_EMB, "encoder_Wemb", d->src_vocab, d->emb, EMBEDDING) != 0 ||
+		   add(p, NMT_SSRU_TGT_EMB, "decoder_Wemb", d->tgt_vocab, d->emb, EMBEDDING) != 0) {
 		return -1;
 	}
 	if (strcmp(d->tied, "none") == 0 &&
-	    add(p, "out", "decoder_ff_logit_out_Wt", d->tgt_vocab, d->emb, EMBEDDING) != 0)
+	    add(p, NMT_SSRU_OUT, "decoder_ff_logit_out_Wt", d->tgt_vocab, d->emb, EMBEDDING) != 0)
 		return -1;
-	if (add(p, "out_bias", "decoder_ff_logit_out_b", 1, d->tgt_vocab, VECTOR) != 0)
+	if (add(p, NMT_SSRU_OUT_BIAS, "decoder_ff_logit_out_b", 1, d->tgt_vocab, VECTOR) != 0)
 		return -1;
 	for (int l = 1; l <= d->enc_layers; l++) {
-		snprintf(a, sizeof a, "enc.%d.att", l);
+		snprintf(a, sizeof a, NMT_SSRU_ENC_ATT, l);
 		snprintf(b, sizeof b, "encoder_l%d_self", l);
 		if (add_attention(p, a, b, d->emb) != 0)
 			return -1;
-		snprintf(a, sizeof a, "enc.%d.ffn", l);
+		snprintf(a, sizeof a, NMT_SSRU_ENC_FFN, l);
 		snprintf(b, sizeof b, "encoder_l%d_ffn", l);
 		if (add_ffn(p, a, b, d->emb, d->ffn) != 0)
 			return -1;
@@ -339,11 +336,11 @@ static int add_tensors(packer *p, const marian_dims *d)
 			continue;
 		if (add_ssru(p, l, d->emb) != 0)
 			return -1;
-		snprintf(a, sizeof a, "dec.%d.att", l);
+		snprintf(a, sizeof a, NMT_SSRU_DEC_ATT, l);
 		snprintf(b, sizeof b, "decoder_l%d_context", l);
 		if (add_attention(p, a, b, d->emb) != 0)
 			return -1;
-		snprintf(a, sizeof a, "dec.%d.ffn", l);
+		snprintf(a, sizeof a, NMT_SSRU_DEC_FFN, l);
 		snprintf(b, sizeof b, "decoder_l%d_ffn", l);
 		if (add_ffn(p, a, b, d->emb, d->dec_ffn) != 0)
 			return -1;
@@ -364,20 +361,20 @@ int marian_add_meta(pack_file *out, const marian_dims *d, nmt_format quant, cons
 			       i + 1 == d->dec_layers ? "\n" : "");
 	char *text = malloc(1024);
 	if (!text)
-		return nmt_fail(err, errlen, "out of memory");
+		return error_set(err, errlen, "out of memory");
 	int n = snprintf(text, 1024,
 			 "arch=%s\nquant=%s\nsrc_lang=%s\ntgt_lang=%s\nsrc_vocab=%d\ntgt_vocab=%d\nemb=%d\nheads=%d\n"
 			 "ffn=%d\ndec_ffn=%d\nenc_layers=%d\ndec_layers=%d\ntied=%s\nbos_id=%d\neos_id=%d\n"
 			 "imported_from=marian\n%s%s",
-			 MARIAN_ARCH, QUANT_NAMES[quant], src ? src : "und", tgt ? tgt : "und", d->src_vocab,
+			 NMT_SSRU_ARCH, QUANT_NAMES[quant], src ? src : "und", tgt ? tgt : "und", d->src_vocab,
 			 d->tgt_vocab, d->emb, d->heads, d->ffn, d->dec_ffn, d->enc_layers, d->dec_layers, d->tied, bos_id, eos_id, tied, extra ? extra : "");
 	if (n < 0 || n >= 1024) {
 		free(text);
-		return nmt_fail(err, errlen, "language codes too long");
+		return error_set(err, errlen, "language codes too long");
 	}
 	return pack_add_section(out, NMT_TAG_META, (uint8_t *)text, (size_t)n, 0) == 0
 		       ? 0
-		       : nmt_fail(err, errlen, "too many sections");
+		       : error_set(err, errlen, "too many sections");
 }
 
 int marian_pack(const char *path, nmt_format quant, pack_file *out, marian_dims *dims, char *err, size_t errlen)
@@ -394,12 +391,12 @@ int marian_pack(const char *path, nmt_format quant, pack_file *out, marian_dims 
 	char why[256];
 
 	if ((is_zip ? mf_open_npz : mf_open_bin)(buf, len, &f, why, sizeof why) != 0) {
-		nmt_fail(err, errlen, "%s: %s", path, why);
+		error_set(err, errlen, "%s: %s", path, why);
 		goto done;
 	}
 	const mf_item *yml = mf_find(&f, "special:model.yml");
 	if (!yml || yml->type != MF_I8) {
-		nmt_fail(err, errlen, "%s holds no special:model.yml (the model's configuration)", path);
+		error_set(err, errlen, "%s holds no special:model.yml (the model's configuration)", path);
 		goto done;
 	}
 	if (yml_parse((const char *)yml->data, yml->nbytes, &y, err, errlen) != 0 ||
@@ -408,7 +405,7 @@ int marian_pack(const char *path, nmt_format quant, pack_file *out, marian_dims 
 	if (pack_add_section(out, NMT_TAG_TENSORS, p.t.dir, p.t.dir_size, 0) != 0 ||
 	    pack_add_section(out, NMT_TAG_WEIGHTS, p.t.weights, p.t.weights_size, NMT_SECTION_BULK) != 0) {
 		p.t.dir = p.t.weights = NULL;
-		nmt_fail(err, errlen, "too many sections");
+		error_set(err, errlen, "too many sections");
 		goto done;
 	}
 	p.t.dir = p.t.weights = NULL;   /* the sections own them now */

@@ -11,7 +11,6 @@
 #include "marian_yml.h"
 #include "writer.h"
 
-#define MARIAN_ARCH "transformer-ssru"
 #define MARIAN_MAX_LAYERS 16   /* the engine's NMT_SSRU_MAX_LAYERS */
 
 typedef struct {

@@ -18,6 +18,12 @@ typedef struct {
 	const float *row_factor;  /* q8/q4: per row, scale / level[0]: the value of integer level 1 */
 } nmt_matrix;
 
+/* A linear layer: y = W x + b. */
+typedef struct {
+	nmt_matrix w;
+	const float *b;            /* may be NULL */
+} nmt_linear;
+
 /* Scratch for the activations' int8 copies, owned by the caller (one per
  * thread), sized by nmt_kscratch_size for the widest matrix. */
 struct nmt_qdot;

@@ -5,7 +5,7 @@
 #define NMT_ARCH_H
 #include "../../engine/model.h"
 
-#define NMT_ARCH_NAME "gru-fc-1"
+#define NMT_GRU_ARCH "gru-fc-1"
 #define NMT_ARCH_MAX_TENSORS (24 + 8 * NMT_MAX_ENC_LAYERS)
 
 /* The packed file holds the checkpoint's dec.weight_ih [3r, e + ctx] as two

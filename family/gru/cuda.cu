@@ -25,6 +25,7 @@ extern "C" {
 #include "../../quant/qlayout.h"
 #include "../../quant/vecmath.h"
 #include "../../engine/family.h"
+#include "arch.h"
 #include "../../text/guard.h"
 #include "../../engine/topk.h"
 }
@@ -181,20 +182,20 @@ static int upload_model(dev_t_ *d)
 	int rc = MAT(m->src_emb, dm->src_emb) || MAT(m->tgt_emb, dm->tgt_emb);
 	for (int l = 0; l < dims->enc_layers; l++)
 		for (int dir = 0; dir < 2; dir++) {
-			const nmt_gru *g = &m->enc[l][dir];
+			const nmt_gru *g = &m->gru.enc[l][dir];
 			dgru *dg = &dm->enc[l][dir];
 			rc = rc || MAT(g->w_ih, dg->w_ih) || MAT(g->w_hh, dg->w_hh) ||
 			     upload_floats(d, g->b_ih, 3 * (size_t)dims->enc_hidden, &dg->b_ih) ||
 			     upload_floats(d, g->b_hh, 3 * (size_t)dims->enc_hidden, &dg->b_hh);
 		}
 	size_t r = (size_t)dims->dec_hidden, f = (size_t)dims->fc;
-	rc = rc || MAT(m->init.w, dm->init) || MAT(m->att_U, dm->att_U) || MAT(m->att_W, dm->att_W) ||
-	     MAT(m->att_V, dm->att_V) || MAT(m->dec_ih_x, dm->dec_ih_x) || MAT(m->dec_ih_c, dm->dec_ih_c) ||
-	     MAT(m->dec.w_hh, dm->dec_hh) || MAT(m->fc_in.w, dm->fc_in) || MAT(m->fc.w, dm->fc) ||
-	     MAT(m->top.w, dm->top) || upload_floats(d, m->init.b, r, &dm->init_b) ||
-	     upload_floats(d, m->dec.b_ih, 3 * r, &dm->dec_b_ih) || upload_floats(d, m->dec.b_hh, 3 * r, &dm->dec_b_hh) ||
-	     upload_floats(d, m->fc_in.b, f, &dm->fc_in_b) || upload_floats(d, m->fc.b, f, &dm->fc_b) ||
-	     upload_floats(d, m->top.b, (size_t)dims->emb, &dm->top_b) ||
+	rc = rc || MAT(m->gru.init.w, dm->init) || MAT(m->gru.att_U, dm->att_U) || MAT(m->gru.att_W, dm->att_W) ||
+	     MAT(m->gru.att_V, dm->att_V) || MAT(m->gru.dec_ih_x, dm->dec_ih_x) || MAT(m->gru.dec_ih_c, dm->dec_ih_c) ||
+	     MAT(m->gru.dec.w_hh, dm->dec_hh) || MAT(m->gru.fc_in.w, dm->fc_in) || MAT(m->gru.fc.w, dm->fc) ||
+	     MAT(m->gru.top.w, dm->top) || upload_floats(d, m->gru.init.b, r, &dm->init_b) ||
+	     upload_floats(d, m->gru.dec.b_ih, 3 * r, &dm->dec_b_ih) || upload_floats(d, m->gru.dec.b_hh, 3 * r, &dm->dec_b_hh) ||
+	     upload_floats(d, m->gru.fc_in.b, f, &dm->fc_in_b) || upload_floats(d, m->gru.fc.b, f, &dm->fc_b) ||
+	     upload_floats(d, m->gru.top.b, (size_t)dims->emb, &dm->top_b) ||
 	     upload_floats(d, m->out_bias, (size_t)dims->tgt_vocab, &dm->out_bias);
 #undef MAT
 #undef LV
@@ -632,12 +633,12 @@ static int encode(void *dev, nmt_state *s, const int32_t *const *src)
 	size_t shortlist_ids = 0;
 
 	for (int i = 0; i < N; i++) {
-		memcpy(s->enc.src_ids + s->sent[i].src_off, src[i], (size_t)s->sent[i].src_len * sizeof *s->enc.src_ids);
+		memcpy(s->gru.enc.src_ids + s->sent[i].src_off, src[i], (size_t)s->sent[i].src_len * sizeof *s->gru.enc.src_ids);
 		shortlist_ids += (size_t)s->sent[i].shortlist_len;
 	}
 	if (reserve_batch(d, s, shortlist_ids) != 0 || upload_tables(d, s, shortlist_ids) != 0)
 		return -1;
-	CHECK(d, cudaMemcpy(d->buf[B_SRC_IDS], s->enc.src_ids, (size_t)P * sizeof(int32_t), cudaMemcpyHostToDevice),
+	CHECK(d, cudaMemcpy(d->buf[B_SRC_IDS], s->gru.enc.src_ids, (size_t)P * sizeof(int32_t), cudaMemcpyHostToDevice),
 	      "uploading a batch");
 	float *in = F(B_LAYER_A), *out = F(B_LAYER_B);
 	LAUNCH(k_embed, dim3(blocks((size_t)dm->emb), (unsigned)P), THREADS, d->dm.src_emb, I(B_SRC_IDS), P, in, dm->emb);
@@ -804,7 +805,7 @@ extern "C" int nmt_cuda_open(const nmt_model *m, const nmt_device_ops **ops, voi
 	*ops = NULL;
 	*dev = NULL;
 	/* the GPU path is written for the GRU family's weights and state */
-	if (strcmp(m->family->arch, "gru-fc-1") != 0) {
+	if (strcmp(m->family->arch, NMT_GRU_ARCH) != 0) {
 		snprintf(err, errlen, "the CUDA path runs gru-fc-1 models only, not %s", m->family->arch);
 		return NMT_ERR_UNSUPPORTED;
 	}

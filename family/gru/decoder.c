@@ -10,33 +10,33 @@
 #include "../../quant/ew.h"
 
 /* The products of each row's previous-word embedding x, V_a x and the
- * GRU's input projection of it, W_ih,x x: s->dec.qv_row[i] and s->dec.gx_row[i]
+ * GRU's input projection of it, W_ih,x x: s->gru.dec.qv_row[i] and s->gru.dec.gx_row[i]
  * point at them, in the model's precomputed table where it has the word
- * (read in place), else in s->dec.qv and s->dec.gx. */
+ * (read in place), else in s->gru.dec.qv and s->gru.dec.gx. */
 static void embedding_products(nmt_state *s, int n)
 {
 	const nmt_model *m = s->m;
 	const nmt_dims *d = &m->d;
 	int e = d->emb, a = d->att, g = 3 * d->dec_hidden;
 
-	if (m->pre_tgt == 0) {
-		nmt_matmul(&m->att_V, s->dec.x, n, e, NULL, s->dec.qv, a, &s->kq);
-		nmt_matmul(&m->dec_ih_x, s->dec.x, n, e, NULL, s->dec.gx, g, &s->kq);
+	if (m->gru.pre_tgt == 0) {
+		nmt_matmul(&m->gru.att_V, s->gru.dec.x, n, e, NULL, s->gru.dec.qv, a, &s->kq);
+		nmt_matmul(&m->gru.dec_ih_x, s->gru.dec.x, n, e, NULL, s->gru.dec.gx, g, &s->kq);
 	}
 	for (int i = 0; i < n; i++) {
-		float *qv = s->dec.qv + (size_t)i * a, *gx = s->dec.gx + (size_t)i * g;
-		if (m->pre_tgt == 0) {
-			s->dec.qv_row[i] = qv;
-			s->dec.gx_row[i] = gx;
-		} else if (s->row_prev[i] < m->pre_tgt) {
-			const float *row = m->pre_att + (size_t)s->row_prev[i] * (a + g);
-			s->dec.qv_row[i] = row;
-			s->dec.gx_row[i] = row + a;
+		float *qv = s->gru.dec.qv + (size_t)i * a, *gx = s->gru.dec.gx + (size_t)i * g;
+		if (m->gru.pre_tgt == 0) {
+			s->gru.dec.qv_row[i] = qv;
+			s->gru.dec.gx_row[i] = gx;
+		} else if (s->row_prev[i] < m->gru.pre_tgt) {
+			const float *row = m->gru.pre_att + (size_t)s->row_prev[i] * (a + g);
+			s->gru.dec.qv_row[i] = row;
+			s->gru.dec.gx_row[i] = row + a;
 		} else {
-			nmt_matmul(&m->att_V, s->dec.x + (size_t)i * e, 1, e, NULL, qv, a, &s->kq);
-			nmt_matmul(&m->dec_ih_x, s->dec.x + (size_t)i * e, 1, e, NULL, gx, g, &s->kq);
-			s->dec.qv_row[i] = qv;
-			s->dec.gx_row[i] = gx;
+			nmt_matmul(&m->gru.att_V, s->gru.dec.x + (size_t)i * e, 1, e, NULL, qv, a, &s->kq);
+			nmt_matmul(&m->gru.dec_ih_x, s->gru.dec.x + (size_t)i * e, 1, e, NULL, gx, g, &s->kq);
+			s->gru.dec.qv_row[i] = qv;
+			s->gru.dec.gx_row[i] = gx;
 		}
 	}
 }
@@ -47,15 +47,15 @@ static void attention_query(nmt_state *s, int n)
 	const nmt_model *m = s->m;
 	const nmt_dims *d = &m->d;
 
-	nmt_matmul(&m->att_W, s->dec.h, n, d->dec_hidden, NULL, s->dec.q, d->att, &s->kq);
+	nmt_matmul(&m->gru.att_W, s->gru.dec.h, n, d->dec_hidden, NULL, s->gru.dec.q, d->att, &s->kq);
 	for (int i = 0; i < n; i++)
-		s->ew->add(s->dec.q + (size_t)i * d->att, s->dec.qv_row[i], d->att);
-	s->ew->tanh(s->dec.q, n * d->att);
+		s->ew->add(s->gru.dec.q + (size_t)i * d->att, s->gru.dec.qv_row[i], d->att);
+	s->ew->tanh(s->gru.dec.q, n * d->att);
 }
 
 /* α = softmax_j(q · k_j) over the row's own sentence, and the GRU's input
  * projection of the context c = Σ_j α_j s_j, which is Σ_j α_j (W_ih,c s_j):
- * the projected states the encoder left in s->enc.proj, weighed, into s->dec.gi.
+ * the projected states the encoder left in s->gru.enc.proj, weighed, into s->gru.dec.gi.
  * A sentence's rows (its hypotheses) go together: its keys multiply all of
  * their queries in one product, and its projected states are read once
  * for all of their weighed sums. */
@@ -70,14 +70,14 @@ static void attention_context(nmt_state *s, int n)
 		const nmt_sentence *st = &s->sent[s->row_sent[i0]];
 		int S = st->src_len;
 		nmt_matrix keys = { .format = NMT_FMT_F32, .rows = S, .cols = d->att,
-				    .data = s->enc.keys + (size_t)st->src_off * d->att };
-		nmt_matmul(&keys, s->dec.q + (size_t)i0 * d->att, i1 - i0, d->att, NULL, s->dec.att, S, &s->kq);
+				    .data = s->gru.enc.keys + (size_t)st->src_off * d->att };
+		nmt_matmul(&keys, s->gru.dec.q + (size_t)i0 * d->att, i1 - i0, d->att, NULL, s->gru.dec.att, S, &s->kq);
 		for (int i = 0; i < i1 - i0; i++)
-			s->ew->softmax(s->dec.att + (size_t)i * S, S);
+			s->ew->softmax(s->gru.dec.att + (size_t)i * S, S);
 		for (int i = 0; s->hist.keep_att && i < i1 - i0; i++)   /* kept for the alignments */
-			memcpy(s->hist.step_att + (size_t)(i0 + i) * s->hist.att_stride, s->dec.att + (size_t)i * S, (size_t)S * sizeof(float));
-		s->ew->weighted_sum(s->dec.att, i1 - i0, s->enc.proj + (size_t)st->src_off * g, S, g,
-					     s->dec.gi + (size_t)i0 * g);
+			memcpy(s->hist.step_att + (size_t)(i0 + i) * s->hist.att_stride, s->gru.dec.att + (size_t)i * S, (size_t)S * sizeof(float));
+		s->ew->weighted_sum(s->gru.dec.att, i1 - i0, s->gru.enc.proj + (size_t)st->src_off * g, S, g,
+					     s->gru.dec.gi + (size_t)i0 * g);
 	}
 }
 
@@ -91,13 +91,13 @@ static void gru_step(nmt_state *s, int n)
 	int r = d->dec_hidden, g = 3 * r;
 
 	for (int i = 0; i < n; i++) {   /* (gi + b_ih) + gx */
-		s->ew->add(s->dec.gi + (size_t)i * g, m->dec.b_ih, g);
-		s->ew->add(s->dec.gi + (size_t)i * g, s->dec.gx_row[i], g);
+		s->ew->add(s->gru.dec.gi + (size_t)i * g, m->gru.dec.b_ih, g);
+		s->ew->add(s->gru.dec.gi + (size_t)i * g, s->gru.dec.gx_row[i], g);
 	}
-	nmt_matmul(&m->dec.w_hh, s->dec.h, n, r, m->dec.b_hh, s->dec.gh, g, &s->kq);
+	nmt_matmul(&m->gru.dec.w_hh, s->gru.dec.h, n, r, m->gru.dec.b_hh, s->gru.dec.gh, g, &s->kq);
 	for (int i = 0; i < n; i++)
-		s->ew->gru_cell(r, s->dec.gi + (size_t)i * g, s->dec.gh + (size_t)i * g, s->dec.h + (size_t)i * r,
-					 s->dec.h_next + (size_t)i * r);
+		s->ew->gru_cell(r, s->gru.dec.gi + (size_t)i * g, s->gru.dec.gh + (size_t)i * g, s->gru.dec.h + (size_t)i * r,
+					 s->gru.dec.h_next + (size_t)i * r);
 }
 
 /* z_0 = relu(W_in h + b); z_k = relu(W_fc z_{k-1} + b_fc) + z_{k-1};
@@ -108,14 +108,14 @@ static void fc_stack(nmt_state *s, int n)
 	const nmt_dims *d = &m->d;
 	int f = d->fc;
 
-	nmt_matmul(&m->fc_in.w, s->dec.h_next, n, d->dec_hidden, m->fc_in.b, s->dec.z, f, &s->kq);
-	s->ew->relu(s->dec.z, n * f);
+	nmt_matmul(&m->gru.fc_in.w, s->gru.dec.h_next, n, d->dec_hidden, m->gru.fc_in.b, s->gru.dec.z, f, &s->kq);
+	s->ew->relu(s->gru.dec.z, n * f);
 	for (int layer = 0; layer < d->fc_layers; layer++) {
-		nmt_matmul(&m->fc.w, s->dec.z, n, f, m->fc.b, s->dec.z_next, f, &s->kq);
-		s->ew->add_relu(s->dec.z, s->dec.z_next, n * f);
+		nmt_matmul(&m->gru.fc.w, s->gru.dec.z, n, f, m->gru.fc.b, s->gru.dec.z_next, f, &s->kq);
+		s->ew->add_relu(s->gru.dec.z, s->gru.dec.z_next, n * f);
 	}
-	nmt_matmul(&m->top.w, s->dec.z, n, f, m->top.b, s->dec.t, d->emb, &s->kq);
-	s->ew->tanh(s->dec.t, n * d->emb);
+	nmt_matmul(&m->gru.top.w, s->gru.dec.z, n, f, m->gru.top.b, s->gru.dec.t, d->emb, &s->kq);
+	s->ew->tanh(s->gru.dec.t, n * d->emb);
 }
 
 void nmt_gru_step(nmt_state *s, int n)
@@ -124,14 +124,14 @@ void nmt_gru_step(nmt_state *s, int n)
 	const nmt_dims *d = &m->d;
 
 	for (int i = 0; i < n; i++)   /* the embeddings the tables do not replace */
-		if (m->pre_tgt == 0 || s->row_prev[i] >= m->pre_tgt)
-			nmt_matrix_row(&m->tgt_emb, s->row_prev[i], s->dec.x + (size_t)i * d->emb);
+		if (m->gru.pre_tgt == 0 || s->row_prev[i] >= m->gru.pre_tgt)
+			nmt_matrix_row(&m->tgt_emb, s->row_prev[i], s->gru.dec.x + (size_t)i * d->emb);
 	embedding_products(s, n);
 	attention_query(s, n);
 	attention_context(s, n);
 	gru_step(s, n);
 	fc_stack(s, n);
-	nmt_output_layer(s, s->dec.t, n);
+	nmt_output_layer(s, s->gru.dec.t, n);
 }
 
 /* Grow array p to n elements; a failure sets the caller's `failed`. */

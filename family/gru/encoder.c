@@ -9,8 +9,8 @@
 #include "../../format/grow.h"
 #include "../../quant/ew.h"
 
-/* Gather into s->enc.h the state each sentence still running at step i of
- * direction dir continues from (zeros at its start), and into s->enc.pos
+/* Gather into s->gru.enc.h the state each sentence still running at step i of
+ * direction dir continues from (zeros at its start), and into s->gru.enc.pos
  * the position it writes next. Returns how many there are. */
 static int running_rows(nmt_state *s, int i, int dir, const float *out)
 {
@@ -21,13 +21,13 @@ static int running_rows(nmt_state *s, int i, int dir, const float *out)
 		if (i >= st->src_len)
 			continue;
 		int t = dir == 0 ? i : st->src_len - 1 - i;
-		float *h = s->enc.h + (size_t)m * re;
+		float *h = s->gru.enc.h + (size_t)m * re;
 		if (i == 0)
 			memset(h, 0, (size_t)re * sizeof *h);
 		else
 			memcpy(h, out + (size_t)(st->src_off + (dir == 0 ? t - 1 : t + 1)) * ctx + (size_t)dir * re,
 			       (size_t)re * sizeof *h);
-		s->enc.pos[m++] = st->src_off + t;
+		s->gru.enc.pos[m++] = st->src_off + t;
 	}
 	return m;
 }
@@ -41,18 +41,18 @@ static void precomputed_projections(nmt_state *s, const nmt_gru *g, int dir)
 	int re = m->d.enc_hidden, e = m->d.emb, n = 0;
 
 	for (int p = 0; p < s->total_src; p++) {
-		int32_t id = s->enc.src_ids[p];
-		if (id < m->pre_src)
-			memcpy(s->enc.gi + (size_t)p * 3 * re, m->pre_enc + ((size_t)id * 2 + (size_t)dir) * 3 * re,
+		int32_t id = s->gru.enc.src_ids[p];
+		if (id < m->gru.pre_src)
+			memcpy(s->gru.enc.gi + (size_t)p * 3 * re, m->gru.pre_enc + ((size_t)id * 2 + (size_t)dir) * 3 * re,
 			       (size_t)3 * re * sizeof(float));
 		else {
-			nmt_matrix_row(&m->src_emb, id, s->enc.x + (size_t)n * e);
-			s->enc.unc[n++] = p;
+			nmt_matrix_row(&m->src_emb, id, s->gru.enc.x + (size_t)n * e);
+			s->gru.enc.unc[n++] = p;
 		}
 	}
-	nmt_matmul(&g->w_ih, s->enc.x, n, e, g->b_ih, s->enc.gi_u, 3 * re, &s->kq);
+	nmt_matmul(&g->w_ih, s->gru.enc.x, n, e, g->b_ih, s->gru.enc.gi_u, 3 * re, &s->kq);
 	for (int k = 0; k < n; k++)
-		memcpy(s->enc.gi + (size_t)s->enc.unc[k] * 3 * re, s->enc.gi_u + (size_t)k * 3 * re,
+		memcpy(s->gru.enc.gi + (size_t)s->gru.enc.unc[k] * 3 * re, s->gru.enc.gi_u + (size_t)k * 3 * re,
 		       (size_t)3 * re * sizeof(float));
 }
 
@@ -63,32 +63,32 @@ static void precomputed_projections(nmt_state *s, const nmt_gru *g, int dir)
  * one input per sentence. */
 static void gru_direction(nmt_state *s, int layer, int dir, const float *in, float *out)
 {
-	const nmt_gru *g = &s->m->enc[layer][dir];
+	const nmt_gru *g = &s->m->gru.enc[layer][dir];
 	int re = s->m->d.enc_hidden, ctx = 2 * re, in_dim = layer ? ctx : s->m->d.emb;
 
-	if (layer == 0 && s->m->pre_src > 0)
+	if (layer == 0 && s->m->gru.pre_src > 0)
 		precomputed_projections(s, g, dir);
 	else   /* all input projections at once: one matrix product instead of one per position */
-		nmt_matmul(&g->w_ih, in, s->total_src, in_dim, g->b_ih, s->enc.gi, 3 * re, &s->kq);
+		nmt_matmul(&g->w_ih, in, s->total_src, in_dim, g->b_ih, s->gru.enc.gi, 3 * re, &s->kq);
 	for (int i = 0; i < s->max_src; i++) {
 		int m = running_rows(s, i, dir, out);
-		nmt_matmul(&g->w_hh, s->enc.h, m, re, g->b_hh, s->enc.gh, 3 * re, &s->kq);
+		nmt_matmul(&g->w_hh, s->gru.enc.h, m, re, g->b_hh, s->gru.enc.gh, 3 * re, &s->kq);
 		for (int k = 0; k < m; k++) {
-			size_t pos = (size_t)s->enc.pos[k];
-			s->ew->gru_cell(re, s->enc.gi + pos * 3 * re, s->enc.gh + (size_t)k * 3 * re,
-				     s->enc.h + (size_t)k * re, out + pos * ctx + (size_t)dir * re);
+			size_t pos = (size_t)s->gru.enc.pos[k];
+			s->ew->gru_cell(re, s->gru.enc.gi + pos * 3 * re, s->gru.enc.gh + (size_t)k * 3 * re,
+				     s->gru.enc.h + (size_t)k * re, out + pos * ctx + (size_t)dir * re);
 		}
 	}
 }
 
-/* h_0 = tanh(W_init mean_j(s_j) + b_init) for sentence i, into s->enc.h0 row i. */
+/* h_0 = tanh(W_init mean_j(s_j) + b_init) for sentence i, into s->gru.enc.h0 row i. */
 static void initial_state(nmt_state *s, int i)
 {
 	const nmt_model *m = s->m;
 	const nmt_sentence *st = &s->sent[i];
 	int ctx = 2 * m->d.enc_hidden;
-	float *mean = s->enc.mean, *h0 = s->enc.h0 + (size_t)i * m->d.dec_hidden;
-	const float *states = s->enc.states + (size_t)st->src_off * ctx;
+	float *mean = s->gru.enc.mean, *h0 = s->gru.enc.h0 + (size_t)i * m->d.dec_hidden;
+	const float *states = s->gru.enc.states + (size_t)st->src_off * ctx;
 
 	memset(mean, 0, (size_t)ctx * sizeof *mean);
 	for (int j = 0; j < st->src_len; j++)
@@ -96,7 +96,7 @@ static void initial_state(nmt_state *s, int i)
 			mean[k] += states[(size_t)j * ctx + k];
 	for (int k = 0; k < ctx; k++)
 		mean[k] /= (float)st->src_len;
-	nmt_matmul(&m->init.w, mean, 1, ctx, m->init.b, h0, m->d.dec_hidden, &s->kq);
+	nmt_matmul(&m->gru.init.w, mean, 1, ctx, m->gru.init.b, h0, m->d.dec_hidden, &s->kq);
 	s->ew->tanh(h0, m->d.dec_hidden);
 }
 
@@ -105,13 +105,13 @@ void nmt_gru_encode(nmt_state *s, const int32_t *const *src)
 	const nmt_model *m = s->m;
 	const nmt_dims *d = &m->d;
 	int ctx = 2 * d->enc_hidden;
-	float *in = s->enc.layer_a, *out = s->enc.layer_b;
+	float *in = s->gru.enc.layer_a, *out = s->gru.enc.layer_b;
 
 	for (int i = 0; i < s->n_sents; i++)
-		memcpy(s->enc.src_ids + s->sent[i].src_off, src[i], (size_t)s->sent[i].src_len * sizeof *s->enc.src_ids);
-	if (m->pre_src == 0)
+		memcpy(s->gru.enc.src_ids + s->sent[i].src_off, src[i], (size_t)s->sent[i].src_len * sizeof *s->gru.enc.src_ids);
+	if (m->gru.pre_src == 0)
 		for (int p = 0; p < s->total_src; p++)
-			nmt_matrix_row(&m->src_emb, s->enc.src_ids[p], in + (size_t)p * d->emb);
+			nmt_matrix_row(&m->src_emb, s->gru.enc.src_ids[p], in + (size_t)p * d->emb);
 	for (int l = 0; l < d->enc_layers; l++) {
 		gru_direction(s, l, 0, in, out);
 		gru_direction(s, l, 1, in, out);
@@ -119,16 +119,16 @@ void nmt_gru_encode(nmt_state *s, const int32_t *const *src)
 		in = out;
 		out = tmp;
 	}
-	s->enc.states = in;
-	nmt_matmul(&m->att_U, s->enc.states, s->total_src, ctx, NULL, s->enc.keys, d->att, &s->kq);
-	s->ew->tanh(s->enc.keys, s->total_src * d->att);
+	s->gru.enc.states = in;
+	nmt_matmul(&m->gru.att_U, s->gru.enc.states, s->total_src, ctx, NULL, s->gru.enc.keys, d->att, &s->kq);
+	s->ew->tanh(s->gru.enc.keys, s->total_src * d->att);
 	/* The decoder GRU's input projection of the context is that of the
 	 * states weighed by the attention, W_ih,c c_i = sum_j a_ij (W_ih,c s_j):
 	 * each state projected once here, in one product over the batch, not
 	 * each step's context per hypothesis (docs/DESIGN.md §4). They take the
 	 * memory of the encoder's input projections, needed no more. */
-	s->enc.proj = s->enc.gi;
-	nmt_matmul(&m->dec_ih_c, s->enc.states, s->total_src, ctx, NULL, s->enc.proj, 3 * d->dec_hidden, &s->kq);
+	s->gru.enc.proj = s->gru.enc.gi;
+	nmt_matmul(&m->gru.dec_ih_c, s->gru.enc.states, s->total_src, ctx, NULL, s->gru.enc.proj, 3 * d->dec_hidden, &s->kq);
 	for (int i = 0; i < s->n_sents; i++)
 		initial_state(s, i);
 }

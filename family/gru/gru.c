@@ -13,7 +13,7 @@
 #include "gru.h"
 #include "precomp.h"
 #include "../../engine/tensors.h"
-#include "../../format/error.h"
+#include "../../common/error.h"
 #include "../../format/meta.h"
 
 /* ---- dimensions and weights ---------------------------------------------- */
@@ -36,15 +36,15 @@ static int read_dims(nmt_model *m, char *err, size_t errlen)
 	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
 		long v;
 		if (nmt_meta_get_long(m->meta, m->meta_len, fields[i].key, &v) != 0)
-			return nmt_fail(err, errlen, "corrupt model: metadata \"%s\" missing or not a number",
+			return error_set(err, errlen, "corrupt model: metadata \"%s\" missing or not a number",
 				    fields[i].key);
 		if (v < fields[i].lo || v > fields[i].hi)
-			return nmt_fail(err, errlen, "corrupt model: metadata %s=%ld out of range [%ld, %ld]",
+			return error_set(err, errlen, "corrupt model: metadata %s=%ld out of range [%ld, %ld]",
 				    fields[i].key, v, fields[i].lo, fields[i].hi);
 		*(int *)((char *)&m->d + fields[i].off) = (int)v;
 	}
 	if (m->d.bos_id >= m->d.tgt_vocab || m->d.eos_id >= m->d.tgt_vocab)
-		return nmt_fail(err, errlen, "corrupt model: bos_id/eos_id outside the target vocabulary");
+		return error_set(err, errlen, "corrupt model: bos_id/eos_id outside the target vocabulary");
 	return 0;
 }
 
@@ -95,26 +95,26 @@ static int bind_tensors(nmt_model *m, char *err, size_t errlen)
 			char suffix[32];
 			snprintf(suffix, sizeof suffix, "_l%d%s", l, dir ? "_reverse" : "");
 			if (bind_gru(&td, "enc", suffix, l ? ctx : d->emb, d->enc_hidden,
-				     &m->enc[l][dir], err, errlen) != 0)
+				     &m->gru.enc[l][dir], err, errlen) != 0)
 				return -1;
 		}
 	nmt_linear att;
-	if (bind_linear(&td, "init", d->dec_hidden, ctx, 1, &m->init, err, errlen) != 0 ||
+	if (bind_linear(&td, "init", d->dec_hidden, ctx, 1, &m->gru.init, err, errlen) != 0 ||
 	    bind_linear(&td, "att_U", d->att, ctx, 0, &att, err, errlen) != 0)
 		return -1;
-	m->att_U = att.w;
+	m->gru.att_U = att.w;
 	if (bind_linear(&td, "att_W", d->att, d->dec_hidden, 0, &att, err, errlen) != 0)
 		return -1;
-	m->att_W = att.w;
+	m->gru.att_W = att.w;
 	if (bind_linear(&td, "att_V", d->att, d->emb, 0, &att, err, errlen) != 0)
 		return -1;
-	m->att_V = att.w;
-	if (bind_gru(&td, "dec", "", 0, d->dec_hidden, &m->dec, err, errlen) != 0 ||
-	    nmt_bind_matrix(&td, NMT_TENSOR_DEC_IH_X, 3 * d->dec_hidden, d->emb, &m->dec_ih_x, err, errlen) != 0 ||
-	    nmt_bind_matrix(&td, NMT_TENSOR_DEC_IH_C, 3 * d->dec_hidden, ctx, &m->dec_ih_c, err, errlen) != 0 ||
-	    bind_linear(&td, "fc_in", d->fc, d->dec_hidden, 1, &m->fc_in, err, errlen) != 0 ||
-	    bind_linear(&td, "fc", d->fc, d->fc, 1, &m->fc, err, errlen) != 0 ||
-	    bind_linear(&td, "top", d->emb, d->fc, 1, &m->top, err, errlen) != 0)
+	m->gru.att_V = att.w;
+	if (bind_gru(&td, "dec", "", 0, d->dec_hidden, &m->gru.dec, err, errlen) != 0 ||
+	    nmt_bind_matrix(&td, NMT_TENSOR_DEC_IH_X, 3 * d->dec_hidden, d->emb, &m->gru.dec_ih_x, err, errlen) != 0 ||
+	    nmt_bind_matrix(&td, NMT_TENSOR_DEC_IH_C, 3 * d->dec_hidden, ctx, &m->gru.dec_ih_c, err, errlen) != 0 ||
+	    bind_linear(&td, "fc_in", d->fc, d->dec_hidden, 1, &m->gru.fc_in, err, errlen) != 0 ||
+	    bind_linear(&td, "fc", d->fc, d->fc, 1, &m->gru.fc, err, errlen) != 0 ||
+	    bind_linear(&td, "top", d->emb, d->fc, 1, &m->gru.top, err, errlen) != 0)
 		return -1;
 	return nmt_bind_f32(&td, "out_bias", 1, d->tgt_vocab, &m->out_bias, err, errlen);
 }
@@ -129,25 +129,25 @@ static int open_precomp(nmt_model *m, char *err, size_t errlen)
 	long top;
 	if (!s && nmt_meta_get_long(m->meta, m->meta_len, "precompute", &top) == 0) {
 		if (top < 0 || top > (1L << 22))
-			return nmt_fail(err, errlen, "corrupt model: metadata precompute=%ld out of range [0, %ld]", top,
+			return error_set(err, errlen, "corrupt model: metadata precompute=%ld out of range [0, %ld]", top,
 					1L << 22);
 		return top > 0 ? nmt_precomp_derive(m, top, err, errlen) : 0;
 	}
 	if (!s)
 		return 0;
 	if (s->size < 16)
-		return nmt_fail(err, errlen, "corrupt model: precomp section too small");
+		return error_set(err, errlen, "corrupt model: precomp section too small");
 	uint32_t n_src = nmt_rd32(s->data), n_tgt = nmt_rd32(s->data + 4);
 	uint32_t enc_cols = nmt_rd32(s->data + 8), att_cols = nmt_rd32(s->data + 12);
 	if (n_src > (uint32_t)m->d.src_vocab || n_tgt > (uint32_t)m->d.tgt_vocab ||
 	    enc_cols != nmt_precomp_src_cols(&m->d) || att_cols != nmt_precomp_tgt_cols(&m->d))
-		return nmt_fail(err, errlen, "corrupt model: precomp header does not fit the model");
+		return error_set(err, errlen, "corrupt model: precomp header does not fit the model");
 	if (s->size != 16 + 4 * ((uint64_t)n_src * enc_cols + (uint64_t)n_tgt * att_cols))
-		return nmt_fail(err, errlen, "corrupt model: precomp section has the wrong size");
-	m->pre_src = (int)n_src;
-	m->pre_tgt = (int)n_tgt;
-	m->pre_enc = (const float *)(s->data + 16);
-	m->pre_att = m->pre_enc + (size_t)n_src * enc_cols;
+		return error_set(err, errlen, "corrupt model: precomp section has the wrong size");
+	m->gru.pre_src = (int)n_src;
+	m->gru.pre_tgt = (int)n_tgt;
+	m->gru.pre_enc = (const float *)(s->data + 16);
+	m->gru.pre_att = m->gru.pre_enc + (size_t)n_src * enc_cols;
 	return 0;
 }
 
@@ -172,23 +172,28 @@ static int gru_bind(nmt_model *m, char *err, size_t errlen)
 	return 0;
 }
 
+static void gru_unbind(nmt_model *m)
+{
+	free(m->gru.owned_precomp);
+}
+
 /* ---- the state's parts ------------------------------------------------------ */
 
 static int gru_reserve(nmt_state *s, const int32_t *const *src)
 {
 	const nmt_model *m = s->m;
 	int uncovered = 0;   /* first-layer positions without precomputed projections */
-	for (int i = 0; i < s->n_sents && m->pre_src > 0; i++)
+	for (int i = 0; i < s->n_sents && m->gru.pre_src > 0; i++)
 		for (int j = 0; j < s->sent[i].src_len; j++)
-			uncovered += src[i][j] >= m->pre_src;
-	return nmt_encoder_reserve(&s->enc, &m->d, s->n_sents, s->total_src, uncovered) |
-	       nmt_decoder_reserve(&s->dec, &m->d, s->n_sents * s->beam, s->total_src);
+			uncovered += src[i][j] >= m->gru.pre_src;
+	return nmt_encoder_reserve(&s->gru.enc, &m->d, s->n_sents, s->total_src, uncovered) |
+	       nmt_decoder_reserve(&s->gru.dec, &m->d, s->n_sents * s->beam, s->total_src);
 }
 
 static void gru_free_state(nmt_state *s)
 {
-	nmt_encoder_free(&s->enc);
-	nmt_decoder_free(&s->dec);
+	nmt_encoder_free(&s->gru.enc);
+	nmt_decoder_free(&s->gru.dec);
 }
 
 /* ---- the search's calls ------------------------------------------------------ */
@@ -196,11 +201,11 @@ static void gru_free_state(nmt_state *s)
 /* Each sentence's one live row starts from the encoder's h_0. */
 static void gru_start(nmt_state *s)
 {
-	memcpy(s->dec.h, s->enc.h0, (size_t)s->n_sents * (size_t)s->m->d.dec_hidden * sizeof *s->dec.h);
+	memcpy(s->gru.dec.h, s->gru.enc.h0, (size_t)s->n_sents * (size_t)s->m->d.dec_hidden * sizeof *s->gru.dec.h);
 }
 
-/* The surviving rows' states, compacted from s->dec.h_next into s->dec.h
- * (the step has read s->dec.h): dropping finished hypotheses and sentences. */
+/* The surviving rows' states, compacted from s->gru.dec.h_next into s->gru.dec.h
+ * (the step has read s->gru.dec.h): dropping finished hypotheses and sentences. */
 static void gru_carry(nmt_state *s, int n)
 {
 	int r = s->m->d.dec_hidden;
@@ -208,18 +213,19 @@ static void gru_carry(nmt_state *s, int n)
 	for (int i = 0; i < n && same; i++)
 		same = s->carry_from[i] == i;
 	if (same) {
-		float *h = s->dec.h;
-		s->dec.h = s->dec.h_next;
-		s->dec.h_next = h;
+		float *h = s->gru.dec.h;
+		s->gru.dec.h = s->gru.dec.h_next;
+		s->gru.dec.h_next = h;
 		return;
 	}
 	for (int i = 0; i < n; i++)
-		memcpy(s->dec.h + (size_t)i * r, s->dec.h_next + (size_t)s->carry_from[i] * r, (size_t)r * sizeof(float));
+		memcpy(s->gru.dec.h + (size_t)i * r, s->gru.dec.h_next + (size_t)s->carry_from[i] * r, (size_t)r * sizeof(float));
 }
 
 const nmt_family nmt_family_gru = {
-	.arch = "gru-fc-1",
+	.arch = NMT_GRU_ARCH,
 	.bind = gru_bind,
+	.unbind = gru_unbind,
 	.reserve = gru_reserve,
 	.free_state = gru_free_state,
 	.encode = nmt_gru_encode,

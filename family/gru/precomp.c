@@ -3,7 +3,7 @@
 #include <stdlib.h>
 
 #include "../../engine/engine.h"
-#include "../../format/error.h"
+#include "../../common/error.h"
 
 size_t nmt_precomp_src_cols(const nmt_dims *d)
 {
@@ -38,10 +38,10 @@ int nmt_precomp_fill(const nmt_model *m, int n_src, int n_tgt, float *enc, float
 	if (!xs || !xt || nmt_kscratch_init(&k, d->emb, m->qdot) != 0)
 		goto done;
 	for (int dir = 0; dir < 2; dir++)
-		nmt_matmul(&m->enc[0][dir].w_ih, xs, n_src, d->emb, m->enc[0][dir].b_ih, enc + (size_t)dir * 3 * re,
+		nmt_matmul(&m->gru.enc[0][dir].w_ih, xs, n_src, d->emb, m->gru.enc[0][dir].b_ih, enc + (size_t)dir * 3 * re,
 			   6 * re, &k);
-	nmt_matmul(&m->att_V, xt, n_tgt, d->emb, NULL, att, tgt_cols, &k);
-	nmt_matmul(&m->dec_ih_x, xt, n_tgt, d->emb, NULL, att + d->att, tgt_cols, &k);
+	nmt_matmul(&m->gru.att_V, xt, n_tgt, d->emb, NULL, att, tgt_cols, &k);
+	nmt_matmul(&m->gru.dec_ih_x, xt, n_tgt, d->emb, NULL, att + d->att, tgt_cols, &k);
 	nmt_kscratch_free(&k);
 	rc = 0;
 done:
@@ -59,12 +59,12 @@ int nmt_precomp_derive(nmt_model *m, long top, char *err, size_t errlen)
 
 	if (!t || nmt_precomp_fill(m, n_src, n_tgt, t, t + src_floats) != 0) {
 		free(t);
-		return nmt_fail(err, errlen, "out of memory for the precomputed tables");
+		return error_set(err, errlen, "out of memory for the precomputed tables");
 	}
-	m->owned_precomp = t;
-	m->pre_src = n_src;
-	m->pre_tgt = n_tgt;
-	m->pre_enc = t;
-	m->pre_att = t + src_floats;
+	m->gru.owned_precomp = t;
+	m->gru.pre_src = n_src;
+	m->gru.pre_tgt = n_tgt;
+	m->gru.pre_enc = t;
+	m->gru.pre_att = t + src_floats;
 	return 0;
 }

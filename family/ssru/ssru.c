@@ -2,6 +2,7 @@
  * weights, its state, and the methods the search calls. model-pack
  * --marian writes these files (pack/marian_pack.c). */
 #include "ssru.h"
+#include "ssru_arch.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -9,7 +10,7 @@
 #include <string.h>
 
 #include "../../engine/tensors.h"
-#include "../../format/error.h"
+#include "../../common/error.h"
 #include "../../format/grow.h"
 #include "../../format/meta.h"
 
@@ -19,9 +20,9 @@ static int meta_int(const nmt_model *m, const char *key, long lo, long hi, int *
 {
 	long v;
 	if (nmt_meta_get_long(m->meta, m->meta_len, key, &v) != 0)
-		return nmt_fail(err, errlen, "corrupt model: metadata \"%s\" missing or not a number", key);
+		return error_set(err, errlen, "corrupt model: metadata \"%s\" missing or not a number", key);
 	if (v < lo || v > hi)
-		return nmt_fail(err, errlen, "corrupt model: metadata %s=%ld out of range [%ld, %ld]", key, v, lo, hi);
+		return error_set(err, errlen, "corrupt model: metadata %s=%ld out of range [%ld, %ld]", key, v, lo, hi);
 	*out = (int)v;
 	return 0;
 }
@@ -40,7 +41,7 @@ static int read_dims(nmt_model *m, char *err, size_t errlen)
 	    meta_int(m, "dec_layers", 1, NMT_SSRU_MAX_LAYERS, &w->dec_layers, err, errlen) != 0)
 		return -1;
 	if (d->emb % w->heads != 0 || d->emb % 2 != 0)
-		return nmt_fail(err, errlen, "corrupt model: emb %d is not an even multiple of %d heads", d->emb, w->heads);
+		return error_set(err, errlen, "corrupt model: emb %d is not an even multiple of %d heads", d->emb, w->heads);
 	/* The family uses no BOS (the first step's input is a zero vector,
 	 * ssru_decoder.c); both ids are checked against the vocabulary's when
 	 * it opens (model.c). */
@@ -52,10 +53,10 @@ static int bind_linear(const nmt_tensor_dir *td, const char *prefix, int out, in
 		       size_t errlen)
 {
 	char name[128];
-	snprintf(name, sizeof name, "%s.w", prefix);
+	snprintf(name, sizeof name, "%s." NMT_SSRU_W, prefix);
 	if (nmt_bind_matrix(td, name, out, in, &l->w, err, errlen) != 0)
 		return -1;
-	snprintf(name, sizeof name, "%s.b", prefix);
+	snprintf(name, sizeof name, "%s." NMT_SSRU_B, prefix);
 	return nmt_bind_f32(td, name, 1, out, &l->b, err, errlen);
 }
 
@@ -63,10 +64,10 @@ static int bind_norm(const nmt_tensor_dir *td, const char *prefix, int d, const 
 		     size_t errlen)
 {
 	char name[96];
-	snprintf(name, sizeof name, "%s.ln.s", prefix);
+	snprintf(name, sizeof name, "%s." NMT_SSRU_LN_S, prefix);
 	if (nmt_bind_f32(td, name, 1, d, s, err, errlen) != 0)
 		return -1;
-	snprintf(name, sizeof name, "%s.ln.b", prefix);
+	snprintf(name, sizeof name, "%s." NMT_SSRU_LN_B, prefix);
 	return nmt_bind_f32(td, name, 1, d, b, err, errlen);
 }
 
@@ -76,7 +77,7 @@ static int bind_attention(const nmt_tensor_dir *td, const char *prefix, int d, n
 	char name[48];
 	nmt_linear *parts[] = { &a->q, &a->k, &a->v, &a->o };
 	for (int i = 0; i < 4; i++) {
-		snprintf(name, sizeof name, "%s.%c", prefix, "qkvo"[i]);
+		snprintf(name, sizeof name, "%s.%c", prefix, NMT_SSRU_ATT_PROJ[i]);
 		if (bind_linear(td, name, d, d, parts[i], err, errlen) != 0)
 			return -1;
 	}
@@ -87,16 +88,16 @@ static int bind_ffn(const nmt_tensor_dir *td, const char *prefix, int d, int ffn
 		    size_t errlen)
 {
 	char name[96];
-	snprintf(name, sizeof name, "%s.w1", prefix);
+	snprintf(name, sizeof name, "%s." NMT_SSRU_FFN_W1, prefix);
 	if (nmt_bind_matrix(td, name, ffn, d, &f->w1.w, err, errlen) != 0)
 		return -1;
-	snprintf(name, sizeof name, "%s.b1", prefix);
+	snprintf(name, sizeof name, "%s." NMT_SSRU_FFN_B1, prefix);
 	if (nmt_bind_f32(td, name, 1, ffn, &f->w1.b, err, errlen) != 0)
 		return -1;
-	snprintf(name, sizeof name, "%s.w2", prefix);
+	snprintf(name, sizeof name, "%s." NMT_SSRU_FFN_W2, prefix);
 	if (nmt_bind_matrix(td, name, d, ffn, &f->w2.w, err, errlen) != 0)
 		return -1;
-	snprintf(name, sizeof name, "%s.b2", prefix);
+	snprintf(name, sizeof name, "%s." NMT_SSRU_FFN_B2, prefix);
 	if (nmt_bind_f32(td, name, 1, d, &f->w2.b, err, errlen) != 0)
 		return -1;
 	return bind_norm(td, prefix, d, &f->ln_s, &f->ln_b, err, errlen);
@@ -105,14 +106,14 @@ static int bind_ffn(const nmt_tensor_dir *td, const char *prefix, int d, int ffn
 static int bind_ssru(const nmt_tensor_dir *td, int l, int d, nmt_ssru_w *r, char *err, size_t errlen)
 {
 	char name[64], prefix[32];
-	snprintf(prefix, sizeof prefix, "dec.%d.rnn", l);
-	snprintf(name, sizeof name, "%s.w", prefix);
+	snprintf(prefix, sizeof prefix, NMT_SSRU_DEC_RNN, l);
+	snprintf(name, sizeof name, "%s." NMT_SSRU_RNN_W, prefix);
 	if (nmt_bind_matrix(td, name, d, d, &r->w, err, errlen) != 0)
 		return -1;
-	snprintf(name, sizeof name, "%s.wf", prefix);
+	snprintf(name, sizeof name, "%s." NMT_SSRU_RNN_WF, prefix);
 	if (nmt_bind_matrix(td, name, d, d, &r->wf, err, errlen) != 0)
 		return -1;
-	snprintf(name, sizeof name, "%s.bf", prefix);
+	snprintf(name, sizeof name, "%s." NMT_SSRU_RNN_BF, prefix);
 	if (nmt_bind_f32(td, name, 1, d, &r->bf, err, errlen) != 0)
 		return -1;
 	return bind_norm(td, prefix, d, &r->ln_s, &r->ln_b, err, errlen);
@@ -126,25 +127,25 @@ static int bind_embeddings(nmt_model *m, const nmt_tensor_dir *td, char *err, si
 	char tied[8];
 	const nmt_dims *d = &m->d;
 	if (nmt_meta_get(m->meta, m->meta_len, "tied", tied, sizeof tied) != 0)
-		return nmt_fail(err, errlen, "corrupt model: metadata \"tied\" missing");
+		return error_set(err, errlen, "corrupt model: metadata \"tied\" missing");
 	if (strcmp(tied, "all") == 0) {
 		if (d->src_vocab != d->tgt_vocab)
-			return nmt_fail(err, errlen, "corrupt model: tied=all with two vocabulary sizes");
-		if (nmt_bind_matrix(td, "emb", d->tgt_vocab, d->emb, &m->tgt_emb, err, errlen) != 0)
+			return error_set(err, errlen, "corrupt model: tied=all with two vocabulary sizes");
+		if (nmt_bind_matrix(td, NMT_SSRU_EMB, d->tgt_vocab, d->emb, &m->tgt_emb, err, errlen) != 0)
 			return -1;
 		m->src_emb = m->ssru.dec_emb = m->tgt_emb;
 		return 0;
 	}
 	if (strcmp(tied, "tgt") != 0 && strcmp(tied, "none") != 0)
-		return nmt_fail(err, errlen, "corrupt model: tied=%s", tied);
-	if (nmt_bind_matrix(td, "src_emb", d->src_vocab, d->emb, &m->src_emb, err, errlen) != 0 ||
-	    nmt_bind_matrix(td, "tgt_emb", d->tgt_vocab, d->emb, &m->ssru.dec_emb, err, errlen) != 0)
+		return error_set(err, errlen, "corrupt model: tied=%s", tied);
+	if (nmt_bind_matrix(td, NMT_SSRU_SRC_EMB, d->src_vocab, d->emb, &m->src_emb, err, errlen) != 0 ||
+	    nmt_bind_matrix(td, NMT_SSRU_TGT_EMB, d->tgt_vocab, d->emb, &m->ssru.dec_emb, err, errlen) != 0)
 		return -1;
 	if (strcmp(tied, "tgt") == 0) {
 		m->tgt_emb = m->ssru.dec_emb;
 		return 0;
 	}
-	return nmt_bind_matrix(td, "out", d->tgt_vocab, d->emb, &m->tgt_emb, err, errlen);
+	return nmt_bind_matrix(td, NMT_SSRU_OUT, d->tgt_vocab, d->emb, &m->tgt_emb, err, errlen);
 }
 
 /* Which stored layer each decoder layer runs: metadata dec_tied, a comma
@@ -163,7 +164,7 @@ static int read_dec_tied(const nmt_model *m, int *stored, char *err, size_t errl
 		char *end;
 		long v = strtol(at, &end, 10);
 		if (end == at || v < 1 || v > L || *end != (l + 1 < L ? ',' : '\0'))
-			return nmt_fail(err, errlen, "corrupt model: dec_tied=%s is not %d layer numbers in 1..%d", list, L, L);
+			return error_set(err, errlen, "corrupt model: dec_tied=%s is not %d layer numbers in 1..%d", list, L, L);
 		stored[l] = (int)v;
 		at = end + 1;
 	}
@@ -179,24 +180,24 @@ static int ssru_bind(nmt_model *m, char *err, size_t errlen)
 
 	if (read_dims(m, err, errlen) != 0 || read_dec_tied(m, stored, err, errlen) != 0 || nmt_tensor_dir_open(&m->view, &td, err, errlen) != 0 ||
 	    bind_embeddings(m, &td, err, errlen) != 0 ||
-	    nmt_bind_f32(&td, "out_bias", 1, m->d.tgt_vocab, &m->out_bias, err, errlen) != 0)
+	    nmt_bind_f32(&td, NMT_SSRU_OUT_BIAS, 1, m->d.tgt_vocab, &m->out_bias, err, errlen) != 0)
 		return -1;
 	int d = m->d.emb;
 	for (int l = 0; l < w->enc_layers; l++) {
-		snprintf(prefix, sizeof prefix, "enc.%d.att", l + 1);
+		snprintf(prefix, sizeof prefix, NMT_SSRU_ENC_ATT, l + 1);
 		if (bind_attention(&td, prefix, d, &w->enc_att[l], err, errlen) != 0)
 			return -1;
-		snprintf(prefix, sizeof prefix, "enc.%d.ffn", l + 1);
+		snprintf(prefix, sizeof prefix, NMT_SSRU_ENC_FFN, l + 1);
 		if (bind_ffn(&td, prefix, d, w->ffn, &w->enc_ffn[l], err, errlen) != 0)
 			return -1;
 	}
 	for (int l = 0; l < w->dec_layers; l++) {
 		if (bind_ssru(&td, stored[l], d, &w->dec_rnn[l], err, errlen) != 0)
 			return -1;
-		snprintf(prefix, sizeof prefix, "dec.%d.att", stored[l]);
+		snprintf(prefix, sizeof prefix, NMT_SSRU_DEC_ATT, stored[l]);
 		if (bind_attention(&td, prefix, d, &w->dec_att[l], err, errlen) != 0)
 			return -1;
-		snprintf(prefix, sizeof prefix, "dec.%d.ffn", stored[l]);
+		snprintf(prefix, sizeof prefix, NMT_SSRU_DEC_FFN, stored[l]);
 		if (bind_ffn(&td, prefix, d, w->dec_ffn, &w->dec_ffn_w[l], err, errlen) != 0)
 			return -1;
 	}
@@ -307,7 +308,7 @@ static int ssru_max_len(int src_len)
 }
 
 const nmt_family nmt_family_ssru = {
-	.arch = "transformer-ssru",
+	.arch = NMT_SSRU_ARCH,
 	.bind = ssru_bind,
 	.reserve = ssru_reserve,
 	.free_state = ssru_free_state,

@@ -1,0 +1,81 @@
+/* The GRU family's own data: its weights, bound into the model by gru.c
+ * (nmt_model's gru), and its per-thread state parts (nmt_state's gru),
+ * reserved and freed by encoder.c and decoder.c. */
+#ifndef NMT_FAMILY_GRU_DATA_H
+#define NMT_FAMILY_GRU_DATA_H
+#include <stdint.h>
+
+#include "../../quant/matrix.h"
+
+#define NMT_MAX_ENC_LAYERS 8
+
+/* A GRU in torch.nn.GRU's layout: gates stacked (r, z, n) along the rows. */
+typedef struct {
+	nmt_matrix w_ih, w_hh;     /* [3h, in], [3h, h] */
+	const float *b_ih, *b_hh;  /* [3h] */
+} nmt_gru;
+
+typedef struct {
+	nmt_gru enc[NMT_MAX_ENC_LAYERS][2];          /* [layer][0 fwd, 1 bwd] */
+	nmt_linear init;                             /* [r, 2re] */
+	nmt_matrix att_U, att_W, att_V;              /* [a, 2re], [a, r], [a, e] */
+	nmt_gru dec;                                 /* input [e + 2re]; w_ih unused: */
+	nmt_matrix dec_ih_x, dec_ih_c;               /* its columns split: [3r, e], [3r, 2re] */
+	nmt_linear fc_in, fc, top;                   /* [f, r], [f, f], [e, f] */
+	/* Precomputed per-word products (Devlin 2014 §4.2), for the first
+	 * pre_src / pre_tgt ids (0: none): the first encoder layer's input
+	 * projections W_ih e_w + b_ih, forward then backward [6re]; per target
+	 * word the attention query's V_a e_w, then the decoder GRU's input
+	 * projection of the embedding, dec_ih_x e_w [a + 3r]. Exactly what
+	 * the engine computes without them. */
+	const float *pre_enc, *pre_att;
+	int pre_src, pre_tgt;
+	float *owned_precomp;                        /* the tables when computed at open (precomp.h) */
+} nmt_gru_weights;
+
+/* The encoder's buffers, all sentences' positions one after the other
+ * (P of them; n sentences). Reserved and freed by encoder.c. */
+typedef struct {
+	int cap_src;                /* positions the buffers hold */
+	int cap_unc;                /* positions without precomputed projections they hold */
+	int cap_sents;              /* sentences the per-sentence buffers hold */
+	float *layer_a, *layer_b;   /* [P, max(e, 2re)] ping-pong layer input/output */
+	float *gi;                  /* [P, max(3re, 3r)] input projections of one direction; once
+	                             * the encoder is done, the projected states (proj) */
+	int32_t *src_ids;           /* [P] each position's source id */
+	int32_t *unc;               /* [U] positions whose word has no precomputed projection */
+	float *x;                   /* [U, e] their embeddings, one after the other */
+	float *gi_u;                /* [U, 3re] and their projections */
+	float *h;                   /* [n, re] the states the recurrence continues from */
+	float *gh;                  /* [n, 3re] */
+	int32_t *pos;               /* [n] the position each of those rows writes */
+	float *mean;                /* [2re] mean of a sentence's states, for h_0 */
+	const float *states;        /* [P, 2re] the encoder's output (layer_a or layer_b) */
+	float *keys;                /* [P, a] */
+	float *proj;                /* [P, 3r] the decoder GRU's input projection of each state,
+	                             * W_ih,c s_j: gi's memory, free after the encoder */
+	float *h0;                  /* [n, r] each sentence's initial decoder state */
+} nmt_encoder_state;
+
+/* The decoder step's buffers, one row per live hypothesis (R rows), grouped
+ * by sentence. Reserved and freed by decoder.c. */
+typedef struct {
+	int cap_rows;               /* rows the buffers hold */
+	int cap_src;                /* source positions att holds per row */
+	float *h, *h_next;          /* [R, r] */
+	float *x;                   /* [R, e] the previous words' embeddings */
+	float *q, *qv;              /* [R, a] */
+	const float **qv_row;       /* [R] each row's V_a x: in qv, or a precomputed table's row */
+	const float **gx_row;       /* [R] each row's W_ih,x x: in gx, or a precomputed table's row */
+	float *att;                 /* [beam, S] a sentence's rows' attention weights */
+	float *gi, *gh, *gx;        /* [R, 3r] */
+	float *z, *z_next;          /* [R, f] */
+	float *t;                   /* [R, e] */
+} nmt_decoder_state;
+
+typedef struct {
+	nmt_encoder_state enc;
+	nmt_decoder_state dec;
+} nmt_gru_state;
+
+#endif
