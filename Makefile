@@ -33,7 +33,7 @@ LDLIBS   = -lm
 
 # The library (libnmt.a): the public API of nmt.h (api/) over the engine,
 # its kernels and the tokenizer; everything the binaries and tests share.
-LIB_SRC  = $(wildcard api/*.c) $(wildcard format/*.c) $(wildcard engine/*.c) $(wildcard family/*/*.c) $(wildcard quant/*.c) $(wildcard vocab/*.c) $(wildcard text/*.c)
+LIB_SRC  = $(wildcard api/*.c) $(wildcard common/*.c) $(wildcard format/*.c) $(wildcard engine/*.c) $(wildcard family/*/*.c) $(wildcard quant/*.c) $(wildcard vocab/*.c) $(wildcard text/*.c)
 PACK_SRC = $(filter-out pack/main.c,$(wildcard pack/*.c))
 # The command line's input reader (nmt only; main.c uses nmt.h's API).
 CLI_SRC  = $(wildcard cli/*.c server/*.c)
@@ -146,7 +146,7 @@ COLD_ENGINE = engine/family engine/model engine/state engine/tensors engine/tran
 	engine/vmap family/gru/arch family/gru/gru family/gru/precomp family/ssru/ssru
 # The text pipeline's per-line work, all but the repetition guard, which runs every decode step.
 COLD_TEXT = $(filter-out text/guard,$(basename $(wildcard text/*.c)))
-$(B)/api/%.o $(B)/cli/%.o $(B)/server/%.o $(B)/format/%.o $(B)/vocab/%.o $(B)/main.o \
+$(B)/api/%.o $(B)/common/%.o $(B)/cli/%.o $(B)/server/%.o $(B)/format/%.o $(B)/vocab/%.o $(B)/main.o \
 	$(foreach f,$(COLD_ENGINE) $(COLD_TEXT),$(B)/$(f).o): private CFLAGS += -Os
 # On x86-64 the generic element-wise kernels run only for NMT_KERNELS=scalar
 # or a CPU without AVX2 (14 KB less); aarch64 runs them always, at -O2.

@@ -20,6 +20,9 @@
 #include <unistd.h>
 
 #include "nmt.h"
+#include "common/error.h"
+#include "common/json.h"
+#include "common/number.h"
 #include "cli/embedded.h"
 #include "cli/catalog.h"
 #include "cli/lines.h"
@@ -38,17 +41,7 @@ typedef struct {
 
 #define MAX_BATCH 256
 
-_Noreturn static void die(int status, const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("nmt: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(status);
-}
+#define die(...) error_exit("nmt", __VA_ARGS__)
 
 static void usage(FILE *f)
 {
@@ -95,20 +88,16 @@ static void usage(FILE *f)
 
 static long parse_int(const char *s, const char *what, long lo, long hi)
 {
-	char *end;
-	errno = 0;
-	long v = strtol(s, &end, 10);
-	if (errno || *s == '\0' || *end != '\0' || v < lo || v > hi)
+	long v;
+	if (number_parse_long(s, lo, hi, &v) != 0)
 		die(2, "%s must be an integer in %ld..%ld, not \"%s\"", what, lo, hi, s);
 	return v;
 }
 
 static double parse_alpha(const char *s)
 {
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (errno || *s == '\0' || *end != '\0' || !(v >= 0.0 && v <= 10.0))
+	double v;
+	if (number_parse_double(s, 0.0, 10.0, &v) != 0)
 		die(2, "--alpha must be a number in 0..10, not \"%s\"", s);
 	return v;
 }
@@ -131,13 +120,12 @@ static int parse_device(const char *s)
 	die(2, "--device must be cpu or cuda, not \"%s\"", s);
 }
 
-#define MAX_THREADS 256
 
-/* One worker per online core, within 1..MAX_THREADS. */
+/* One worker per online core, within 1..NMT_MAX_THREADS. */
 static int default_threads(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
-	return n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : (int)n;
+	return n < 1 ? 1 : n > NMT_MAX_THREADS ? NMT_MAX_THREADS : (int)n;
 }
 
 /* A language code as models name them: letters, digits, '_' (zh_Hant). */
@@ -190,7 +178,7 @@ static void parse_args(int argc, char **argv, cli_options *o)
 		switch (c) {
 		case 'm': o->model_path = optarg; break;
 		case 'b': o->nmt.beam = (int)parse_int(optarg, "--beam", 1, NMT_MAX_BEAM); break;
-		case 't': o->nmt.threads = (int)parse_int(optarg, "--threads", 1, MAX_THREADS); break;
+		case 't': o->nmt.threads = (int)parse_int(optarg, "--threads", 1, NMT_MAX_THREADS); break;
 		case OPT_BATCH: o->nmt.batch = (int)parse_int(optarg, "--batch", 1, MAX_BATCH); break;
 		case OPT_NBEST: o->nmt.nbest = (int)parse_int(optarg, "--nbest", 1, NMT_MAX_BEAM); break;
 		case OPT_ALPHA: o->nmt.alpha = parse_alpha(optarg); break;
@@ -282,26 +270,15 @@ static void print_or_die(const char *fmt, ...)
 		die(1, "error writing output: %s", strerror(errno));
 }
 
-/* s[0..len) as a JSON string: quotes, backslashes and control characters
- * escaped, the rest (UTF-8) as it is. */
+static void put_to_stdout(void *ctx, const char *p, size_t n)
+{
+	(void)ctx;
+	write_or_die(p, n);
+}
+
 static void write_json_string(const char *s, size_t len)
 {
-	write_or_die("\"", 1);
-	for (size_t i = 0, start = 0; i <= len; i++) {
-		unsigned char c = i < len ? (unsigned char)s[i] : 0;
-		if (i < len && c >= 0x20 && c != '"' && c != '\\')
-			continue;
-		write_or_die(s + start, i - start);
-		start = i + 1;
-		if (i == len)
-			break;
-		if (c == '"' || c == '\\') {
-			char esc[2] = { '\\', (char)c };
-			write_or_die(esc, 2);
-		} else
-			print_or_die("\\u%04x", c);
-	}
-	write_or_die("\"", 1);
+	json_write_string(s, len, put_to_stdout, NULL);
 }
 
 static int is_blank(char c)

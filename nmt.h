@@ -31,6 +31,7 @@ extern "C" {
 
 #define NMT_VERSION "0.2.0"
 #define NMT_MAX_BEAM 8
+#define NMT_MAX_THREADS 256   /* nmt_options.threads at most */
 
 typedef enum {
 	NMT_OK = 0,
@@ -111,7 +112,7 @@ typedef struct {
 	double alpha;    /* length normalization, score = logprob / tokens^alpha, 0..10. Default 0.6 */
 	int shortlist;   /* 1: score only the shortlist of the model's vocabulary map
 			  * (if it has one); 0: the whole target vocabulary. Default 1 */
-	int threads;     /* threads a batch is translated on, 1..256. Default 1 */
+	int threads;     /* threads a batch is translated on, 1..NMT_MAX_THREADS. Default 1 */
 	int batch;       /* texts decoded together, 0..256; 0 = 16 / beam. Default 0.
 			  * No result depends on batch or threads. */
 	int device;      /* NMT_DEVICE_CPU (default) or NMT_DEVICE_CUDA; on the GPU

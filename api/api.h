@@ -17,7 +17,6 @@ nmt_status nmt_api_ok(nmt_error *err);
 nmt_status nmt_api_options(const nmt_options *o, nmt_search_options *search, int *batch, int *threads,
 			   int *device, nmt_error *err);
 
-#define NMT_API_MAX_THREADS 256
 #define NMT_API_MAX_BATCH 256
 #define NMT_API_MAX_LENGTH (1 << 20)
 

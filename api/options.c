@@ -32,8 +32,8 @@ nmt_status nmt_api_options(const nmt_options *given, nmt_search_options *search,
 				    o.max_length);
 	if (!(o.alpha >= 0.0 && o.alpha <= 10.0))   /* NaN fails too */
 		return nmt_api_fail(err, NMT_ERR_ARGUMENT, "alpha must be 0..10, not %g", o.alpha);
-	if (o.threads < 1 || o.threads > NMT_API_MAX_THREADS)
-		return nmt_api_fail(err, NMT_ERR_ARGUMENT, "threads must be 1..%d, not %d", NMT_API_MAX_THREADS,
+	if (o.threads < 1 || o.threads > NMT_MAX_THREADS)
+		return nmt_api_fail(err, NMT_ERR_ARGUMENT, "threads must be 1..%d, not %d", NMT_MAX_THREADS,
 				    o.threads);
 	if (o.batch < 0 || o.batch > NMT_API_MAX_BATCH)
 		return nmt_api_fail(err, NMT_ERR_ARGUMENT, "batch must be 0..%d, not %d", NMT_API_MAX_BATCH, o.batch);

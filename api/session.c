@@ -204,8 +204,8 @@ static void run_batches(nmt_session *s, int threads)
 {
 	int batches = (s->count + s->batch - 1) / s->batch;
 	int n = batches < threads ? batches : threads, started = 1;
-	pthread_t tid[NMT_API_MAX_THREADS];
-	worker_arg args[NMT_API_MAX_THREADS];
+	pthread_t tid[NMT_MAX_THREADS];
+	worker_arg args[NMT_MAX_THREADS];
 
 	atomic_store(&s->next, 0);
 	atomic_store(&s->failed, 0);

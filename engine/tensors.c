@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../format/error.h"
+#include "../common/error.h"
 #include "../format/weights.h"
 
 int nmt_tensor_dir_open(const nmt_file_view *v, nmt_tensor_dir *td, char *err, size_t errlen)
@@ -12,12 +12,12 @@ int nmt_tensor_dir_open(const nmt_file_view *v, nmt_tensor_dir *td, char *err, s
 	const nmt_section *s = nmt_format_find(v, NMT_TAG_TENSORS);
 	td->weights = nmt_format_find(v, NMT_TAG_WEIGHTS);
 	if (!s || !td->weights)
-		return nmt_fail(err, errlen, "corrupt model: missing \"%s\" section", !s ? NMT_TAG_TENSORS : NMT_TAG_WEIGHTS);
+		return error_set(err, errlen, "corrupt model: missing \"%s\" section", !s ? NMT_TAG_TENSORS : NMT_TAG_WEIGHTS);
 	if (s->size < 8)
-		return nmt_fail(err, errlen, "corrupt model: tensor directory too small");
+		return error_set(err, errlen, "corrupt model: tensor directory too small");
 	td->count = nmt_rd32(s->data);
 	if ((uint64_t)td->count * NMT_TENSOR_ENTRY_SIZE != s->size - 8)
-		return nmt_fail(err, errlen, "corrupt model: tensor directory size does not match its count");
+		return error_set(err, errlen, "corrupt model: tensor directory size does not match its count");
 	td->dir = s->data + 8;
 	return 0;
 }
@@ -34,19 +34,19 @@ static int find_tensor(const nmt_tensor_dir *td, const char *name, int rows, int
 		uint32_t r = nmt_rd32(e + NMT_T_ROWS), c = nmt_rd32(e + NMT_T_COLS);
 		uint64_t off = nmt_rd64(e + NMT_T_OFFSET), size = nmt_rd64(e + NMT_T_SIZE);
 		if (r != (uint32_t)rows || c != (uint32_t)cols)
-			return nmt_fail(err, errlen, "tensor \"%s\" is %ux%u, the metadata implies %dx%d",
+			return error_set(err, errlen, "tensor \"%s\" is %ux%u, the metadata implies %dx%d",
 				    name, r, c, rows, cols);
 		if (off % NMT_ALIGN != 0 || off > td->weights->size || size > td->weights->size - off)
-			return nmt_fail(err, errlen, "corrupt model: tensor \"%s\" lies outside the weights section", name);
+			return error_set(err, errlen, "corrupt model: tensor \"%s\" lies outside the weights section", name);
 		*entry = e;
 		return 0;
 	}
-	return nmt_fail(err, errlen, "model has no tensor \"%s\"", name);
+	return error_set(err, errlen, "model has no tensor \"%s\"", name);
 }
 
 static int size_mismatch(const char *name, char *err, size_t errlen)
 {
-	return nmt_fail(err, errlen, "corrupt model: tensor \"%s\" has the wrong size for its shape and dtype", name);
+	return error_set(err, errlen, "corrupt model: tensor \"%s\" has the wrong size for its shape and dtype", name);
 }
 
 int nmt_bind_f32(const nmt_tensor_dir *td, const char *name, int rows, int cols, const float **data,
@@ -57,7 +57,7 @@ int nmt_bind_f32(const nmt_tensor_dir *td, const char *name, int rows, int cols,
 		return -1;
 	uint32_t dtype = nmt_rd32(e + NMT_T_DTYPE);
 	if (dtype != NMT_FMT_F32)
-		return nmt_fail(err, errlen, "tensor \"%s\": dtype %u where f32 is required", name, dtype);
+		return error_set(err, errlen, "tensor \"%s\": dtype %u where f32 is required", name, dtype);
 	if (nmt_rd64(e + NMT_T_SIZE) != (uint64_t)rows * (uint64_t)cols * sizeof(float))
 		return size_mismatch(name, err, errlen);
 	*data = (const float *)(td->weights->data + nmt_rd64(e + NMT_T_OFFSET));
@@ -75,10 +75,10 @@ int nmt_bind_matrix(const nmt_tensor_dir *td, const char *name, int rows, int co
 	const uint8_t *data = td->weights->data + nmt_rd64(e + NMT_T_OFFSET);
 	*w = (nmt_matrix){ .rows = rows, .cols = cols, .data = data };
 	if (dtype != NMT_FMT_F32 && dtype != NMT_FMT_Q8 && dtype != NMT_FMT_Q4)
-		return nmt_fail(err, errlen, "tensor \"%s\": unsupported dtype %u", name, dtype);
+		return error_set(err, errlen, "tensor \"%s\": unsupported dtype %u", name, dtype);
 	w->format = (nmt_format)dtype;
 	if (w->format == NMT_FMT_Q8 && cols > NMT_Q8_MAX_COLS)
-		return nmt_fail(err, errlen, "tensor \"%s\": q8 matrices may have at most %d columns", name,
+		return error_set(err, errlen, "tensor \"%s\": q8 matrices may have at most %d columns", name,
 			    NMT_Q8_MAX_COLS);
 	if (size != nmt_tensor_bytes(w->format, rows, cols))
 		return size_mismatch(name, err, errlen);

@@ -1,6 +1,6 @@
 #include "vmap.h"
 
-#include "../format/error.h"
+#include "../common/error.h"
 #include "../format/format.h"
 
 #define MAX_SLOTS (1u << 30)
@@ -62,14 +62,14 @@ static int check_slots(const nmt_vmap *v, int tgt_vocab, char *err, size_t errle
 			continue;
 		}
 		if (off >= v->n_payload || off + 1 + nmt_vmap_value(v->payload, v->id_bytes, off) > v->n_payload)
-			return nmt_fail(err, errlen, "corrupt model: vmap slot %u points outside its payload", i);
+			return error_set(err, errlen, "corrupt model: vmap slot %u points outside its payload", i);
 		if (!ids_known_good &&
 		    !ids_in_range(v->payload, v->id_bytes, off + 1, nmt_vmap_value(v->payload, v->id_bytes, off),
 				  tgt_vocab))
-			return nmt_fail(err, errlen, "corrupt model: vmap names a target id outside the vocabulary");
+			return error_set(err, errlen, "corrupt model: vmap names a target id outside the vocabulary");
 	}
 	if (empty == 0)
-		return nmt_fail(err, errlen, "corrupt model: vmap hash table has no empty slot");
+		return error_set(err, errlen, "corrupt model: vmap hash table has no empty slot");
 	return 0;
 }
 
@@ -77,7 +77,7 @@ int nmt_vmap_open(const uint8_t *data, uint64_t size, int tgt_vocab, nmt_vmap *v
 		  char *err, size_t errlen)
 {
 	if (size < HEADER_BYTES)
-		return nmt_fail(err, errlen, "corrupt model: vmap section too small");
+		return error_set(err, errlen, "corrupt model: vmap section too small");
 	v->max_n = nmt_rd32(data);
 	v->n_zero = nmt_rd32(data + 4);
 	v->n_slots = nmt_rd32(data + 8);
@@ -87,18 +87,18 @@ int nmt_vmap_open(const uint8_t *data, uint64_t size, int tgt_vocab, nmt_vmap *v
 	    (v->n_slots & (v->n_slots - 1)) != 0 || v->n_zero > (uint32_t)tgt_vocab ||
 	    (v->id_bytes != 2 && v->id_bytes != 4) || (v->id_bytes == 2 && tgt_vocab > 65535) ||
 	    v->n_payload > size)
-		return nmt_fail(err, errlen, "corrupt model: vmap header out of range");
+		return error_set(err, errlen, "corrupt model: vmap header out of range");
 	uint64_t zero_bytes = ((uint64_t)v->n_zero * v->id_bytes + 3) / 4 * 4;
 	uint64_t need = HEADER_BYTES + zero_bytes + (uint64_t)v->n_slots * NMT_VMAP_SLOT_BYTES +
 			v->n_payload * v->id_bytes;
 	if (need != size)
-		return nmt_fail(err, errlen, "corrupt model: vmap section is %llu bytes, its header implies %llu",
+		return error_set(err, errlen, "corrupt model: vmap section is %llu bytes, its header implies %llu",
 				(unsigned long long)size, (unsigned long long)need);
 	v->zero = data + HEADER_BYTES;
 	v->slots = v->zero + zero_bytes;
 	v->payload = v->slots + (size_t)v->n_slots * NMT_VMAP_SLOT_BYTES;
 	if (!ids_in_range(v->zero, v->id_bytes, 0, v->n_zero, tgt_vocab))
-		return nmt_fail(err, errlen, "corrupt model: vmap names a target id outside the vocabulary");
+		return error_set(err, errlen, "corrupt model: vmap names a target id outside the vocabulary");
 	return check_slots(v, tgt_vocab, err, errlen);
 }
 

@@ -1,8 +1,10 @@
 #include "meta.h"
 
-#include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "../common/number.h"
 
 int nmt_meta_get(const char *meta, size_t len, const char *key, char *val, size_t vallen)
 {
@@ -28,14 +30,9 @@ int nmt_meta_get(const char *meta, size_t len, const char *key, char *val, size_
 
 int nmt_meta_get_long(const char *meta, size_t len, const char *key, long *out)
 {
-	char buf[32], *end;
+	char buf[32];
 
 	if (nmt_meta_get(meta, len, key, buf, sizeof buf) != 0 || buf[0] == '\0')
 		return -1;
-	errno = 0;
-	long v = strtol(buf, &end, 10);
-	if (errno != 0 || *end != '\0')
-		return -1;
-	*out = v;
-	return 0;
+	return number_parse_long(buf, LONG_MIN, LONG_MAX, out);
 }

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../format/error.h"
+#include "../common/error.h"
 
 int pack_read_file(const char *path, uint8_t **buf, size_t *len, char *err, size_t errlen)
 {
@@ -14,14 +14,14 @@ int pack_read_file(const char *path, uint8_t **buf, size_t *len, char *err, size
 	uint8_t *b = NULL;
 	size_t cap = 0, n = 0, got;
 	if (!f)
-		return nmt_fail(err, errlen, "cannot open %s: %s", path, strerror(errno));
+		return error_set(err, errlen, "cannot open %s: %s", path, strerror(errno));
 	do {
 		if (n == cap) {
 			uint8_t *q = realloc(b, cap = cap ? 2 * cap : 1 << 16);
 			if (!q) {
 				free(b);
 				fclose(f);
-				return nmt_fail(err, errlen, "out of memory reading %s", path);
+				return error_set(err, errlen, "out of memory reading %s", path);
 			}
 			b = q;
 		}
@@ -32,7 +32,7 @@ int pack_read_file(const char *path, uint8_t **buf, size_t *len, char *err, size
 	fclose(f);
 	if (bad) {
 		free(b);
-		return nmt_fail(err, errlen, "cannot read %s", path);
+		return error_set(err, errlen, "cannot read %s", path);
 	}
 	*buf = b;
 	*len = n;

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../format/error.h"
+#include "../common/error.h"
 #include "../format/format.h"
 
 #define TYPE_INT8 0x101u
@@ -56,22 +56,22 @@ static int payload_bytes(const mf_item *it, size_t *out)
 static int bad(mf_file *f, char *err, size_t errlen, const char *what)
 {
 	mf_close(f);
-	return nmt_fail(err, errlen, "corrupt Marian .bin: %s", what);
+	return error_set(err, errlen, "corrupt Marian .bin: %s", what);
 }
 
 int mf_open_bin(const uint8_t *buf, size_t len, mf_file *f, char *err, size_t errlen)
 {
 	memset(f, 0, sizeof *f);
 	if (len < 16)
-		return nmt_fail(err, errlen, "not a Marian .bin model (too short)");
+		return error_set(err, errlen, "not a Marian .bin model (too short)");
 	uint64_t version = nmt_rd64(buf), n = nmt_rd64(buf + 8);
 	if (version != 1)
-		return nmt_fail(err, errlen, "Marian .bin version %llu is not supported (1 is; 2 is encrypted)",
+		return error_set(err, errlen, "Marian .bin version %llu is not supported (1 is; 2 is encrypted)",
 			    (unsigned long long)version);
 	if (n == 0 || n > MAX_ITEMS || (len - 16) / (HEADER_WORDS * 8) < n)
-		return nmt_fail(err, errlen, "corrupt Marian .bin: %llu items", (unsigned long long)n);
+		return error_set(err, errlen, "corrupt Marian .bin: %llu items", (unsigned long long)n);
 	if (!(f->items = calloc((size_t)n, sizeof *f->items)))
-		return nmt_fail(err, errlen, "out of memory");
+		return error_set(err, errlen, "out of memory");
 	f->n = (size_t)n;
 	const uint8_t *hdr = buf + 16;
 	size_t at = 16 + (size_t)n * HEADER_WORDS * 8;
@@ -106,7 +106,7 @@ int mf_open_bin(const uint8_t *buf, size_t len, mf_file *f, char *err, size_t er
 		uint64_t code = nmt_rd64(hdr + i * 32 + 8), bytes = nmt_rd64(hdr + i * 32 + 24);
 		size_t need;
 		if (type_of(code, &it->type) != 0) {
-			nmt_fail(err, errlen, "%s: Marian type 0x%llx is not supported (float32, int8 and intgemm8 are)",
+			error_set(err, errlen, "%s: Marian type 0x%llx is not supported (float32, int8 and intgemm8 are)",
 				 it->name, (unsigned long long)code);
 			mf_close(f);
 			return -1;

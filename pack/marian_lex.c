@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../format/error.h"
+#include "../common/error.h"
 #include "../format/format.h"
 #include "file.h"
 
@@ -38,35 +38,35 @@ static int read_binary(const uint8_t *buf, size_t len, int src_vocab, int tgt_vo
 		       size_t errlen)
 {
 	if (len < HEADER)
-		return nmt_fail(err, errlen, "shortlist: file too short");
+		return error_set(err, errlen, "shortlist: file too short");
 	uint64_t sum = nmt_rd64(buf + 8), first = nmt_rd64(buf + 16), n_off = nmt_rd64(buf + 32), n_ids = nmt_rd64(buf + 40);
 	if (n_off != (uint64_t)src_vocab + 1)
-		return nmt_fail(err, errlen, "shortlist: made for %llu source pieces, the model has %d",
+		return error_set(err, errlen, "shortlist: made for %llu source pieces, the model has %d",
 			    (unsigned long long)(n_off ? n_off - 1 : 0), src_vocab);
 	if (n_ids > (len - HEADER) / 4 || HEADER + 8 * n_off + 4 * n_ids != len)
-		return nmt_fail(err, errlen, "shortlist: size does not match its header");
+		return error_set(err, errlen, "shortlist: size does not match its header");
 	uint64_t seed = 0;
 	for (size_t i = 2; i < 2 + (len - 16) / 8; i++)
 		seed ^= nmt_rd64(buf + 8 * i) + 0x9e3779b9ull + (seed << 6) + (seed >> 2);
 	if (seed != sum)
-		return nmt_fail(err, errlen, "shortlist: checksum mismatch (damaged file)");
+		return error_set(err, errlen, "shortlist: checksum mismatch (damaged file)");
 	lex->first = first > (uint64_t)tgt_vocab ? tgt_vocab : (int)first;
 	lex->src_vocab = src_vocab;
 	lex->offsets = malloc((size_t)n_off * sizeof *lex->offsets);
 	lex->ids = malloc(((size_t)n_ids + 1) * sizeof *lex->ids);
 	if (!lex->offsets || !lex->ids)
-		return nmt_fail(err, errlen, "out of memory");
+		return error_set(err, errlen, "out of memory");
 	const uint8_t *off = buf + HEADER, *ids = off + 8 * n_off;
 	for (size_t s = 0; s < n_off; s++) {
 		lex->offsets[s] = nmt_rd64(off + 8 * s);
 		if (lex->offsets[s] > n_ids || (s > 0 && lex->offsets[s] < lex->offsets[s - 1]))
-			return nmt_fail(err, errlen, "shortlist: offsets out of order or range");
+			return error_set(err, errlen, "shortlist: offsets out of order or range");
 	}
 	if (lex->offsets[n_off - 1] != n_ids)
-		return nmt_fail(err, errlen, "shortlist: last offset is not the list's end");
+		return error_set(err, errlen, "shortlist: last offset is not the list's end");
 	for (size_t i = 0; i < n_ids; i++)
 		if ((lex->ids[i] = nmt_rd32(ids + 4 * i)) >= (uint32_t)tgt_vocab)
-			return nmt_fail(err, errlen, "shortlist: target id %u outside the vocabulary", lex->ids[i]);
+			return error_set(err, errlen, "shortlist: target id %u outside the vocabulary", lex->ids[i]);
 	return 0;
 }
 
@@ -117,7 +117,7 @@ static int read_text(const uint8_t *buf, size_t len, const spm_model *src_sp, co
 		}
 		if (l >= sizeof line || sscanf(line, "%255s %255s %f", tgt, src, &prob) != 3) {
 			free(pairs);
-			return nmt_fail(err, errlen, "shortlist line %ld: not \"target source probability\"", line_no);
+			return error_set(err, errlen, "shortlist line %ld: not \"target source probability\"", line_no);
 		}
 		if (strcmp(tgt, "NULL") == 0 || strcmp(src, "NULL") == 0)
 			continue;
@@ -130,7 +130,7 @@ static int read_text(const uint8_t *buf, size_t len, const spm_model *src_sp, co
 			pair *q = realloc(pairs, (cap = cap ? 2 * cap : 4096) * sizeof *pairs);
 			if (!q) {
 				free(pairs);
-				return nmt_fail(err, errlen, "out of memory");
+				return error_set(err, errlen, "out of memory");
 			}
 			pairs = q;
 		}
@@ -144,7 +144,7 @@ static int read_text(const uint8_t *buf, size_t len, const spm_model *src_sp, co
 	lex->ids = malloc((n + 1) * sizeof *lex->ids);
 	if (!lex->offsets || !lex->ids) {
 		free(pairs);
-		return nmt_fail(err, errlen, "out of memory");
+		return error_set(err, errlen, "out of memory");
 	}
 	size_t k = 0;
 	for (size_t i = 0; i < n;) {
@@ -185,7 +185,7 @@ int marian_lex_parse(const uint8_t *buf, size_t n, const spm_model *src_sp, cons
 	if (n >= 8 && nmt_rd64(buf) == LEX_MAGIC)
 		rc = read_binary(buf, n, spm_vocab_size(src_sp), spm_vocab_size(tgt_sp), lex, err, errlen);
 	else if (n >= 2 && buf[0] == 0x1f && buf[1] == 0x8b)
-		rc = nmt_fail(err, errlen, "gzip-compressed shortlist: decompress it first (gzip -dk)");
+		rc = error_set(err, errlen, "gzip-compressed shortlist: decompress it first (gzip -dk)");
 	else
 		rc = read_text(buf, n, src_sp, tgt_sp, lex, err, errlen);
 	if (rc != 0)

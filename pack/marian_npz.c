@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "../format/crc32.h"
-#include "../format/error.h"
+#include "../common/error.h"
 #include "../format/format.h"
 
 #define EOCD_SIG 0x06054b50u
@@ -106,10 +106,10 @@ static int npy_dict(cursor *c, mf_item *it, char *err, size_t errlen)
 	char key[32], descr[16] = "";
 	int have_shape = 0, have_order = 0;
 	if (!accept(c, "{"))
-		return nmt_fail(err, errlen, "%s: .npy header is not a dict", it->name);
+		return error_set(err, errlen, "%s: .npy header is not a dict", it->name);
 	while (!accept(c, "}")) {
 		if (quoted(c, key, sizeof key) != 0 || !accept(c, ":"))
-			return nmt_fail(err, errlen, "%s: malformed .npy header", it->name);
+			return error_set(err, errlen, "%s: malformed .npy header", it->name);
 		if (strcmp(key, "descr") == 0 && quoted(c, descr, sizeof descr) == 0)
 			;
 		else if (strcmp(key, "fortran_order") == 0 && accept(c, "False"))
@@ -117,19 +117,19 @@ static int npy_dict(cursor *c, mf_item *it, char *err, size_t errlen)
 		else if (strcmp(key, "shape") == 0 && shape_tuple(c, it) == 0)
 			have_shape = 1;
 		else
-			return nmt_fail(err, errlen, "%s: unsupported .npy header entry '%s' (fortran order?)",
+			return error_set(err, errlen, "%s: unsupported .npy header entry '%s' (fortran order?)",
 				    it->name, key);
 		if (!accept(c, ",") && !(skip_spaces(c), c->p < c->end && *c->p == '}'))
-			return nmt_fail(err, errlen, "%s: malformed .npy header", it->name);
+			return error_set(err, errlen, "%s: malformed .npy header", it->name);
 	}
 	if (!have_shape || !have_order)
-		return nmt_fail(err, errlen, "%s: .npy header lacks shape or fortran_order", it->name);
+		return error_set(err, errlen, "%s: .npy header lacks shape or fortran_order", it->name);
 	if (strcmp(descr, "<f4") == 0)
 		it->type = MF_F32;
 	else if (strcmp(descr, "<i1") == 0 || strcmp(descr, "|i1") == 0)
 		it->type = MF_I8;
 	else
-		return nmt_fail(err, errlen, "%s: unsupported .npy type '%s' (float32 and int8 are read)",
+		return error_set(err, errlen, "%s: unsupported .npy type '%s' (float32 and int8 are read)",
 			    it->name, descr);
 	return 0;
 }
@@ -139,7 +139,7 @@ static int npy_dict(cursor *c, mf_item *it, char *err, size_t errlen)
 static int parse_npy(const uint8_t *p, size_t n, mf_item *it, char *err, size_t errlen)
 {
 	if (n < 10 || memcmp(p, "\x93NUMPY", 6) != 0)
-		return nmt_fail(err, errlen, "%s: not a .npy array", it->name);
+		return error_set(err, errlen, "%s: not a .npy array", it->name);
 	size_t hlen, at;
 	if (p[6] == 1) {
 		hlen = rd16(p + 8);
@@ -148,17 +148,17 @@ static int parse_npy(const uint8_t *p, size_t n, mf_item *it, char *err, size_t 
 		hlen = nmt_rd32(p + 8);
 		at = 12;
 	} else {
-		return nmt_fail(err, errlen, "%s: unsupported .npy version %u", it->name, p[6]);
+		return error_set(err, errlen, "%s: unsupported .npy version %u", it->name, p[6]);
 	}
 	if (hlen > n - at)
-		return nmt_fail(err, errlen, "%s: .npy header runs past the member", it->name);
+		return error_set(err, errlen, "%s: .npy header runs past the member", it->name);
 	cursor c = { (const char *)p + at, (const char *)p + at + hlen };
 	if (npy_dict(&c, it, err, errlen) != 0)
 		return -1;
 	int64_t numel = mf_numel(it);
 	size_t size = it->type == MF_F32 ? 4 : 1, data = at + hlen;
 	if (numel < 0 || (uint64_t)numel > (n - data) / size || (size_t)numel * size != n - data)
-		return nmt_fail(err, errlen, "%s: array size does not match its shape", it->name);
+		return error_set(err, errlen, "%s: array size does not match its shape", it->name);
 	it->data = p + data;
 	it->nbytes = n - data;
 	return 0;
@@ -174,26 +174,26 @@ static int read_member(const uint8_t *buf, size_t len, const uint8_t *e, mf_item
 	const char *name = (const char *)e + CDIR_SIZE;
 
 	if (!mf_printable(name, name_len))
-		return nmt_fail(err, errlen, "npz member name is not printable ASCII");
+		return error_set(err, errlen, "npz member name is not printable ASCII");
 	if (name_len < 5 || name_len - 4 >= MF_NAME_MAX || memcmp(name + name_len - 4, ".npy", 4) != 0)
-		return nmt_fail(err, errlen, "npz member %.*s is not NAME.npy", (int)(name_len < 64 ? name_len : 64), name);
+		return error_set(err, errlen, "npz member %.*s is not NAME.npy", (int)(name_len < 64 ? name_len : 64), name);
 	memcpy(it->name, name, name_len - 4);
 	it->name[name_len - 4] = '\0';
 	if (csize == 0xFFFFFFFFu || usize == 0xFFFFFFFFu || local == 0xFFFFFFFFu)
-		return nmt_fail(err, errlen, "%s: zip64 archives are not supported", it->name);
+		return error_set(err, errlen, "%s: zip64 archives are not supported", it->name);
 	if (method != 0 || csize != usize)
-		return nmt_fail(err, errlen, "%s: compressed npz member (method %u): save the model uncompressed "
+		return error_set(err, errlen, "%s: compressed npz member (method %u): save the model uncompressed "
 			    "or convert it to .bin with marian-conv", it->name, method);
 	if (local > len || len - local < LOCAL_SIZE || nmt_rd32(buf + local) != LOCAL_SIG)
-		return nmt_fail(err, errlen, "%s: bad local header offset", it->name);
+		return error_set(err, errlen, "%s: bad local header offset", it->name);
 	const uint8_t *lh = buf + local;
 	size_t data = (size_t)local + LOCAL_SIZE + rd16(lh + 26) + rd16(lh + 28);
 	if (rd16(lh + 26) != name_len || memcmp(lh + LOCAL_SIZE, name, name_len) != 0)
-		return nmt_fail(err, errlen, "%s: local header does not match the directory", it->name);
+		return error_set(err, errlen, "%s: local header does not match the directory", it->name);
 	if (data > len || usize > len - data)
-		return nmt_fail(err, errlen, "%s: member runs past the end of the file", it->name);
+		return error_set(err, errlen, "%s: member runs past the end of the file", it->name);
 	if (nmt_crc32(0, buf + data, usize) != crc)
-		return nmt_fail(err, errlen, "%s: CRC-32 mismatch (damaged file)", it->name);
+		return error_set(err, errlen, "%s: CRC-32 mismatch (damaged file)", it->name);
 	return parse_npy(buf + data, usize, it, err, errlen);
 }
 
@@ -202,16 +202,16 @@ int mf_open_npz(const uint8_t *buf, size_t len, mf_file *f, char *err, size_t er
 	memset(f, 0, sizeof *f);
 	const uint8_t *eocd = find_eocd(buf, len);
 	if (!eocd)
-		return nmt_fail(err, errlen, "not a zip archive (no end of central directory)");
+		return error_set(err, errlen, "not a zip archive (no end of central directory)");
 	uint32_t count = rd16(eocd + 10), size = nmt_rd32(eocd + 12), offset = nmt_rd32(eocd + 16);
 	if (count == 0xFFFF || offset == 0xFFFFFFFFu)
-		return nmt_fail(err, errlen, "zip64 archives are not supported");
+		return error_set(err, errlen, "zip64 archives are not supported");
 	if (count == 0 || count > MAX_MEMBERS)
-		return nmt_fail(err, errlen, "npz holds %u members", count);
+		return error_set(err, errlen, "npz holds %u members", count);
 	if (offset > (size_t)(eocd - buf) || size > (size_t)(eocd - buf) - offset)
-		return nmt_fail(err, errlen, "central directory lies outside the file");
+		return error_set(err, errlen, "central directory lies outside the file");
 	if (!(f->items = calloc(count, sizeof *f->items)))
-		return nmt_fail(err, errlen, "out of memory");
+		return error_set(err, errlen, "out of memory");
 	const uint8_t *e = buf + offset, *end = buf + offset + size;
 	for (uint32_t i = 0; i < count; i++) {
 		if ((size_t)(end - e) < CDIR_SIZE || nmt_rd32(e) != CDIR_SIG)
@@ -229,7 +229,7 @@ int mf_open_npz(const uint8_t *buf, size_t len, mf_file *f, char *err, size_t er
 	return 0;
 corrupt:
 	mf_close(f);
-	return nmt_fail(err, errlen, "corrupt zip central directory");
+	return error_set(err, errlen, "corrupt zip central directory");
 }
 
 void mf_close(mf_file *f)

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../format/error.h"
+#include "../common/error.h"
 
 typedef struct {
 	const char *p, *end;   /* the line, without its '\n' */
@@ -75,14 +75,14 @@ static int add_entry(yml_doc *doc, line *l, char *err, size_t errlen)
 {
 	const char *colon = memchr(l->p, ':', (size_t)(l->end - l->p));
 	if (!colon || colon == l->p || (colon + 1 < l->end && colon[1] != ' '))
-		return nmt_fail(err, errlen, "model.yml line %d: not \"key: value\"", l->number);
+		return error_set(err, errlen, "model.yml line %d: not \"key: value\"", l->number);
 	if (doc->n == YML_MAX_ENTRIES)
-		return nmt_fail(err, errlen, "model.yml: more than %d keys", YML_MAX_ENTRIES);
+		return error_set(err, errlen, "model.yml: more than %d keys", YML_MAX_ENTRIES);
 	yml_entry *e = &doc->entries[doc->n];
 	memset(e, 0, sizeof *e);
 	size_t klen = (size_t)(colon - l->p);
 	if (klen >= YML_KEY_MAX || !plain_text(l->p, klen))
-		return nmt_fail(err, errlen, "model.yml line %d: key too long or not text", l->number);
+		return error_set(err, errlen, "model.yml line %d: key too long or not text", l->number);
 	memcpy(e->key, l->p, klen);
 	line v = { colon + 1, l->end, l->number };
 	trim(&v);
@@ -90,9 +90,9 @@ static int add_entry(yml_doc *doc, line *l, char *err, size_t errlen)
 		e->is_list = 1;   /* a block list may follow (or nothing: an empty list) */
 	else if (*v.p == '[' && v.end[-1] == ']') {
 		if (flow_list(v.p, v.end, e) != 0)
-			return nmt_fail(err, errlen, "model.yml line %d: bad list for %s", l->number, e->key);
+			return error_set(err, errlen, "model.yml line %d: bad list for %s", l->number, e->key);
 	} else if (scalar(v.p, v.end, e->value) != 0) {
-		return nmt_fail(err, errlen, "model.yml line %d: bad value for %s", l->number, e->key);
+		return error_set(err, errlen, "model.yml line %d: bad value for %s", l->number, e->key);
 	}
 	doc->n++;
 	return 0;
@@ -103,15 +103,15 @@ static int add_item(yml_doc *doc, line *l, char *err, size_t errlen)
 {
 	yml_entry *e = doc->n > 0 ? &doc->entries[doc->n - 1] : NULL;
 	if (!e || !e->is_list || e->n_items == YML_MAX_ITEMS)
-		return nmt_fail(err, errlen, "model.yml line %d: list item without a list", l->number);
+		return error_set(err, errlen, "model.yml line %d: list item without a list", l->number);
 	line v = { l->p + 1, l->end, l->number };
 	trim(&v);
 	if (v.p == v.end)
-		return nmt_fail(err, errlen, "model.yml line %d: empty list item", l->number);
+		return error_set(err, errlen, "model.yml line %d: empty list item", l->number);
 	if (*v.p == '[' && v.end[-1] == ']' && v.end - v.p == 2)
 		return 0;   /* "- []" under a key: Marian's way of writing no items */
 	if (scalar(v.p, v.end, e->items[e->n_items++]) != 0)
-		return nmt_fail(err, errlen, "model.yml line %d: bad list item", l->number);
+		return error_set(err, errlen, "model.yml line %d: bad list item", l->number);
 	return 0;
 }
 
@@ -121,7 +121,7 @@ int yml_parse(const char *text, size_t len, yml_doc *doc, char *err, size_t errl
 	end = end ? end : text + len;   /* Marian ends the text with a NUL */
 	memset(doc, 0, sizeof *doc);
 	if (!(doc->entries = malloc(YML_MAX_ENTRIES * sizeof *doc->entries)))
-		return nmt_fail(err, errlen, "out of memory");
+		return error_set(err, errlen, "out of memory");
 	for (int number = 1; p < end; number++) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		line l = { p, nl ? nl : end, number };
@@ -137,7 +137,7 @@ int yml_parse(const char *text, size_t len, yml_doc *doc, char *err, size_t errl
 			 doc->entries[doc->n - 1].is_list)
 			rc = 0;   /* "key:" then "  []": an empty list */
 		else if (indented)
-			rc = nmt_fail(err, errlen, "model.yml line %d: nested mappings are not supported", number);
+			rc = error_set(err, errlen, "model.yml line %d: nested mappings are not supported", number);
 		else
 			rc = add_entry(doc, &l, err, errlen);
 		if (rc != 0) {

@@ -4,7 +4,7 @@
 
 #include "../engine/engine.h"
 #include "../family/gru/precomp.h"
-#include "../format/error.h"
+#include "../common/error.h"
 #include "../format/format.h"
 
 int pack_precomp(const char *path, int top, uint8_t **blob, size_t *len, char *err, size_t errlen)
@@ -20,7 +20,7 @@ int pack_precomp(const char *path, int top, uint8_t **blob, size_t *len, char *e
 	*blob = malloc(*len);
 	if (!*blob) {
 		nmt_unload(m);
-		return nmt_fail(err, errlen, "out of memory");
+		return error_set(err, errlen, "out of memory");
 	}
 	nmt_wr32(*blob, (uint32_t)n_src);
 	nmt_wr32(*blob + 4, (uint32_t)n_tgt);
@@ -31,7 +31,7 @@ int pack_precomp(const char *path, int top, uint8_t **blob, size_t *len, char *e
 	nmt_unload(m);
 	if (rc != 0) {
 		free(*blob);
-		return nmt_fail(err, errlen, "out of memory");
+		return error_set(err, errlen, "out of memory");
 	}
 	return 0;
 }

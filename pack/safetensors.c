@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json.h"
-#include "../format/error.h"
+#include "../common/json.h"
+#include "../common/error.h"
 
 #define ST_MAX_TENSORS 65536   /* far above any checkpoint we pack; bounds a hostile header */
 #define ST_MAX_META 256
@@ -74,35 +74,35 @@ static int parse_tensor(json_cursor *c, st_tensor *t, int64_t offsets[2], char *
 	int have = 0, n;
 
 	if (json_expect(c, '{') != 0)
-		return nmt_fail(err, errlen, "tensor \"%s\": %s", t->name, c->err);
+		return error_set(err, errlen, "tensor \"%s\": %s", t->name, c->err);
 	do {
 		if (json_string(c, key, sizeof key) != 0 || json_expect(c, ':') != 0)
-			return nmt_fail(err, errlen, "tensor \"%s\": %s", t->name, c->err);
+			return error_set(err, errlen, "tensor \"%s\": %s", t->name, c->err);
 		if (strcmp(key, "dtype") == 0 && !(have & 1)) {
 			if (json_string(c, dtype, sizeof dtype) != 0)
-				return nmt_fail(err, errlen, "tensor \"%s\": dtype: %s", t->name, c->err);
+				return error_set(err, errlen, "tensor \"%s\": dtype: %s", t->name, c->err);
 			if (parse_dtype(dtype, &t->dtype) != 0)
-				return nmt_fail(err, errlen,
+				return error_set(err, errlen,
 					    "tensor \"%s\": unsupported dtype \"%s\" (F32, F16, BF16, I32 and I64 are)",
 					    t->name, dtype);
 			have |= 1;
 		} else if (strcmp(key, "shape") == 0 && !(have & 2)) {
 			if (parse_uint_array(c, t->shape, ST_MAX_DIMS, &t->ndim) != 0)
-				return nmt_fail(err, errlen, "tensor \"%s\": shape is not a list of at most %d non-negative integers",
+				return error_set(err, errlen, "tensor \"%s\": shape is not a list of at most %d non-negative integers",
 					    t->name, ST_MAX_DIMS);
 			have |= 2;
 		} else if (strcmp(key, "data_offsets") == 0 && !(have & 4)) {
 			if (parse_uint_array(c, offsets, 2, &n) != 0 || n != 2)
-				return nmt_fail(err, errlen, "tensor \"%s\": data_offsets is not [begin, end]", t->name);
+				return error_set(err, errlen, "tensor \"%s\": data_offsets is not [begin, end]", t->name);
 			have |= 4;
 		} else {
-			return nmt_fail(err, errlen, "tensor \"%s\": unexpected or repeated field \"%s\"", t->name, key);
+			return error_set(err, errlen, "tensor \"%s\": unexpected or repeated field \"%s\"", t->name, key);
 		}
 	} while (json_accept(c, ','));
 	if (json_expect(c, '}') != 0)
-		return nmt_fail(err, errlen, "tensor \"%s\": %s", t->name, c->err);
+		return error_set(err, errlen, "tensor \"%s\": %s", t->name, c->err);
 	if (have != 7)
-		return nmt_fail(err, errlen, "tensor \"%s\": needs dtype, shape and data_offsets", t->name);
+		return error_set(err, errlen, "tensor \"%s\": needs dtype, shape and data_offsets", t->name);
 	return 0;
 }
 
@@ -113,17 +113,17 @@ static int place_tensor(st_tensor *t, const int64_t off[2], const uint8_t *data,
 	uint64_t bytes = dtype_size(t->dtype);
 	for (int i = 0; i < t->ndim; i++) {
 		if (t->shape[i] != 0 && bytes > SIZE_MAX / (uint64_t)t->shape[i])
-			return nmt_fail(err, errlen, "tensor \"%s\": shape too large", t->name);
+			return error_set(err, errlen, "tensor \"%s\": shape too large", t->name);
 		bytes *= (uint64_t)t->shape[i];
 	}
 	if (off[1] < off[0])
-		return nmt_fail(err, errlen, "tensor \"%s\": data_offsets [%lld, %lld] end before they begin", t->name,
+		return error_set(err, errlen, "tensor \"%s\": data_offsets [%lld, %lld] end before they begin", t->name,
 			    (long long)off[0], (long long)off[1]);
 	if ((uint64_t)off[1] > data_len)
-		return nmt_fail(err, errlen, "tensor \"%s\": data_offsets [%lld, %lld] exceed data size %zu", t->name,
+		return error_set(err, errlen, "tensor \"%s\": data_offsets [%lld, %lld] exceed data size %zu", t->name,
 			    (long long)off[0], (long long)off[1], data_len);
 	if ((uint64_t)(off[1] - off[0]) != bytes)
-		return nmt_fail(err, errlen, "tensor \"%s\": %lld bytes of data for a shape that needs %llu", t->name,
+		return error_set(err, errlen, "tensor \"%s\": %lld bytes of data for a shape that needs %llu", t->name,
 			    (long long)(off[1] - off[0]), (unsigned long long)bytes);
 	t->data = data + off[0];
 	t->nbytes = (size_t)bytes;
@@ -135,28 +135,28 @@ static int parse_metadata(json_cursor *c, st_file *f, char *err, size_t errlen)
 	char key[ST_NAME_MAX], *value = malloc(ST_META_VALUE_MAX);
 
 	if (!value)
-		return nmt_fail(err, errlen, "out of memory");
+		return error_set(err, errlen, "out of memory");
 	if (json_expect(c, '{') != 0)
 		goto bad;
 	if (!json_accept(c, '}')) {
 		do {
 			if (f->n_meta == ST_MAX_META) {
 				free(value);
-				return nmt_fail(err, errlen, "__metadata__ has more than %d entries", ST_MAX_META);
+				return error_set(err, errlen, "__metadata__ has more than %d entries", ST_MAX_META);
 			}
 			if (json_string(c, key, sizeof key) != 0 || json_expect(c, ':') != 0 ||
 			    json_string(c, value, ST_META_VALUE_MAX) != 0)
 				goto bad;
 			if (st_meta(f, key)) {   /* JSON leaves duplicates undefined; refuse rather than guess */
 				free(value);
-				return nmt_fail(err, errlen, "__metadata__ key \"%s\" appears twice", key);
+				return error_set(err, errlen, "__metadata__ key \"%s\" appears twice", key);
 			}
 			f->meta_keys[f->n_meta] = copy_string(key);
 			f->meta_values[f->n_meta] = copy_string(value);
 			if (!f->meta_keys[f->n_meta] || !f->meta_values[f->n_meta]) {
 				f->n_meta++;
 				free(value);
-				return nmt_fail(err, errlen, "out of memory");
+				return error_set(err, errlen, "out of memory");
 			}
 			f->n_meta++;
 		} while (json_accept(c, ','));
@@ -167,7 +167,7 @@ static int parse_metadata(json_cursor *c, st_file *f, char *err, size_t errlen)
 	return 0;
 bad:
 	free(value);
-	return nmt_fail(err, errlen, "__metadata__ must map strings to strings (%s)", c->err);
+	return error_set(err, errlen, "__metadata__ must map strings to strings (%s)", c->err);
 }
 
 static int add_tensor(json_cursor *c, st_file *f, const char *name, const uint8_t *data, size_t data_len,
@@ -176,19 +176,19 @@ static int add_tensor(json_cursor *c, st_file *f, const char *name, const uint8_
 	int64_t off[2];
 
 	if (f->n_tensors == ST_MAX_TENSORS)
-		return nmt_fail(err, errlen, "more than %d tensors", ST_MAX_TENSORS);
+		return error_set(err, errlen, "more than %d tensors", ST_MAX_TENSORS);
 	if (f->n_tensors == f->cap_tensors) {
 		size_t cap = f->cap_tensors ? 2 * f->cap_tensors : 64;
 		st_tensor *grown = realloc(f->tensors, cap * sizeof *grown);
 		if (!grown)
-			return nmt_fail(err, errlen, "out of memory");
+			return error_set(err, errlen, "out of memory");
 		f->tensors = grown;
 		f->cap_tensors = cap;
 	}
 	st_tensor *t = &f->tensors[f->n_tensors];
 	memset(t, 0, sizeof *t);
 	if (!(t->name = copy_string(name)))
-		return nmt_fail(err, errlen, "out of memory");
+		return error_set(err, errlen, "out of memory");
 	f->n_tensors++;   /* from here on st_close frees the name */
 	if (parse_tensor(c, t, off, err, errlen) != 0)
 		return -1;
@@ -208,14 +208,14 @@ static int check_unique_names(const st_file *f, char *err, size_t errlen)
 		return 0;
 	const char **names = malloc(f->n_tensors * sizeof *names);
 	if (!names)
-		return nmt_fail(err, errlen, "out of memory");
+		return error_set(err, errlen, "out of memory");
 	for (size_t i = 0; i < f->n_tensors; i++)
 		names[i] = f->tensors[i].name;
 	qsort(names, f->n_tensors, sizeof *names, compare_names);
 	int rc = 0;
 	for (size_t i = 1; i < f->n_tensors && rc == 0; i++)
 		if (strcmp(names[i - 1], names[i]) == 0)
-			rc = nmt_fail(err, errlen, "tensor \"%s\" appears twice", names[i]);
+			rc = error_set(err, errlen, "tensor \"%s\" appears twice", names[i]);
 	free(names);
 	return rc;
 }
@@ -226,23 +226,23 @@ static int parse_header(st_file *f, const uint8_t *buf, size_t len, char *err, s
 	char name[ST_NAME_MAX];
 
 	if (len < 8)
-		return nmt_fail(err, errlen, "not a safetensors file (%zu bytes)", len);
+		return error_set(err, errlen, "not a safetensors file (%zu bytes)", len);
 	uint64_t n = 0;
 	for (int i = 7; i >= 0; i--)
 		n = n << 8 | buf[i];
 	if (n > len - 8)
-		return nmt_fail(err, errlen, "not a safetensors file (header length %llu exceeds the file)",
+		return error_set(err, errlen, "not a safetensors file (header length %llu exceeds the file)",
 			    (unsigned long long)n);
 	const uint8_t *data = buf + 8 + n;
 	size_t data_len = len - 8 - (size_t)n;
 	json_init(&c, (const char *)buf + 8, (size_t)n);
 	if (json_expect(&c, '{') != 0)
-		return nmt_fail(err, errlen, "not a safetensors file (header is not a JSON object)");
+		return error_set(err, errlen, "not a safetensors file (header is not a JSON object)");
 	if (json_accept(&c, '}'))
-		return json_end(&c) == 0 ? 0 : nmt_fail(err, errlen, "%s", c.err);
+		return json_end(&c) == 0 ? 0 : error_set(err, errlen, "%s", c.err);
 	do {
 		if (json_string(&c, name, sizeof name) != 0 || json_expect(&c, ':') != 0)
-			return nmt_fail(err, errlen, "safetensors header: %s", c.err);
+			return error_set(err, errlen, "safetensors header: %s", c.err);
 		int rc = strcmp(name, "__metadata__") == 0
 				 ? parse_metadata(&c, f, err, errlen)
 				 : add_tensor(&c, f, name, data, data_len, err, errlen);
@@ -250,7 +250,7 @@ static int parse_header(st_file *f, const uint8_t *buf, size_t len, char *err, s
 			return -1;
 	} while (json_accept(&c, ','));
 	if (json_expect(&c, '}') != 0 || json_end(&c) != 0)
-		return nmt_fail(err, errlen, "safetensors header: %s", c.err);
+		return error_set(err, errlen, "safetensors header: %s", c.err);
 	return check_unique_names(f, err, errlen);
 }
 
@@ -260,7 +260,7 @@ int st_open_mem(const void *buf, size_t len, st_file **out, char *err, size_t er
 
 	*out = NULL;
 	if (!f)
-		return nmt_fail(err, errlen, "out of memory");
+		return error_set(err, errlen, "out of memory");
 	if (parse_header(f, buf, len, err, errlen) != 0) {
 		st_close(f);
 		return -1;
@@ -277,14 +277,14 @@ int st_open(const char *path, st_file **out, char *err, size_t errlen)
 
 	*out = NULL;
 	if (!in)
-		return nmt_fail(err, errlen, "cannot open: %s", strerror(errno));
+		return error_set(err, errlen, "cannot open: %s", strerror(errno));
 	do {
 		if (len == cap) {
 			uint8_t *p = realloc(buf, cap = cap ? 2 * cap : 1 << 20);
 			if (!p) {
 				free(buf);
 				fclose(in);
-				return nmt_fail(err, errlen, "out of memory");
+				return error_set(err, errlen, "out of memory");
 			}
 			buf = p;
 		}
@@ -295,7 +295,7 @@ int st_open(const char *path, st_file **out, char *err, size_t errlen)
 	fclose(in);
 	if (read_error) {
 		free(buf);
-		return nmt_fail(err, errlen, "read error");
+		return error_set(err, errlen, "read error");
 	}
 	if (st_open_mem(buf, len, out, err, errlen) != 0) {
 		free(buf);

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../format/error.h"
+#include "../common/error.h"
 #include "../format/format.h"
 #include "../engine/vmap.h"
 
@@ -104,7 +104,7 @@ static int read_text(const char *path, vmap_text *t, int src_vocab, int tgt_voca
 	int seen_zero = 0;
 
 	if (!in)
-		return nmt_fail(err, errlen, "cannot open %s: %s", path, strerror(errno));
+		return error_set(err, errlen, "cannot open %s: %s", path, strerror(errno));
 	while ((len = getline(&line, &cap, in)) >= 0) {
 		line_no++;
 		if (len > 0 && line[len - 1] == '\n')
@@ -114,7 +114,7 @@ static int read_text(const char *path, vmap_text *t, int src_vocab, int tgt_voca
 		if (parse_line(t, line, !seen_zero, src_vocab, tgt_vocab) != 0) {
 			free(line);
 			fclose(in);
-			return nmt_fail(err, errlen, "%s:%ld: expected \"SOURCE IDS<TAB>TARGET IDS\" with ids inside "
+			return error_set(err, errlen, "%s:%ld: expected \"SOURCE IDS<TAB>TARGET IDS\" with ids inside "
 					"the vocabularies (the first line: \"<TAB>0-GRAM IDS\")", path, line_no);
 		}
 		seen_zero = 1;
@@ -122,7 +122,7 @@ static int read_text(const char *path, vmap_text *t, int src_vocab, int tgt_voca
 	free(line);
 	fclose(in);
 	if (!seen_zero)
-		return nmt_fail(err, errlen, "%s: empty vocabulary map", path);
+		return error_set(err, errlen, "%s: empty vocabulary map", path);
 	if (t->max_n == 0)
 		t->max_n = 1;
 	return 0;
@@ -335,7 +335,7 @@ static int layout(const vmap_text *t, int tgt_vocab, uint8_t **out, size_t *out_
 		free(marks);
 		free(list);
 		free_table(&tb);
-		return nmt_fail(err, errlen, "out of memory (or a vocabulary map of over 400 million n-grams)");
+		return error_set(err, errlen, "out of memory (or a vocabulary map of over 400 million n-grams)");
 	}
 	size_t zero_bytes = (t->n_zero * (size_t)id_bytes + 3) / 4 * 4;
 	size_t slot_bytes = (size_t)tb.n_slots * NMT_VMAP_SLOT_BYTES;
@@ -359,7 +359,7 @@ static int layout(const vmap_text *t, int tgt_vocab, uint8_t **out, size_t *out_
 	free(list);
 	free_table(&tb);
 	if (!buf)
-		return nmt_fail(err, errlen, "out of memory (or a vocabulary map over 2^32 ids)");
+		return error_set(err, errlen, "out of memory (or a vocabulary map over 2^32 ids)");
 	*out = buf;
 	*out_len = size;
 	return 0;
@@ -369,7 +369,7 @@ static int layout(const vmap_text *t, int tgt_vocab, uint8_t **out, size_t *out_
 static int finish(vmap_text *t, int rc, int tgt_vocab, uint8_t **out, size_t *out_len, char *err, size_t errlen)
 {
 	if (rc == 0 && prune_redundant(t, tgt_vocab) != 0)
-		rc = nmt_fail(err, errlen, "out of memory");
+		rc = error_set(err, errlen, "out of memory");
 	if (rc == 0)
 		rc = layout(t, tgt_vocab, out, out_len, err, errlen);
 	free(t->entries);
@@ -397,10 +397,10 @@ int pack_vmap_unigrams(const uint32_t *zero, size_t n_zero, const uint64_t *offs
 	t.payload = malloc((n_ids + 1) * sizeof *t.payload);
 	t.entries = malloc(((size_t)src_vocab + 1) * sizeof *t.entries);
 	if (!t.zero || !t.payload || !t.entries)
-		rc = nmt_fail(err, errlen, "out of memory");
+		rc = error_set(err, errlen, "out of memory");
 	for (size_t i = 0; rc == 0 && i < n_zero; i++)
 		if ((t.zero[t.n_zero++] = zero[i]) >= (uint32_t)tgt_vocab)
-			rc = nmt_fail(err, errlen, "vocabulary map: target id %u outside the vocabulary", zero[i]);
+			rc = error_set(err, errlen, "vocabulary map: target id %u outside the vocabulary", zero[i]);
 	for (int s = 0; rc == 0 && s < src_vocab; s++) {
 		uint64_t a = offsets[s], b = offsets[s + 1];
 		if (a == b)

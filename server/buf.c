@@ -1,5 +1,7 @@
 #include "buf.h"
 
+#include "../common/json.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,4 +64,14 @@ void nmt_buf_free(nmt_buf *b)
 {
 	free(b->data);
 	*b = (nmt_buf){ 0 };
+}
+
+static void put_into_buf(void *ctx, const char *p, size_t n)
+{
+	nmt_buf_add(ctx, p, n);
+}
+
+void nmt_buf_json_string(nmt_buf *b, const char *s, size_t n)
+{
+	json_write_string(s, n, put_into_buf, b);
 }

@@ -27,10 +27,11 @@
 #include "buf.h"
 #include "form.h"
 #include "http.h"
-#include "json.h"
+#include "../common/error.h"
+#include "../common/json.h"
+#include "../common/number.h"
 
 #define MAX_MODELS 32
-#define MAX_WORKERS 256
 
 typedef struct {
 	nmt_model *model;
@@ -46,7 +47,7 @@ typedef struct {
 typedef struct {
 	served_model models[MAX_MODELS];
 	int n_models;
-	worker workers[MAX_WORKERS];
+	worker workers[NMT_MAX_THREADS];
 	int n_workers;
 	nmt_options options;          /* beam and the rest, as nmt's defaults */
 	size_t max_head, max_body;
@@ -125,7 +126,7 @@ static int respond_error(int fd, int status, const char *message, int keep_alive
 {
 	nmt_buf b = { 0 };
 	nmt_buf_puts(&b, "{\"error\":");
-	json_write_string(&b, message, strlen(message));
+	nmt_buf_json_string(&b, message, strlen(message));
 	nmt_buf_puts(&b, "}");
 	int rc = b.failed ? -1 : respond(fd, status, b.data, b.len, keep_alive);
 	nmt_buf_free(&b);
@@ -194,14 +195,14 @@ static void languages_body(const server *s, nmt_buf *b)
 	nmt_buf_puts(b, "[");
 	for (int i = 0; i < n; i++) {
 		nmt_buf_puts(b, i ? ",{\"code\":" : "{\"code\":");
-		json_write_string(b, codes[i], strlen(codes[i]));
+		nmt_buf_json_string(b, codes[i], strlen(codes[i]));
 		nmt_buf_puts(b, ",\"name\":");
-		json_write_string(b, language_name(codes[i]), strlen(language_name(codes[i])));
+		nmt_buf_json_string(b, language_name(codes[i]), strlen(language_name(codes[i])));
 		nmt_buf_puts(b, ",\"targets\":[");
 		for (int k = 0, t = 0; k < n; k++)
 			if (route(s, codes[i], codes[k], chain) > 0) {
 				nmt_buf_puts(b, t++ ? "," : "");
-				json_write_string(b, codes[k], strlen(codes[k]));
+				nmt_buf_json_string(b, codes[k], strlen(codes[k]));
 			}
 		nmt_buf_puts(b, "]}");
 	}
@@ -272,7 +273,7 @@ static int translate(server *s, const int chain[2], int hops, const request_text
 	for (int i = 0; i < q->count; i++) {
 		const nmt_translation *t = nmt_result_get(r, i, 0);
 		nmt_buf_puts(b, i ? "," : "");
-		json_write_string(b, t->text, t->len);
+		nmt_buf_json_string(b, t->text, t->len);
 	}
 	nmt_buf_puts(b, as_array ? "]}" : "}");
 	nmt_result_free(r);
@@ -299,7 +300,7 @@ static void fields_free(fields *f)
 	free(f->form_format);
 }
 
-static const char *json_string(const json_object *o, const char *key)
+static const char *string_member(const json_object *o, const char *key)
 {
 	const json_member *m = json_get(o, key);
 	return m && m->kind == JSON_STRING ? m->str : NULL;
@@ -333,9 +334,9 @@ static int read_fields(const http_request *r, const char *body, size_t len, fiel
 	}
 	if (json_parse_object(body, len, &f->json, why, whylen) != 0)
 		return 400;
-	f->source = json_string(&f->json, "source");
-	f->target = json_string(&f->json, "target");
-	f->format = json_string(&f->json, "format");
+	f->source = string_member(&f->json, "source");
+	f->target = string_member(&f->json, "target");
+	f->format = string_member(&f->json, "format");
 	const json_member *q = json_get(&f->json, "q");
 	if (q && q->kind == JSON_STRING) {
 		f->texts = (const char *const *)&q->str;
@@ -644,13 +645,9 @@ static void open_models(server *s, char **paths, int n_paths)
 
 static long number_arg(const char *s, const char *what, long lo, long hi)
 {
-	char *end;
-	errno = 0;
-	long v = strtol(s, &end, 10);
-	if (errno || *s == '\0' || *end != '\0' || v < lo || v > hi) {
-		fprintf(stderr, "nmt: serve: %s must be an integer in %ld..%ld, not \"%s\"\n", what, lo, hi, s);
-		exit(2);
-	}
+	long v;
+	if (number_parse_long(s, lo, hi, &v) != 0)
+		error_exit("nmt: serve", 2, "%s must be an integer in %ld..%ld, not \"%s\"", what, lo, hi, s);
 	return v;
 }
 
@@ -686,7 +683,7 @@ int nmt_serve_main(int argc, char **argv)
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 
 	nmt_options_init(&s.options);
-	s.n_workers = cores < 1 ? 1 : cores > MAX_WORKERS ? MAX_WORKERS : (int)cores;
+	s.n_workers = cores < 1 ? 1 : cores > NMT_MAX_THREADS ? NMT_MAX_THREADS : (int)cores;
 	s.max_head = 16384;
 	s.max_body = 1 << 20;
 	s.max_connections = 64;
@@ -698,7 +695,7 @@ int nmt_serve_main(int argc, char **argv)
 		switch (c) {
 		case 'H': host = optarg; break;
 		case 'p': port = (int)number_arg(optarg, "--port", 0, 65535); break;
-		case 't': s.n_workers = (int)number_arg(optarg, "--threads", 1, MAX_WORKERS); break;
+		case 't': s.n_workers = (int)number_arg(optarg, "--threads", 1, NMT_MAX_THREADS); break;
 		case 'b': s.options.beam = (int)number_arg(optarg, "--beam", 1, NMT_MAX_BEAM); break;
 		case 'B': s.max_body = (size_t)number_arg(optarg, "--max-body", 1, 1L << 30); break;
 		case 'C': s.max_connections = (int)number_arg(optarg, "--max-connections", 1, 100000); break;

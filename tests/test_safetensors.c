@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../pack/json.h"
+#include "../common/json.h"
 #include "../pack/safetensors.h"
 
 /* 8-byte length + header + data, in a malloc'd buffer. */
@@ -397,7 +397,7 @@ static void test_deep_nesting(void **state)
 static void test_json_skip(void **state)
 {
 	(void)state;
-	static const char ok[] = " {\"a\":[1,-2,true,false,null,\"s\\\"\\u00e9\"],\"b\":{}} ";
+	static const char ok[] = " {\"a\":[1,-2,0.5,-1.5e-3,2E+2,true,false,null,\"s\\\"\\u00e9\"],\"b\":{}} ";
 	json_cursor c;
 	json_init(&c, ok, strlen(ok));
 	assert_int_equal(json_skip(&c), 0);
@@ -410,7 +410,8 @@ static void test_json_skip(void **state)
 	assert_int_equal(json_skip(&c), -1);
 	assert_string_equal(c.err, "JSON: nested too deeply");
 
-	static const char *const bad[] = { "\"abc", "[1,", "{\"a\" 1}", "tru", "1.5", "[1]x", "\"\\u12\"" };
+	static const char *const bad[] = { "\"abc", "[1,", "{\"a\" 1}", "tru", "1.", "01", "-", "1e", "[1]x", "\"\\u12\"",
+					   "\"\\u0000\"", "\"\xc3(\"", "\"\xed\xa0\x80\"" };
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		json_init(&c, bad[i], strlen(bad[i]));
 		if (json_skip(&c) == 0 && json_end(&c) == 0)

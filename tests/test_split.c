@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "../text/split.h"
-#include "../text/utf8.h"
+#include "../common/utf8.h"
 
 /* The sentences of text, joined by " | ". */
 static const char *split(const char *code, const char *text)
@@ -194,19 +194,19 @@ static void test_utf8_case(void **state)
 {
 	(void)state;
 	size_t used;
-	assert_int_equal(nmt_utf8_decode("\xc3\x89", 2, &used), 0xC9);
+	assert_int_equal(utf8_decode("\xc3\x89", 2, &used), 0xC9);
 	assert_int_equal(used, 2);
-	assert_int_equal(nmt_utf8_decode("\xc3", 1, &used), 0xFFFD);
+	assert_int_equal(utf8_decode("\xc3", 1, &used), 0xFFFD);
 	assert_int_equal(used, 1);
-	assert_int_equal(nmt_utf8_decode("\xe0\x80\x80", 3, &used), 0xFFFD);   /* overlong */
-	assert_true(nmt_utf8_is_upper(0xC9) && nmt_utf8_is_lower(0xE9));       /* É é */
-	assert_true(nmt_utf8_is_upper(0x10C) && nmt_utf8_is_lower(0x10D));     /* Č č */
-	assert_true(nmt_utf8_is_upper(0x141) && nmt_utf8_is_lower(0x142));     /* Ł ł */
-	assert_true(nmt_utf8_is_upper(0x17D) && nmt_utf8_is_lower(0x17E));     /* Ž ž */
-	assert_true(nmt_utf8_is_upper(0x416) && nmt_utf8_is_lower(0x436));     /* Ж ж */
-	assert_false(nmt_utf8_is_upper(0x4E2D) || nmt_utf8_is_lower(0x4E2D));  /* 中: no case */
-	assert_true(nmt_utf8_is_letter(0x4E2D));
-	assert_false(nmt_utf8_is_letter('.') || nmt_utf8_is_letter(0x2026));
+	assert_int_equal(utf8_decode("\xe0\x80\x80", 3, &used), 0xFFFD);   /* overlong */
+	assert_true(utf8_is_upper(0xC9) && utf8_is_lower(0xE9));       /* É é */
+	assert_true(utf8_is_upper(0x10C) && utf8_is_lower(0x10D));     /* Č č */
+	assert_true(utf8_is_upper(0x141) && utf8_is_lower(0x142));     /* Ł ł */
+	assert_true(utf8_is_upper(0x17D) && utf8_is_lower(0x17E));     /* Ž ž */
+	assert_true(utf8_is_upper(0x416) && utf8_is_lower(0x436));     /* Ж ж */
+	assert_false(utf8_is_upper(0x4E2D) || utf8_is_lower(0x4E2D));  /* 中: no case */
+	assert_true(utf8_is_letter(0x4E2D));
+	assert_false(utf8_is_letter('.') || utf8_is_letter(0x2026));
 }
 
 int main(void)

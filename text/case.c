@@ -3,13 +3,13 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "utf8.h"
+#include "../common/utf8.h"
 
 /* The small letter of capital c, or c: only pairs whose letters have the
  * same UTF-8 length (so not U+0130, whose small letter is "i" + a dot). */
 static uint32_t lower_of(uint32_t c)
 {
-	if (!nmt_utf8_is_upper(c) || c == 0x130)
+	if (!utf8_is_upper(c) || c == 0x130)
 		return c;
 	if (c < 0x80 || (c >= 0xC0 && c <= 0xDE) || (c >= 0x391 && c <= 0x3AB) || (c >= 0x410 && c <= 0x42F))
 		return c + 0x20;
@@ -30,7 +30,7 @@ static uint32_t lower_of(uint32_t c)
  * caller's). */
 static uint32_t upper_of(uint32_t c)
 {
-	if (!nmt_utf8_is_lower(c) || c == 0x131 || c == 0x390 || c == 0x3B0)
+	if (!utf8_is_lower(c) || c == 0x131 || c == 0x390 || c == 0x3B0)
 		return c;
 	if (c == 0x3C2)   /* final sigma */
 		return 0x3A3;
@@ -74,9 +74,9 @@ void nmt_case_scan(const char *text, size_t len, nmt_case_count *c)
 			used = 1;
 			continue;
 		}
-		uint32_t ch = nmt_utf8_decode(text + i, len - i, &used);
-		c->lower += nmt_utf8_is_lower(ch);
-		if (nmt_utf8_is_upper(ch)) {
+		uint32_t ch = utf8_decode(text + i, len - i, &used);
+		c->lower += utf8_is_lower(ch);
+		if (utf8_is_upper(ch)) {
 			c->upper++;
 			c->upper_words += !counted;
 			counted = 1;
@@ -103,8 +103,8 @@ void nmt_case_to_sentence(const char *text, size_t len, char *out)
 {
 	int first = 1;   /* no letter yet */
 	for (size_t i = 0, used; i < len; i += used) {
-		uint32_t c = nmt_utf8_decode(text + i, len - i, &used);
-		int letter = nmt_utf8_is_upper(c) || nmt_utf8_is_lower(c);
+		uint32_t c = utf8_decode(text + i, len - i, &used);
+		int letter = utf8_is_upper(c) || utf8_is_lower(c);
 		if (used > 2 || c == 0xFFFD || (letter && first) || (c == 'I' && pronoun_i(text, len, i)))
 			memcpy(out + i, text + i, used);
 		else
@@ -125,7 +125,7 @@ void nmt_case_to_lower(const char *text, size_t len, char *out)
 			used = 1;
 			continue;
 		}
-		uint32_t c = nmt_utf8_decode(text + i, len - i, &used);
+		uint32_t c = utf8_decode(text + i, len - i, &used);
 		if (used > 2 || c == 0xFFFD)
 			memcpy(out + i, text + i, used);
 		else
@@ -136,7 +136,7 @@ void nmt_case_to_lower(const char *text, size_t len, char *out)
 void nmt_case_to_upper(const char *text, size_t len, char *out)
 {
 	for (size_t i = 0, used; i < len; i += used) {
-		uint32_t c = nmt_utf8_decode(text + i, len - i, &used);
+		uint32_t c = utf8_decode(text + i, len - i, &used);
 		if (c == 0xDF)
 			memcpy(out + i, "SS", 2);
 		else if (used > 2 || c == 0xFFFD)

@@ -6,7 +6,7 @@
  * as its writer would have written it.
  *
  * Case is changed for Latin (ASCII, Latin-1, Latin Extended-A), Greek and
- * Cyrillic letters (text/utf8.h), always to a letter of the same UTF-8
+ * Cyrillic letters (common/utf8.h), always to a letter of the same UTF-8
  * length, so a changed text is exactly as long as the original and its
  * words stay where they were; other characters and invalid bytes are
  * copied. */

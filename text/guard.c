@@ -2,7 +2,7 @@
 
 #include <string.h>
 
-#include "utf8.h"
+#include "../common/utf8.h"
 
 #define WORD_MARK 0x2581   /* SentencePiece's escaped space */
 
@@ -20,12 +20,12 @@ void nmt_guard_head(const spm_model *vocab, int32_t id, nmt_piece_head *h)
 	h->starts_word = 1;
 	if (!p || len == 0 || is_control(vocab, id))
 		return;
-	uint32_t c = nmt_utf8_decode(p, len, &used);
+	uint32_t c = utf8_decode(p, len, &used);
 	if (c == WORD_MARK)
 		return;
 	h->starts_word = 0;
 	for (size_t i = 0; i < len && h->len < NMT_GUARD_UNIT; i += used) {
-		c = nmt_utf8_decode(p + i, len - i, &used);
+		c = utf8_decode(p + i, len - i, &used);
 		h->cp[h->len++] = c;
 	}
 }
@@ -60,7 +60,7 @@ static int unit_copies(const uint32_t *cp, int n, int L)
 	if (n < L)
 		return 0;
 	for (int i = n - L; i < n; i++)
-		if (!nmt_utf8_is_letter(cp[i]))
+		if (!utf8_is_letter(cp[i]))
 			return 0;
 	int k = 1;
 	while (n - (k + 1) * L >= 0 && memcmp(cp + n - (k + 1) * L, cp + n - L, (size_t)L * sizeof *cp) == 0)
@@ -79,7 +79,7 @@ static int has_letter_loop(const spm_model *vocab, const int32_t *ids, int n)
 		size_t len, used;
 		const char *p = spm_piece(vocab, ids[i], &len);
 		for (size_t j = 0; p && j < len; j += used) {
-			uint32_t c = nmt_utf8_decode(p + j, len - j, &used);
+			uint32_t c = utf8_decode(p + j, len - j, &used);
 			if (c == WORD_MARK || w == (int)(sizeof word / sizeof *word))
 				w = 0;
 			if (c == WORD_MARK)
@@ -197,7 +197,7 @@ static void block_letter_units(const spm_model *vocab, const int32_t *hist, int 
 		if (!p || is_control(vocab, hist[i]))
 			break;
 		for (size_t j = 0; j < len && m < 64; j += used)
-			cps[m++] = nmt_utf8_decode(p + j, len - j, &used);
+			cps[m++] = utf8_decode(p + j, len - j, &used);
 		int first = 0;
 		if (m > 0 && cps[0] == WORD_MARK) {
 			first = 1;

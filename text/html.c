@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/utf8.h"
+
 static int lower(int c)
 {
 	return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
@@ -187,26 +189,7 @@ static size_t char_ref(const char *html, size_t len, size_t i, char out[4], size
 	if (digits == 0 || j >= len || html[j] != ';' || c == 0 || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
 		return 0;
 	*used = j + 1 - i;
-	if (c < 0x80) {
-		out[0] = (char)c;
-		return 1;
-	}
-	if (c < 0x800) {
-		out[0] = (char)(0xC0 | c >> 6);
-		out[1] = (char)(0x80 | (c & 0x3F));
-		return 2;
-	}
-	if (c < 0x10000) {
-		out[0] = (char)(0xE0 | c >> 12);
-		out[1] = (char)(0x80 | (c >> 6 & 0x3F));
-		out[2] = (char)(0x80 | (c & 0x3F));
-		return 3;
-	}
-	out[0] = (char)(0xF0 | c >> 18);
-	out[1] = (char)(0x80 | (c >> 12 & 0x3F));
-	out[2] = (char)(0x80 | (c >> 6 & 0x3F));
-	out[3] = (char)(0x80 | (c & 0x3F));
-	return 4;
+	return utf8_encode(c, out);
 }
 
 /* A tag html[i..e): handled; *next is where parsing goes on. */

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "split.h"
-#include "utf8.h"
+#include "../common/utf8.h"
 
 #define MAX_WORDS 8
 #define MAX_BYTES 160   /* a name's quoted text is never longer */
@@ -41,13 +41,13 @@ static word_case case_of(const char *w, size_t n)
 {
 	word_case c = { 0, 0, 0, 0 };
 	for (size_t i = 0, used; i < n; i += used) {
-		uint32_t ch = nmt_utf8_decode(w + i, n - i, &used);
+		uint32_t ch = utf8_decode(w + i, n - i, &used);
 		c.digits += ch >= '0' && ch <= '9';
-		if (!nmt_utf8_is_letter(ch))
+		if (!utf8_is_letter(ch))
 			continue;
 		if (c.letters++ == 0)
-			c.first_upper = nmt_utf8_is_upper(ch);
-		c.any_lower |= nmt_utf8_is_lower(ch);
+			c.first_upper = utf8_is_upper(ch);
+		c.any_lower |= utf8_is_lower(ch);
 	}
 	return c;
 }

@@ -2,7 +2,7 @@
 
 #include <string.h>
 
-#include "utf8.h"
+#include "../common/utf8.h"
 
 int nmt_split_is_space(unsigned char c)
 {
@@ -30,7 +30,7 @@ static int is_opener(uint32_t c)
 static size_t terminator_at(const nmt_split_lang *lang, const char *text, size_t i, size_t len)
 {
 	for (const char *t = lang->terminators; *t;) {
-		size_t n = nmt_utf8_length((unsigned char)*t);
+		size_t n = utf8_length((unsigned char)*t);
 		if (n <= len - i && memcmp(text + i, t, n) == 0)
 			return n;
 		t += n;
@@ -43,7 +43,7 @@ static size_t skip_while(const char *text, size_t i, size_t len, int (*keep)(uin
 {
 	while (i < len) {
 		size_t n;
-		uint32_t c = nmt_utf8_decode(text + i, len - i, &n);
+		uint32_t c = utf8_decode(text + i, len - i, &n);
 		if (!keep(c))
 			break;
 		i += n;
@@ -90,8 +90,8 @@ static int in_list(const char *list, const char *word, size_t n)
 static int is_initial(const char *word, size_t n)
 {
 	size_t used;
-	uint32_t c = nmt_utf8_decode(word, n, &used);
-	return used == n && nmt_utf8_is_upper(c);
+	uint32_t c = utf8_decode(word, n, &used);
+	return used == n && utf8_is_upper(c);
 }
 
 /* Groups of one or two letters joined by dots: "e.g", "U.S", "Ph.D", "z.B";
@@ -102,16 +102,16 @@ static int is_dotted_abbreviation(const char *word, size_t n, int *capitals)
 	*capitals = 0;
 	for (size_t i = 0; i < n;) {
 		size_t used;
-		uint32_t c = nmt_utf8_decode(word + i, n - i, &used);
+		uint32_t c = utf8_decode(word + i, n - i, &used);
 		if (c == '.') {
 			if (letters == 0)
 				return 0;
 			letters = 0;
 			dots++;
-		} else if (nmt_utf8_is_letter(c)) {
+		} else if (utf8_is_letter(c)) {
 			if (++letters > 2)
 				return 0;
-			*capitals += nmt_utf8_is_upper(c);
+			*capitals += utf8_is_upper(c);
 		} else
 			return 0;
 		i += used;
@@ -130,13 +130,13 @@ static int is_short_number(const char *word, size_t n)
 }
 
 static int is_opener_cp(uint32_t c) { return is_opener(c); }
-static int is_letter_cp(uint32_t c) { return nmt_utf8_is_letter(c); }
+static int is_letter_cp(uint32_t c) { return utf8_is_letter(c); }
 
 /* Whether text[i..) starts with a capital. */
 static int capitalised_word(const char *text, size_t i, size_t len)
 {
 	size_t used;
-	return i < len && nmt_utf8_is_upper(nmt_utf8_decode(text + i, len - i, &used));
+	return i < len && utf8_is_upper(utf8_decode(text + i, len - i, &used));
 }
 
 /* Whether text[i..) starts with a word of two or more capitals, an
@@ -146,10 +146,10 @@ static int all_capitals(const char *text, size_t i, size_t len)
 {
 	size_t used, n = 0;
 	for (; i < len; i += used, n++) {
-		uint32_t c = nmt_utf8_decode(text + i, len - i, &used);
-		if (!nmt_utf8_is_letter(c))
+		uint32_t c = utf8_decode(text + i, len - i, &used);
+		if (!utf8_is_letter(c))
 			break;
-		if (!nmt_utf8_is_upper(c))
+		if (!utf8_is_upper(c))
 			return 0;
 	}
 	return n >= 2;
@@ -205,9 +205,9 @@ static int sentence_ends(const nmt_split_lang *lang, const char *text, size_t fr
 			 size_t term_end, size_t closed, size_t next, size_t len)
 {
 	size_t first = skip_while(text, next, len, is_opener_cp), used, used2;
-	if (first < len && nmt_utf8_is_lower(nmt_utf8_decode(text + first, len - first, &used)) &&
+	if (first < len && utf8_is_lower(utf8_decode(text + first, len - first, &used)) &&
 	    !(first + used < len &&
-	      nmt_utf8_is_upper(nmt_utf8_decode(text + first + used, len - first - used, &used2))))
+	      utf8_is_upper(utf8_decode(text + first + used, len - first - used, &used2))))
 		return 0;   /* "e.g. a dog", "etc. and", "I was... thinking", but not "eBay" */
 	int lone_period = term_end == term + 1 && text[term] == '.' && closed == term_end;
 	return !(lone_period && abbreviation_period(lang, text, from, term, first, len));
@@ -236,12 +236,12 @@ static int unmarked_start(const nmt_split_lang *lang, const char *text, size_t f
 	size_t c = b - 1;   /* the lead byte of the character before the whitespace */
 	while (c > from && ((unsigned char)text[c] & 0xC0) == 0x80)
 		c--;
-	if (!nmt_utf8_is_lower(nmt_utf8_decode(text + c, b - c, &used)))
+	if (!utf8_is_lower(utf8_decode(text + c, b - c, &used)))
 		return 0;
 	size_t n = word_end(text, w + 1, len);
 	if (n == w + 1 || on_line(lang->unmarked_not_before, 0, text + w + 1, n - w - 1))
 		return 0;
-	return lang->nouns_capitalised || nmt_utf8_is_lower(nmt_utf8_decode(text + w + 1, len - w - 1, &used));
+	return lang->nouns_capitalised || utf8_is_lower(utf8_decode(text + w + 1, len - w - 1, &used));
 }
 
 int nmt_split_next(const nmt_split_lang *lang, const char *text, size_t len, size_t *pos, size_t *start,

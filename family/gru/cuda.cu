@@ -378,7 +378,7 @@ __global__ void k_att_scores(const float *keys, const float *q, const int32_t *r
 
 /* The GRU's input projection of the context, Σ_j α_j (W_ih,c s_j) from the
  * projected states, plus b_ih, into gi row i (decoder.c attention_context
- * and gru_step, in their order). */
+ * and gru_cell_step, in their order). */
 __global__ void k_att_context(const float *proj, const float *att, int ld_att, const int32_t *row_sent,
 			      const int32_t *sent_off, const int32_t *sent_len, int n, int g, const float *b_ih,
 			      float *gi)

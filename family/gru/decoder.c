@@ -84,7 +84,7 @@ static void attention_context(nmt_state *s, int n)
 /* gi = (W_ih,c c + b_ih) + W_ih,x x: the input projection in two parts, the
  * context's weighed from the projected states, the embedding's computed
  * (or looked up) once per word. */
-static void gru_step(nmt_state *s, int n)
+static void gru_cell_step(nmt_state *s, int n)
 {
 	const nmt_model *m = s->m;
 	const nmt_dims *d = &m->d;
@@ -129,7 +129,7 @@ void nmt_gru_step(nmt_state *s, int n)
 	embedding_products(s, n);
 	attention_query(s, n);
 	attention_context(s, n);
-	gru_step(s, n);
+	gru_cell_step(s, n);
 	fc_stack(s, n);
 	nmt_output_layer(s, s->gru.dec.t, n);
 }

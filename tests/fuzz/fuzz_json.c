@@ -9,7 +9,8 @@
 #include <string.h>
 
 #include "../../server/form.h"
-#include "../../server/json.h"
+#include "../../common/json.h"
+#include "../../server/buf.h"
 #include "fuzz.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -24,7 +25,7 @@ static void round_trip(const char *s, size_t n)
 {
 	nmt_buf b = { 0 };
 	nmt_buf_puts(&b, "{\"k\":");
-	json_write_string(&b, s, n);
+	nmt_buf_json_string(&b, s, n);
 	nmt_buf_puts(&b, "}");
 	FUZZ_ASSERT(!b.failed);
 	json_object o;

@@ -1,14 +1,14 @@
 #include "utf8.h"
 
-size_t nmt_utf8_length(unsigned char lead)
+size_t utf8_length(unsigned char lead)
 {
 	return lead >= 0xF0 && lead <= 0xF4 ? 4 : lead >= 0xE0 && lead < 0xF0 ? 3 : lead >= 0xC2 && lead < 0xE0 ? 2 : 1;
 }
 
-uint32_t nmt_utf8_decode(const char *s, size_t n, size_t *used)
+uint32_t utf8_decode(const char *s, size_t n, size_t *used)
 {
 	const unsigned char *u = (const unsigned char *)s;
-	size_t len = nmt_utf8_length(u[0]);
+	size_t len = utf8_length(u[0]);
 	*used = 1;
 	if (len == 1)
 		return u[0] < 0x80 ? u[0] : 0xFFFD;
@@ -27,6 +27,37 @@ uint32_t nmt_utf8_decode(const char *s, size_t n, size_t *used)
 	return c;
 }
 
+size_t utf8_valid_length(const char *s, size_t n)
+{
+	size_t used;
+	uint32_t c = utf8_decode(s, n, &used);
+	return c == 0xFFFD && used == 1 ? 0 : used;
+}
+
+size_t utf8_encode(uint32_t c, char out[4])
+{
+	if (c < 0x80) {
+		out[0] = (char)c;
+		return 1;
+	}
+	if (c < 0x800) {
+		out[0] = (char)(0xC0 | c >> 6);
+		out[1] = (char)(0x80 | (c & 0x3F));
+		return 2;
+	}
+	if (c < 0x10000) {
+		out[0] = (char)(0xE0 | c >> 12);
+		out[1] = (char)(0x80 | (c >> 6 & 0x3F));
+		out[2] = (char)(0x80 | (c & 0x3F));
+		return 3;
+	}
+	out[0] = (char)(0xF0 | c >> 18);
+	out[1] = (char)(0x80 | (c >> 12 & 0x3F));
+	out[2] = (char)(0x80 | (c >> 6 & 0x3F));
+	out[3] = (char)(0x80 | (c & 0x3F));
+	return 4;
+}
+
 /* Latin Extended-A (U+0100..U+017F) pairs capitals and small letters, the
  * capital first: on even code points, but on odd ones from U+0139 to
  * U+0148 and from U+0179 to U+017E; U+0138, U+0149 and U+017F are small
@@ -41,7 +72,7 @@ static int latin_ext_a_upper(uint32_t c)
 	return (c & 1) == (uint32_t)odd_capitals;
 }
 
-int nmt_utf8_is_upper(uint32_t c)
+int utf8_is_upper(uint32_t c)
 {
 	if (c < 0x80)
 		return c >= 'A' && c <= 'Z';
@@ -52,7 +83,7 @@ int nmt_utf8_is_upper(uint32_t c)
 	return (c >= 0x386 && c <= 0x3AB && c != 0x387) || (c >= 0x400 && c <= 0x42F);
 }
 
-int nmt_utf8_is_lower(uint32_t c)
+int utf8_is_lower(uint32_t c)
 {
 	if (c < 0x80)
 		return c >= 'a' && c <= 'z';
@@ -63,9 +94,9 @@ int nmt_utf8_is_lower(uint32_t c)
 	return (c >= 0x3AC && c <= 0x3CE) || (c >= 0x430 && c <= 0x45F);
 }
 
-int nmt_utf8_is_letter(uint32_t c)
+int utf8_is_letter(uint32_t c)
 {
-	if (nmt_utf8_is_upper(c) || nmt_utf8_is_lower(c) || c == 0xAA || c == 0xBA)
+	if (utf8_is_upper(c) || utf8_is_lower(c) || c == 0xAA || c == 0xBA)
 		return 1;
 	/* other scripts: everything from U+0180 on that is not punctuation,
 	 * a symbol or a space in the blocks below */

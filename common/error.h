@@ -1,0 +1,16 @@
+/* Errors. Inside the library and the packer they are one-line messages
+ * written into a caller's buffer, and the function that failed returns -1;
+ * error_set is the one helper that writes them. A program's main turns one
+ * into its last words with error_exit. */
+#ifndef NMT_COMMON_ERROR_H
+#define NMT_COMMON_ERROR_H
+#include <stddef.h>
+
+/* printf into err (if errlen > 0) and return -1, so `return error_set(...)` reads naturally. */
+int error_set(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* "PROGRAM: message" on stderr, one line, then exit(status). */
+_Noreturn void error_exit(const char *program, int status, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif

@@ -1,0 +1,26 @@
+#include "number.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+int number_parse_long(const char *s, long lo, long hi, long *out)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (errno || *s == '\0' || *end != '\0' || v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int number_parse_double(const char *s, double lo, double hi, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || *s == '\0' || *end != '\0' || !(v >= lo && v <= hi))
+		return -1;
+	*out = v;
+	return 0;
+}
