@@ -1,4 +1,4 @@
-/* A scripted HTTP client for the server's end-to-end tests (tests/e2e.sh):
+/* A scripted HTTP client for the server's end-to-end tests (tests/e2e/serve.sh):
  *
  *   http_tool PORT [DELAY_MS]  < request > response
  *

@@ -17,11 +17,11 @@ for t in "$@"; do
 		failed=$((failed + 1))
 	fi
 done
-e2e=$(sh tests/e2e.sh 2>&1)
+e2e=$(sh tests/e2e/run.sh 2>&1)
 if [ -n "${E2E_ALSO:-}" ]; then   # "NMT PACK": the same tests on another build
 	set -- $E2E_ALSO
 	e2e="$e2e
-$(NMT=$1 PACK=$2 E2E_SANITIZED=1 sh tests/e2e.sh 2>&1 | sed 's/^e2e: \([0-9]*\) passed, \([0-9]*\) failed$/e2e-sanitized: \1 passed, \2 failed/')"
+$(NMT=$1 PACK=$2 E2E_SANITIZED=1 sh tests/e2e/run.sh 2>&1 | sed 's/^e2e\([:/]\)/e2e-sanitized\1/')"
 	p2=$(printf '%s\n' "$e2e" | sed -n 's/^e2e-sanitized: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
 	f2=$(printf '%s\n' "$e2e" | sed -n 's/^e2e-sanitized: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
 	[ -z "$p2" ] && f2=1

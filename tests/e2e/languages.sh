@@ -1,0 +1,30 @@
+# Languages: nmt -l / --from --to, nmt models, the pivot through English.
+M=$(shared tiny.nmt)
+awk -F '\t' '$1 == "sent" { print $3 }' "$FIX/expected.txt" >"$TMP/src.txt"
+# Two copies of the tiny model recorded as fr->en and en->de in a directory
+# of NMT_MODELS: -l fr-en picks the first, -l fr-de chains both through
+# English exactly as a pipe of the two would, alignments chained.
+mkdir -p "$TMP/models" "$TMP/home/.local/share/nmt"
+check "pack with --src-lang/--tgt-lang" $PACK --src-lang fr --tgt-lang en -o "$TMP/models/a-fren.nmt" \
+	"$FIX/tiny.safetensors" "$FIX/src.model" "$FIX/tgt.model"
+$PACK --src-lang en --tgt-lang de -o "$TMP/models/b-ende.nmt" "$FIX/tiny.safetensors" "$FIX/src.model" "$FIX/tgt.model"
+$PACK --src-lang de --tgt-lang en -o "$TMP/home/.local/share/nmt/deen.nmt" "$FIX/tiny.safetensors" "$FIX/src.model" "$FIX/tgt.model"
+echo "not a model" >"$TMP/models/c-broken.nmt"
+L="env NMT_MODELS=$TMP/models HOME=$TMP/home"
+$L $NMT models >"$TMP/models.out" 2>"$TMP/models.err"
+check "models: lists the directory's models, the home one, the embedded one" sh -c "grep -q '^fr-en .*f32 .*a-fren.nmt' $TMP/models.out && grep -q '^en-de .*b-ende.nmt' $TMP/models.out && grep -q '^de-en .*deen.nmt' $TMP/models.out"
+check "models: ... and what a pivot offers" grep -qx 'fr-de via en (pivot)' "$TMP/models.out"
+check "models: a broken file is skipped with a warning" grep -q '^nmt: skipped: .*c-broken.nmt' "$TMP/models.err"
+$NMT -m "$TMP/models/a-fren.nmt" -b 4 <"$TMP/src.txt" >"$TMP/l.direct"
+check "-l fr-en = -m its model" sh -c "$L $NMT -l fr-en -b 4 <$TMP/src.txt 2>/dev/null | cmp -s - $TMP/l.direct"
+check "--from fr --to en = -l fr-en" sh -c "$L $NMT --from fr --to en -b 4 <$TMP/src.txt 2>/dev/null | cmp -s - $TMP/l.direct"
+$NMT -m "$TMP/models/b-ende.nmt" -b 4 --nbest 2 <"$TMP/l.direct" >"$TMP/l.chain"
+check "-l fr-de: the pivot = the two models piped" sh -c "$L $NMT -l fr-de -b 4 --nbest 2 <$TMP/src.txt 2>/dev/null | cmp -s - $TMP/l.chain"
+$L $NMT -l fr-de -b 4 --alignment <"$TMP/src.txt" >"$TMP/l.align" 2>/dev/null
+check "-l fr-de --alignment: one line per input, alignments given" sh -c "test \$(wc -l <$TMP/l.align) -eq \$(wc -l <$TMP/src.txt) && grep -c ' ||| [0-9]' $TMP/l.align | grep -qv '^0$'"
+check "-l de-en: a model in ~/.local/share/nmt" sh -c "$L $NMT -l de-en <$TMP/src.txt 2>/dev/null | wc -l | grep -qx $(wc -l <"$TMP/src.txt")"
+expect_error "-l with no model for the pair" 1 $L $NMT -l xx-yy
+check "... says so" sh -c "$L $NMT -l xx-yy 2>&1 </dev/null | grep -q 'no installed model translates xx to yy'"
+expect_error "-l without a dash" 2 $NMT -l ende
+expect_error "-l and -m together" 2 $NMT -l en-de -m "$M"
+expect_error "--from without --to" 2 $NMT --from en
