@@ -22,6 +22,8 @@ MUSL_CC  ?= musl-gcc
 HOST_CC  ?= cc
 HOST_CXX ?= c++
 PYTHON   ?= /usr/bin/python3
+# Multi30k task 1, as bench/common.sh has it (MULTI30K there too)
+MULTI30K ?= ../shared/data/multi30k
 # -ffp-contract=off: no fused multiply-adds, so float results are the same
 # on every ISA (quant/f32_scalar.c). -fno-trapping-math lets the branch-free
 # math of quant/vecmath.h be vectorized (nothing reads the FP exception flags);
@@ -420,8 +422,8 @@ build/a64/%.qemu: build/a64/%
 
 # The Python binding's tests (python/tests: pytest, Debian's python3-pytest)
 # run on the host's own libnmt.so, so not in a cross build.
-PYTEST_CMD = /usr/bin/python3 -m pytest -q -p no:cacheprovider python/tests
-HAVE_PYTEST := $(shell /usr/bin/python3 -c 'import pytest' 2>/dev/null && echo 1)
+PYTEST_CMD = $(PYTHON) -m pytest -q -p no:cacheprovider python/tests
+HAVE_PYTEST := $(shell $(PYTHON) -c 'import pytest' 2>/dev/null && echo 1)
 PY_TESTS = $(if $(filter aarch64,$(ARCH)),,$(if $(HAVE_PYTEST),yes))
 
 test: all $(TESTS) $(A64_TESTS) build/tiny.nmt build/tiny.q8.nmt build/tiny.q4.nmt build/tiny_vmap_full.nmt build/tiny_vmap_small.nmt build/marian_all.nmt $(E2E_ALSO) $(REPLAYS) $(EXAMPLES) $(H)/tests/http_tool $(if $(PY_TESTS),libnmt.so) $(SHIPPED_MODELS)
@@ -434,7 +436,7 @@ test: all $(TESTS) $(A64_TESTS) build/tiny.nmt build/tiny.q8.nmt build/tiny.q4.n
 
 # The trainer's tests: not part of `make test`, which needs no PyTorch.
 test-train:
-	/usr/bin/python3 -m pytest -q -p no:cacheprovider train/tests
+	$(PYTHON) -m pytest -q -p no:cacheprovider train/tests
 
 # valgrind memcheck on end-to-end runs (tests/memcheck.sh), on the host
 # builds: valgrind cannot follow the static binaries' own malloc.
@@ -481,9 +483,9 @@ bench-kernels: $(H)/bench/kernels
 	$(EXAMPLES:=.o)
 
 # Tokenizer parity with SentencePiece's spm_encode/spm_decode (Debian package
-# sentencepiece) on the fixtures and, when ../shared/data/multi30k exists, Multi30k.
+# sentencepiece) on the fixtures and, when $(MULTI30K) exists (DATA wins), Multi30k.
 spm-parity: $(H)/tests/spm_tool
-	sh tests/spm_parity.sh --tool $(H)/tests/spm_tool
+	DATA="$${DATA:-$(MULTI30K)}" sh tests/spm_parity.sh --tool $(H)/tests/spm_tool
 
 check-clang:
 	@for f in main.c pack/main.c bench/kernels.c $(wildcard examples/*.c) $(CLI_SRC) $(LIB_SRC) $(PACK_SRC) $(TEST_SRC) $(wildcard tests/fuzz/*.c); do \

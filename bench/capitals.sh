@@ -7,20 +7,19 @@
 #
 #   bench/capitals.sh [MODEL.nmt] [CORPUS_DIR]
 set -eu
+. "$(dirname "$0")/common.sh"
 cd "$(dirname "$0")/.."
 M=${1:+-m $1}
-CORPUS=${2:-../shared/data/multi30k}
-PY=${PYTHON:-/usr/bin/python3}
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+CORPUS=${2:-$MULTI30K}
+make_tmp
 printf '%-18s %12s %16s %16s\n' set "as written" "capitals" "capitals, off"
 for set in test_2016_flickr test_2017_flickr; do
 	zcat "$CORPUS/$set.en.gz" >"$TMP/src"
 	zcat "$CORPUS/$set.de.gz" >"$TMP/ref"
-	$PY -c 'import sys; sys.stdout.write(sys.stdin.read().upper())' <"$TMP/src" >"$TMP/upper"
+	$PYTHON -c 'import sys; sys.stdout.write(sys.stdin.read().upper())' <"$TMP/src" >"$TMP/upper"
 	./nmt $M <"$TMP/src" >"$TMP/a"
 	./nmt $M <"$TMP/upper" >"$TMP/b"
 	./nmt $M --no-case-fold <"$TMP/upper" >"$TMP/c"
-	bleu() { $PY train/bleu.py "$1" "$TMP/ref" --lowercase | awk '{ print $2 }'; }
+	bleu() { $PYTHON train/bleu.py "$1" "$TMP/ref" --lowercase | awk '{ print $2 }'; }
 	printf '%-18s %12s %16s %16s\n' "$set" "$(bleu "$TMP/a")" "$(bleu "$TMP/b")" "$(bleu "$TMP/c")"
 done

@@ -1,15 +1,59 @@
-# Shell helpers the speed benchmarks share; sourced, not run:
+# Settings and shell helpers every bench/*.sh shares; sourced, not run:
 #   . "$(dirname "$0")/common.sh"
+# It changes no directory: its paths, like the scripts' own, are relative to
+# the repository root, where the scripts run (or cd to). Each setting keeps
+# a value given in the environment; it exports nothing.
+
+# ---- settings ----
+
+# SHARED: the shared folder beside the repository (data sets, fixtures).
+SHARED=${SHARED:-../shared}
+# MULTI30K: Multi30k task 1 (test_2016_flickr.en.gz, val.de.gz, ...), the
+# default CORPUS_DIR / CORPUS / DATA of the scripts that take one.
+MULTI30K=${MULTI30K:-$SHARED/data/multi30k}
+# MULTI30K_TASK2: Multi30k task 2's captions (val.1.en.gz, ...), the default
+# MONO_DIR.
+MULTI30K_TASK2=${MULTI30K_TASK2:-$SHARED/data/multi30k-task2}
+# FLORES: FLORES-200 dev (flores-dev.en, ...), the validation set of the
+# general-domain models: choose with it, never with FLORES devtest.
+FLORES=${FLORES:-$SHARED/data/open-parallel/dev}
+# PYTHON: the interpreter, Debian's (its torch, sentencepiece, ...).
+PYTHON=${PYTHON:-/usr/bin/python3}
+# SRC, TGT: the direction, for the scripts that take one (en -> de).
+SRC=${SRC:-en}
+TGT=${TGT:-de}
+
+# ---- files ----
+
+# make_tmp: TMP, a new temporary folder, removed when the script exits
+# (this sets the EXIT trap).
+make_tmp() {
+	TMP=$(mktemp -d)
+	trap 'rm -rf "$TMP"' EXIT
+}
+
+# repeat_file FILE N OUT: FILE N times over, into OUT.
+repeat_file() {
+	: >"$3"
+	_i=0
+	while [ $_i -lt "$2" ]; do cat "$1" >>"$3"; _i=$((_i + 1)); done
+}
 
 # repeat_test_2016 CORPUS_DIR REPEAT OUT: Multi30k's test_2016_flickr.en
 # REPEAT times over, into OUT.
 repeat_test_2016() {
 	zcat "$1/test_2016_flickr.en.gz" >"$3.one"
-	: >"$3"
-	_i=0
-	while [ $_i -lt "$2" ]; do cat "$3.one" >>"$3"; _i=$((_i + 1)); done
+	repeat_file "$3.one" "$2" "$3"
 	rm -f "$3.one"
 }
+
+# ---- timing ----
+
+# now_ms: the wall clock in milliseconds.
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+
+# secs_since NS: seconds since NS (a `date +%s%N`), to one decimal.
+secs_since() { awk -v a="$1" -v b="$(date +%s%N)" 'BEGIN { printf "%.1f", (b - a) / 1e9 }'; }
 
 # run_ms IN OUT CMD...: runs CMD < IN > OUT and prints its wall-clock
 # milliseconds.
@@ -19,4 +63,22 @@ run_ms() {
 	_s=$(date +%s%N)
 	"$@" <"$_in" >"$_out"
 	echo $((($(date +%s%N) - _s) / 1000000))
+}
+
+# least BEST MS: the smaller of the two; an empty BEST (no run yet) gives MS.
+#   best=$(least "$best" "$ms")
+least() {
+	if [ -z "$1" ] || [ "$2" -lt "$1" ]; then echo "$2"; else echo "$1"; fi
+}
+
+# best_ms RUNS IN OUT CMD...: run_ms RUNS times over; prints the least.
+best_ms() {
+	_runs=$1 _best= _r=0
+	shift
+	while [ $_r -lt "$_runs" ]; do
+		_ms=$(run_ms "$@")
+		_best=$(least "$_best" "$_ms")
+		_r=$((_r + 1))
+	done
+	echo "$_best"
 }

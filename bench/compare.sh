@@ -14,11 +14,10 @@
 set -eu
 . "$(dirname "$0")/common.sh"
 OLD=$1 NEW=$2
-CORPUS=${3:-../shared/data/multi30k}
+CORPUS=${3:-$MULTI30K}
 REPEAT=${4:-3}
 RUNS=${5:-3}
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+make_tmp
 repeat_test_2016 "$CORPUS" "$REPEAT" "$TMP/in"
 
 echo "input: test_2016_flickr.en x$REPEAT ($(wc -l <"$TMP/in") lines), one thread, best of $RUNS"
@@ -29,8 +28,8 @@ for q in q8 q4; do
 		for r in $(seq "$RUNS"); do
 			a=$(run_ms "$TMP/in" "$TMP/old" "$OLD" -m "build/models/ende.$q.nmt" -t 1 -b $beam)
 			b=$(run_ms "$TMP/in" "$TMP/new" "$NEW" -m "build/models/ende.$q.nmt" -t 1 -b $beam)
-			{ [ -z "$bo" ] || [ "$a" -lt "$bo" ]; } && bo=$a
-			{ [ -z "$bn" ] || [ "$b" -lt "$bn" ]; } && bn=$b
+			bo=$(least "$bo" "$a")
+			bn=$(least "$bn" "$b")
 		done
 		diffs=$(diff "$TMP/old" "$TMP/new" | grep -c '^<' || true)
 		printf '%-4s %-7s %8.2f %8.2f %7.2f  %s of %s\n' $q "$([ $beam = 1 ] && echo greedy || echo beam4)" \

@@ -10,11 +10,11 @@
 #     && make ARCH=aarch64 && cp nmt build/nmt-aarch64 && make \
 #     && LINES=500 sh bench/cross_arch.sh build/nmt-x86_64 build/nmt-aarch64
 set -eu
+. "$(dirname "$0")/common.sh"
 X86=$1
 A64=$2
-DATA=${DATA:-../shared/data/multi30k}
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+DATA=${DATA:-$MULTI30K}
+make_tmp
 zcat "$DATA/test_2016_flickr.en.gz" "$DATA/test_2017_flickr.en.gz" | head -n "${LINES:-2000}" >"$TMP/src"
 for q in f32 q8 q4; do
 	for b in 1 4; do

@@ -25,9 +25,10 @@
 # the CPU rows still print, exit 0; any other failed run (printed with its
 # first error lines) makes the exit status 1.
 set -u
+. "$(dirname "$0")/common.sh"
 NMT=${NMT:-./nmt}
 NMT_CUDA=${NMT_CUDA:-./nmt-cuda}
-CORPUS=${CORPUS:-../shared/data/multi30k}
+CORPUS=${CORPUS:-$MULTI30K}
 THREADS=${THREADS:-$(nproc)}
 BEAMS=${BEAMS:-1 4}
 REPEAT=${REPEAT:-1}
@@ -44,8 +45,7 @@ if [ "${1:-}" = -m ]; then
 	MODEL_NAME=$2
 	shift 2
 fi
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+make_tmp
 if [ $# -eq 0 ]; then
 	for f in .devdata/flores-dev.en .devdata/test_2016.en; do
 		[ -f "$f" ] && set -- "$@" "$f"
@@ -76,7 +76,7 @@ timed() {
 			return 1
 		fi
 		_ms=$((($(date +%s%N) - _s) / 1000000))
-		[ -z "$MS" ] || [ "$_ms" -lt "$MS" ] && MS=$_ms
+		MS=$(least "$MS" "$_ms")
 		_r=$((_r + 1))
 	done
 	return 0
@@ -126,9 +126,7 @@ printf '%-14s %-5s %-7s %7s %7s %8s %8s %10s   %s\n' input dev search threads ba
 for f in "$@"; do
 	name=$(basename "$f")
 	if [ -n "${LINES:-}" ]; then head -n "$LINES" "$f" >"$TMP/one_copy"; else cat "$f" >"$TMP/one_copy"; fi
-	: >"$TMP/in"
-	i=0
-	while [ $i -lt "$REPEAT" ]; do cat "$TMP/one_copy" >>"$TMP/in"; i=$((i + 1)); done
+	repeat_file "$TMP/one_copy" "$REPEAT" "$TMP/in"
 	echo "== $name: $(wc -l <"$TMP/in") lines, $(wc -w <"$TMP/in") words"
 	for b in $BEAMS; do
 		search=$([ "$b" = 1 ] && echo greedy || echo "beam$b")

@@ -22,13 +22,13 @@
 # To try those paths on a machine that has both: MUSL_CC=none
 # CARRIED_CMOCKA=1.
 set -u
+. "$(dirname "$0")/common.sh"
 cd "$(dirname "$0")/.." || exit 2
 OUT=${OUT:-/tmp/cudaout}
 mkdir -p "$OUT"
 rm -f "$OUT/build.log"
 J=$(nproc)
 START=$(date +%s%N)
-secs() { awk -v a="$1" -v b="$(date +%s%N)" 'BEGIN { printf "%.1f", (b - a) / 1e9 }'; }
 
 # step NAME CMD...: runs CMD, then prints its exit status and seconds
 step() {
@@ -38,7 +38,7 @@ step() {
 	s=$(date +%s%N)
 	"$@"
 	rc=$?
-	echo "=== $name: exit $rc, $(secs "$s") s (total $(secs "$START") s)"
+	echo "=== $name: exit $rc, $(secs_since "$s") s (total $(secs_since "$START") s)"
 	return $rc
 }
 
@@ -158,7 +158,7 @@ main() {
 	step test-cuda test_cuda
 	step sm90 sm90
 	step bench bench
-	echo "=== done: $(secs "$START") s"
+	echo "=== done: $(secs_since "$START") s"
 }
 
 main 2>&1 | tee "$OUT/device.log"

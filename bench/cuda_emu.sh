@@ -11,13 +11,13 @@
 # (an emulator left from an older tree once showed 244 false differences);
 # EMU=PATH compares a given binary instead, unbuilt.
 set -eu
-DATA=${DATA:-../shared/data/multi30k}
+. "$(dirname "$0")/common.sh"
+DATA=${DATA:-$MULTI30K}
 if [ -z "${EMU:-}" ]; then
 	EMU=build/host/nmt-cuda-emu
 	make -s nmt models "$EMU" >/dev/null
 fi
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+make_tmp
 zcat "$DATA/test_2016_flickr.en.gz" | head -n "${LINES:-100}" >"$TMP/src"
 n=$(wc -l <"$TMP/src")
 for q in f32 q8 q4; do

@@ -14,26 +14,25 @@
 #
 #   bench/degenerate.sh [MODEL.nmt] [CORPUS_DIR]
 set -eu
+. "$(dirname "$0")/common.sh"
 cd "$(dirname "$0")/.."
 M=${1:+-m $1}
-CORPUS=${2:-../shared/data/multi30k}
-PY=${PYTHON:-/usr/bin/python3}
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+CORPUS=${2:-$MULTI30K}
+make_tmp
 for set in val test_2016_flickr test_2017_flickr; do zcat "$CORPUS/$set.en.gz" >"$TMP/$set"; done
 cp bench/data/general.en.txt "$TMP/general"
 case " ${SETS:-} " in
-*" task2_val "*) for i in 1 2 3 4 5; do zcat "${MONO_DIR:-../shared/data/multi30k-task2}/val.$i.en.gz"; done >"$TMP/task2_val" ;;
+*" task2_val "*) for i in 1 2 3 4 5; do zcat "${MONO_DIR:-$MULTI30K_TASK2}/val.$i.en.gz"; done >"$TMP/task2_val" ;;
 esac
 printf '%-18s %-6s %22s %22s %8s %14s\n' set search "guard off" "guard on" changed "changed, fine"
 for set in ${SETS:-test_2016_flickr test_2017_flickr general}; do
 	for beam in 1 4; do
 		./nmt $M -b $beam --no-repeat-guard <"$TMP/$set" >"$TMP/off"
 		./nmt $M -b $beam <"$TMP/$set" >"$TMP/on"
-		off=$($PY bench/degenerate.py "$TMP/$set" "$TMP/off" | sed 's/degenerate: //; s/ lines//')
-		on=$($PY bench/degenerate.py "$TMP/$set" "$TMP/on" | sed 's/degenerate: //; s/ lines//')
+		off=$($PYTHON bench/degenerate.py "$TMP/$set" "$TMP/off" | sed 's/degenerate: //; s/ lines//')
+		on=$($PYTHON bench/degenerate.py "$TMP/$set" "$TMP/on" | sed 's/degenerate: //; s/ lines//')
 		changed=$(paste -d '\n' "$TMP/off" "$TMP/on" | awk 'NR % 2 == 1 { a = $0; next } a != $0 { n++ } END { print n + 0 }')
-		fine=$($PY - "$TMP/$set" "$TMP/off" "$TMP/on" <<'PYEOF'
+		fine=$($PYTHON - "$TMP/$set" "$TMP/off" "$TMP/on" <<'PYEOF'
 import importlib.util, sys
 spec = importlib.util.spec_from_file_location('d', 'bench/degenerate.py')
 d = importlib.util.module_from_spec(spec)

@@ -14,32 +14,27 @@
 # (" ⁇ ", what SentencePiece decodes <unk> to), out of the set's lines.
 # SRC and TGT (default en, de) name the direction.
 set -eu
+. "$(dirname "$0")/common.sh"
 MODEL=${1:--}
-CORPUS=${2:-../shared/data/multi30k}
+CORPUS=${2:-$MULTI30K}
 [ $# -ge 2 ] && shift 2 || shift $#
-PY=${PYTHON:-/usr/bin/python3}
-SRC=${SRC:-en}
-TGT=${TGT:-de}
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+make_tmp
 if [ "$MODEL" = - ]; then M=""; else M="-m $MODEL"; fi
 printf '%-18s %-6s %8s %8s %8s %8s %8s %8s\n' set search BLEU BLEU-lc BLEU-tok chrF unk time
 for set in test_2016_flickr test_2017_flickr; do
 	zcat "$CORPUS/$set.$SRC.gz" >"$TMP/src"
 	zcat "$CORPUS/$set.$TGT.gz" >"$TMP/ref"
 	for beam in 1 4; do
-		start=$(date +%s%N)
-		./nmt $M -b $beam "$@" <"$TMP/src" >"$TMP/hyp"
-		end=$(date +%s%N)
-		cased=$($PY train/bleu.py "$TMP/hyp" "$TMP/ref")
-		lower=$($PY train/bleu.py "$TMP/hyp" "$TMP/ref" --lowercase)
+		ms=$(run_ms "$TMP/src" "$TMP/hyp" ./nmt $M -b $beam "$@")
+		cased=$($PYTHON train/bleu.py "$TMP/hyp" "$TMP/ref")
+		lower=$($PYTHON train/bleu.py "$TMP/hyp" "$TMP/ref" --lowercase)
 		tok=-
 		if [ -f "$CORPUS/$set.lc.norm.tok.$TGT" ]; then
-			tok=$($PY train/bleu.py "$TMP/hyp" "$CORPUS/$set.lc.norm.tok.$TGT" --lowercase | awk '{print $2}')
+			tok=$($PYTHON train/bleu.py "$TMP/hyp" "$CORPUS/$set.lc.norm.tok.$TGT" --lowercase | awk '{print $2}')
 		fi
 		unk=$(grep -c '⁇' "$TMP/hyp" || true)
 		printf '%-18s %-6s %8s %8s %8s %8s %8s %8s\n' "$set" "beam$beam" \
 			"$(echo "$cased" | awk '{print $2}')" "$(echo "$lower" | awk '{print $2}')" "$tok" \
-			"$(echo "$cased" | awk '{print $4}')" "$unk" "$(( (end - start) / 1000000 ))ms"
+			"$(echo "$cased" | awk '{print $4}')" "$unk" "${ms}ms"
 	done
 done

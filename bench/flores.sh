@@ -11,24 +11,20 @@
 # the general-domain models: choose with it, never with FLORES devtest.
 # Run from the repository root after `make`.
 set -eu
-FLORES=${FLORES:-../shared/data/open-parallel/dev}
-PY=${PYTHON:-/usr/bin/python3}
-SRC=${SRC:-en}
-TGT=${TGT:-de}
+. "$(dirname "$0")/common.sh"
 [ $# -eq 0 ] && set -- -
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+make_tmp
 printf '%-40s %-6s %7s %7s %9s %10s %5s %6s\n' model search BLEU chrF loops-on loops-off unk time
 for model in "$@"; do
 	if [ "$model" = - ]; then set -- ; else set -- -m "$model"; fi
 	for beam in 1 4; do
-		start=$(date +%s.%N)
+		start=$(date +%s%N)
 		./nmt "$@" -b "$beam" <"$FLORES/flores-dev.$SRC" >"$TMP/hyp"
-		secs=$(echo "$start $(date +%s.%N)" | awk '{ printf "%.1f", $2 - $1 }')
+		secs=$(secs_since "$start")
 		./nmt "$@" -b "$beam" --no-repeat-guard <"$FLORES/flores-dev.$SRC" >"$TMP/hyp.noguard"
-		score=$($PY train/bleu.py "$TMP/hyp" "$FLORES/flores-dev.$TGT")
-		on=$($PY bench/degenerate.py "$FLORES/flores-dev.$SRC" "$TMP/hyp" | awk '{ print $2 }')
-		off=$($PY bench/degenerate.py "$FLORES/flores-dev.$SRC" "$TMP/hyp.noguard" | awk '{ print $2 }')
+		score=$($PYTHON train/bleu.py "$TMP/hyp" "$FLORES/flores-dev.$TGT")
+		on=$($PYTHON bench/degenerate.py "$FLORES/flores-dev.$SRC" "$TMP/hyp" | awk '{ print $2 }')
+		off=$($PYTHON bench/degenerate.py "$FLORES/flores-dev.$SRC" "$TMP/hyp.noguard" | awk '{ print $2 }')
 		unk=$(grep -c ' ⁇ ' "$TMP/hyp" || true)
 		printf '%-40s %-6s %7s %7s %9s %10s %5s %6s\n' "$(basename "$model")" "beam$beam" \
 			"$(echo "$score" | awk '{ print $2 }')" "$(echo "$score" | awk '{ print $4 }')" "$on" "$off" "$unk" "$secs"

@@ -12,15 +12,11 @@
 # are skipped without it). Run from the repository root after `make`.
 set -eu
 . "$(dirname "$0")/common.sh"
-FLORES=${FLORES:-../shared/data/open-parallel/dev}
 REPEAT=${REPEAT:-4}
 RUNS=${RUNS:-3}
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+make_tmp
 [ $# -eq 0 ] && set -- -
-: >"$TMP/in"
-i=0
-while [ $i -lt "$REPEAT" ]; do cat "$FLORES/flores-dev.en" >>"$TMP/in"; i=$((i + 1)); done
+repeat_file "$FLORES/flores-dev.en" "$REPEAT" "$TMP/in"
 echo "input: FLORES dev English x$REPEAT, $(wc -l <"$TMP/in") lines, $(wc -w <"$TMP/in") words"
 printf '%-40s %8s %8s %10s\n' system seconds words words/s
 
@@ -30,22 +26,14 @@ rate() { # rate MS OUTPUT: words per second
 
 apertium_rate=
 if command -v apertium >/dev/null; then
-	ms=
-	for r in $(seq "$RUNS"); do
-		m=$(run_ms "$TMP/in" "$TMP/out" apertium eng-spa)
-		{ [ -z "$ms" ] || [ "$m" -lt "$ms" ]; } && ms=$m
-	done
+	ms=$(best_ms "$RUNS" "$TMP/in" "$TMP/out" apertium eng-spa)
 	apertium_rate=$(rate "$ms" "$TMP/out")
 	printf '%-40s %8.2f %8d %10s\n' "apertium eng-spa" "$(echo "$ms" | awk '{ print $1 / 1000 }')" \
 		"$(wc -w <"$TMP/out")" "$apertium_rate"
 fi
 for model in "$@"; do
 	if [ "$model" = - ]; then set -- ; else set -- -m "$model"; fi
-	best=
-	for r in $(seq "$RUNS"); do
-		ms=$(run_ms "$TMP/in" "$TMP/out" ./nmt "$@" -b 1 -t 1)
-		{ [ -z "$best" ] || [ "$ms" -lt "$best" ]; } && best=$ms
-	done
+	best=$(best_ms "$RUNS" "$TMP/in" "$TMP/out" ./nmt "$@" -b 1 -t 1)
 	nmt_rate=$(rate "$best" "$TMP/out")
 	printf '%-40s %8.2f %8d %10s' "nmt $(basename "$model") greedy -t 1" "$(echo "$best" | awk '{ print $1 / 1000 }')" \
 		"$(wc -w <"$TMP/out")" "$nmt_rate"

@@ -20,10 +20,9 @@
 # each packing's file size, load time and peak RSS. Run from the repository
 # root after `make`.
 set -eu
-F=${1:-../shared/fixtures/marian}
-PY=${PYTHON:-/usr/bin/python3}
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+. "$(dirname "$0")/common.sh"
+F=${1:-$SHARED/fixtures/marian}
+make_tmp
 O="--alpha 0 --no-repeat-guard --no-protect --no-case-fold --split none"
 
 ./model-pack --marian "$F/model.npz" --vocab "$F/vocab.ende.spm" -o "$TMP/f32.nmt"
@@ -38,7 +37,7 @@ for t in t16 t17; do
 	./nmt -m "$TMP/f32.nmt" -t 1 -b 4 --nbest 4 $O <"$F/$t.en" >"$TMP/nbest.$t"
 	n=$(wc -l <"$F/$t.en")
 	same_greedy=$(paste -d '\n' "$TMP/greedy.$t" "$F/marian.greedy.$t" | awk 'NR % 2 { a = $0; next } a == $0 { s++ } END { print s + 0 }')
-	$PY - "$TMP/nbest.$t" "$F/marian.beam4.nbest.$t" "$t" "$n" "$same_greedy" <<'EOF'
+	$PYTHON - "$TMP/nbest.$t" "$F/marian.beam4.nbest.$t" "$t" "$n" "$same_greedy" <<'EOF'
 import sys
 def load(path):
     d = {}
@@ -67,7 +66,7 @@ done
 echo "== lowercased BLEU (train/bleu.py), beam 4"
 printf '%-28s %10s %10s\n' output test_2016 test_2017
 row() { printf '%-28s %10s %10s\n' "$1" "$2" "$3"; }
-bleu() { $PY train/bleu.py "$1" "$2" --lowercase | awk '{print $2}'; }
+bleu() { $PYTHON train/bleu.py "$1" "$2" --lowercase | awk '{print $2}'; }
 row "marian-decoder, float" "$(bleu "$F/marian.beam4.t16" "$F/t16.de")" "$(bleu "$F/marian.beam4.t17" "$F/t17.de")"
 row "marian-decoder, intgemm8" "$(bleu "$F/marian.intgemm8.beam4.t16" "$F/t16.de")" \
 	"$(bleu "$F/marian.intgemm8.beam4.t17" "$F/t17.de")"
@@ -93,13 +92,7 @@ done
 mv "$TMP/sl.nmt" "$TMP/sl.f32.nmt"
 for m in f32 q8 q4 sl.f32 sl.q8 sl.q4; do
 	for beam in 1 4; do
-		best=
-		for r in 1 2 3; do
-			s=$(date +%s%N)
-			./nmt -m "$TMP/$m.nmt" -t 1 -b $beam $O <"$TMP/x2" >"$TMP/out"
-			ms=$((($(date +%s%N) - s) / 1000000))
-			{ [ -z "$best" ] || [ "$ms" -lt "$best" ]; } && best=$ms
-		done
+		best=$(best_ms 3 "$TMP/x2" "$TMP/out" ./nmt -m "$TMP/$m.nmt" -t 1 -b $beam $O)
 		words=$(wc -w <"$TMP/out")
 		printf '%-6s %-7s %10.0f\n' $m "$([ $beam = 1 ] && echo greedy || echo beam4)" \
 			"$(echo "$words $best" | awk '{print $1 * 1000 / $2}')"
@@ -115,11 +108,10 @@ if [ -n "${MARIAN:-}" ] && [ -x "$MARIAN" ]; then
 	for m in model.bin model.intgemm8.bin; do
 		for beam in 1 4; do
 			for mb in 1 32; do
-				s=$(date +%s%N)
-				"$MARIAN" -m "$F/$m" -v "$F/vocab.ende.spm" "$F/vocab.ende.spm" --cpu-threads 1 --beam-size $beam \
-					--max-length-factor 3 --normalize 0 --word-penalty 0 --shortlist "$F/lex.50.50.s2t.bin" false \
-					--skip-cost --mini-batch $mb --maxi-batch 100 --maxi-batch-sort src --quiet <"$TMP/x2" >"$TMP/out"
-				ms=$((($(date +%s%N) - s) / 1000000))
+				ms=$(run_ms "$TMP/x2" "$TMP/out" "$MARIAN" -m "$F/$m" -v "$F/vocab.ende.spm" "$F/vocab.ende.spm" \
+					--cpu-threads 1 --beam-size $beam --max-length-factor 3 --normalize 0 --word-penalty 0 \
+					--shortlist "$F/lex.50.50.s2t.bin" false --skip-cost --mini-batch $mb --maxi-batch 100 \
+					--maxi-batch-sort src --quiet)
 				printf '%-26s %-7s %10.0f\n' "$m --mini-batch $mb" "$([ $beam = 1 ] && echo greedy || echo beam4)" \
 					"$(echo "$(wc -w <"$TMP/out") $ms" | awk '{print $1 * 1000 / $2}')"
 			done

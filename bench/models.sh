@@ -10,15 +10,14 @@
 # repository root after `make`.
 set -eu
 . "$(dirname "$0")/common.sh"
-CORPUS=${CORPUS:-../shared/data/multi30k}
+CORPUS=${CORPUS:-$MULTI30K}
 REPEAT=${REPEAT:-3}
 RUNS=${RUNS:-3}
 MODELS=""
 while [ $# -gt 0 ] && [ "$1" != -- ]; do MODELS="$MODELS $1"; shift; done
 [ $# -gt 0 ] && shift
 [ -n "$MODELS" ] || { echo "usage: bench/models.sh MODEL.nmt ... [-- NMT_OPTIONS...]" >&2; exit 2; }
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+make_tmp
 repeat_test_2016 "$CORPUS" "$REPEAT" "$TMP/in"
 echo "input: test_2016_flickr.en x$REPEAT ($(wc -l <"$TMP/in") lines), one thread, best of $RUNS"
 printf '%-40s %-6s %10s %8s %10s\n' model search words/s seconds "peak RSS"

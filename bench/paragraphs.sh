@@ -9,13 +9,12 @@
 #
 #   bench/paragraphs.sh [MODEL.nmt|-] [CORPUS_DIR] [NMT_OPTIONS...]
 set -eu
+. "$(dirname "$0")/common.sh"
 cd "$(dirname "$0")/.."
 MODEL=${1:--}
-CORPUS=${2:-../shared/data/multi30k}
+CORPUS=${2:-$MULTI30K}
 [ $# -ge 2 ] && shift 2 || shift $#
-PY=${PYTHON:-/usr/bin/python3}
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+make_tmp
 if [ "$MODEL" = - ]; then M=""; else M="-m $MODEL"; fi
 # join lines of a file into groups of 2, 3, 4, 5, 2, ... joined by spaces
 group() { awk 'BEGIN { n = 2 } { line = line (k ? " " : "") $0; k++; if (k == n) { print line; line = ""; k = 0; n = n % 5 + 2 } }
@@ -37,8 +36,8 @@ for set in test_2016_flickr test_2017_flickr; do
 			para) what="paragraphs" ;;
 			none) what="paragraphs, split none" ;;
 			esac
-			cased=$($PY train/bleu.py "$TMP/hyp.$kind" "$TMP/pref")
-			lower=$($PY train/bleu.py "$TMP/hyp.$kind" "$TMP/pref" --lowercase)
+			cased=$($PYTHON train/bleu.py "$TMP/hyp.$kind" "$TMP/pref")
+			lower=$($PYTHON train/bleu.py "$TMP/hyp.$kind" "$TMP/pref" --lowercase)
 			printf '%-18s %-6s %-22s %8s %8s %8s\n' "$set" "beam$beam" "$what" "$(echo "$cased" | awk '{print $2}')" \
 				"$(echo "$lower" | awk '{print $2}')" "$(echo "$cased" | awk '{print $4}')"
 		done

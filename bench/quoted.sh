@@ -9,12 +9,11 @@
 #
 #   bench/quoted.sh [MODEL.nmt]
 set -eu
+. "$(dirname "$0")/common.sh"
 cd "$(dirname "$0")/.."
 M=${1:+-m $1}
-MONO=${MONO_DIR:-../shared/data/multi30k-task2}
-PY=${PYTHON:-/usr/bin/python3}
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+MONO=${MONO_DIR:-$MULTI30K_TASK2}
+make_tmp
 for part in train val; do
 	for i in 1 2 3 4 5; do zcat "$MONO/$part.$i.en.gz"; done
 done | grep '"[^"]*"' >"$TMP/src" || true
@@ -32,8 +31,8 @@ for beam in 1 4; do
 			NR % 2 == 1 { n = split($0, q, "\t"); next }
 			{ for (i = 1; i <= n; i++) if (q[i] != "" && index($0, q[i]) > 0) k++ }
 			END { print k + 0 }')
-		off=$($PY bench/degenerate.py "$TMP/src" "$TMP/plain" | sed 's/degenerate: //')
-		on=$($PY bench/degenerate.py "$TMP/src" "$TMP/guarded" | sed 's/degenerate: //')
+		off=$($PYTHON bench/degenerate.py "$TMP/src" "$TMP/plain" | sed 's/degenerate: //')
+		on=$($PYTHON bench/degenerate.py "$TMP/src" "$TMP/guarded" | sed 's/degenerate: //')
 		printf '%-8s %-11s %10s %26s %26s\n' "beam$beam" "$mode" "$kept/$total" "$off" "$on"
 	done
 done

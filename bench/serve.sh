@@ -17,10 +17,11 @@
 #     it) translating one sentence through the server.
 # Run from the repository root after `make`.
 set -eu
+. "$(dirname "$0")/common.sh"
 SECS=${1:-60}
 CONNS=${2:-32}
 THREADS=${3:-2}
-D=${CORPUS:-../shared/data/multi30k}
+D=${CORPUS:-$MULTI30K}
 TMP=$(mktemp -d)
 trap 'kill $SPID 2>/dev/null; rm -rf "$TMP"' EXIT
 command -v wrk >/dev/null || { echo "bench/serve.sh: wrk not installed (apt-get install wrk)"; exit 1; }
@@ -72,14 +73,8 @@ echo "second run: $(grep '^requests ' "$TMP/wrk2")"
 echo "resident memory: $r0 KB at start, $r1 KB after $(sed -n 's/^requests \([0-9]*\),.*/\1/p' "$TMP/wrk1") requests, $r2 KB after $(sed -n 's/^requests \([0-9]*\),.*/\1/p' "$TMP/wrk2") more"
 
 echo "== ./nmt -t $THREADS on the same sentences (x5), best of 3"
-for i in 1 2 3 4 5; do cat "$TMP/src"; done >"$TMP/src5"
-best=
-for r in 1 2 3; do
-	s=$(date +%s%N)
-	./nmt -t "$THREADS" <"$TMP/src5" >/dev/null
-	ms=$((($(date +%s%N) - s) / 1000000))
-	{ [ -z "$best" ] || [ "$ms" -lt "$best" ]; } && best=$ms
-done
+repeat_file "$TMP/src" 5 "$TMP/src5"
+best=$(best_ms 3 "$TMP/src5" /dev/null ./nmt -t "$THREADS")
 cw=$(echo "$words $best" | awk '{ printf "%.0f", 5 * $1 * 1000 / $2 }')
 echo "source words/s $cw; the server reaches $(echo "$sw $cw" | awk '{ printf "%.0f%%", 100 * $1 / $2 }') of it"
 

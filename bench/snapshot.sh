@@ -7,11 +7,11 @@
 # and test_2017 greedy and beam 4 as plain text, n-best, alignments, JSON
 # and HTML. Needs ../shared (the data and the fixture); takes minutes.
 set -eu
-SHARED=${SHARED:-../shared}
+. "$(dirname "$0")/common.sh"
 OUT=${1:?usage: bench/snapshot.sh DIR}
 mkdir -p "$OUT"
 MF=$SHARED/fixtures/marian
-M30=$SHARED/data/multi30k
+M30=$MULTI30K
 
 pack() { # pack NAME ARGS...: DIR/NAME.nmt
 	name=$1; shift

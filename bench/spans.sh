@@ -8,10 +8,10 @@
 #
 #   bench/spans.sh [MODEL.nmt]
 set -eu
+. "$(dirname "$0")/common.sh"
 cd "$(dirname "$0")/.."
 M=${1:+-m $1}
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+make_tmp
 src=bench/data/spans.en.txt gold=bench/data/spans.en.spans
 printf '%-8s %-12s %10s %12s\n' search protection verbatim degenerate
 for beam in 1 4; do
@@ -19,7 +19,7 @@ for beam in 1 4; do
 		if [ $mode = on ]; then set --; else set -- --no-protect; fi
 		./nmt $M -b $beam "$@" <"$src" >"$TMP/out"
 		kept=$(paste -d '\t' "$gold" "$TMP/out" | awk -F '\t' 'index($2, $1) > 0 { k++ } END { print k + 0 }')
-		deg=$(/usr/bin/python3 bench/degenerate.py "$src" "$TMP/out" | sed 's/degenerate: //')
+		deg=$($PYTHON bench/degenerate.py "$src" "$TMP/out" | sed 's/degenerate: //')
 		printf '%-8s %-12s %10s %12s\n' "beam$beam" "$mode" "$kept/$(wc -l <"$gold")" "$deg"
 	done
 done

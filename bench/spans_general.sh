@@ -15,19 +15,15 @@
 # ../shared/data/open-parallel/dev) is validation data: never a test set.
 # Run from the repository root after `make`.
 set -eu
-FLORES=${FLORES:-../shared/data/open-parallel/dev}
-PY=${PYTHON:-/usr/bin/python3}
-SRC=${SRC:-en}
-TGT=${TGT:-de}
+. "$(dirname "$0")/common.sh"
 [ $# -eq 0 ] && set -- -
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-$PY bench/make_spans_general.py "$FLORES/flores-dev.$SRC" "$FLORES/flores-dev.$TGT" "$SRC" "$TGT" "$TMP/set"
+make_tmp
+$PYTHON bench/make_spans_general.py "$FLORES/flores-dev.$SRC" "$FLORES/flores-dev.$TGT" "$SRC" "$TGT" "$TMP/set"
 lines=$(wc -l <"$TMP/set.spans.gold")
-$PY bench/make_spans_general.py --mask "$TMP/set.spans.gold" "$TMP/set.spans.$TGT" >"$TMP/ref.masked"
-bleu() { $PY train/bleu.py "$1" "$2" | awk '{ print $2 }'; }
+$PYTHON bench/make_spans_general.py --mask "$TMP/set.spans.gold" "$TMP/set.spans.$TGT" >"$TMP/ref.masked"
+bleu() { $PYTHON train/bleu.py "$1" "$2" | awk '{ print $2 }'; }
 masked_bleu() {
-	$PY bench/make_spans_general.py --mask "$TMP/set.spans.gold" "$1" >"$1.masked"
+	$PYTHON bench/make_spans_general.py --mask "$TMP/set.spans.gold" "$1" >"$1.masked"
 	bleu "$1.masked" "$TMP/ref.masked"
 }
 verbatim() { paste -d '\t' "$TMP/set.spans.gold" "$1" | awk -F '\t' 'index($2, $1) > 0 { k++ } END { print k + 0 }'; }

@@ -15,22 +15,18 @@
 # and REPEAT times over (default 10, "xREPEAT", the steady state); each nmt
 # row is the best of RUNS runs (default 3: this VM's timings vary by several
 # percent from run to run), with the largest RSS of them. Needs GNU
-# time (/usr/bin/time), /usr/bin/python3 with torch and sentencepiece, and
+# time (/usr/bin/time), $PYTHON (/usr/bin/python3) with torch and sentencepiece, and
 # apertium-eng-spa; a missing one skips its rows. SKIP_TORCH=1 skips the
 # reference (it takes minutes).
 set -eu
 . "$(dirname "$0")/common.sh"
-CORPUS=${1:-../shared/data/multi30k}
+CORPUS=${1:-$MULTI30K}
 REPEAT=${2:-10}
 RUNS=${3:-3}
-PY=${PYTHON:-/usr/bin/python3}
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+make_tmp
 
 repeat_test_2016 "$CORPUS" 1 "$TMP/test"
 repeat_test_2016 "$CORPUS" "$REPEAT" "$TMP/x$REPEAT"
-
-now_ms() { echo $(($(date +%s%N) / 1000000)); }
 
 # row SYSTEM MODEL SEARCH THREADS INPUT OUTPUT MS RSS_KB
 row() {
@@ -61,7 +57,7 @@ for q in q8 q4 f32; do
 				best_ms= max_rss=0
 				for r in $(seq "$RUNS"); do
 					timed nmt "$TMP/$input" "$TMP/out" ./nmt -m "build/models/ende.$q.nmt" -b $beam -t $t
-					{ [ -z "$best_ms" ] || [ "$MS" -lt "$best_ms" ]; } && best_ms=$MS
+					best_ms=$(least "$best_ms" "$MS")
 					[ "$RSS" -gt "$max_rss" ] && max_rss=$RSS
 				done
 				MS=$best_ms RSS=$max_rss
@@ -71,9 +67,9 @@ for q in q8 q4 f32; do
 		done
 	done
 done
-if [ "${SKIP_TORCH:-0}" != 1 ] && $PY -c 'import torch, sentencepiece' 2>/dev/null; then
+if [ "${SKIP_TORCH:-0}" != 1 ] && $PYTHON -c 'import torch, sentencepiece' 2>/dev/null; then
 	for b in 1 64; do
-		timed torch "$TMP/test" "$TMP/out" $PY bench/torch_translate.py models/ende.safetensors \
+		timed torch "$TMP/test" "$TMP/out" $PYTHON bench/torch_translate.py models/ende.safetensors \
 			models/en.model models/de.model --batch $b
 		row torch f32 "greedy-b$b" 1 test "$TMP/out" "$MS" "$RSS"
 	done
@@ -122,10 +118,10 @@ done
 # The bound: multiply-adds per greedy output token against the kernels'
 # measured peak (bench/kernels.c, int8 vpdpbusd where the CPU has it).
 echo
-if [ -x build/host/bench/kernels ] && $PY -c 'import sentencepiece' 2>/dev/null; then
+if [ -x build/host/bench/kernels ] && $PYTHON -c 'import sentencepiece' 2>/dev/null; then
 	peak=$(build/host/bench/kernels 2>/dev/null | awk '/int8 vpdpbusd|int8 vpmaddubsw/ { if ($NF > p) p = $NF } END { print p }')
 	./nmt info build/models/ende.q8.nmt >"$TMP/info"
-	$PY bench/macs.py "$TMP/info" "$TMP/test" "$TMP/greedy.q8" models/en.model models/de.model models/ende.vmap "$peak"
+	$PYTHON bench/macs.py "$TMP/info" "$TMP/test" "$TMP/greedy.q8" models/en.model models/de.model models/ende.vmap "$peak"
 	echo "nmt q8 greedy, 1 thread: $(rate nmt q8 greedy 1 test) words/s; q4: $(rate nmt q4 greedy 1 test) words/s"
 else
 	echo "(bound skipped: make bench-kernels first, and python3-sentencepiece)"

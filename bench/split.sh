@@ -12,6 +12,7 @@
 # bench/data/split_hard.*.tsv was the development set of the language
 # lists; split_test.*.tsv was written afterwards, apart from them.
 set -eu
+. "$(dirname "$0")/common.sh"
 cd "$(dirname "$0")/.."
 show=0
 if [ "${1:-}" = --show ]; then show=1; shift; fi

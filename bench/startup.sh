@@ -7,10 +7,11 @@
 #
 #   bench/startup.sh [NMT ...]
 set -eu
+. "$(dirname "$0")/common.sh"
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-40}
 [ $# -gt 0 ] || set -- ./nmt
-${PYTHON:-/usr/bin/python3} - "$RUNS" "${NMT_ARGS:-}" "$@" <<'PYEOF'
+$PYTHON - "$RUNS" "${NMT_ARGS:-}" "$@" <<'PYEOF'
 import subprocess, sys, time
 runs, extra = int(sys.argv[1]), sys.argv[2].split()
 for nmt in sys.argv[3:]:

@@ -17,22 +17,17 @@
 #   threads    -t 1 vs -t 2
 set -eu
 . "$(dirname "$0")/common.sh"
-CORPUS=${1:-../shared/data/multi30k}
+CORPUS=${1:-$MULTI30K}
 REPEAT=${2:-3}
 RUNS=${3:-3}
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+make_tmp
 repeat_test_2016 "$CORPUS" "$REPEAT" "$TMP/in"
 
 # best MODEL OUT ARGS...: the best wall-clock seconds of RUNS runs
 best() {
 	model=$1 out=$2
 	shift 2
-	b=
-	for r in $(seq "$RUNS"); do
-		ms=$(run_ms "$TMP/in" "$out" ./nmt -m "$model" "$@")
-		[ -z "$b" ] || [ $ms -lt "$b" ] && b=$ms
-	done
+	b=$(best_ms "$RUNS" "$TMP/in" "$out" ./nmt -m "$model" "$@")
 	echo "$b" | awk '{printf "%.2f", $1 / 1000}'
 }
 

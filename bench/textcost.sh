@@ -11,20 +11,19 @@
 #   bench/textcost.sh [CORPUS_DIR] [REPEAT] [RUNS]
 set -eu
 . "$(dirname "$0")/common.sh"
-CORPUS=${1:-../shared/data/multi30k}
+CORPUS=${1:-$MULTI30K}
 REPEAT=${2:-10}
 RUNS=${3:-5}
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+make_tmp
 repeat_test_2016 "$CORPUS" "$REPEAT" "$TMP/in"
 repeat_test_2016 "$CORPUS" 1 "$TMP/once"
-best_off=0 best_on=0
+best_off= best_on=
 i=0
 while [ $i -lt "$RUNS" ]; do
 	ms=$(run_ms "$TMP/in" "$TMP/off" ./nmt -b 1 -t 1 --split none --no-repeat-guard --no-protect)
-	[ "$best_off" -eq 0 ] || [ "$ms" -lt "$best_off" ] && best_off=$ms
+	best_off=$(least "$best_off" "$ms")
 	ms=$(run_ms "$TMP/in" "$TMP/on" ./nmt -b 1 -t 1)
-	[ "$best_on" -eq 0 ] || [ "$ms" -lt "$best_on" ] && best_on=$ms
+	best_on=$(least "$best_on" "$ms")
 	i=$((i + 1))
 done
 words=$(wc -w <"$TMP/on")

@@ -21,26 +21,25 @@
 # independently of val's, trained on by no model), a loop count five times
 # finer. Run from the repository root after `make`.
 set -eu
+. "$(dirname "$0")/common.sh"
 QUANT=f32
 if [ "${1:-}" = -q ]; then QUANT=$2; shift 2; fi
-CORPUS=${CORPUS:-../shared/data/multi30k}
+CORPUS=${CORPUS:-$MULTI30K}
 SPM_SRC=${SPM_SRC:-models/en.model}
 SPM_TGT=${SPM_TGT:-models/de.model}
 VMAP=${VMAP:-models/ende.vmap}
-PY=${PYTHON:-/usr/bin/python3}
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+make_tmp
 if [ -n "${VAL_SRC:-}" ]; then
 	cat "$VAL_SRC" >"$TMP/src"
 	cat "${VAL_TGT:?VAL_TGT must go with VAL_SRC}" >"$TMP/ref"
 else
-	zcat "$CORPUS/val.${SRC:-en}.gz" >"$TMP/src"
-	zcat "$CORPUS/val.${TGT:-de}.gz" >"$TMP/ref"
+	zcat "$CORPUS/val.$SRC.gz" >"$TMP/src"
+	zcat "$CORPUS/val.$TGT.gz" >"$TMP/ref"
 fi
-MONO_DIR=${MONO_DIR:-../shared/data/multi30k-task2}
+MONO_DIR=${MONO_DIR:-$MULTI30K_TASK2}
 sets=src
-if [ "${LOOPS:-0}" = 1 ] && [ -f "$MONO_DIR/val.1.${SRC:-en}.gz" ]; then
-	for i in 1 2 3 4 5; do zcat "$MONO_DIR/val.$i.${SRC:-en}.gz"; done >"$TMP/task2"
+if [ "${LOOPS:-0}" = 1 ] && [ -f "$MONO_DIR/val.1.$SRC.gz" ]; then
+	for i in 1 2 3 4 5; do zcat "$MONO_DIR/val.$i.$SRC.gz"; done >"$TMP/task2"
 	sets="src task2"
 fi
 printf '%-48s %-4s %8s %8s' checkpoint fmt greedy beam4
@@ -56,13 +55,13 @@ for ckpt in "$@"; do
 	./nmt -m "$TMP/m.nmt" -b 1 <"$TMP/src" >"$TMP/hyp1"
 	./nmt -m "$TMP/m.nmt" -b 4 <"$TMP/src" >"$TMP/hyp4"
 	printf '%-48s %-4s %8s %8s' "$ckpt" "$QUANT" \
-		"$($PY train/bleu.py "$TMP/hyp1" "$TMP/ref" | awk '{print $2}')" \
-		"$($PY train/bleu.py "$TMP/hyp4" "$TMP/ref" | awk '{print $2}')"
+		"$($PYTHON train/bleu.py "$TMP/hyp1" "$TMP/ref" | awk '{print $2}')" \
+		"$($PYTHON train/bleu.py "$TMP/hyp4" "$TMP/ref" | awk '{print $2}')"
 	if [ "${LOOPS:-0}" = 1 ]; then
 		for set in $sets; do
 			for b in 1 4; do
 				./nmt -m "$TMP/m.nmt" -b $b --no-repeat-guard <"$TMP/$set" >"$TMP/off$b"
-				printf ' %8s' "$($PY bench/degenerate.py "$TMP/$set" "$TMP/off$b" | awk '{print $2}')"
+				printf ' %8s' "$($PYTHON bench/degenerate.py "$TMP/$set" "$TMP/off$b" | awk '{print $2}')"
 			done
 		done
 	fi
