@@ -5,7 +5,8 @@
 #   make test            unit tests (cmocka) + end-to-end tests + the Python binding's (pytest)
 #   make libnmt.so       the shared library (nmt.h's API and the default model), for python/
 #   make test ARCH=aarch64  the same, cross-built and run under qemu-aarch64-static
-#   make test SANITIZE=1 the same, built with clang -fsanitize=address,undefined
+#   make test SANITIZE=1 the same, built with clang -fsanitize=address,undefined and the engine's asserts
+#   make DEBUG=1         the binaries with the engine's asserts compiled in
 #   make SLEEF=1         also ./nmt-sleef: dynamic, element-wise math on SLEEF
 #   make CUDA=1          also ./nmt-cuda: dynamic, with the CUDA path (--device cuda)
 #   make test-cuda CUDA=1  its tests (they skip, saying why, without a GPU)
@@ -28,7 +29,10 @@ MULTI30K ?= ../shared/data/multi30k
 # on every ISA (quant/f32_scalar.c). -fno-trapping-math lets the branch-free
 # math of quant/vecmath.h be vectorized (nothing reads the FP exception flags);
 # gcc also needs its dynamic vectorizer cost model for those loops at -O2.
-CFLAGS_COMMON = -std=c11 -D_GNU_SOURCE -ffp-contract=off -fno-trapping-math -Wall -Wextra -Werror -O2 -g0 -ffunction-sections -fdata-sections
+# The engine's asserts (docs/DESIGN.md §1, "Invariants") are compiled in by
+# SANITIZE=1 and DEBUG=1, out of every other build.
+NDEBUG_FLAG = $(if $(filter 1,$(SANITIZE) $(DEBUG)),,-DNDEBUG)
+CFLAGS_COMMON = -std=c11 -D_GNU_SOURCE -ffp-contract=off -fno-trapping-math -Wall -Wextra -Werror -O2 -g0 -ffunction-sections -fdata-sections $(NDEBUG_FLAG)
 gcc_only = $(if $(findstring clang,$(1)),,-fvect-cost-model=dynamic)
 CFLAGS   ?=
 LDLIBS   = -lm
@@ -108,6 +112,11 @@ $(H)/tests/test_kernels.o: CFLAGS += -fno-tree-vectorize
 # stay on one thread.
 $(H)/tests/test_api.o: CFLAGS += -DNMT_TEST_NO_THREADS
 endif
+endif
+# DEBUG=1 builds (the engine's asserts in) keep their objects apart too.
+ifeq ($(DEBUG),1)
+B := $(B)-debug
+H := $(H)-debug
 endif
 .DEFAULT_GOAL := all
 

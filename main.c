@@ -35,7 +35,7 @@ typedef struct {
 	const char *from, *to;   /* -l FROM-TO / --from --to: a model among the installed ones */
 	char pair[64];
 	int json;          /* one JSON object per input line */
-	nmt_progress_mode progress;
+	cli_progress_mode progress;
 	nmt_options nmt;
 } cli_options;
 
@@ -192,8 +192,8 @@ static void parse_args(int argc, char **argv, cli_options *o)
 		case OPT_NO_PROTECT: o->nmt.protect_spans = 0; break;
 		case OPT_NO_CASE_FOLD: o->nmt.case_fold = 0; break;
 		case OPT_HTML: o->nmt.html = 1; break;
-		case OPT_PROGRESS: o->progress = NMT_PROGRESS_ON; break;
-		case 'q': o->progress = NMT_PROGRESS_OFF; break;
+		case OPT_PROGRESS: o->progress = CLI_PROGRESS_ON; break;
+		case 'q': o->progress = CLI_PROGRESS_OFF; break;
 		case 'l': parse_pair(optarg, o); break;
 		case OPT_FROM: o->from = parse_lang(optarg, "--from"); break;
 		case OPT_TO: o->to = parse_lang(optarg, "--to"); break;
@@ -397,14 +397,14 @@ static nmt_status translate_chain(nmt_session *const *s, int n, const nmt_option
 	if (n == 1)
 		return nmt_translate_batch(s[0], o, lines, lens, count, out, err);
 	nmt_result *mid;
-	nmt_status rc = nmt_pivot_translate(s[0], s[1], o, lines, lens, count, &mid, out, err);
+	nmt_status rc = cli_pivot_translate(s[0], s[1], o, lines, lens, count, &mid, out, err);
 	if (rc == NMT_OK && o->alignment) {
 		if (!(*align = calloc((size_t)count * NMT_MAX_BEAM, sizeof **align)))
 			die(1, "out of memory");
 		for (int i = 0; i < count; i++)
 			for (int k = 0; k < nmt_result_nbest(*out, i); k++) {
 				const char *a = nmt_result_get(mid, i, 0)->alignment, *b = nmt_result_get(*out, i, k)->alignment;
-				if (!(a && b && ((*align)[i * NMT_MAX_BEAM + k] = nmt_compose_alignment(a, b))))
+				if (!(a && b && ((*align)[i * NMT_MAX_BEAM + k] = cli_compose_alignment(a, b))))
 					die(1, "out of memory");
 			}
 	}
@@ -431,7 +431,7 @@ static void translate_stream(nmt_model *const *models, int n_models, const cli_o
 	unsigned long line_no = 0;
 	nmt_session *sessions[2];
 	nmt_error err;
-	nmt_lines in;
+	cli_lines in;
 
 	for (int i = 0; i < n_models; i++) {
 		if (nmt_session_new(models[i], &sessions[i], &err) != NMT_OK)
@@ -442,13 +442,13 @@ static void translate_stream(nmt_model *const *models, int n_models, const cli_o
 			die(1, "%s", err.message);
 		nmt_result_free(none);
 	}
-	nmt_progress progress;
-	nmt_progress_init(&progress, cli->progress, isatty(STDERR_FILENO), input_size(), now_seconds(), stderr);
-	nmt_lines_init(&in, STDIN_FILENO);
+	cli_progress progress;
+	cli_progress_init(&progress, cli->progress, isatty(STDERR_FILENO), input_size(), now_seconds(), stderr);
+	cli_lines_init(&in, STDIN_FILENO);
 	for (;;) {
 		char *text;
 		size_t len;
-		while (count < CHUNK_LINES && nmt_lines_next(&in, &text, &len)) {
+		while (count < CHUNK_LINES && cli_lines_next(&in, &text, &len)) {
 			lines[count] = text;
 			lens[count++] = len;
 		}
@@ -465,12 +465,12 @@ static void translate_stream(nmt_model *const *models, int n_models, const cli_o
 				bytes += (long long)lens[i] + 1;
 				words += count_words(lines[i], lens[i]);
 			}
-			nmt_progress_add(&progress, bytes, count, words, now_seconds());
+			cli_progress_add(&progress, bytes, count, words, now_seconds());
 			line_no += (unsigned long)count;
 			count = 0;
 			continue;
 		}
-		int rc = nmt_lines_fill(&in);
+		int rc = cli_lines_fill(&in);
 		if (rc < 0)
 			die(1, "error reading input: %s", strerror(errno));
 		if (rc == 0 && in.start == in.end)
@@ -478,8 +478,8 @@ static void translate_stream(nmt_model *const *models, int n_models, const cli_o
 	}
 	if (fflush(stdout) != 0 || ferror(stdout))
 		die(1, "error writing output: %s", strerror(errno));
-	nmt_progress_finish(&progress, now_seconds());
-	nmt_lines_free(&in);
+	cli_progress_finish(&progress, now_seconds());
+	cli_lines_free(&in);
 	for (int i = 0; i < n_models; i++)
 		nmt_session_free(sessions[i]);
 }
@@ -522,10 +522,10 @@ static void warn_skipped(const char *path, const char *why)
 	fprintf(stderr, "nmt: skipped: %s\n", why);
 }
 
-static void scan_catalog(nmt_catalog *c, void (*warn)(const char *, const char *))
+static void scan_catalog(cli_catalog *c, void (*warn)(const char *, const char *))
 {
-	char *path = nmt_catalog_search_path();
-	if (!path || nmt_catalog_scan(c, path, 1, warn) != 0)
+	char *path = cli_catalog_search_path();
+	if (!path || cli_catalog_scan(c, path, 1, warn) != 0)
 		die(1, "out of memory");
 	free(path);
 }
@@ -536,34 +536,34 @@ static int cmd_models(int argc, char **argv)
 	(void)argv;
 	if (argc > 2)
 		die(2, "usage: nmt models");
-	nmt_catalog c;
+	cli_catalog c;
 	scan_catalog(&c, warn_skipped);
 	printf("%-8s %-17s %-6s %10s  %s\n", "langs", "family", "format", "bytes", "file");
 	for (int i = 0; i < c.n; i++) {
-		const nmt_catalog_entry *e = &c.entries[i];
+		const cli_catalog_entry *e = &c.entries[i];
 		char pair[40];
 		snprintf(pair, sizeof pair, "%s-%s", e->src, e->tgt);
 		printf("%-8s %-17s %-6s %10zu  %s\n", pair, e->arch, e->quant, e->size, e->path ? e->path : "(embedded)");
 	}
 	for (int i = 0; i < c.n; i++)
 		for (int j = 0; j < c.n; j++) {
-			const nmt_catalog_entry *a = &c.entries[i], *b = &c.entries[j];
-			if (strcmp(a->tgt, NMT_PIVOT_LANG) == 0 && strcmp(b->src, NMT_PIVOT_LANG) == 0 &&
-			    strcmp(a->src, b->tgt) != 0 && !nmt_catalog_find(&c, a->src, b->tgt) &&
-			    nmt_catalog_find(&c, a->src, a->tgt) == a && nmt_catalog_find(&c, b->src, b->tgt) == b)
-				printf("%s-%s via %s (pivot)\n", a->src, b->tgt, NMT_PIVOT_LANG);
+			const cli_catalog_entry *a = &c.entries[i], *b = &c.entries[j];
+			if (strcmp(a->tgt, CLI_PIVOT_LANG) == 0 && strcmp(b->src, CLI_PIVOT_LANG) == 0 &&
+			    strcmp(a->src, b->tgt) != 0 && !cli_catalog_find(&c, a->src, b->tgt) &&
+			    cli_catalog_find(&c, a->src, a->tgt) == a && cli_catalog_find(&c, b->src, b->tgt) == b)
+				printf("%s-%s via %s (pivot)\n", a->src, b->tgt, CLI_PIVOT_LANG);
 		}
-	nmt_catalog_free(&c);
+	cli_catalog_free(&c);
 	if (fflush(stdout) != 0)
 		die(1, "error writing output: %s", strerror(errno));
 	return 0;
 }
 
-static nmt_model *open_entry(const nmt_catalog_entry *e)
+static nmt_model *open_entry(const cli_catalog_entry *e)
 {
 	nmt_model *m;
 	nmt_error err;
-	if (nmt_catalog_open(e, &m, &err) != NMT_OK)
+	if (cli_catalog_open(e, &m, &err) != NMT_OK)
 		die(1, "%s", err.message);
 	return m;
 }
@@ -573,11 +573,11 @@ static nmt_model *open_entry(const nmt_catalog_entry *e)
  * are passed over quietly here; nmt models names them. */
 static int choose_models(const cli_options *o, nmt_model **models)
 {
-	nmt_catalog c;
+	cli_catalog c;
 	scan_catalog(&c, NULL);
-	const nmt_catalog_entry *direct = nmt_catalog_find(&c, o->from, o->to);
-	const nmt_catalog_entry *first = nmt_catalog_find(&c, o->from, NMT_PIVOT_LANG);
-	const nmt_catalog_entry *second = nmt_catalog_find(&c, NMT_PIVOT_LANG, o->to);
+	const cli_catalog_entry *direct = cli_catalog_find(&c, o->from, o->to);
+	const cli_catalog_entry *first = cli_catalog_find(&c, o->from, CLI_PIVOT_LANG);
+	const cli_catalog_entry *second = cli_catalog_find(&c, CLI_PIVOT_LANG, o->to);
 	int n = 0;
 	if (direct)
 		models[n++] = open_entry(direct);
@@ -585,10 +585,10 @@ static int choose_models(const cli_options *o, nmt_model **models)
 		models[n++] = open_entry(first);
 		models[n++] = open_entry(second);
 	}
-	nmt_catalog_free(&c);
+	cli_catalog_free(&c);
 	if (n == 0)
 		die(1, "no installed model translates %s to %s, directly or through %s (nmt models lists them)", o->from,
-		    o->to, NMT_PIVOT_LANG);
+		    o->to, CLI_PIVOT_LANG);
 	return n;
 }
 
@@ -601,7 +601,7 @@ int main(int argc, char **argv)
 	if (argc >= 2 && strcmp(argv[1], "models") == 0)
 		return cmd_models(argc, argv);
 	if (argc >= 2 && strcmp(argv[1], "serve") == 0)
-		return nmt_serve_main(argc - 1, argv + 1);
+		return server_main(argc - 1, argv + 1);
 	parse_args(argc, argv, &o);
 	nmt_model *models[2];
 	int n = 1;

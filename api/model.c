@@ -9,7 +9,7 @@
 #include "../format/format.h"
 #include "../engine/model.h"
 
-_Static_assert(NMT_OPEN_VERIFY == NMT_LOAD_VERIFY && NMT_OPEN_METADATA == NMT_LOAD_METADATA,
+_Static_assert(NMT_OPEN_VERIFY == ENGINE_LOAD_VERIFY && NMT_OPEN_METADATA == ENGINE_LOAD_METADATA,
 	       "nmt.h's open flags are passed to the engine as they are");
 
 /* What both openers check first; `source` is the path or the buffer. */
@@ -17,12 +17,12 @@ static nmt_status check_open(const void *source, const char *what, unsigned flag
 			     nmt_error *err)
 {
 	if (!model)
-		return nmt_api_fail(err, NMT_ERR_ARGUMENT, "no place to put the model");
+		return api_fail(err, NMT_ERR_ARGUMENT, "no place to put the model");
 	*model = NULL;
 	if (!source)
-		return nmt_api_fail(err, NMT_ERR_ARGUMENT, "no model %s", what);
+		return api_fail(err, NMT_ERR_ARGUMENT, "no model %s", what);
 	if (flags & ~(NMT_OPEN_VERIFY | NMT_OPEN_METADATA))
-		return nmt_api_fail(err, NMT_ERR_ARGUMENT, "unknown open flags 0x%x", flags);
+		return api_fail(err, NMT_ERR_ARGUMENT, "unknown open flags 0x%x", flags);
 	return NMT_OK;
 }
 
@@ -33,8 +33,8 @@ nmt_status nmt_model_open(const char *path, unsigned flags, nmt_model **model, n
 
 	if (rc != NMT_OK)
 		return rc;
-	rc = (nmt_status)nmt_load_file(path, flags, model, why, sizeof why);
-	return rc ? nmt_api_fail(err, rc, "%s", why) : nmt_api_ok(err);
+	rc = (nmt_status)engine_load_file(path, flags, model, why, sizeof why);
+	return rc ? api_fail(err, rc, "%s", why) : api_ok(err);
 }
 
 nmt_status nmt_model_open_buffer(const void *data, size_t size, unsigned flags, nmt_model **model,
@@ -48,25 +48,25 @@ nmt_status nmt_model_open_buffer(const void *data, size_t size, unsigned flags, 
 		return rc;
 	/* The weights are read in place with aligned loads, so a buffer at any
 	 * other address is copied to one that is aligned. */
-	if ((uintptr_t)data % NMT_ALIGN != 0) {
-		size_t rounded = (size + NMT_ALIGN - 1) / NMT_ALIGN * NMT_ALIGN;
-		if (rounded < size || !(copy = aligned_alloc(NMT_ALIGN, rounded ? rounded : NMT_ALIGN)))
-			return nmt_api_fail(err, NMT_ERR_NO_MEMORY, "out of memory copying a %zu-byte model", size);
+	if ((uintptr_t)data % FORMAT_ALIGN != 0) {
+		size_t rounded = (size + FORMAT_ALIGN - 1) / FORMAT_ALIGN * FORMAT_ALIGN;
+		if (rounded < size || !(copy = aligned_alloc(FORMAT_ALIGN, rounded ? rounded : FORMAT_ALIGN)))
+			return api_fail(err, NMT_ERR_NO_MEMORY, "out of memory copying a %zu-byte model", size);
 		memcpy(copy, data, size);
 		data = copy;
 	}
-	rc = (nmt_status)nmt_load_memory(data, size, flags, model, why, sizeof why);
+	rc = (nmt_status)engine_load_memory(data, size, flags, model, why, sizeof why);
 	if (rc) {
 		free(copy);
-		return nmt_api_fail(err, rc, "%s", why);
+		return api_fail(err, rc, "%s", why);
 	}
 	(*model)->owned_copy = copy;
-	return nmt_api_ok(err);
+	return api_ok(err);
 }
 
 void nmt_model_close(nmt_model *m)
 {
-	nmt_unload(m);
+	engine_unload(m);
 }
 
 const char *nmt_model_metadata(const nmt_model *m, size_t *len)
@@ -80,7 +80,7 @@ nmt_status nmt_model_metadata_value(const nmt_model *m, const char *key, char *v
 {
 	if (!m || !key || !value || size == 0)
 		return NMT_ERR_ARGUMENT;
-	return nmt_meta_of(m, key, value, size) == 0 ? NMT_OK : NMT_ERR_ARGUMENT;
+	return engine_meta_of(m, key, value, size) == 0 ? NMT_OK : NMT_ERR_ARGUMENT;
 }
 
 size_t nmt_model_file_size(const nmt_model *m)
@@ -102,9 +102,9 @@ nmt_status nmt_model_section(const nmt_model *m, int i, nmt_section_info *info)
 {
 	if (!m || !info || i < 0 || (uint32_t)i >= m->view.n_sections)
 		return NMT_ERR_ARGUMENT;
-	const nmt_section *s = &m->view.sections[i];
+	const format_section *s = &m->view.sections[i];
 	snprintf(info->tag, sizeof info->tag, "%s", s->tag);
 	info->size = s->size;
-	info->checksum_verified = !(s->flags & NMT_SECTION_BULK) || m->verified_bulk;
+	info->checksum_verified = !(s->flags & FORMAT_SECTION_BULK) || m->verified_bulk;
 	return NMT_OK;
 }

@@ -15,7 +15,7 @@ void nmt_options_init(nmt_options *o)
  * (docs/RESULTS.md, "Speed"). */
 #define DEFAULT_BATCH_ROWS 16
 
-nmt_status nmt_api_options(const nmt_options *given, nmt_search_options *search, int *batch, int *threads,
+nmt_status api_options(const nmt_options *given, engine_search_options *search, int *batch, int *threads,
 			   int *device, nmt_error *err)
 {
 	nmt_options o;
@@ -24,26 +24,26 @@ nmt_status nmt_api_options(const nmt_options *given, nmt_search_options *search,
 	else
 		nmt_options_init(&o);
 	if (o.beam < 1 || o.beam > NMT_MAX_BEAM)
-		return nmt_api_fail(err, NMT_ERR_ARGUMENT, "beam must be 1..%d, not %d", NMT_MAX_BEAM, o.beam);
+		return api_fail(err, NMT_ERR_ARGUMENT, "beam must be 1..%d, not %d", NMT_MAX_BEAM, o.beam);
 	if (o.nbest < 1 || o.nbest > o.beam)
-		return nmt_api_fail(err, NMT_ERR_ARGUMENT, "nbest must be 1..beam (%d), not %d", o.beam, o.nbest);
-	if (o.max_length < 0 || o.max_length > NMT_API_MAX_LENGTH)
-		return nmt_api_fail(err, NMT_ERR_ARGUMENT, "max_length must be 0..%d, not %d", NMT_API_MAX_LENGTH,
+		return api_fail(err, NMT_ERR_ARGUMENT, "nbest must be 1..beam (%d), not %d", o.beam, o.nbest);
+	if (o.max_length < 0 || o.max_length > API_MAX_LENGTH)
+		return api_fail(err, NMT_ERR_ARGUMENT, "max_length must be 0..%d, not %d", API_MAX_LENGTH,
 				    o.max_length);
 	if (!(o.alpha >= 0.0 && o.alpha <= 10.0))   /* NaN fails too */
-		return nmt_api_fail(err, NMT_ERR_ARGUMENT, "alpha must be 0..10, not %g", o.alpha);
+		return api_fail(err, NMT_ERR_ARGUMENT, "alpha must be 0..10, not %g", o.alpha);
 	if (o.threads < 1 || o.threads > NMT_MAX_THREADS)
-		return nmt_api_fail(err, NMT_ERR_ARGUMENT, "threads must be 1..%d, not %d", NMT_MAX_THREADS,
+		return api_fail(err, NMT_ERR_ARGUMENT, "threads must be 1..%d, not %d", NMT_MAX_THREADS,
 				    o.threads);
-	if (o.batch < 0 || o.batch > NMT_API_MAX_BATCH)
-		return nmt_api_fail(err, NMT_ERR_ARGUMENT, "batch must be 0..%d, not %d", NMT_API_MAX_BATCH, o.batch);
+	if (o.batch < 0 || o.batch > API_MAX_BATCH)
+		return api_fail(err, NMT_ERR_ARGUMENT, "batch must be 0..%d, not %d", API_MAX_BATCH, o.batch);
 	if (o.device != NMT_DEVICE_CPU && o.device != NMT_DEVICE_CUDA)
-		return nmt_api_fail(err, NMT_ERR_ARGUMENT, "device must be NMT_DEVICE_CPU or NMT_DEVICE_CUDA, not %d",
+		return api_fail(err, NMT_ERR_ARGUMENT, "device must be NMT_DEVICE_CPU or NMT_DEVICE_CUDA, not %d",
 				    o.device);
 	if (o.split != NMT_SPLIT_NONE && o.split != NMT_SPLIT_SENTENCE)
-		return nmt_api_fail(err, NMT_ERR_ARGUMENT, "split must be NMT_SPLIT_NONE or NMT_SPLIT_SENTENCE, not %d",
+		return api_fail(err, NMT_ERR_ARGUMENT, "split must be NMT_SPLIT_NONE or NMT_SPLIT_SENTENCE, not %d",
 				    o.split);
-	*search = (nmt_search_options){ .use_shortlist = o.shortlist != 0, .beam = o.beam, .nbest = o.nbest,
+	*search = (engine_search_options){ .use_shortlist = o.shortlist != 0, .beam = o.beam, .nbest = o.nbest,
 					.alpha = o.alpha, .max_len = o.max_length,
 					.split = o.split == NMT_SPLIT_SENTENCE, .guard = o.repeat_guard != 0,
 					.attention = o.alignment != 0, .protect = o.protect_spans != 0,
@@ -51,5 +51,5 @@ nmt_status nmt_api_options(const nmt_options *given, nmt_search_options *search,
 	*batch = o.batch ? o.batch : DEFAULT_BATCH_ROWS / o.beam > 1 ? DEFAULT_BATCH_ROWS / o.beam : 1;
 	*threads = o.device == NMT_DEVICE_CUDA ? 1 : o.threads;
 	*device = o.device;
-	return nmt_api_ok(err);
+	return api_ok(err);
 }

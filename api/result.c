@@ -16,14 +16,14 @@ struct nmt_result {
 	nmt_translation *tr;
 };
 
-int nmt_text_out_set(nmt_text_out *o, const nmt_translation *tr, int n)
+int api_text_out_set(api_text_out *o, const nmt_translation *tr, int n)
 {
 	size_t need = 0, words = 0;
 	for (int k = 0; k < n; k++) {
 		need += tr[k].len + 1 + (tr[k].alignment ? strlen(tr[k].alignment) + 1 : 0);
 		words += (size_t)tr[k].n_words;
 	}
-	if (nmt_reserve(&o->buf, &o->cap, need, 1) != 0 || nmt_reserve(&o->lp, &o->lp_cap, words, sizeof *o->lp) != 0)
+	if (format_reserve(&o->buf, &o->cap, need, 1) != 0 || format_reserve(&o->lp, &o->lp_cap, words, sizeof *o->lp) != 0)
 		return -1;
 	o->len = 0;
 	o->lp_len = 0;
@@ -46,7 +46,7 @@ int nmt_text_out_set(nmt_text_out *o, const nmt_translation *tr, int n)
 	return 0;
 }
 
-void nmt_text_out_free(nmt_text_out *o)
+void api_text_out_free(api_text_out *o)
 {
 	free(o->buf);
 	free(o->lp);
@@ -60,7 +60,7 @@ static size_t round_up(size_t n, size_t to)
 	return (n + to - 1) / to * to;
 }
 
-nmt_result *nmt_result_build(const nmt_text_out *outs, int count)
+nmt_result *api_result_build(const api_text_out *outs, int count)
 {
 	size_t n_tr = 0, text_bytes = 0, n_lp = 0;
 	for (int i = 0; i < count; i++) {

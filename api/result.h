@@ -1,8 +1,8 @@
 /* Results: each text's translations collected while a call runs (by
  * whichever thread translated it), then copied into one block the caller
  * owns. */
-#ifndef NMT_API_RESULT_H
-#define NMT_API_RESULT_H
+#ifndef API_RESULT_H
+#define API_RESULT_H
 #include "../nmt.h"
 
 /* One text's translations during a call. Reused from call to call, so a
@@ -15,15 +15,15 @@ typedef struct {
 	size_t lp_len, lp_cap;
 	int n;                           /* translations */
 	nmt_translation tr[NMT_MAX_BEAM];   /* scores and lengths (text set when built) */
-} nmt_text_out;
+} api_text_out;
 
 /* Copy n translations into o; 0, or -1 if memory runs out. */
-int nmt_text_out_set(nmt_text_out *o, const nmt_translation *tr, int n);
+int api_text_out_set(api_text_out *o, const nmt_translation *tr, int n);
 
-void nmt_text_out_free(nmt_text_out *o);
+void api_text_out_free(api_text_out *o);
 
 /* The result of outs[0..count), all translated, in one allocation; NULL if
  * memory runs out. */
-nmt_result *nmt_result_build(const nmt_text_out *outs, int count);
+nmt_result *api_result_build(const api_text_out *outs, int count);
 
 #endif

@@ -24,12 +24,12 @@ typedef struct {
 
 struct nmt_session {
 	const nmt_model *model;
-	nmt_translator **translators;   /* [n_translators]: [0] made at once, the others when first needed */
+	engine_translator **translators;   /* [n_translators]: [0] made at once, the others when first needed */
 	int n_translators;
-	nmt_translator *gpu;            /* the one on the GPU, made when first asked for */
+	engine_translator *gpu;            /* the one on the GPU, made when first asked for */
 
 	/* the call being run */
-	nmt_search_options search;
+	engine_search_options search;
 	int batch;                      /* texts decoded together */
 	int count;
 	char err[sizeof ((nmt_error *)0)->message];   /* the first failure's message */
@@ -39,7 +39,7 @@ struct nmt_session {
 
 	/* per text, grown to the largest call so far */
 	int cap, cap_out;
-	nmt_text_out *out;              /* [cap_out] each text's translations, in input order */
+	api_text_out *out;              /* [cap_out] each text's translations, in input order */
 	text_key *keys;                 /* [cap] lengths, for sorting */
 	int *order;                     /* [cap] text indices, shortest first */
 	const char **sorted;            /* [cap] the texts in that order */
@@ -49,24 +49,24 @@ struct nmt_session {
 nmt_status nmt_session_new(const nmt_model *model, nmt_session **session, nmt_error *err)
 {
 	if (!session)
-		return nmt_api_fail(err, NMT_ERR_ARGUMENT, "no place to put the session");
+		return api_fail(err, NMT_ERR_ARGUMENT, "no place to put the session");
 	*session = NULL;
 	if (!model)
-		return nmt_api_fail(err, NMT_ERR_ARGUMENT, "no model");
+		return api_fail(err, NMT_ERR_ARGUMENT, "no model");
 	if (model->metadata_only)
-		return nmt_api_fail(err, NMT_ERR_ARGUMENT, "the model was opened for its metadata only (NMT_OPEN_METADATA)");
+		return api_fail(err, NMT_ERR_ARGUMENT, "the model was opened for its metadata only (NMT_OPEN_METADATA)");
 	nmt_session *s = calloc(1, sizeof *s);
 	if (!s || !(s->translators = calloc(1, sizeof *s->translators)) ||
-	    !(s->translators[0] = nmt_translator_new(model))) {
+	    !(s->translators[0] = engine_translator_new(model))) {
 		if (s)
 			free(s->translators);
 		free(s);
-		return nmt_api_fail(err, NMT_ERR_NO_MEMORY, "out of memory");
+		return api_fail(err, NMT_ERR_NO_MEMORY, "out of memory");
 	}
 	s->model = model;
 	s->n_translators = 1;
 	*session = s;
-	return nmt_api_ok(err);
+	return api_ok(err);
 }
 
 void nmt_session_free(nmt_session *s)
@@ -74,10 +74,10 @@ void nmt_session_free(nmt_session *s)
 	if (!s)
 		return;
 	for (int t = 0; t < s->n_translators; t++)
-		nmt_translator_free(s->translators[t]);
-	nmt_translator_free(s->gpu);
+		engine_translator_free(s->translators[t]);
+	engine_translator_free(s->gpu);
 	for (int i = 0; i < s->cap_out; i++)
-		nmt_text_out_free(&s->out[i]);
+		api_text_out_free(&s->out[i]);
 	free(s->translators);
 	free(s->out);
 	free(s->keys);
@@ -92,14 +92,14 @@ static int reserve_texts(nmt_session *s, int count)
 {
 	size_t n = (size_t)count;
 	if (count > s->cap_out) {   /* outputs own their buffers: new ones start empty */
-		if (nmt_grow(&s->out, n, sizeof *s->out) != 0)
+		if (format_grow(&s->out, n, sizeof *s->out) != 0)
 			return -1;
 		memset(s->out + s->cap_out, 0, (n - (size_t)s->cap_out) * sizeof *s->out);
 		s->cap_out = count;
 	}
 	if (count > s->cap) {
-		if (nmt_grow(&s->keys, n, sizeof *s->keys) | nmt_grow(&s->order, n, sizeof *s->order) |
-		    nmt_grow(&s->sorted, n, sizeof *s->sorted) | nmt_grow(&s->sorted_lens, n, sizeof *s->sorted_lens))
+		if (format_grow(&s->keys, n, sizeof *s->keys) | format_grow(&s->order, n, sizeof *s->order) |
+		    format_grow(&s->sorted, n, sizeof *s->sorted) | format_grow(&s->sorted_lens, n, sizeof *s->sorted_lens))
 			return -1;
 		s->cap = count;
 	}
@@ -111,7 +111,7 @@ static int reserve_translators(nmt_session *s, int threads)
 {
 	if (threads <= s->n_translators)
 		return 0;
-	if (nmt_grow(&s->translators, (size_t)threads, sizeof *s->translators) != 0)
+	if (format_grow(&s->translators, (size_t)threads, sizeof *s->translators) != 0)
 		return -1;
 	memset(s->translators + s->n_translators, 0, (size_t)(threads - s->n_translators) * sizeof *s->translators);
 	s->n_translators = threads;
@@ -152,7 +152,7 @@ typedef struct {
 static int collect(void *ctx, int i, const nmt_translation *tr, int n)
 {
 	batch_ctx *b = ctx;
-	return nmt_text_out_set(&b->s->out[b->texts[i]], tr, n);
+	return api_text_out_set(&b->s->out[b->texts[i]], tr, n);
 }
 
 /* Remember the first failure. Options were checked, so on the CPU running
@@ -167,20 +167,20 @@ static void record_failure(nmt_session *s, nmt_status code, const char *why)
 }
 
 /* Translate batch k: texts order[k * batch ..], of similar lengths. */
-static void translate_batch(nmt_session *s, nmt_translator *t, int k)
+static void translate_batch(nmt_session *s, engine_translator *t, int k)
 {
 	int first = k * s->batch, n = s->count - first < s->batch ? s->count - first : s->batch;
 	batch_ctx ctx = { s, s->order + first };
 	char why[sizeof s->err] = "out of memory";   /* what collect's failure means */
 
-	if (nmt_translator_batch(t, &s->search, s->sorted + first, s->sorted_lens + first, n, collect, &ctx, why,
+	if (engine_translator_batch(t, &s->search, s->sorted + first, s->sorted_lens + first, n, collect, &ctx, why,
 				 sizeof why) != 0)
 		record_failure(s, t == s->gpu ? NMT_ERR_DEVICE : NMT_ERR_NO_MEMORY, why);
 }
 
 typedef struct {
 	nmt_session *s;
-	nmt_translator *t;
+	engine_translator *t;
 } worker_arg;
 
 static void *worker(void *p)
@@ -211,7 +211,7 @@ static void run_batches(nmt_session *s, int threads)
 	atomic_store(&s->failed, 0);
 	args[0] = (worker_arg){ s, s->translators[0] };
 	while (started < n &&
-	       (s->translators[started] || (s->translators[started] = nmt_translator_new(s->model)))) {
+	       (s->translators[started] || (s->translators[started] = engine_translator_new(s->model)))) {
 		args[started] = (worker_arg){ s, s->translators[started] };
 		if (pthread_create(&tid[started], NULL, worker, &args[started]) != 0)
 			break;
@@ -227,9 +227,9 @@ static nmt_status run_on_gpu(nmt_session *s, nmt_error *err)
 {
 	if (!s->gpu) {
 		char why[sizeof err->message];
-		int rc = nmt_translator_new_on(s->model, NMT_DEVICE_CUDA, &s->gpu, why, sizeof why);
+		int rc = engine_translator_new_on(s->model, NMT_DEVICE_CUDA, &s->gpu, why, sizeof why);
 		if (rc != 0)
-			return nmt_api_fail(err, (nmt_status)rc, "%s", why);
+			return api_fail(err, (nmt_status)rc, "%s", why);
 	}
 	worker_arg arg = { s, s->gpu };
 	atomic_store(&s->next, 0);
@@ -245,19 +245,19 @@ nmt_status nmt_translate_batch(nmt_session *s, const nmt_options *options, const
 	nmt_status rc;
 
 	if (!result)
-		return nmt_api_fail(err, NMT_ERR_ARGUMENT, "no place to put the result");
+		return api_fail(err, NMT_ERR_ARGUMENT, "no place to put the result");
 	*result = NULL;
 	if (!s)
-		return nmt_api_fail(err, NMT_ERR_ARGUMENT, "no session");
+		return api_fail(err, NMT_ERR_ARGUMENT, "no session");
 	if (count < 0 || (count > 0 && !texts))
-		return nmt_api_fail(err, NMT_ERR_ARGUMENT, "no texts");
+		return api_fail(err, NMT_ERR_ARGUMENT, "no texts");
 	for (int i = 0; i < count; i++)
 		if (!texts[i])
-			return nmt_api_fail(err, NMT_ERR_ARGUMENT, "text %d is NULL", i);
-	if ((rc = nmt_api_options(options, &s->search, &s->batch, &threads, &device, err)) != NMT_OK)
+			return api_fail(err, NMT_ERR_ARGUMENT, "text %d is NULL", i);
+	if ((rc = api_options(options, &s->search, &s->batch, &threads, &device, err)) != NMT_OK)
 		return rc;
 	if (reserve_texts(s, count) != 0 || reserve_translators(s, threads) != 0)
-		return nmt_api_fail(err, NMT_ERR_NO_MEMORY, "out of memory");
+		return api_fail(err, NMT_ERR_NO_MEMORY, "out of memory");
 	s->count = count;
 	sort_texts(s, texts, lengths, count);
 	if (device == NMT_DEVICE_CUDA) {
@@ -266,10 +266,10 @@ nmt_status nmt_translate_batch(nmt_session *s, const nmt_options *options, const
 	} else if (count > 0)
 		run_batches(s, threads);
 	if (atomic_load(&s->failed))
-		return nmt_api_fail(err, s->fail_code, "%s", s->err);
-	if (!(*result = nmt_result_build(s->out, count)))
-		return nmt_api_fail(err, NMT_ERR_NO_MEMORY, "out of memory");
-	return nmt_api_ok(err);
+		return api_fail(err, s->fail_code, "%s", s->err);
+	if (!(*result = api_result_build(s->out, count)))
+		return api_fail(err, NMT_ERR_NO_MEMORY, "out of memory");
+	return api_ok(err);
 }
 
 nmt_status nmt_translate(nmt_session *s, const nmt_options *options, const char *text, nmt_result **result,

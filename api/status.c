@@ -22,7 +22,7 @@ const char *nmt_version(void)
 	return NMT_VERSION;
 }
 
-nmt_status nmt_api_fail(nmt_error *err, nmt_status code, const char *fmt, ...)
+nmt_status api_fail(nmt_error *err, nmt_status code, const char *fmt, ...)
 {
 	if (err) {
 		va_list ap;
@@ -34,7 +34,7 @@ nmt_status nmt_api_fail(nmt_error *err, nmt_status code, const char *fmt, ...)
 	return code;
 }
 
-nmt_status nmt_api_ok(nmt_error *err)
+nmt_status api_ok(nmt_error *err)
 {
 	if (err) {
 		err->code = NMT_OK;

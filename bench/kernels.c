@@ -36,7 +36,7 @@ static uint32_t next_random(void)
 
 typedef struct {
 	const char *name;
-	int rows, cols, shortlist;   /* shortlist > 0: nmt_matmul_rows over that many random rows */
+	int rows, cols, shortlist;   /* shortlist > 0: quant_matmul_rows over that many random rows */
 } shape;
 
 /* The teacher's shapes (the default model before distillation): e = re = r
@@ -65,16 +65,16 @@ static void *checked_malloc(size_t n)
 	return p;
 }
 
-static nmt_matrix make_matrix(nmt_format f, int rows, int cols)
+static quant_matrix make_matrix(format_encoding f, int rows, int cols)
 {
-	nmt_matrix W = { .format = f, .rows = rows, .cols = cols };
-	if (f == NMT_FMT_F32) {
+	quant_matrix W = { .format = f, .rows = rows, .cols = cols };
+	if (f == FORMAT_F32) {
 		float *w = checked_malloc((size_t)rows * cols * sizeof *w);
 		for (size_t i = 0; i < (size_t)rows * cols; i++)
 			w[i] = (float)next_random() / 16777216.0f - 0.5f;
 		W.data = w;
 	} else {
-		size_t bytes = nmt_matrix_code_bytes(f, rows, cols);
+		size_t bytes = format_matrix_code_bytes(f, rows, cols);
 		uint8_t *codes = checked_malloc(bytes);
 		float *factor = checked_malloc((size_t)rows * sizeof *factor);
 		for (size_t i = 0; i < bytes; i++)
@@ -87,15 +87,15 @@ static nmt_matrix make_matrix(nmt_format f, int rows, int cols)
 	return W;
 }
 
-static void free_matrix(nmt_matrix *W)
+static void free_matrix(quant_matrix *W)
 {
 	free((void *)W->data);
 	free((void *)W->row_factor);
 }
 
 /* Seconds per call, best of three runs of at least 0.2 s each. */
-static double time_product(const nmt_matrix *W, const shape *s, const int32_t *rows, const float *x, int n,
-			   float *y, nmt_kscratch *k)
+static double time_product(const quant_matrix *W, const shape *s, const int32_t *rows, const float *x, int n,
+			   float *y, quant_kscratch *k)
 {
 	double best = 1e30;
 	for (int run = 0; run < 3; run++) {
@@ -103,9 +103,9 @@ static double time_product(const nmt_matrix *W, const shape *s, const int32_t *r
 		double t0 = now(), t;
 		do {
 			if (s->shortlist)
-				nmt_matmul_rows(W, rows, s->shortlist, x, n, s->cols, NULL, y, s->shortlist, k);
+				quant_matmul_rows(W, rows, s->shortlist, x, n, s->cols, NULL, y, s->shortlist, k);
 			else
-				nmt_matmul(W, x, n, s->cols, NULL, y, s->rows, k);
+				quant_matmul(W, x, n, s->cols, NULL, y, s->rows, k);
 			calls++;
 		} while ((t = now() - t0) < 0.2);
 		if (t / (double)calls < best)
@@ -114,7 +114,7 @@ static double time_product(const nmt_matrix *W, const shape *s, const int32_t *r
 	return best;
 }
 
-static void bench_shapes(const nmt_qdot *const *qdots, int n_qdots)
+static void bench_shapes(const quant_qdot *const *qdots, int n_qdots)
 {
 	static const char *format_names[] = { "f32", "q8", "q4" };
 	const int batches[] = { 1, 4, 8, 16 };
@@ -132,20 +132,20 @@ static void bench_shapes(const nmt_qdot *const *qdots, int n_qdots)
 			rows[j] = (int32_t)(next_random() % (uint32_t)s->rows);
 		for (int i = 0; i < 16 * s->cols; i++)
 			x[i] = (float)next_random() / 16777216.0f - 0.5f;
-		for (int f = NMT_FMT_F32; f <= NMT_FMT_Q4; f++) {
-			nmt_matrix W = make_matrix((nmt_format)f, s->rows, s->cols);
+		for (int f = FORMAT_F32; f <= FORMAT_Q4; f++) {
+			quant_matrix W = make_matrix((format_encoding)f, s->rows, s->cols);
 			for (size_t b = 0; b < sizeof batches / sizeof batches[0]; b++) {
 				int n = batches[b];
 				printf("%-32s %-4s %5d", s->name, format_names[f], n);
 				for (int d = 0; d < n_qdots; d++) {
-					nmt_kscratch k;
-					if (nmt_kscratch_init(&k, s->cols, qdots[d]) != 0) {
+					quant_kscratch k;
+					if (quant_kscratch_init(&k, s->cols, qdots[d]) != 0) {
 						fprintf(stderr, "bench: out of memory\n");
 						exit(1);
 					}
 					double sec = time_product(&W, s, rows, x, n, y, &k);
 					printf(" %12.2f", 2.0 * out_rows * s->cols * n / sec / 1e9);
-					nmt_kscratch_free(&k);
+					quant_kscratch_free(&k);
 				}
 				printf("\n");
 				fflush(stdout);
@@ -266,10 +266,10 @@ static void bench_peaks(void)
 int main(void)
 {
 	const char *names[] = { "scalar", "avx2", "avx512", "avx512-vbmi", "neon", "neon-dotprod" };
-	const nmt_qdot *qdots[6];
+	const quant_qdot *qdots[6];
 	int n = 0;
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-		if ((qdots[n] = nmt_qdot_select(names[i])) != NULL)
+		if ((qdots[n] = quant_qdot_select(names[i])) != NULL)
 			n++;
 	bench_peaks();
 	bench_shapes(qdots, n);

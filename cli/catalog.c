@@ -29,7 +29,7 @@ static void beside_program(char *out, size_t size)
 	}
 }
 
-char *nmt_catalog_search_path(void)
+char *cli_catalog_search_path(void)
 {
 	const char *env = getenv("NMT_MODELS"), *home = getenv("HOME");
 	char near[4200];
@@ -52,16 +52,16 @@ static void copy_value(const nmt_model *m, const char *key, char *out, size_t si
 }
 
 /* The entry's file, or the embedded model when it has no path. */
-static nmt_status open_entry(const nmt_catalog_entry *e, unsigned flags, nmt_model **m, nmt_error *err)
+static nmt_status open_entry(const cli_catalog_entry *e, unsigned flags, nmt_model **m, nmt_error *err)
 {
 	if (e->path)
 		return nmt_model_open(e->path, flags, m, err);
 	return nmt_model_open_buffer(nmt_embedded_model, nmt_embedded_model_size, flags, m, err);
 }
 
-static int add(nmt_catalog *c, const char *path, void (*warn)(const char *, const char *))
+static int add(cli_catalog *c, const char *path, void (*warn)(const char *, const char *))
 {
-	nmt_catalog_entry e = { 0 };
+	cli_catalog_entry e = { 0 };
 	nmt_model *m;
 	nmt_error err;
 	if (path && !(e.path = strdup(path)))
@@ -78,7 +78,7 @@ static int add(nmt_catalog *c, const char *path, void (*warn)(const char *, cons
 	copy_value(m, "quant", e.quant, sizeof e.quant, "?");
 	e.size = nmt_model_file_size(m);
 	nmt_model_close(m);
-	nmt_catalog_entry *grown = realloc(c->entries, (size_t)(c->n + 1) * sizeof *grown);
+	cli_catalog_entry *grown = realloc(c->entries, (size_t)(c->n + 1) * sizeof *grown);
 	if (!grown) {
 		free(e.path);
 		return -1;
@@ -101,7 +101,7 @@ static int by_name(const void *a, const void *b)
 
 /* The *.nmt files of one directory, in name order (so the choice among
  * models of one language pair does not depend on the file system). */
-static int scan_dir(nmt_catalog *c, const char *dir, void (*warn)(const char *, const char *))
+static int scan_dir(cli_catalog *c, const char *dir, void (*warn)(const char *, const char *))
 {
 	DIR *d = opendir(dir);
 	if (!d)
@@ -136,10 +136,10 @@ static int scan_dir(nmt_catalog *c, const char *dir, void (*warn)(const char *, 
 	return rc;
 }
 
-int nmt_catalog_scan(nmt_catalog *c, const char *search_path, int embedded,
+int cli_catalog_scan(cli_catalog *c, const char *search_path, int embedded,
 		     void (*warn)(const char *path, const char *why))
 {
-	*c = (nmt_catalog){ 0 };
+	*c = (cli_catalog){ 0 };
 	char *dirs = strdup(search_path ? search_path : "");
 	if (!dirs)
 		return -1;
@@ -152,15 +152,15 @@ int nmt_catalog_scan(nmt_catalog *c, const char *search_path, int embedded,
 	return rc;
 }
 
-void nmt_catalog_free(nmt_catalog *c)
+void cli_catalog_free(cli_catalog *c)
 {
 	for (int i = 0; i < c->n; i++)
 		free(c->entries[i].path);
 	free(c->entries);
-	*c = (nmt_catalog){ 0 };
+	*c = (cli_catalog){ 0 };
 }
 
-const nmt_catalog_entry *nmt_catalog_find(const nmt_catalog *c, const char *src, const char *tgt)
+const cli_catalog_entry *cli_catalog_find(const cli_catalog *c, const char *src, const char *tgt)
 {
 	for (int i = 0; i < c->n; i++)
 		if (strcmp(c->entries[i].src, src) == 0 && strcmp(c->entries[i].tgt, tgt) == 0)
@@ -168,7 +168,7 @@ const nmt_catalog_entry *nmt_catalog_find(const nmt_catalog *c, const char *src,
 	return NULL;
 }
 
-nmt_status nmt_catalog_open(const nmt_catalog_entry *e, nmt_model **m, nmt_error *err)
+nmt_status cli_catalog_open(const cli_catalog_entry *e, nmt_model **m, nmt_error *err)
 {
 	return open_entry(e, 0, m, err);
 }

@@ -1,6 +1,6 @@
 /* The model linked into the binary (engine/embedded.S), if the build had one. */
-#ifndef NMT_EMBEDDED_H
-#define NMT_EMBEDDED_H
+#ifndef CLI_EMBEDDED_H
+#define CLI_EMBEDDED_H
 #include <stddef.h>
 
 extern const unsigned char nmt_embedded_model[];   /* 64-byte aligned */

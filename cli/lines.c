@@ -7,15 +7,15 @@
 
 #define READ_BYTES 65536
 
-void nmt_lines_init(nmt_lines *r, int fd)
+void cli_lines_init(cli_lines *r, int fd)
 {
-	*r = (nmt_lines){ .fd = fd };
+	*r = (cli_lines){ .fd = fd };
 }
 
-void nmt_lines_free(nmt_lines *r)
+void cli_lines_free(cli_lines *r)
 {
 	free(r->buf);
-	*r = (nmt_lines){ .fd = -1 };
+	*r = (cli_lines){ .fd = -1 };
 }
 
 static size_t strip_cr(const char *line, size_t len)
@@ -23,7 +23,7 @@ static size_t strip_cr(const char *line, size_t len)
 	return len > 0 && line[len - 1] == '\r' ? len - 1 : len;
 }
 
-int nmt_lines_next(nmt_lines *r, char **line, size_t *len)
+int cli_lines_next(cli_lines *r, char **line, size_t *len)
 {
 	if (r->start == r->end)   /* nothing buffered (buf may still be NULL) */
 		return 0;
@@ -45,7 +45,7 @@ int nmt_lines_next(nmt_lines *r, char **line, size_t *len)
 }
 
 /* Room for READ_BYTES more: move the unread bytes to the front, then grow. */
-static int make_room(nmt_lines *r)
+static int make_room(cli_lines *r)
 {
 	if (r->start > 0) {
 		memmove(r->buf, r->buf + r->start, r->end - r->start);
@@ -67,7 +67,7 @@ static int make_room(nmt_lines *r)
 	return 0;
 }
 
-int nmt_lines_fill(nmt_lines *r)
+int cli_lines_fill(cli_lines *r)
 {
 	if (r->eof)
 		return 0;

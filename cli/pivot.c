@@ -41,7 +41,7 @@ static int by_pair(const void *x, const void *y)
 	return a->from != b->from ? (a->from > b->from) - (a->from < b->from) : (a->to > b->to) - (a->to < b->to);
 }
 
-char *nmt_compose_alignment(const char *first, const char *second)
+char *cli_compose_alignment(const char *first, const char *second)
 {
 	int n1, n2, n = 0;
 	pair *a = parse(first, &n1), *b = parse(second, &n2), *out = NULL;
@@ -68,7 +68,7 @@ done:
 	return text;
 }
 
-nmt_status nmt_pivot_translate(nmt_session *first, nmt_session *second, const nmt_options *options,
+nmt_status cli_pivot_translate(nmt_session *first, nmt_session *second, const nmt_options *options,
 			       const char *const *texts, const size_t *lens, int count, nmt_result **mid,
 			       nmt_result **out, nmt_error *err)
 {

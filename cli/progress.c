@@ -2,10 +2,10 @@
 
 #include <string.h>
 
-void nmt_progress_init(nmt_progress *p, nmt_progress_mode mode, int tty, long long total_bytes, double now,
+void cli_progress_init(cli_progress *p, cli_progress_mode mode, int tty, long long total_bytes, double now,
 		       FILE *out)
 {
-	*p = (nmt_progress){ .mode = mode, .tty = tty, .total_bytes = total_bytes, .start = now, .out = out };
+	*p = (cli_progress){ .mode = mode, .tty = tty, .total_bytes = total_bytes, .start = now, .out = out };
 }
 
 /* n with thousands separators */
@@ -21,7 +21,7 @@ static void with_commas(char *buf, size_t size, long long n)
 	buf[at] = '\0';
 }
 
-void nmt_progress_format(char *buf, size_t size, long long lines, double words_per_s, double fraction, double eta)
+void cli_progress_format(char *buf, size_t size, long long lines, double words_per_s, double fraction, double eta)
 {
 	char l[40], w[40];
 	with_commas(l, sizeof l, lines);
@@ -37,14 +37,14 @@ void nmt_progress_format(char *buf, size_t size, long long lines, double words_p
 	}
 }
 
-static int wanted(const nmt_progress *p, double now)
+static int wanted(const cli_progress *p, double now)
 {
-	if (p->mode != NMT_PROGRESS_AUTO)
-		return p->mode == NMT_PROGRESS_ON;
+	if (p->mode != CLI_PROGRESS_AUTO)
+		return p->mode == CLI_PROGRESS_ON;
 	return p->tty && (p->total_bytes >= PROGRESS_BIG_INPUT || now - p->start >= PROGRESS_AFTER);
 }
 
-static void draw(nmt_progress *p, double now)
+static void draw(cli_progress *p, double now)
 {
 	double elapsed = now - p->start, fraction = -1.0, eta = -1.0;
 	if (p->total_bytes > 0 && p->bytes > 0) {
@@ -54,7 +54,7 @@ static void draw(nmt_progress *p, double now)
 		eta = elapsed * (1.0 - fraction) / fraction;
 	}
 	char text[160];
-	nmt_progress_format(text, sizeof text, p->lines, elapsed > 0.0 ? (double)p->words / elapsed : 0.0, fraction, eta);
+	cli_progress_format(text, sizeof text, p->lines, elapsed > 0.0 ? (double)p->words / elapsed : 0.0, fraction, eta);
 	/* in place on a terminal (\033[K clears what a longer line left) */
 	fprintf(p->out, p->tty ? "\rnmt: %s\033[K" : "nmt: %s\n", text);
 	fflush(p->out);
@@ -62,7 +62,7 @@ static void draw(nmt_progress *p, double now)
 	p->last_draw = now;
 }
 
-void nmt_progress_add(nmt_progress *p, long long bytes, long long lines, long long words, double now)
+void cli_progress_add(cli_progress *p, long long bytes, long long lines, long long words, double now)
 {
 	p->bytes += bytes;
 	p->lines += lines;
@@ -71,7 +71,7 @@ void nmt_progress_add(nmt_progress *p, long long bytes, long long lines, long lo
 		draw(p, now);
 }
 
-void nmt_progress_finish(nmt_progress *p, double now)
+void cli_progress_finish(cli_progress *p, double now)
 {
 	if (!p->shown)
 		return;

@@ -2,8 +2,8 @@
  * written into a caller's buffer, and the function that failed returns -1;
  * error_set is the one helper that writes them. A program's main turns one
  * into its last words with error_exit. */
-#ifndef NMT_COMMON_ERROR_H
-#define NMT_COMMON_ERROR_H
+#ifndef COMMON_ERROR_H
+#define COMMON_ERROR_H
 #include <stddef.h>
 
 /* printf into err (if errlen > 0) and return -1, so `return error_set(...)` reads naturally. */

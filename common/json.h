@@ -8,8 +8,8 @@
  * bounds-checked, and the first error kept with where it happened. On top
  * of it, json_parse_object reads an object whose members are strings or
  * arrays of strings, as a request body is. */
-#ifndef NMT_COMMON_JSON_H
-#define NMT_COMMON_JSON_H
+#ifndef COMMON_JSON_H
+#define COMMON_JSON_H
 #include <stddef.h>
 #include <stdint.h>
 

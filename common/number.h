@@ -1,7 +1,7 @@
 /* Numbers written as text (command-line options, metadata, configuration
  * files): the whole string must be the number, in range. */
-#ifndef NMT_COMMON_NUMBER_H
-#define NMT_COMMON_NUMBER_H
+#ifndef COMMON_NUMBER_H
+#define COMMON_NUMBER_H
 
 /* s, a decimal integer in lo..hi, into *out: 0, or -1 (nothing written). */
 int number_parse_long(const char *s, long lo, long hi, long *out);

@@ -2,8 +2,8 @@
  * encoding one character, and whether it is a letter, a capital or a small letter, for
  * the Latin, Greek and Cyrillic alphabets (other scripts have no case:
  * neither upper nor lower). */
-#ifndef NMT_COMMON_UTF8_H
-#define NMT_COMMON_UTF8_H
+#ifndef COMMON_UTF8_H
+#define COMMON_UTF8_H
 #include <stddef.h>
 #include <stdint.h>
 

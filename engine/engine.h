@@ -1,7 +1,7 @@
 /* The engine's internals: per-thread state, the encoder, the decoder step and
  * the search. The math is docs/DESIGN.md §3 and train/model.py, step for step. */
-#ifndef NMT_ENGINE_H
-#define NMT_ENGINE_H
+#ifndef ENGINE_ENGINE_H
+#define ENGINE_ENGINE_H
 #include <stdint.h>
 
 #include "../nmt.h"   /* NMT_MAX_BEAM */
@@ -24,42 +24,42 @@ typedef struct {
 	 * increasing id order. */
 	const int32_t *shortlist;
 	int shortlist_len;
-	nmt_matrix out_w;           /* q8/q4 with a shortlist: its own rows gathered (data NULL otherwise) */
+	quant_matrix out_w;           /* q8/q4 with a shortlist: its own rows gathered (data NULL otherwise) */
 	const float *out_bias;      /* the output bias of those rows */
 
 	/* the beam (search.c) */
 	int n_live, n_fin;
-	nmt_guard_limits guard;     /* the repetition guard's limits, from its source */
+	text_guard_limits guard;     /* the repetition guard's limits, from its source */
 	int32_t prev[NMT_MAX_BEAM];         /* each live hypothesis's last token */
 	int live_slot[NMT_MAX_BEAM];        /* and where it sits in the history */
 	float live_score[NMT_MAX_BEAM];     /* and its log-probability */
-	struct nmt_finished {
+	struct engine_finished {
 		int step, slot;     /* where its last token sits in the history */
 		int len;            /* tokens, EOS included if it ended with one */
 		float logprob;
 		double score;
 	} fin[NMT_MAX_BEAM];
-} nmt_sentence;
+} engine_sentence;
 
-struct nmt_state;
+struct engine_state;
 
 /* A device that runs the encoder and the decoder's steps instead of this
  * CPU (family/gru/cuda.h), the search's bookkeeping staying here: each step it
  * returns every sentence's k best continuations, and it carries the
  * surviving rows' states over to the next step itself. */
-typedef struct nmt_device_ops {
+typedef struct engine_device_ops {
 	const char *name;
-	/* nmt_encode's work, for the prepared batch */
-	int (*encode)(void *dev, struct nmt_state *s, const int32_t *const *src);
-	/* nmt_decode_step's for rows s->row_sent / s->row_prev, then for each
+	/* engine_encode's work, for the prepared batch */
+	int (*encode)(void *dev, struct engine_state *s, const int32_t *const *src);
+	/* engine_decode_step's for rows s->row_sent / s->row_prev, then for each
 	 * sentence i with live rows its beam - n_fin best continuations into
 	 * s->cand[i * NMT_MAX_BEAM ..], s->n_cand[i] of them (search.c's
 	 * pick_candidates: value = live score + log-softmax, flat = row in the
 	 * sentence * Vt + target id) */
-	int (*step)(void *dev, struct nmt_state *s, int n);
+	int (*step)(void *dev, struct engine_state *s, int n);
 	/* the next step's row i continues from this step's row s->carry_from[i] */
-	int (*carry)(void *dev, struct nmt_state *s, int n);
-} nmt_device_ops;
+	int (*carry)(void *dev, struct engine_state *s, int n);
+} engine_device_ops;
 
 /* The batch's shortlists, one after the other, and their gathered output
  * rows. Built, reserved and freed by shortlist.c. */
@@ -73,7 +73,7 @@ typedef struct {
 	size_t cap_gathered;
 	float *gathered_f;          /* [2 * sum of lengths]: factors, then biases */
 	size_t cap_gathered_f;
-} nmt_shortlist_state;
+} engine_shortlist_state;
 
 /* The search's history per sentence: token, parent slot and log-probability
  * (of the hypothesis so far) of each pick, the outputs rebuilt from it, and
@@ -91,21 +91,21 @@ typedef struct {
 	size_t cap_att;
 	float *step_att;                   /* [rows, att_stride] this step's rows' (the decoder writes it) */
 	size_t cap_step_att;
-} nmt_history;
+} engine_history;
 
 /* Everything one thread needs to translate a batch of sentences, allocated
  * when the thread starts and grown only when a bigger batch than any before
- * arrives, in nmt_batch_prepare (never inside the decode loop). Nothing in
+ * arrives, in engine_batch_prepare (never inside the decode loop). Nothing in
  * it is shared. The model's own parts (encoder, decoder) sit beside the
  * ones every model shares (sentences and rows, shortlists, history), each
  * reserving and freeing its own buffers. */
-typedef struct nmt_state {
+typedef struct engine_state {
 	const nmt_model *m;
-	const struct nmt_ew *ew;    /* the element-wise kernels of the model's ISA (quant/ew.h) */
-	nmt_kscratch kq;            /* the matrix products' quantized activations */
+	const struct quant_ew *ew;    /* the element-wise kernels of the model's ISA (quant/ew.h) */
+	quant_kscratch kq;            /* the matrix products' quantized activations */
 	int beam;                   /* of the prepared batch */
 	int n_sents, cap_sents;
-	nmt_sentence *sent;         /* [cap_sents] */
+	engine_sentence *sent;         /* [cap_sents] */
 	int total_src, max_src;     /* positions of all sentences; the longest */
 
 	/* the rows of a step, as the search hands them to the decoder and
@@ -118,41 +118,41 @@ typedef struct nmt_state {
 	int cap_logit_stride;
 	int32_t *carry_from;        /* [R] the row of the step before that each row continues */
 	int guard_on;               /* the prepared batch runs the repetition guard */
-	nmt_guard_row *guard;       /* [R] what each row of this step may not continue with */
-	nmt_candidate *cand;        /* [cap_sents * NMT_MAX_BEAM] each sentence's best continuations */
+	text_guard_row *guard;       /* [R] what each row of this step may not continue with */
+	engine_candidate *cand;        /* [cap_sents * NMT_MAX_BEAM] each sentence's best continuations */
 	int *n_cand;                /* [cap_sents] */
 
 	union {                     /* the model family's own parts (its _data.h) */
-		nmt_gru_state gru;
-		nmt_ssru_state ssru;
+		gru_state gru;
+		ssru_state ssru;
 	};
-	nmt_shortlist_state sl;
-	nmt_history hist;
+	engine_shortlist_state sl;
+	engine_history hist;
 
 	/* a device running the model instead (NULL: this CPU), exchanging
 	 * candidates, carries and rows with the search every step */
-	const nmt_device_ops *dev_ops;
+	const engine_device_ops *dev_ops;
 	void *dev;
 
-	long rows_decoded;          /* decoder rows nmt_search has run, summed over calls */
-} nmt_state;
+	long rows_decoded;          /* decoder rows engine_search has run, summed over calls */
+} engine_state;
 
-int nmt_state_init(nmt_state *s, const nmt_model *m);
-void nmt_state_free(nmt_state *s);
+int engine_state_init(engine_state *s, const nmt_model *m);
+void engine_state_free(engine_state *s);
 
 /* Each part's buffers grown to hold what it is asked for (0, or -1 with
  * what was there kept), and freed. */
-int nmt_history_reserve(nmt_history *h, int n_sents, int steps);
+int engine_history_reserve(engine_history *h, int n_sents, int steps);
 /* With the attention option: room for every pick's attention over its
  * source, and this step's rows'. */
-int nmt_history_reserve_attention(nmt_history *h, int n_sents, int beam, int steps, int stride);
-void nmt_history_free(nmt_history *h);
-int nmt_shortlist_init(nmt_shortlist_state *sl, const nmt_model *m);
-void nmt_shortlist_free(nmt_shortlist_state *sl);
+int engine_history_reserve_attention(engine_history *h, int n_sents, int beam, int steps, int stride);
+void engine_history_free(engine_history *h);
+int engine_shortlist_init(engine_shortlist_state *sl, const nmt_model *m);
+void engine_shortlist_free(engine_shortlist_state *sl);
 /* Every sentence of the prepared batch's shortlist built into s->sl (the
  * model's shared ids first, s->sl.n_shared of them) and, for q8/q4, its own
  * output rows gathered; s->logit_stride set to the longest. 0 or -1. */
-int nmt_shortlists_build(nmt_state *s, const int32_t *const *src);
+int engine_shortlists_build(engine_state *s, const int32_t *const *src);
 
 typedef struct {
 	int use_shortlist;  /* restrict the output layer to the vocabulary map's shortlist, if the model has one */
@@ -161,30 +161,30 @@ typedef struct {
 	double alpha;   /* length normalization: score = logP / len^alpha */
 	int max_len;    /* 0: ceil(1.5 * S + 10) */
 	int guard;      /* 1: the repetition guard: no hypothesis loops (guard.h) */
-	int attention;  /* 1: keep each output token's attention (nmt_search_attention) */
+	int attention;  /* 1: keep each output token's attention (engine_search_attention) */
 	int split;      /* the translator's: 1 = each line is cut into sentences
 			 * (text/split.h), 0 = a line is one sentence */
 	int protect;    /* the translator's: 1 = protected spans come through verbatim (protect.h) */
 	int case_fold;  /* the translator's: 1 = a sentence in capitals is translated in
 			 * sentence case and given back in capitals (text/case.h) */
 	int html;       /* the translator's: 1 = lines are HTML fragments (markup.h) */
-} nmt_search_options;
+} engine_search_options;
 
 /* Set up a batch of n sentences, src[i][0..src_len[i]) each (EOS included,
  * src_len >= 1): buffers grown to fit, shortlists built and their output rows
  * gathered. The arrays are read here only. -1 if memory runs out. */
-int nmt_batch_prepare(nmt_state *s, int n, const int32_t *const *src, const int *src_len,
-		      const nmt_search_options *o);
+int engine_batch_prepare(engine_state *s, int n, const int32_t *const *src, const int *src_len,
+		      const engine_search_options *o);
 
 /* Encode the prepared batch's sources: fills states, keys and each
  * sentence's initial decoder state h0. */
-void nmt_encode(nmt_state *s, const int32_t *const *src);
+void engine_encode(engine_state *s, const int32_t *const *src);
 
 /* One decoder step for n rows: row i belongs to sentence s->row_sent[i]
  * (rows of a sentence adjacent), s->row_prev[i] is its previous token, s->h
  * its state. Writes s->h_next and the logits, row i at s->logits + i *
  * s->logit_stride over its sentence's output vocabulary. */
-void nmt_decode_step(nmt_state *s, int n);
+void engine_decode_step(engine_state *s, int n);
 
 typedef struct {
 	const int32_t *ids;   /* without EOS; points into the state */
@@ -193,26 +193,26 @@ typedef struct {
 	int len;
 	float logprob;        /* sum of token log-probabilities, EOS included */
 	float score;          /* logprob / (tokens incl. EOS)^alpha */
-} nmt_hypothesis;
+} engine_hypothesis;
 
 /* The output layer for n rows of the final hidden values x [n, emb]: the
  * logits, row i at s->logits + i * s->logit_stride, over its sentence's
  * output vocabulary (m->tgt_emb, tied, and m->out_bias). */
-void nmt_output_layer(nmt_state *s, const float *x, int n);
+void engine_output_layer(engine_state *s, const float *x, int n);
 
 /* Beam search over the encoded batch (train/search.py is the spec for each
  * sentence; sentences do not affect each other). Sentence i's best
  * hypotheses go to out[i * o->nbest ..], best first, n_out[i] of them.
  * 0, or -1 when the device (if any) fails. */
-int nmt_search(nmt_state *s, const nmt_search_options *o, nmt_hypothesis *out, int *n_out);
+int engine_search(engine_state *s, const engine_search_options *o, engine_hypothesis *out, int *n_out);
 
 /* With o->attention: the attention over sentence sent's source positions
  * (src_len floats, EOS last) of the decoder step that chose the token at
  * (step, slot) of a hypothesis's slots[]; NULL without. Valid until the
  * next batch is prepared. */
-const float *nmt_search_attention(const nmt_state *s, int sent, int step, int slot);
+const float *engine_search_attention(const engine_state *s, int sent, int step, int slot);
 
 /* ceil(1.5 * S + 10), docs/DESIGN.md §3. */
-int nmt_default_max_len(int src_len);
+int engine_default_max_len(int src_len);
 
 #endif

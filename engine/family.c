@@ -6,9 +6,9 @@
 #include "../family/gru/gru.h"
 #include "../family/ssru/ssru.h"
 
-static const nmt_family *const FAMILIES[] = { &nmt_family_gru, &nmt_family_ssru };
+static const engine_family *const FAMILIES[] = { &gru_family, &ssru_family };
 
-const nmt_family *nmt_family_for(const char *arch)
+const engine_family *engine_family_for(const char *arch)
 {
 	for (size_t i = 0; i < sizeof FAMILIES / sizeof FAMILIES[0]; i++)
 		if (strcmp(FAMILIES[i]->arch, arch) == 0)

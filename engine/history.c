@@ -1,4 +1,4 @@
-/* The search history's buffers (engine.h's nmt_history): reserved when a
+/* The search history's buffers (engine.h's engine_history): reserved when a
  * batch is prepared, never inside the decode loop. */
 #include <stdlib.h>
 #include <string.h>
@@ -7,9 +7,9 @@
 #include "../format/grow.h"
 
 /* Grow array p to n elements; a failure sets the caller's `failed`. */
-#define GROW(p, n) (failed |= nmt_grow(&(p), (n), sizeof *(p)))
+#define GROW(p, n) (failed |= format_grow(&(p), (n), sizeof *(p)))
 
-int nmt_history_reserve(nmt_history *h, int n_sents, int steps)
+int engine_history_reserve(engine_history *h, int n_sents, int steps)
 {
 	int failed = 0;
 	if (n_sents <= h->cap_sents && steps <= h->cap_steps)
@@ -31,7 +31,7 @@ int nmt_history_reserve(nmt_history *h, int n_sents, int steps)
 	return 0;
 }
 
-int nmt_history_reserve_attention(nmt_history *h, int n_sents, int beam, int steps, int stride)
+int engine_history_reserve_attention(engine_history *h, int n_sents, int beam, int steps, int stride)
 {
 	int failed = 0;
 	size_t hist = (size_t)n_sents * (size_t)steps * (size_t)beam * (size_t)stride;
@@ -51,7 +51,7 @@ int nmt_history_reserve_attention(nmt_history *h, int n_sents, int beam, int ste
 	return failed ? -1 : 0;
 }
 
-void nmt_history_free(nmt_history *h)
+void engine_history_free(engine_history *h)
 {
 	void *p[] = { h->tok, h->parent, h->lp, h->out_ids, h->out_slot, h->out_lp, h->att, h->step_att };
 	for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)

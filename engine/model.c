@@ -22,7 +22,7 @@
 static int open_vocab(const nmt_model *m, const char *tag, int expect_size, spm_model **out,
 		      char *err, size_t errlen)
 {
-	const nmt_section *s = nmt_format_find(&m->view, tag);
+	const format_section *s = format_find(&m->view, tag);
 	char why[200];
 
 	if (!s)
@@ -44,15 +44,15 @@ static int open_vocab(const nmt_model *m, const char *tag, int expect_size, spm_
 static int open_vocabs(nmt_model *m, char *err, size_t errlen)
 {
 	int rc;
-	if ((rc = open_vocab(m, NMT_TAG_SRC_VOCAB, m->d.src_vocab, &m->src_vocab, err, errlen)) != 0 ||
-	    (rc = open_vocab(m, NMT_TAG_TGT_VOCAB, m->d.tgt_vocab, &m->tgt_vocab, err, errlen)) != 0)
+	if ((rc = open_vocab(m, FORMAT_TAG_SRC_VOCAB, m->d.src_vocab, &m->src_vocab, err, errlen)) != 0 ||
+	    (rc = open_vocab(m, FORMAT_TAG_TGT_VOCAB, m->d.tgt_vocab, &m->tgt_vocab, err, errlen)) != 0)
 		return rc;
 	if (spm_bos_id(m->tgt_vocab) != m->d.bos_id || spm_eos_id(m->tgt_vocab) != m->d.eos_id)
 		return error_set(err, errlen, "corrupt model: target vocabulary's bos/eos ids differ from the metadata");
 	m->d.src_eos_id = spm_eos_id(m->src_vocab);
 	if (m->d.src_eos_id < 0)
 		return error_set(err, errlen, "source vocabulary has no end-of-sentence piece");
-	if (nmt_cases_build(m->src_vocab, &m->src_cases) != 0 || nmt_cases_build(m->tgt_vocab, &m->tgt_cases) != 0) {
+	if (text_cases_build(m->src_vocab, &m->src_cases) != 0 || text_cases_build(m->tgt_vocab, &m->tgt_cases) != 0) {
 		error_set(err, errlen, "out of memory");
 		return NMT_ERR_NO_MEMORY;
 	}
@@ -63,15 +63,15 @@ static int open_vocabs(nmt_model *m, char *err, size_t errlen)
  * whole target vocabulary. */
 static int open_vmap(nmt_model *m, char *err, size_t errlen)
 {
-	const nmt_section *s = nmt_format_find(&m->view, NMT_TAG_VMAP);
+	const format_section *s = format_find(&m->view, ENGINE_TAG_VMAP);
 	if (!s)
 		return 0;
-	if (nmt_vmap_open(s->data, s->size, m->d.tgt_vocab, &m->vmap, err, errlen) != 0)
+	if (engine_vmap_open(s->data, s->size, m->d.tgt_vocab, &m->vmap, err, errlen) != 0)
 		return -1;
 	m->has_vmap = 1;
 	long pad, from;
-	if (nmt_meta_get_long(m->meta, m->meta_len, "shortlist_pad", &pad) == 0 &&
-	    nmt_meta_get_long(m->meta, m->meta_len, "shortlist_pad_from", &from) == 0) {
+	if (format_meta_get_long(m->meta, m->meta_len, "shortlist_pad", &pad) == 0 &&
+	    format_meta_get_long(m->meta, m->meta_len, "shortlist_pad_from", &from) == 0) {
 		if (pad < 0 || pad > 64 || from < 0 || from > m->d.tgt_vocab)
 			return error_set(err, errlen, "corrupt model: shortlist_pad=%ld shortlist_pad_from=%ld", pad, from);
 		m->shortlist_pad = (int)pad;
@@ -95,24 +95,24 @@ static int build_shared_rows(nmt_model *m, char *err, size_t errlen)
 		free(marks);
 		return error_set(err, errlen, "out of memory");
 	}
-	n = nmt_vmap_shortlist(&m->vmap, NULL, 0, m->d.eos_id, Vt, marks, m->shared_ids);
+	n = engine_vmap_shortlist(&m->vmap, NULL, 0, m->d.eos_id, Vt, marks, m->shared_ids);
 	free(marks);
 	m->shared_bias = malloc((size_t)n * sizeof *m->shared_bias);
 	m->shared_factors = malloc((size_t)n * sizeof *m->shared_factors);
-	m->shared_codes = malloc(nmt_matrix_gather_bytes(&m->tgt_emb, n) + 1);
+	m->shared_codes = malloc(quant_matrix_gather_bytes(&m->tgt_emb, n) + 1);
 	if (!m->shared_bias || !m->shared_factors || !m->shared_codes)
 		return error_set(err, errlen, "out of memory");
 	for (int k = 0; k < n; k++)
 		m->shared_bias[k] = m->out_bias[m->shared_ids[k]];
 	m->n_shared = n;
-	if (m->tgt_emb.format != NMT_FMT_F32)
-		nmt_matrix_gather(&m->tgt_emb, m->shared_ids, n, m->shared_codes, m->shared_factors, &m->shared_w);
+	if (m->tgt_emb.format != FORMAT_F32)
+		quant_matrix_gather(&m->tgt_emb, m->shared_ids, n, m->shared_codes, m->shared_factors, &m->shared_w);
 	return 0;
 }
 
 /* ---- open / close ------------------------------------------------------- */
 
-int nmt_load_memory(const void *buf, size_t len, unsigned how, nmt_model **out,
+int engine_load_memory(const void *buf, size_t len, unsigned how, nmt_model **out,
 			  char *err, size_t errlen)
 {
 	nmt_model *m = calloc(1, sizeof *m);
@@ -127,33 +127,33 @@ int nmt_load_memory(const void *buf, size_t len, unsigned how, nmt_model **out,
 	m->map_len = len;
 	/* NMT_KERNELS forces an implementation (for tests and measurements). */
 	const char *kernels = getenv("NMT_KERNELS");
-	if (!(m->qdot = nmt_qdot_select(kernels))) {
+	if (!(m->qdot = quant_qdot_select(kernels))) {
 		error_set(err, errlen, "NMT_KERNELS=%s: unknown, or not supported by this CPU (scalar, avx2, avx512)", kernels);
 		rc = NMT_ERR_UNSUPPORTED;
 		goto fail;
 	}
-	if ((uintptr_t)buf % NMT_ALIGN != 0) {
-		error_set(err, errlen, "model buffer is not %d-byte aligned", NMT_ALIGN);
+	if ((uintptr_t)buf % FORMAT_ALIGN != 0) {
+		error_set(err, errlen, "model buffer is not %d-byte aligned", FORMAT_ALIGN);
 		rc = NMT_ERR_ARGUMENT;
 		goto fail;
 	}
-	int verify_all = (how & NMT_LOAD_VERIFY) != 0;
-	if (nmt_format_parse(buf, len, verify_all, &m->view, err, errlen) != 0)
+	int verify_all = (how & ENGINE_LOAD_VERIFY) != 0;
+	if (format_parse(buf, len, verify_all, &m->view, err, errlen) != 0)
 		goto fail;
 	m->verified_bulk = verify_all;
-	const nmt_section *meta = nmt_format_find(&m->view, NMT_TAG_META);
+	const format_section *meta = format_find(&m->view, FORMAT_TAG_META);
 	if (!meta) {
-		error_set(err, errlen, "corrupt model: missing \"%s\" section", NMT_TAG_META);
+		error_set(err, errlen, "corrupt model: missing \"%s\" section", FORMAT_TAG_META);
 		goto fail;
 	}
 	m->meta = (const char *)meta->data;
 	m->meta_len = (size_t)meta->size;
 	char arch[32];
-	if (nmt_meta_get(m->meta, m->meta_len, "arch", arch, sizeof arch) != 0 || !(m->family = nmt_family_for(arch))) {
+	if (format_meta_get(m->meta, m->meta_len, "arch", arch, sizeof arch) != 0 || !(m->family = engine_family_for(arch))) {
 		error_set(err, errlen, "unsupported model architecture (metadata \"arch\" is neither gru-fc-1 nor transformer-ssru)");
 		goto fail;
 	}
-	if (how & NMT_LOAD_METADATA) {
+	if (how & ENGINE_LOAD_METADATA) {
 		/* For listing models: reading the languages must not cost
 		 * binding the weights and computing the per-word tables. */
 		m->metadata_only = 1;
@@ -176,11 +176,11 @@ int nmt_load_memory(const void *buf, size_t len, unsigned how, nmt_model **out,
 	*out = m;
 	return 0;
 fail:
-	nmt_unload(m);
+	engine_unload(m);
 	return rc;
 }
 
-int nmt_load_file(const char *path, unsigned how, nmt_model **out, char *err, size_t errlen)
+int engine_load_file(const char *path, unsigned how, nmt_model **out, char *err, size_t errlen)
 {
 	struct stat st;
 	int fd = open(path, O_RDONLY);
@@ -195,7 +195,7 @@ int nmt_load_file(const char *path, unsigned how, nmt_model **out, char *err, si
 		error_set(err, errlen, "model %s is not a regular file", path);
 		return NMT_ERR_IO;
 	}
-	if (st.st_size < NMT_HEADER_SIZE) {
+	if (st.st_size < FORMAT_HEADER_SIZE) {
 		close(fd);
 		error_set(err, errlen, "%s: not an nmt model (file too small: %lld bytes)", path,
 			 (long long)st.st_size);
@@ -210,7 +210,7 @@ int nmt_load_file(const char *path, unsigned how, nmt_model **out, char *err, si
 		return no_memory ? NMT_ERR_NO_MEMORY : NMT_ERR_IO;
 	}
 	char why[256];
-	int rc = nmt_load_memory(map, len, how, out, why, sizeof why);
+	int rc = engine_load_memory(map, len, how, out, why, sizeof why);
 	if (rc != 0) {
 		munmap(map, len);
 		error_set(err, errlen, "%s: %s", path, why);
@@ -220,14 +220,14 @@ int nmt_load_file(const char *path, unsigned how, nmt_model **out, char *err, si
 	return 0;
 }
 
-void nmt_unload(nmt_model *m)
+void engine_unload(nmt_model *m)
 {
 	if (!m)
 		return;
 	spm_close(m->src_vocab);
 	spm_close(m->tgt_vocab);
-	nmt_cases_free(m->src_cases);
-	nmt_cases_free(m->tgt_cases);
+	text_cases_free(m->src_cases);
+	text_cases_free(m->tgt_cases);
 	if (m->owns_map)
 		munmap((void *)m->map, m->map_len);
 	free(m->owned_copy);
@@ -240,7 +240,7 @@ void nmt_unload(nmt_model *m)
 	free(m);
 }
 
-int nmt_meta_of(const nmt_model *m, const char *key, char *val, size_t vallen)
+int engine_meta_of(const nmt_model *m, const char *key, char *val, size_t vallen)
 {
-	return nmt_meta_get(m->meta, m->meta_len, key, val, vallen);
+	return format_meta_get(m->meta, m->meta_len, key, val, vallen);
 }

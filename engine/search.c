@@ -8,6 +8,7 @@
  *  - finished hypotheses are ranked by logP / len^alpha, stable.
  * Greedy decoding is beam 1. A sentence whose n best can no longer change
  * stops early (decided() below): its output is exactly the spec's. */
+#include <assert.h>
 #include <math.h>
 #include <string.h>
 
@@ -15,35 +16,36 @@
 #include "family.h"
 #include "../quant/ew.h"
 
-typedef nmt_candidate candidate;
-typedef struct nmt_finished finished_hyp;
+typedef engine_candidate candidate;
+typedef struct engine_finished finished_hyp;
 
-int nmt_default_max_len(int src_len)
+int engine_default_max_len(int src_len)
 {
 	return src_len + (src_len + 1) / 2 + 10;   /* ceil(1.5 S) + 10, in integers */
 }
 
 /* The size of a sentence's output layer: its shortlist, if any. */
-static int output_size(const nmt_state *s, const nmt_sentence *st)
+static int output_size(const engine_state *s, const engine_sentence *st)
 {
 	return st->shortlist_len > 0 ? st->shortlist_len : s->m->d.tgt_vocab;
 }
 
 /* Target id of output position k. A shortlist is in increasing id order, so
  * the "lower index wins" tie rule still means "lower id wins". */
-static int32_t output_id(const nmt_sentence *st, int k)
+static int32_t output_id(const engine_sentence *st, int k)
 {
+	assert(k >= 0 && (st->shortlist_len == 0 || k < st->shortlist_len));
 	return st->shortlist_len > 0 ? st->shortlist[k] : k;
 }
 
 /* Whether the repetition guard keeps id from following row g. */
-static int blocked(const nmt_state *s, const nmt_guard_row *g, int32_t id)
+static int blocked(const engine_state *s, const text_guard_row *g, int32_t id)
 {
-	nmt_piece_head h;
+	text_piece_head h;
 	if (g->n_ids == 0 && g->n_units == 0)
 		return 0;
-	nmt_guard_head(s->m->tgt_vocab, id, &h);
-	return nmt_guard_blocks(g, id, &h);
+	text_guard_head(s->m->tgt_vocab, id, &h);
+	return text_guard_blocks(g, id, &h);
 }
 
 /* A row's continuations at output positions [v0, v1), whose ids increase
@@ -56,11 +58,11 @@ static int blocked(const nmt_state *s, const nmt_guard_row *g, int32_t id)
  * the result is exactly that of offering every value of the full
  * log-softmax. (A NaN value ranks as -inf: with the bar at -inf every
  * value is offered.) A candidate's flat index is flat0 + its id. */
-static void offer_range(const nmt_state *s, const nmt_sentence *st, const nmt_guard_row *g, const float *x,
+static void offer_range(const engine_state *s, const engine_sentence *st, const text_guard_row *g, const float *x,
 			int v0, int v1, float max, float log_sum, float live, int flat0, int k, candidate *best,
 			int *count)
 {
-	const nmt_ew *ew = s->ew;
+	const quant_ew *ew = s->ew;
 	for (int v = v0; v < v1; v++) {
 		if (*count == k && best[k - 1].value > -INFINITY) {
 			v += ew->first_reaching(x + v, v1 - v, max, log_sum, live, best[k - 1].value);
@@ -69,17 +71,17 @@ static void offer_range(const nmt_state *s, const nmt_sentence *st, const nmt_gu
 		}
 		if (g && blocked(s, g, output_id(st, v)))
 			continue;
-		nmt_topk_offer(best, count, k, live + ((x[v] - max) - log_sum), flat0 + output_id(st, v));
+		engine_topk_offer(best, count, k, live + ((x[v] - max) - log_sum), flat0 + output_id(st, v));
 	}
 }
 
 /* Greedy: the output position of a row's best continuation, the lowest id
  * among equal values (topk.h), or -1 when there is no number to rank. */
-static int pick_greedy(const nmt_sentence *st, int Z, const float *x, int V, float max, float log_sum,
+static int pick_greedy(const engine_sentence *st, int Z, const float *x, int V, float max, float log_sum,
 		       float live)
 {
-	int a = nmt_topk_greedy(x, Z, max, log_sum, live);
-	int b = nmt_topk_greedy(x + Z, V - Z, max, log_sum, live);
+	int a = engine_topk_greedy(x, Z, max, log_sum, live);
+	int b = engine_topk_greedy(x + Z, V - Z, max, log_sum, live);
 	if (b >= 0)
 		b += Z;
 	if (a < 0 || b < 0)
@@ -103,15 +105,15 @@ static int cannot_enter(const candidate *best, int count, int k, float top)
 /* The k best continuations of a sentence's live rows, whose logits start at
  * row `row0`, as (value, row * Vt + id). A shortlist's shared part and its
  * own are each in id order, so each is a range of its own. */
-static int pick_candidates(nmt_state *s, const nmt_sentence *st, int row0, int k, candidate *best)
+static int pick_candidates(engine_state *s, const engine_sentence *st, int row0, int k, candidate *best)
 {
 	int V = output_size(s, st), Vt = s->m->d.tgt_vocab, count = 0;
 	int Z = st->shortlist_len > 0 ? s->sl.n_shared : 0;
-	const nmt_ew *ew = s->ew;
+	const quant_ew *ew = s->ew;
 
 	for (int i = 0; i < st->n_live; i++) {
 		const float *x = s->logits + (size_t)(row0 + i) * s->logit_stride;
-		const nmt_guard_row *g = s->guard_on ? &s->guard[row0 + i] : NULL;
+		const text_guard_row *g = s->guard_on ? &s->guard[row0 + i] : NULL;
 		float live = st->live_score[i];
 		if (cannot_enter(best, count, k, live))
 			continue;
@@ -146,29 +148,31 @@ static void rank_finished(finished_hyp *fin, int n)
 	}
 }
 
-static size_t history_at(const nmt_state *s, int sent, int step)
+static size_t history_at(const engine_state *s, int sent, int step)
 {
+	assert(sent >= 0 && sent < s->hist.cap_sents && step >= 0 && step < s->hist.cap_steps);
 	return ((size_t)sent * s->hist.cap_steps + (size_t)step) * NMT_MAX_BEAM;
 }
 
-static int32_t *history(const nmt_state *s, int32_t *base, int sent, int step)
+static int32_t *history(const engine_state *s, int32_t *base, int sent, int step)
 {
 	return base + history_at(s, sent, step);
 }
 
-static float *pick_attention(const nmt_state *s, int sent, int step, int slot)
+static float *pick_attention(const engine_state *s, int sent, int step, int slot)
 {
+	assert(sent < s->n_sents && step < s->hist.att_steps && slot >= 0 && slot < s->beam);
 	return s->hist.att + (((size_t)sent * s->hist.att_steps + (size_t)step) * s->beam + (size_t)slot) * s->hist.att_stride;
 }
 
-const float *nmt_search_attention(const nmt_state *s, int sent, int step, int slot)
+const float *engine_search_attention(const engine_state *s, int sent, int step, int slot)
 {
 	return s->hist.keep_att ? pick_attention(s, sent, step, slot) : NULL;
 }
 
 /* Follow the parent links back from (step, slot): the tokens, their slots
  * and their log-probabilities; drop a final EOS. */
-static int backtrack(const nmt_state *s, int sent, const finished_hyp *f, int32_t *ids, int32_t *slots, float *lp)
+static int backtrack(const engine_state *s, int sent, const finished_hyp *f, int32_t *ids, int32_t *slots, float *lp)
 {
 	int slot = f->slot;
 	for (int t = f->step; t >= 0; t--) {
@@ -190,10 +194,10 @@ static finished_hyp make_finished(int step, int slot, int len, float logprob, do
 }
 
 /* Every sentence starts from BOS with one live hypothesis, in row i. */
-static void start(nmt_state *s)
+static void start(engine_state *s)
 {
 	for (int i = 0; i < s->n_sents; i++) {
-		nmt_sentence *st = &s->sent[i];
+		engine_sentence *st = &s->sent[i];
 		st->n_live = 1;
 		st->n_fin = 0;
 		st->prev[0] = s->m->d.bos_id;
@@ -206,22 +210,22 @@ static void start(nmt_state *s)
 
 /* The repetition guard's rules for the live hypothesis of sentence sent
  * whose last token sits at (step - 1, slot): from its last pieces. */
-static void guard_row(nmt_state *s, int sent, int step, int slot, nmt_guard_row *g)
+static void guard_row(engine_state *s, int sent, int step, int slot, text_guard_row *g)
 {
-	const nmt_sentence *st = &s->sent[sent];
-	int32_t hist[NMT_GUARD_WINDOW];
-	int want = nmt_guard_window(&st->guard), n = step < want ? step : want;
+	const engine_sentence *st = &s->sent[sent];
+	int32_t hist[TEXT_GUARD_WINDOW];
+	int want = text_guard_window(&st->guard), n = step < want ? step : want;
 	for (int t = step - 1, k = n - 1; k >= 0; t--, k--) {
 		hist[k] = history(s, s->hist.tok, sent, t)[slot];
 		slot = history(s, s->hist.parent, sent, t)[slot];
 	}
-	nmt_guard_row_build(s->m->tgt_vocab, s->m->tgt_cases, &st->guard, hist, n, g);
+	text_guard_row_build(s->m->tgt_vocab, s->m->tgt_cases, &st->guard, hist, n, g);
 }
 
 /* The rows of this step: every live hypothesis of every sentence still
  * being decoded, grouped by sentence, and what the guard keeps each from.
  * Returns how many. */
-static int gather_rows(nmt_state *s, int step)
+static int gather_rows(engine_state *s, int step)
 {
 	int n = 0;
 	for (int i = 0; i < s->n_sents; i++)
@@ -236,7 +240,7 @@ static int gather_rows(nmt_state *s, int step)
 
 /* Sentence `sent`'s k best continuations, whose rows start at row0: from
  * this step's logits, or as the device picked them. */
-static int candidates(nmt_state *s, int sent, int row0, int k, candidate *best)
+static int candidates(engine_state *s, int sent, int row0, int k, candidate *best)
 {
 	if (!s->dev_ops)
 		return pick_candidates(s, &s->sent[sent], row0, k, best);
@@ -253,7 +257,7 @@ static int candidates(nmt_state *s, int sent, int row0, int k, candidate *best)
  * A later finished hypothesis that only ties ranks after the earlier ones
  * (the ranking is stable), so the n best cannot change and the search can
  * stop this sentence: its output is exactly that of searching on. */
-static int decided(const nmt_sentence *st, int step, const nmt_search_options *o)
+static int decided(const engine_sentence *st, int step, const engine_search_options *o)
 {
 	if (st->n_live == 0 || st->n_fin < o->nbest)
 		return 0;
@@ -277,9 +281,9 @@ static int decided(const nmt_sentence *st, int step, const nmt_search_options *o
  * continuations become finished hypotheses (EOS) or its next live rows,
  * numbered from *next_row on, each continuing from the state of the row
  * s->carry_from names. */
-static void advance(nmt_state *s, int sent, int row0, int step, const nmt_search_options *o, int *next_row)
+static void advance(engine_state *s, int sent, int row0, int step, const engine_search_options *o, int *next_row)
 {
-	nmt_sentence *st = &s->sent[sent];
+	engine_sentence *st = &s->sent[sent];
 	int Vt = s->m->d.tgt_vocab;
 	candidate best[NMT_MAX_BEAM];
 	int parent_slot[NMT_MAX_BEAM];   /* live_slot is rewritten below while still needed */
@@ -319,10 +323,10 @@ static void advance(nmt_state *s, int sent, int row0, int step, const nmt_search
 
 /* Decode this step's n rows: here, or on the device, which also picks the
  * candidates. */
-static int decode(nmt_state *s, int n)
+static int decode(engine_state *s, int n)
 {
 	if (!s->dev_ops) {
-		nmt_decode_step(s, n);
+		engine_decode_step(s, n);
 		return 0;
 	}
 	return s->dev_ops->step(s->dev, s, n);
@@ -330,7 +334,7 @@ static int decode(nmt_state *s, int n)
 
 /* The surviving rows' states carried over to the next step (the family's,
  * or the device's), dropping finished hypotheses and sentences. */
-static int carry(nmt_state *s, int n)
+static int carry(engine_state *s, int n)
 {
 	if (s->dev_ops)
 		return s->dev_ops->carry(s->dev, s, n);
@@ -338,7 +342,7 @@ static int carry(nmt_state *s, int n)
 	return 0;
 }
 
-int nmt_search(nmt_state *s, const nmt_search_options *o, nmt_hypothesis *out, int *n_out)
+int engine_search(engine_state *s, const engine_search_options *o, engine_hypothesis *out, int *n_out)
 {
 	start(s);
 	for (int step = 0;; step++) {
@@ -358,14 +362,14 @@ int nmt_search(nmt_state *s, const nmt_search_options *o, nmt_hypothesis *out, i
 			return -1;
 	}
 	for (int i = 0; i < s->n_sents; i++) {
-		nmt_sentence *st = &s->sent[i];
+		engine_sentence *st = &s->sent[i];
 		rank_finished(st->fin, st->n_fin);
 		n_out[i] = st->n_fin < o->nbest ? st->n_fin : o->nbest;
 		for (int k = 0; k < n_out[i]; k++) {
 			size_t at = ((size_t)i * NMT_MAX_BEAM + (size_t)k) * s->hist.cap_steps;
 			int32_t *ids = s->hist.out_ids + at, *slots = s->hist.out_slot + at;
 			float *lp = s->hist.out_lp + at;
-			out[i * o->nbest + k] = (nmt_hypothesis){ .ids = ids, .slots = slots, .token_lp = lp,
+			out[i * o->nbest + k] = (engine_hypothesis){ .ids = ids, .slots = slots, .token_lp = lp,
 								 .len = backtrack(s, i, &st->fin[k], ids, slots, lp),
 								 .logprob = st->fin[k].logprob,
 								 .score = (float)st->fin[k].score };

@@ -1,6 +1,7 @@
-/* The batch's shortlists (engine.h's nmt_shortlist_state): each sentence's
+/* The batch's shortlists (engine.h's engine_shortlist_state): each sentence's
  * output vocabulary from the vocabulary map (vmap.h), and for q8/q4 its
  * own rows of the output layer gathered once for the whole batch. */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,16 +9,16 @@
 #include "../format/grow.h"
 
 /* Grow array p to n elements; a failure sets the caller's `failed`. */
-#define GROW(p, n) (failed |= nmt_grow(&(p), (n), sizeof *(p)))
+#define GROW(p, n) (failed |= format_grow(&(p), (n), sizeof *(p)))
 
-int nmt_shortlist_init(nmt_shortlist_state *sl, const nmt_model *m)
+int engine_shortlist_init(engine_shortlist_state *sl, const nmt_model *m)
 {
 	memset(sl, 0, sizeof *sl);
 	sl->marks = calloc((size_t)m->d.tgt_vocab, 1);
 	return sl->marks ? 0 : -1;
 }
 
-void nmt_shortlist_free(nmt_shortlist_state *sl)
+void engine_shortlist_free(engine_shortlist_state *sl)
 {
 	free(sl->ids);
 	free(sl->marks);
@@ -76,11 +77,11 @@ static int pad_shortlist(const nmt_model *m, int32_t *list, int Z, int n)
 /* Sentence i's shortlist into out (room for n_shared + Vt ids): the shared
  * ids, then its own in id order, the whole list in id order when
  * n_shared == 0. Returns its length. */
-static int build_shortlist(nmt_state *s, const int32_t *src, int i, int32_t *out)
+static int build_shortlist(engine_state *s, const int32_t *src, int i, int32_t *out)
 {
 	const nmt_model *m = s->m;
 	int Z = s->sl.n_shared;
-	int n = nmt_vmap_shortlist(&m->vmap, src, s->sent[i].src_len - 1, m->d.eos_id, m->d.tgt_vocab,
+	int n = engine_vmap_shortlist(&m->vmap, src, s->sent[i].src_len - 1, m->d.eos_id, m->d.tgt_vocab,
 				   s->sl.marks, out + Z);
 	if (Z == 0)
 		return pad_shortlist(m, out, 0, n);
@@ -88,9 +89,21 @@ static int build_shortlist(nmt_state *s, const int32_t *src, int i, int32_t *out
 	return pad_shortlist(m, out, Z, Z + remove_shared(out + Z, n, m->shared_ids, Z));
 }
 
+#ifndef NDEBUG
+/* Whether a shortlist holds only target ids, its shared part and its own
+ * each in increasing order (what the search's tie rule relies on). */
+static int in_order(const int32_t *ids, int n_shared, int n, int vocab)
+{
+	for (int k = 0; k < n; k++)
+		if (ids[k] < 0 || ids[k] >= vocab || (k > 0 && k != n_shared && ids[k] <= ids[k - 1]))
+			return 0;
+	return 1;
+}
+#endif
+
 /* Build every sentence's shortlist into s->sl.ids, one after the
  * other; 0 on success. */
-static int build_shortlists(nmt_state *s, const int32_t *const *src)
+static int build_shortlists(engine_state *s, const int32_t *const *src)
 {
 	int failed = 0;
 	const nmt_model *m = s->m;
@@ -106,8 +119,9 @@ static int build_shortlists(nmt_state *s, const int32_t *const *src)
 				return -1;
 			s->sl.cap_ids = cap;
 		}
-		nmt_sentence *st = &s->sent[i];
+		engine_sentence *st = &s->sent[i];
 		st->shortlist_len = build_shortlist(s, src[i], i, s->sl.ids + used);
+		assert(in_order(s->sl.ids + used, s->sl.n_shared, st->shortlist_len, m->d.tgt_vocab));
 		used += (size_t)st->shortlist_len;
 	}
 	used = 0;   /* the array has stopped moving: point into it */
@@ -121,14 +135,14 @@ static int build_shortlists(nmt_state *s, const int32_t *const *src)
 /* Gather each shortlist's own rows (past the shared ones, which the model
  * holds gathered) of the (q8/q4) output layer and their biases, once for
  * the whole batch; 0 on success. */
-static int gather_output_rows(nmt_state *s)
+static int gather_output_rows(engine_state *s)
 {
 	int failed = 0;
 	const nmt_model *m = s->m;
 	size_t bytes = 0, floats = 0;
 
 	for (int i = 0; i < s->n_sents; i++) {
-		bytes += nmt_matrix_gather_bytes(&m->tgt_emb, s->sent[i].shortlist_len - s->sl.n_shared);
+		bytes += quant_matrix_gather_bytes(&m->tgt_emb, s->sent[i].shortlist_len - s->sl.n_shared);
 		floats += 2 * (size_t)(s->sent[i].shortlist_len - s->sl.n_shared);
 	}
 	if (bytes > s->sl.cap_gathered) {
@@ -145,21 +159,21 @@ static int gather_output_rows(nmt_state *s)
 	}
 	bytes = floats = 0;
 	for (int i = 0; i < s->n_sents; i++) {
-		nmt_sentence *st = &s->sent[i];
+		engine_sentence *st = &s->sent[i];
 		int n = st->shortlist_len - s->sl.n_shared;
 		const int32_t *own = st->shortlist + s->sl.n_shared;
 		float *factors = s->sl.gathered_f + floats, *bias = factors + n;
-		nmt_matrix_gather(&m->tgt_emb, own, n, s->sl.gathered + bytes, factors, &st->out_w);
+		quant_matrix_gather(&m->tgt_emb, own, n, s->sl.gathered + bytes, factors, &st->out_w);
 		for (int k = 0; k < n; k++)
 			bias[k] = m->out_bias[own[k]];
 		st->out_bias = bias;
-		bytes += nmt_matrix_gather_bytes(&m->tgt_emb, n);
+		bytes += quant_matrix_gather_bytes(&m->tgt_emb, n);
 		floats += 2 * (size_t)n;
 	}
 	return 0;
 }
 
-int nmt_shortlists_build(nmt_state *s, const int32_t *const *src)
+int engine_shortlists_build(engine_state *s, const int32_t *const *src)
 {
 	if (build_shortlists(s, src) != 0)
 		return -1;
@@ -171,5 +185,5 @@ int nmt_shortlists_build(nmt_state *s, const int32_t *const *src)
 	 * share each decoded weight, and which beat one dot product per row
 	 * even for a single row (greedy q4: 5% faster overall). f32 rows are
 	 * read in place anyway. */
-	return s->m->tgt_emb.format != NMT_FMT_F32 ? gather_output_rows(s) : 0;
+	return s->m->tgt_emb.format != FORMAT_F32 ? gather_output_rows(s) : 0;
 }

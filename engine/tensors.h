@@ -2,8 +2,8 @@
  * every family's weights are found here, their shapes checked against what
  * the family's dimensions imply and their bytes against the weights
  * section, then used in place. */
-#ifndef NMT_ENGINE_TENSORS_H
-#define NMT_ENGINE_TENSORS_H
+#ifndef ENGINE_TENSORS_H
+#define ENGINE_TENSORS_H
 #include <stddef.h>
 #include <stdint.h>
 
@@ -13,16 +13,16 @@
 typedef struct {
 	const uint8_t *dir;         /* directory entries */
 	uint32_t count;
-	const nmt_section *weights;
-} nmt_tensor_dir;
+	const format_section *weights;
+} engine_tensor_dir;
 
 /* The tensor directory and weights sections of a parsed file, checked. */
-int nmt_tensor_dir_open(const nmt_file_view *v, nmt_tensor_dir *td, char *err, size_t errlen);
+int engine_tensor_dir_open(const format_file_view *v, engine_tensor_dir *td, char *err, size_t errlen);
 /* A tensor of exactly rows x cols f32 values (vectors are 1 x n). */
-int nmt_bind_f32(const nmt_tensor_dir *td, const char *name, int rows, int cols, const float **data,
+int engine_bind_f32(const engine_tensor_dir *td, const char *name, int rows, int cols, const float **data,
 		 char *err, size_t errlen);
 /* A matrix: f32, or q8/q4 codes followed by row factors (format/weights.h). */
-int nmt_bind_matrix(const nmt_tensor_dir *td, const char *name, int rows, int cols, nmt_matrix *w,
+int engine_bind_matrix(const engine_tensor_dir *td, const char *name, int rows, int cols, quant_matrix *w,
 		    char *err, size_t errlen);
 
 #endif

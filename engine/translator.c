@@ -9,28 +9,28 @@
 #include "../text/segment.h"
 #include "../text/align.h"
 
-nmt_translator *nmt_translator_new(const nmt_model *m)
+engine_translator *engine_translator_new(const nmt_model *m)
 {
-	nmt_translator *t = calloc(1, sizeof *t);
+	engine_translator *t = calloc(1, sizeof *t);
 	char lang[16];
 
 	if (!t)
 		return NULL;
 	t->m = m;
-	t->lang = nmt_split_lang_for(nmt_meta_of(m, "src_lang", lang, sizeof lang) == 0 ? lang : NULL);
+	t->lang = text_split_lang_for(engine_meta_of(m, "src_lang", lang, sizeof lang) == 0 ? lang : NULL);
 	t->src_scratch = spm_scratch_new();
 	t->tgt_scratch = spm_scratch_new();
 	t->word_scratch = spm_scratch_new();
-	if (!t->src_scratch || !t->tgt_scratch || !t->word_scratch || nmt_state_init(&t->state, m) != 0) {
-		nmt_translator_free(t);
+	if (!t->src_scratch || !t->tgt_scratch || !t->word_scratch || engine_state_init(&t->state, m) != 0) {
+		engine_translator_free(t);
 		return NULL;
 	}
 	return t;
 }
 
-int nmt_translator_new_on(const nmt_model *m, int device, nmt_translator **out, char *err, size_t errlen)
+int engine_translator_new_on(const nmt_model *m, int device, engine_translator **out, char *err, size_t errlen)
 {
-	nmt_translator *t = nmt_translator_new(m);
+	engine_translator *t = engine_translator_new(m);
 
 	*out = NULL;
 	if (!t) {
@@ -38,9 +38,9 @@ int nmt_translator_new_on(const nmt_model *m, int device, nmt_translator **out, 
 		return NMT_ERR_NO_MEMORY;
 	}
 	if (device == NMT_DEVICE_CUDA) {
-		int rc = nmt_cuda_open(m, &t->state.dev_ops, &t->state.dev, err, errlen);
+		int rc = gru_cuda_open(m, &t->state.dev_ops, &t->state.dev, err, errlen);
 		if (rc != 0) {
-			nmt_translator_free(t);
+			engine_translator_free(t);
 			return rc;
 		}
 	}
@@ -48,14 +48,14 @@ int nmt_translator_new_on(const nmt_model *m, int device, nmt_translator **out, 
 	return 0;
 }
 
-void nmt_translator_free(nmt_translator *t)
+void engine_translator_free(engine_translator *t)
 {
 	if (!t)
 		return;
 	if (t->state.dev)
-		nmt_cuda_close(t->state.dev);
+		gru_cuda_close(t->state.dev);
 	if (t->state.m)
-		nmt_state_free(&t->state);
+		engine_state_free(&t->state);
 	spm_scratch_free(t->src_scratch);
 	spm_scratch_free(t->tgt_scratch);
 	spm_scratch_free(t->word_scratch);
@@ -66,7 +66,7 @@ void nmt_translator_free(nmt_translator *t)
 	free(t->word_src);
 	free(t->sums);
 	free(t->pairs);
-	nmt_markup_free(t->markup);
+	text_markup_free(t->markup);
 	free(t->rev);
 	for (int k = 0; k < NMT_MAX_BEAM; k++)
 		free(t->line_rev[k]);
@@ -94,18 +94,18 @@ void nmt_translator_free(nmt_translator *t)
 }
 
 /* Room for n lines and passes of pass units. */
-static int reserve_lines(nmt_translator *t, int n, int pass)
+static int reserve_lines(engine_translator *t, int n, int pass)
 {
 	if (n + 1 > t->lines_cap) {
-		if (nmt_grow(&t->line_first, (size_t)n + 1, sizeof *t->line_first) != 0)
+		if (format_grow(&t->line_first, (size_t)n + 1, sizeof *t->line_first) != 0)
 			return -1;
 		t->lines_cap = n + 1;
 	}
 	if (pass > t->pass_cap) {
 		size_t P = (size_t)pass;
-		if (nmt_grow(&t->src, P, sizeof *t->src) | nmt_grow(&t->batch_len, P, sizeof *t->batch_len) |
-		    nmt_grow(&t->hyps, P * NMT_MAX_BEAM, sizeof *t->hyps) | nmt_grow(&t->n_hyps, P, sizeof *t->n_hyps) |
-		    nmt_grow(&t->retry, P, sizeof *t->retry))
+		if (format_grow(&t->src, P, sizeof *t->src) | format_grow(&t->batch_len, P, sizeof *t->batch_len) |
+		    format_grow(&t->hyps, P * NMT_MAX_BEAM, sizeof *t->hyps) | format_grow(&t->n_hyps, P, sizeof *t->n_hyps) |
+		    format_grow(&t->retry, P, sizeof *t->retry))
 			return -1;
 		t->pass_cap = pass;
 	}
@@ -117,19 +117,19 @@ static int reserve_lines(nmt_translator *t, int n, int pass)
  * spans), whose first word is word0 of the line; spans[0..n_spans) the
  * sentence's protected spans, of which the unit takes those in its
  * words. */
-static int add_unit(nmt_translator *t, const int32_t *ids, const int *words, int n, int word0,
-		    const nmt_protected *spans, int n_spans, const char *gap, size_t gap_len, size_t *used)
+static int add_unit(engine_translator *t, const int32_t *ids, const int *words, int n, int word0,
+		    const text_protected *spans, int n_spans, const char *gap, size_t gap_len, size_t *used)
 {
 	if (t->n_units == t->units_cap) {
 		int cap = t->units_cap ? 2 * t->units_cap : 64;
-		if (nmt_grow(&t->units, (size_t)cap, sizeof *t->units) | nmt_grow(&t->order, (size_t)cap, sizeof *t->order))
+		if (format_grow(&t->units, (size_t)cap, sizeof *t->units) | format_grow(&t->order, (size_t)cap, sizeof *t->order))
 			return -1;
 		t->units_cap = cap;
 	}
 	size_t need = *used + (size_t)n + 1;
 	if (need > t->ids_cap) {
 		size_t cap = need > 2 * t->ids_cap ? need : 2 * t->ids_cap;
-		if (nmt_grow(&t->ids, cap, sizeof *t->ids) != 0 || nmt_grow(&t->src_word, cap, sizeof *t->src_word) != 0)
+		if (format_grow(&t->ids, cap, sizeof *t->ids) != 0 || format_grow(&t->src_word, cap, sizeof *t->src_word) != 0)
 			return -1;
 		t->ids_cap = cap;
 	}
@@ -142,11 +142,11 @@ static int add_unit(nmt_translator *t, const int32_t *ids, const int *words, int
 		n_words = words[i] - first_word + 1;
 	}
 	unit u = { .ids_off = *used, .n_ids = n + 1, .gap = gap, .gap_len = gap_len,
-		   .src_word_off = word0 + nmt_protected_word(spans, n_spans, first_word), .n_src_words = n_words,
+		   .src_word_off = word0 + text_protected_word(spans, n_spans, first_word), .n_src_words = n_words,
 		   .span_first = (int)t->n_spans };
 	for (int k = 0; k < n_spans; k++)   /* its spans, their words counted from its first */
 		if (spans[k].src_word >= first_word && spans[k].src_word < first_word + n_words) {
-			if (nmt_reserve(&t->spans, &t->spans_cap, t->n_spans + 1, sizeof *t->spans) != 0)
+			if (format_reserve(&t->spans, &t->spans_cap, t->n_spans + 1, sizeof *t->spans) != 0)
 				return -1;
 			t->spans[t->n_spans] = spans[k];
 			t->spans[t->n_spans++].src_word -= first_word;
@@ -158,8 +158,8 @@ static int add_unit(nmt_translator *t, const int32_t *ids, const int *words, int
 }
 
 /* add_sentence's work, its spans (if any) replaced in text. */
-static int add_sentence_text(nmt_translator *t, const nmt_search_options *o, const char *text, size_t len, int word0,
-			     const nmt_protected *spans, int n_spans, const char *gap, size_t gap_len, size_t *used)
+static int add_sentence_text(engine_translator *t, const engine_search_options *o, const char *text, size_t len, int word0,
+			     const text_protected *spans, int n_spans, const char *gap, size_t gap_len, size_t *used)
 {
 	const int32_t *ids;
 	const int *words = NULL;
@@ -168,7 +168,7 @@ static int add_sentence_text(nmt_translator *t, const nmt_search_options *o, con
 	if (spm_encode(t->m->src_vocab, t->src_scratch, text, len, &ids, &n) != 0 || n >= (size_t)1 << 24)
 		return -1;
 	if ((o->attention || n_spans > 0) && n > 0) {
-		if (nmt_reserve(&t->piece_word, &t->piece_word_cap, n, sizeof *t->piece_word) != 0)
+		if (format_reserve(&t->piece_word, &t->piece_word_cap, n, sizeof *t->piece_word) != 0)
 			return -1;
 		words = t->piece_word;
 	}
@@ -176,12 +176,12 @@ static int add_sentence_text(nmt_translator *t, const nmt_search_options *o, con
 		return add_unit(t, ids, NULL, 0, word0, NULL, 0, gap, gap_len, used);
 	int words_before = 0;   /* in the chunks before pos */
 	for (int pos = 0; pos < (int)n;) {
-		int k = nmt_segment_length(t->m->src_vocab, ids + pos, (int)n - pos);
+		int k = text_segment_length(t->m->src_vocab, ids + pos, (int)n - pos);
 		/* a chunk's piece words found in it alone (finding them decodes each
 		 * prefix: quadratic in the pieces) and numbered from the sentence's
 		 * first; chunks end before a word, so no word is split between two */
 		if (words) {
-			int w = nmt_piece_words(t->m->src_vocab, t->word_scratch, ids + pos, k, 1, t->piece_word + pos);
+			int w = text_piece_words(t->m->src_vocab, t->word_scratch, ids + pos, k, 1, t->piece_word + pos);
 			if (w < 0)
 				return -1;
 			for (int i = pos; i < pos + k; i++)
@@ -198,39 +198,39 @@ static int add_sentence_text(nmt_translator *t, const nmt_search_options *o, con
 
 /* Whether sentence text[0..len) is written in capitals (text/case.h),
  * its protected spans[0..n_spans) (a URL, a code) not looked at. */
-static int in_capitals(const char *text, size_t len, const nmt_protected *spans, int n_spans)
+static int in_capitals(const char *text, size_t len, const text_protected *spans, int n_spans)
 {
-	nmt_case_count c = { 0 };
+	text_case_count c = { 0 };
 	const char *from = text;
 	for (int k = 0; k < n_spans; k++) {
-		nmt_case_scan(from, (size_t)(spans[k].text - from), &c);
+		text_case_scan(from, (size_t)(spans[k].text - from), &c);
 		from = spans[k].text + spans[k].len;
 	}
-	nmt_case_scan(from, (size_t)(text + len - from), &c);
-	return nmt_case_is_capitals(&c);
+	text_case_scan(from, (size_t)(text + len - from), &c);
+	return text_case_is_capitals(&c);
 }
 
 /* text[0..len) with its protected spans replaced by the language's
  * placeholder (protect.h), into t->subst; the spans into t->sent_spans[0..
  * *n_spans). Returns the substituted length, or (size_t)-1. */
-static size_t protect(nmt_translator *t, const char *text, size_t len, int *n_spans)
+static size_t protect(engine_translator *t, const char *text, size_t len, int *n_spans)
 {
 	size_t p = strlen(t->lang->placeholder);
-	if (nmt_reserve(&t->subst, &t->subst_cap, len * (p + 2) + 1, 1) != 0 ||
-	    nmt_reserve(&t->sent_spans, &t->sent_spans_cap, len, sizeof *t->sent_spans) != 0)
+	if (format_reserve(&t->subst, &t->subst_cap, len * (p + 2) + 1, 1) != 0 ||
+	    format_reserve(&t->sent_spans, &t->sent_spans_cap, len, sizeof *t->sent_spans) != 0)
 		return (size_t)-1;
-	return nmt_protect_source(t->lang, text, len, t->subst, t->sent_spans, (int)len, n_spans);
+	return text_protect_source(t->lang, text, len, t->subst, t->sent_spans, (int)len, n_spans);
 }
 
 /* One sentence's units: its pieces, in chunks of at most
- * NMT_SEGMENT_PIECES (segment.h), the first joined by gap, the others by
+ * TEXT_SEGMENT_PIECES (segment.h), the first joined by gap, the others by
  * a space; with alignments, the source words of its pieces, the first
  * being word0 of the line; with o->protect, translated with its protected
  * spans replaced by the language's placeholder (protect.h); with
  * o->case_fold and the sentence in capitals, in sentence case (text/case.h)
  * but for the spans found as written, its spans found again in that
  * ("WWW.A.COM" is a URL only as "www.a.com") and put back as written. */
-static int add_sentence(nmt_translator *t, const nmt_search_options *o, const char *text, size_t len, int word0,
+static int add_sentence(engine_translator *t, const engine_search_options *o, const char *text, size_t len, int word0,
 			const char *gap, size_t gap_len, size_t *used)
 {
 	const char *written = text;
@@ -243,9 +243,9 @@ static int add_sentence(nmt_translator *t, const nmt_search_options *o, const ch
 		text = t->subst;
 	}
 	if (o->case_fold && in_capitals(written, written_len, t->sent_spans, n_spans)) {
-		if (nmt_reserve(&t->cased, &t->cased_cap, written_len + 1, 1) != 0)
+		if (format_reserve(&t->cased, &t->cased_cap, written_len + 1, 1) != 0)
 			return -1;
-		nmt_case_to_sentence(written, written_len, t->cased);   /* (the same length) */
+		text_case_to_sentence(written, written_len, t->cased);   /* (the same length) */
 		/* what is protected as written stays so: a quoted name in capitals
 		 * ("EL CORAZON") is one only in capitals */
 		for (int k = 0; k < n_spans; k++)
@@ -273,14 +273,14 @@ static int count_words(const char *text, size_t len)
 {
 	int words = 0;
 	for (size_t i = 0; i < len; i++)
-		words += !nmt_split_is_space((unsigned char)text[i]) && (i == 0 || nmt_split_is_space((unsigned char)text[i - 1]));
+		words += !text_split_is_space((unsigned char)text[i]) && (i == 0 || text_split_is_space((unsigned char)text[i - 1]));
 	return words;
 }
 
 /* Line i's units: its sentences (text/split.h), each joined to the one
  * before by the whitespace between them in the line; or, with splitting
  * off, the whole line as one sentence. */
-static int add_line(nmt_translator *t, const nmt_search_options *o, int i, const char *line, size_t len,
+static int add_line(engine_translator *t, const engine_search_options *o, int i, const char *line, size_t len,
 		    size_t *used)
 {
 	size_t pos = 0, start, end, prev_end = 0;
@@ -291,7 +291,7 @@ static int add_line(nmt_translator *t, const nmt_search_options *o, int i, const
 	t->line_first[i] = t->n_units;
 	if (!o->split)
 		return add_sentence(t, o, line, len, 0, "", 0, used);
-	while (nmt_split_next(t->lang, line, len, &pos, &start, &end)) {
+	while (text_split_next(t->lang, line, len, &pos, &start, &end)) {
 		const char *gap = first ? "" : line + prev_end;
 		if (add_sentence(t, o, line + start, end - start, word0, gap, first ? 0 : start - prev_end, used) != 0)
 			return -1;
@@ -303,27 +303,27 @@ static int add_line(nmt_translator *t, const nmt_search_options *o, int i, const
 }
 
 /* Encode the prepared batch t->src and search it, here or on the device. */
-static int run_model(nmt_translator *t, const nmt_search_options *o, char *err, size_t errlen)
+static int run_model(engine_translator *t, const engine_search_options *o, char *err, size_t errlen)
 {
-	nmt_state *s = &t->state;
+	engine_state *s = &t->state;
 	if (!s->dev_ops) {
-		nmt_encode(s, t->src);
-		return nmt_search(s, o, t->hyps, t->n_hyps);
+		engine_encode(s, t->src);
+		return engine_search(s, o, t->hyps, t->n_hyps);
 	}
-	if (s->dev_ops->encode(s->dev, s, t->src) != 0 || nmt_search(s, o, t->hyps, t->n_hyps) != 0) {
-		snprintf(err, errlen, "%s: %s", s->dev_ops->name, nmt_cuda_error(s->dev));
+	if (s->dev_ops->encode(s->dev, s, t->src) != 0 || engine_search(s, o, t->hyps, t->n_hyps) != 0) {
+		snprintf(err, errlen, "%s: %s", s->dev_ops->name, gru_cuda_error(s->dev));
 		return -1;
 	}
 	return 0;
 }
 
 /* Whether one of the n hypotheses of unit u loops (guard.h). */
-static int loops(const nmt_translator *t, const unit *u, const nmt_hypothesis *hyps, int n)
+static int loops(const engine_translator *t, const unit *u, const engine_hypothesis *hyps, int n)
 {
-	nmt_guard_limits lim;
-	nmt_guard_limits_of(t->m->src_vocab, t->m->src_cases, t->ids + u->ids_off, u->n_ids - 1, &lim);
+	text_guard_limits lim;
+	text_guard_limits_of(t->m->src_vocab, t->m->src_cases, t->ids + u->ids_off, u->n_ids - 1, &lim);
 	for (int k = 0; k < n; k++)
-		if (nmt_guard_violated(t->m->tgt_vocab, t->m->tgt_cases, &lim, hyps[k].ids, hyps[k].len))
+		if (text_guard_violated(t->m->tgt_vocab, t->m->tgt_cases, &lim, hyps[k].ids, hyps[k].len))
 			return 1;
 	return 0;
 }
@@ -331,28 +331,28 @@ static int loops(const nmt_translator *t, const unit *u, const nmt_hypothesis *h
 /* The units keys[0..n) decoded as one batch with options o; their outputs
  * kept, except, where `retry` is given, those of units with a looping
  * translation, which go to retry[0..*n_retry) instead. */
-static int decode_batch(nmt_translator *t, const nmt_search_options *given, const unit_key *keys, int n,
+static int decode_batch(engine_translator *t, const engine_search_options *given, const unit_key *keys, int n,
 			unit_key *retry, int *n_retry, char *err, size_t errlen)
 {
-	nmt_search_options with = *given;
-	const nmt_search_options *o = &with;
+	engine_search_options with = *given;
+	const engine_search_options *o = &with;
 	for (int b = 0; b < n; b++) {
 		const unit *u = &t->units[keys[b].unit];
 		t->src[b] = t->ids + u->ids_off;
 		t->batch_len[b] = u->n_ids;
 		with.attention |= u->n_spans > 0;   /* spans are placed by the alignment */
 	}
-	if (nmt_batch_prepare(&t->state, n, t->src, t->batch_len, o) != 0)
+	if (engine_batch_prepare(&t->state, n, t->src, t->batch_len, o) != 0)
 		goto oom;
 	if (run_model(t, o, err, errlen) != 0)
 		return -1;
 	for (int b = 0; b < n; b++) {
 		unit *u = &t->units[keys[b].unit];
-		const nmt_hypothesis *hyps = t->hyps + (size_t)b * o->nbest;
+		const engine_hypothesis *hyps = t->hyps + (size_t)b * o->nbest;
 		int n_out = t->n_hyps[b] < 1 ? 1 : t->n_hyps[b];   /* (search always finishes one) */
 		if (retry && loops(t, u, hyps, t->n_hyps[b]))
 			retry[(*n_retry)++] = keys[b];
-		else if (nmt_tr_keep_outputs(t, given, u, b, hyps, n_out) != 0)   /* (alignments where asked for, or spans need them) */
+		else if (engine_tr_keep_outputs(t, given, u, b, hyps, n_out) != 0)   /* (alignments where asked for, or spans need them) */
 			goto oom;
 	}
 	return 0;
@@ -367,10 +367,10 @@ oom:
  * greedy search needs no second pass: its one hypothesis meets a blocked
  * continuation only if the plain search's translation takes it, so the
  * guarded search is the plain one wherever that does not loop. */
-static int decode_pass(nmt_translator *t, const nmt_search_options *o, const unit_key *keys, int n, char *err,
+static int decode_pass(engine_translator *t, const engine_search_options *o, const unit_key *keys, int n, char *err,
 		       size_t errlen)
 {
-	nmt_search_options plain = *o;
+	engine_search_options plain = *o;
 	int n_retry = 0;
 
 	if (o->beam == 1)
@@ -392,13 +392,13 @@ static int by_length(const void *a, const void *b)
 }
 
 /* Every unit with something to translate, in passes of similar lengths. */
-static int decode_units(nmt_translator *t, const nmt_search_options *o, int pass, char *err, size_t errlen)
+static int decode_units(engine_translator *t, const engine_search_options *o, int pass, char *err, size_t errlen)
 {
 	int n = 0;
 	t->texts_len = 0;
 	t->words_len = 0;
 	t->rev_len = 0;
-	if (nmt_reserve(&t->texts, &t->texts_cap, 1, 1) != 0) {   /* (never a NULL base) */
+	if (format_reserve(&t->texts, &t->texts_cap, 1, 1) != 0) {   /* (never a NULL base) */
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
@@ -415,8 +415,8 @@ static int decode_units(nmt_translator *t, const nmt_search_options *o, int pass
 	return 0;
 }
 
-int nmt_translator_batch(nmt_translator *t, const nmt_search_options *o, const char *const *lines,
-			const size_t *lens, int n, nmt_emit_fn emit, void *ctx, char *err, size_t errlen)
+int engine_translator_batch(engine_translator *t, const engine_search_options *o, const char *const *lines,
+			const size_t *lens, int n, engine_emit_fn emit, void *ctx, char *err, size_t errlen)
 {
 	size_t used = 0;
 	int pass = n > MIN_PASS ? n : MIN_PASS;
@@ -426,7 +426,7 @@ int nmt_translator_batch(nmt_translator *t, const nmt_search_options *o, const c
 		return -1;
 	}
 	if (o->html)
-		return nmt_markup_batch(t, &t->markup, o, lines, lens, n, emit, ctx, err, errlen);
+		return text_markup_batch(t, &t->markup, o, lines, lens, n, emit, ctx, err, errlen);
 	if (reserve_lines(t, n, pass) != 0)
 		goto oom;
 	t->n_units = 0;
@@ -438,7 +438,7 @@ int nmt_translator_batch(nmt_translator *t, const nmt_search_options *o, const c
 	if (decode_units(t, o, pass, err, errlen) != 0)
 		return -1;
 	for (int i = 0; i < n; i++) {
-		int rc = nmt_tr_emit_line(t, o, i, emit, ctx, err, errlen);
+		int rc = engine_tr_emit_line(t, o, i, emit, ctx, err, errlen);
 		if (rc != 0)
 			return rc;
 	}
@@ -462,10 +462,10 @@ static int copy_single(void *ctx, int i, const nmt_translation *tr, int n)
 	return 0;
 }
 
-int nmt_translator_line(nmt_translator *t, const nmt_search_options *o, const char *line, size_t len,
+int engine_translator_line(engine_translator *t, const engine_search_options *o, const char *line, size_t len,
 		  nmt_translation *out, int *n_out, char *err, size_t errlen)
 {
 	single_line s = { out, n_out };
 	*n_out = 0;
-	return nmt_translator_batch(t, o, &line, &len, 1, copy_single, &s, err, errlen);
+	return engine_translator_batch(t, o, &line, &len, 1, copy_single, &s, err, errlen);
 }

@@ -1,8 +1,8 @@
 /* The translator's insides, shared by translator.c (lines in: sentences,
  * spans, decoding passes) and translator_output.c (translations out:
  * words, alignments, spans put back, lines joined). */
-#ifndef NMT_ENGINE_TRANSLATOR_INTERNAL_H
-#define NMT_ENGINE_TRANSLATOR_INTERNAL_H
+#ifndef ENGINE_TRANSLATOR_INTERNAL_H
+#define ENGINE_TRANSLATOR_INTERNAL_H
 #include <stddef.h>
 #include <stdint.h>
 
@@ -42,10 +42,10 @@ typedef struct {
 	int n_ids, unit;
 } unit_key;
 
-struct nmt_translator {
+struct engine_translator {
 	const nmt_model *m;
-	const nmt_split_lang *lang;          /* the source language's sentence rules */
-	nmt_state state;
+	const text_split_lang *lang;          /* the source language's sentence rules */
+	engine_state state;
 	spm_scratch *src_scratch, *tgt_scratch, *word_scratch;
 	int32_t *ids;                        /* every unit's source ids + EOS, one after the other */
 	int *src_word;                       /* with alignments: the word (in its unit) of each of them */
@@ -57,10 +57,10 @@ struct nmt_translator {
 	size_t words_len, words_cap;
 	float *sums;                         /* scratch: target x source word attention */
 	size_t sums_cap;
-	nmt_protected *spans;                /* the units' protected spans */
+	text_protected *spans;                /* the units' protected spans */
 	size_t n_spans, spans_cap;
 	char *subst;                         /* scratch: a sentence with its spans replaced */
-	nmt_protected *sent_spans;           /* scratch: and its spans */
+	text_protected *sent_spans;           /* scratch: and its spans */
 	size_t sent_spans_cap;
 	size_t subst_cap;
 	char *cased;                         /* scratch: a sentence in capitals in sentence case */
@@ -76,7 +76,7 @@ struct nmt_translator {
 	int lines_cap;
 	const int32_t **src;                 /* [pass_cap] one pass's sources */
 	int *batch_len;                      /* [pass_cap] and their lengths */
-	nmt_hypothesis *hyps;                /* [pass_cap * NMT_MAX_BEAM] */
+	engine_hypothesis *hyps;                /* [pass_cap * NMT_MAX_BEAM] */
 	int *n_hyps;                         /* [pass_cap] */
 	unit_key *retry;                     /* [pass_cap] a pass's units searched again with the guard */
 	int pass_cap;
@@ -90,7 +90,7 @@ struct nmt_translator {
 	size_t line_align_cap[NMT_MAX_BEAM];
 	int *pairs;                          /* scratch: a line's (source, target) word pairs */
 	size_t pairs_cap;
-	nmt_markup *markup;                  /* HTML lines' scratch, made when first needed */
+	text_markup *markup;                  /* HTML lines' scratch, made when first needed */
 	int *rev;                            /* the units' source words' target words */
 	size_t rev_len, rev_cap;
 	int *line_rev[NMT_MAX_BEAM];         /* a line's, during emit */
@@ -101,12 +101,12 @@ struct nmt_translator {
 /* Keep unit u's n decoded hypotheses (sentence `sent` of the batch just
  * searched, at least one), detokenized, with their words and alignments
  * (where o asks for them or the unit has spans) and its spans put back. */
-int nmt_tr_keep_outputs(nmt_translator *t, const nmt_search_options *o, unit *u, int sent, const nmt_hypothesis *hyps,
+int engine_tr_keep_outputs(engine_translator *t, const engine_search_options *o, unit *u, int sent, const engine_hypothesis *hyps,
 			int n);
 
 /* Line i's translations, its units' joined, handed to emit: emit's value,
  * or -1 and a message when memory runs out. */
-int nmt_tr_emit_line(nmt_translator *t, const nmt_search_options *o, int i, nmt_emit_fn emit, void *ctx, char *err,
+int engine_tr_emit_line(engine_translator *t, const engine_search_options *o, int i, engine_emit_fn emit, void *ctx, char *err,
 		     size_t errlen);
 
 #endif

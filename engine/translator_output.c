@@ -9,20 +9,20 @@
 
 /* Room for need words in the word pools (log-probabilities and source
  * words grow together). */
-static int reserve_words(nmt_translator *t, size_t need)
+static int reserve_words(engine_translator *t, size_t need)
 {
 	if (need <= t->words_cap)
 		return 0;
 	size_t cap = need > 2 * t->words_cap ? need : 2 * t->words_cap;
-	if (nmt_grow(&t->word_lp, cap, sizeof *t->word_lp) != 0 || nmt_grow(&t->word_src, cap, sizeof *t->word_src) != 0)
+	if (format_grow(&t->word_lp, cap, sizeof *t->word_lp) != 0 || format_grow(&t->word_src, cap, sizeof *t->word_src) != 0)
 		return -1;
 	t->words_cap = cap;
 	return 0;
 }
 
 typedef struct {
-	const nmt_state *s;
-	const nmt_hypothesis *h;
+	const engine_state *s;
+	const engine_hypothesis *h;
 	int sent;
 } attention_of;
 
@@ -30,18 +30,18 @@ typedef struct {
 static const float *piece_attention(const void *ctx, int i)
 {
 	const attention_of *a = ctx;
-	return nmt_search_attention(a->s, a->sent, i, a->h->slots[i]);
+	return engine_search_attention(a->s, a->sent, i, a->h->slots[i]);
 }
 
 /* The words of hypothesis h of unit u (sentence `sent` of the batch just
  * searched): their log-probabilities and, with alignments, their source
  * words, appended to t->word_lp / t->word_src for rank k. */
-static int keep_words(nmt_translator *t, const nmt_search_options *o, unit *u, int sent, const nmt_hypothesis *h,
+static int keep_words(engine_translator *t, const engine_search_options *o, unit *u, int sent, const engine_hypothesis *h,
 		      int k)
 {
-	if (nmt_reserve(&t->piece_word, &t->piece_word_cap, (size_t)h->len + 1, sizeof *t->piece_word) != 0)
+	if (format_reserve(&t->piece_word, &t->piece_word_cap, (size_t)h->len + 1, sizeof *t->piece_word) != 0)
 		return -1;
-	int n = nmt_piece_words(t->m->tgt_vocab, t->word_scratch, h->ids, h->len, 0, t->piece_word);
+	int n = text_piece_words(t->m->tgt_vocab, t->word_scratch, h->ids, h->len, 0, t->piece_word);
 	size_t at = t->words_len, need = at + (size_t)(n > 0 ? n : 0);
 	if (n < 0)
 		return -1;
@@ -54,15 +54,15 @@ static int keep_words(nmt_translator *t, const nmt_search_options *o, unit *u, i
 	if ((o->attention || u->n_spans > 0) && n > 0) {
 		int src_words = u->n_src_words > 0 ? u->n_src_words : 1;
 		size_t cells = (size_t)n * (size_t)src_words;
-		if (nmt_reserve(&t->sums, &t->sums_cap, cells, sizeof *t->sums) != 0)
+		if (format_reserve(&t->sums, &t->sums_cap, cells, sizeof *t->sums) != 0)
 			return -1;
 		attention_of a = { &t->state, h, sent };
 		u->has_rev[k] = u->n_spans == 0;   /* (spans move target words) */
 		u->rev_off[k] = t->rev_len;
 		if (u->has_rev[k] &&
-		    nmt_reserve(&t->rev, &t->rev_cap, t->rev_len + (size_t)src_words, sizeof *t->rev) != 0)
+		    format_reserve(&t->rev, &t->rev_cap, t->rev_len + (size_t)src_words, sizeof *t->rev) != 0)
 			return -1;
-		nmt_align_words(piece_attention, &a, h->len, t->piece_word, n, u->n_ids - 1, t->src_word + u->ids_off,
+		text_align_words(piece_attention, &a, h->len, t->piece_word, n, u->n_ids - 1, t->src_word + u->ids_off,
 				src_words, t->sums, t->word_src + at, u->has_rev[k] ? t->rev + t->rev_len : NULL);
 		if (u->has_rev[k])
 			t->rev_len += (size_t)src_words;
@@ -77,21 +77,21 @@ static int keep_words(nmt_translator *t, const nmt_search_options *o, unit *u, i
 /* Unit u's protected spans put back into its rank-k translation
  * text[0..len), whose words keep_words has just kept: the new text and
  * words replace them. Returns the text to keep, in *len. */
-static const char *place_spans(nmt_translator *t, unit *u, int k, const char *text, size_t *len)
+static const char *place_spans(engine_translator *t, unit *u, int k, const char *text, size_t *len)
 {
-	const nmt_protected *spans = t->spans + u->span_first;
+	const text_protected *spans = t->spans + u->span_first;
 	size_t span_bytes = 0, span_words = 0;
 	for (int i = 0; i < u->n_spans; i++) {
 		span_bytes += spans[i].len;
 		span_words += 1 + (size_t)(spans[i].extra_words > 0 ? spans[i].extra_words : 0);
 	}
 	size_t from = u->word_off[k], need = t->words_len + (size_t)u->n_words[k] + span_words;
-	if (nmt_reserve(&t->placed, &t->placed_cap, *len + span_bytes + 4 * (size_t)u->n_spans + 1, 1) != 0)
+	if (format_reserve(&t->placed, &t->placed_cap, *len + span_bytes + 4 * (size_t)u->n_spans + 1, 1) != 0)
 		return NULL;
 	if (reserve_words(t, need) != 0)
 		return NULL;
 	int n;
-	*len = nmt_place_spans(text, *len, t->word_lp + from, t->word_src + from, u->n_words[k], spans, u->n_spans,
+	*len = text_place_spans(text, *len, t->word_lp + from, t->word_src + from, u->n_words[k], spans, u->n_spans,
 			       t->placed, t->word_lp + t->words_len, t->word_src + t->words_len, &n);
 	u->word_off[k] = t->words_len;
 	u->n_words[k] = n;
@@ -101,7 +101,7 @@ static const char *place_spans(nmt_translator *t, unit *u, int k, const char *te
 
 /* Keep a decoded unit's hypotheses (at least one), detokenized, with
  * their words and its protected spans put back. */
-int nmt_tr_keep_outputs(nmt_translator *t, const nmt_search_options *o, unit *u, int sent, const nmt_hypothesis *hyps,
+int engine_tr_keep_outputs(engine_translator *t, const engine_search_options *o, unit *u, int sent, const engine_hypothesis *hyps,
 			int n)
 {
 	u->n_out = n;
@@ -113,14 +113,14 @@ int nmt_tr_keep_outputs(nmt_translator *t, const nmt_search_options *o, unit *u,
 		if (spm_decode(t->m->tgt_vocab, t->tgt_scratch, hyps[k].ids, (size_t)hyps[k].len, &text, &len) != 0)
 			return -1;
 		if (u->capitals) {   /* (before the spans go back: they stay as written) */
-			if (nmt_reserve(&t->upper, &t->upper_cap, len + 1, 1) != 0)
+			if (format_reserve(&t->upper, &t->upper_cap, len + 1, 1) != 0)
 				return -1;
-			nmt_case_to_upper(text, len, t->upper);
+			text_case_to_upper(text, len, t->upper);
 			text = t->upper;
 		}
 		if (u->n_spans > 0 && !(text = place_spans(t, u, k, text, &len)))
 			return -1;
-		if (nmt_reserve(&t->texts, &t->texts_cap, t->texts_len + len, 1) != 0)
+		if (format_reserve(&t->texts, &t->texts_cap, t->texts_len + len, 1) != 0)
 			return -1;
 		memcpy(t->texts + t->texts_len, text, len);
 		u->text_off[k] = t->texts_len;
@@ -134,10 +134,10 @@ int nmt_tr_keep_outputs(nmt_translator *t, const nmt_search_options *o, unit *u,
 
 /* Append gap and text to joined output k; the gap only between two
  * non-empty translations. */
-static int join(nmt_translator *t, int k, const char *gap, size_t gap_len, const char *text, size_t len)
+static int join(engine_translator *t, int k, const char *gap, size_t gap_len, const char *text, size_t len)
 {
 	size_t sep = t->joined_len[k] > 0 && len > 0 ? gap_len : 0;
-	if (nmt_reserve(&t->joined[k], &t->joined_cap[k], t->joined_len[k] + sep + len + 1, 1) != 0)
+	if (format_reserve(&t->joined[k], &t->joined_cap[k], t->joined_len[k] + sep + len + 1, 1) != 0)
 		return -1;
 	memcpy(t->joined[k] + t->joined_len[k], gap, sep);
 	memcpy(t->joined[k] + t->joined_len[k] + sep, text, len);
@@ -157,13 +157,13 @@ static int by_source_word(const void *a, const void *b)
 
 /* Line i's rank-k source words' target words (line words; -1: none
  * known), from its units' ranks r[], into t->line_rev[k]. */
-static int line_reverse(nmt_translator *t, int first, int last, const int *r, int k)
+static int line_reverse(engine_translator *t, int first, int last, const int *r, int k)
 {
 	int n_src = 0, w = 0;
 	for (int v = first; v < last; v++)
 		if (t->units[v].src_word_off + t->units[v].n_src_words > n_src)
 			n_src = t->units[v].src_word_off + t->units[v].n_src_words;
-	if (nmt_reserve(&t->line_rev[k], &t->line_rev_cap[k], (size_t)n_src + 1, sizeof(int)) != 0)
+	if (format_reserve(&t->line_rev[k], &t->line_rev_cap[k], (size_t)n_src + 1, sizeof(int)) != 0)
 		return -1;
 	for (int j = 0; j < n_src; j++)
 		t->line_rev[k][j] = -1;
@@ -181,7 +181,7 @@ static int line_reverse(nmt_translator *t, int first, int last, const int *r, in
 	return 0;
 }
 
-int nmt_translator_source_targets(const nmt_translator *t, int k, const int **tgt_of)
+int engine_translator_source_targets(const engine_translator *t, int k, const int **tgt_of)
 {
 	*tgt_of = t->line_rev[k];
 	return t->line_rev_len[k];
@@ -190,15 +190,15 @@ int nmt_translator_source_targets(const nmt_translator *t, int k, const int **tg
 /* Line i's rank-k words, from its units' ranks r[]: their
  * log-probabilities into t->line_lp[k] and, with alignments, the pairs
  * "S-T ..." (line words) into t->line_align[k]. *n_words gets how many. */
-static int line_words(nmt_translator *t, const nmt_search_options *o, int first, int last, const int *r, int k,
+static int line_words(engine_translator *t, const engine_search_options *o, int first, int last, const int *r, int k,
 		      int *n_words)
 {
 	int n = 0;
 	for (int v = first; v < last; v++)
 		n += t->units[v].n_out > 0 ? t->units[v].n_words[r[v - first]] : 0;
 	*n_words = n;
-	if (nmt_reserve(&t->line_lp[k], &t->line_lp_cap[k], (size_t)n + 1, sizeof(float)) != 0 ||
-	    nmt_reserve(&t->pairs, &t->pairs_cap, 2 * (size_t)n + 2, sizeof *t->pairs) != 0)
+	if (format_reserve(&t->line_lp[k], &t->line_lp_cap[k], (size_t)n + 1, sizeof(float)) != 0 ||
+	    format_reserve(&t->pairs, &t->pairs_cap, 2 * (size_t)n + 2, sizeof *t->pairs) != 0)
 		return -1;
 	int w = 0;
 	for (int v = first; v < last; v++) {
@@ -210,7 +210,7 @@ static int line_words(nmt_translator *t, const nmt_search_options *o, int first,
 			t->line_lp[k][w] = t->word_lp[u->word_off[rank] + (size_t)j];
 			if (o->attention)
 				t->pairs[2 * w] = u->src_word_off +
-						  nmt_protected_word(u->n_spans ? t->spans + u->span_first : NULL, u->n_spans,
+						  text_protected_word(u->n_spans ? t->spans + u->span_first : NULL, u->n_spans,
 								     t->word_src[u->word_off[rank] + (size_t)j]);
 			t->pairs[2 * w + 1] = w;
 		}
@@ -222,7 +222,7 @@ static int line_words(nmt_translator *t, const nmt_search_options *o, int first,
 	if (n > 1)
 		qsort(t->pairs, (size_t)n, 2 * sizeof *t->pairs, by_source_word);
 	/* at most 2 x 11 digits, '-' and ' ' a pair */
-	if (nmt_reserve(&t->line_align[k], &t->line_align_cap[k], (size_t)n * 24 + 1, 1) != 0)
+	if (format_reserve(&t->line_align[k], &t->line_align_cap[k], (size_t)n * 24 + 1, 1) != 0)
 		return -1;
 	size_t len = 0;
 	t->line_align[k][0] = '\0';
@@ -236,7 +236,7 @@ static int line_words(nmt_translator *t, const nmt_search_options *o, int first,
  * its last, if it has fewer), with their log-probabilities and scores
  * added, and their words and alignments; the line has as many as its unit
  * with the fewest. A line with nothing to translate has one, empty. */
-int nmt_tr_emit_line(nmt_translator *t, const nmt_search_options *o, int i, nmt_emit_fn emit, void *ctx,
+int engine_tr_emit_line(engine_translator *t, const engine_search_options *o, int i, engine_emit_fn emit, void *ctx,
 		     char *err, size_t errlen)
 {
 	int first = t->line_first[i], last = t->line_first[i + 1], n_out = o->nbest, decoded = 0;
@@ -250,7 +250,7 @@ int nmt_tr_emit_line(nmt_translator *t, const nmt_search_options *o, int i, nmt_
 		}
 	if (!decoded)
 		n_out = 1;
-	if (nmt_reserve(&t->piece_word, &t->piece_word_cap, (size_t)(last - first) + 1, sizeof *t->piece_word) != 0)
+	if (format_reserve(&t->piece_word, &t->piece_word_cap, (size_t)(last - first) + 1, sizeof *t->piece_word) != 0)
 		goto oom;
 	for (int k = 0; k < n_out; k++) {
 		float logprob = 0, score = 0;

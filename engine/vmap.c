@@ -6,7 +6,7 @@
 #define MAX_SLOTS (1u << 30)
 #define HEADER_BYTES 24
 
-uint64_t nmt_vmap_hash(const int32_t *ids, int n)
+uint64_t engine_vmap_hash(const int32_t *ids, int n)
 {
 	uint64_t h = 14695981039346656037ull;
 	for (int i = 0; i < n; i++)
@@ -20,14 +20,14 @@ uint64_t nmt_vmap_hash(const int32_t *ids, int n)
 static int ids_in_range(const uint8_t *p, uint32_t id_bytes, uint64_t first, uint64_t n, int tgt_vocab)
 {
 	for (uint64_t i = first; i < first + n; i++)
-		if (nmt_vmap_value(p, id_bytes, i) >= (uint32_t)tgt_vocab)
+		if (engine_vmap_value(p, id_bytes, i) >= (uint32_t)tgt_vocab)
 			return 0;
 	return 1;
 }
 
 /* The largest value of the payload (ids and list counts alike): one pass
  * over the array, which the compiler vectorizes. */
-static uint32_t payload_max(const nmt_vmap *v)
+static uint32_t payload_max(const engine_vmap *v)
 {
 	const uint8_t *p = v->payload;
 	uint32_t max = 0;
@@ -38,7 +38,7 @@ static uint32_t payload_max(const nmt_vmap *v)
 		}
 	} else {
 		for (uint64_t i = 0; i < v->n_payload; i++) {
-			uint32_t x = nmt_rd32(p + 4 * i);
+			uint32_t x = format_rd32(p + 4 * i);
 			max = x > max ? x : max;
 		}
 	}
@@ -50,21 +50,21 @@ static uint32_t payload_max(const nmt_vmap *v)
  * every value of the payload is below tgt_vocab, no id can be outside it
  * and the lists need not be read one by one (that pass was most of the
  * time from exec to the first translated line). */
-static int check_slots(const nmt_vmap *v, int tgt_vocab, char *err, size_t errlen)
+static int check_slots(const engine_vmap *v, int tgt_vocab, char *err, size_t errlen)
 {
 	int ids_known_good = payload_max(v) < (uint32_t)tgt_vocab;
 	uint32_t empty = 0;
 	for (uint32_t i = 0; i < v->n_slots; i++) {
-		const uint8_t *s = v->slots + (size_t)i * NMT_VMAP_SLOT_BYTES;
-		uint64_t off = nmt_rd32(s + 4);
-		if (nmt_rd32(s) == 0) {
+		const uint8_t *s = v->slots + (size_t)i * ENGINE_VMAP_SLOT_BYTES;
+		uint64_t off = format_rd32(s + 4);
+		if (format_rd32(s) == 0) {
 			empty++;
 			continue;
 		}
-		if (off >= v->n_payload || off + 1 + nmt_vmap_value(v->payload, v->id_bytes, off) > v->n_payload)
+		if (off >= v->n_payload || off + 1 + engine_vmap_value(v->payload, v->id_bytes, off) > v->n_payload)
 			return error_set(err, errlen, "corrupt model: vmap slot %u points outside its payload", i);
 		if (!ids_known_good &&
-		    !ids_in_range(v->payload, v->id_bytes, off + 1, nmt_vmap_value(v->payload, v->id_bytes, off),
+		    !ids_in_range(v->payload, v->id_bytes, off + 1, engine_vmap_value(v->payload, v->id_bytes, off),
 				  tgt_vocab))
 			return error_set(err, errlen, "corrupt model: vmap names a target id outside the vocabulary");
 	}
@@ -73,47 +73,47 @@ static int check_slots(const nmt_vmap *v, int tgt_vocab, char *err, size_t errle
 	return 0;
 }
 
-int nmt_vmap_open(const uint8_t *data, uint64_t size, int tgt_vocab, nmt_vmap *v,
+int engine_vmap_open(const uint8_t *data, uint64_t size, int tgt_vocab, engine_vmap *v,
 		  char *err, size_t errlen)
 {
 	if (size < HEADER_BYTES)
 		return error_set(err, errlen, "corrupt model: vmap section too small");
-	v->max_n = nmt_rd32(data);
-	v->n_zero = nmt_rd32(data + 4);
-	v->n_slots = nmt_rd32(data + 8);
-	v->id_bytes = nmt_rd32(data + 12);
-	v->n_payload = nmt_rd64(data + 16);
-	if (v->max_n < 1 || v->max_n > NMT_VMAP_MAX_N || v->n_slots == 0 || v->n_slots > MAX_SLOTS ||
+	v->max_n = format_rd32(data);
+	v->n_zero = format_rd32(data + 4);
+	v->n_slots = format_rd32(data + 8);
+	v->id_bytes = format_rd32(data + 12);
+	v->n_payload = format_rd64(data + 16);
+	if (v->max_n < 1 || v->max_n > ENGINE_VMAP_MAX_N || v->n_slots == 0 || v->n_slots > MAX_SLOTS ||
 	    (v->n_slots & (v->n_slots - 1)) != 0 || v->n_zero > (uint32_t)tgt_vocab ||
 	    (v->id_bytes != 2 && v->id_bytes != 4) || (v->id_bytes == 2 && tgt_vocab > 65535) ||
 	    v->n_payload > size)
 		return error_set(err, errlen, "corrupt model: vmap header out of range");
 	uint64_t zero_bytes = ((uint64_t)v->n_zero * v->id_bytes + 3) / 4 * 4;
-	uint64_t need = HEADER_BYTES + zero_bytes + (uint64_t)v->n_slots * NMT_VMAP_SLOT_BYTES +
+	uint64_t need = HEADER_BYTES + zero_bytes + (uint64_t)v->n_slots * ENGINE_VMAP_SLOT_BYTES +
 			v->n_payload * v->id_bytes;
 	if (need != size)
 		return error_set(err, errlen, "corrupt model: vmap section is %llu bytes, its header implies %llu",
 				(unsigned long long)size, (unsigned long long)need);
 	v->zero = data + HEADER_BYTES;
 	v->slots = v->zero + zero_bytes;
-	v->payload = v->slots + (size_t)v->n_slots * NMT_VMAP_SLOT_BYTES;
+	v->payload = v->slots + (size_t)v->n_slots * ENGINE_VMAP_SLOT_BYTES;
 	if (!ids_in_range(v->zero, v->id_bytes, 0, v->n_zero, tgt_vocab))
 		return error_set(err, errlen, "corrupt model: vmap names a target id outside the vocabulary");
 	return check_slots(v, tgt_vocab, err, errlen);
 }
 
-void nmt_vmap_lookup(const nmt_vmap *v, const int32_t *ids, int n, const uint8_t **targets,
+void engine_vmap_lookup(const engine_vmap *v, const int32_t *ids, int n, const uint8_t **targets,
 		     uint32_t *count)
 {
-	uint64_t hash = nmt_vmap_hash(ids, n);
-	uint32_t fp = nmt_vmap_fingerprint(hash), mask = v->n_slots - 1;
+	uint64_t hash = engine_vmap_hash(ids, n);
+	uint32_t fp = engine_vmap_fingerprint(hash), mask = v->n_slots - 1;
 
-	for (uint32_t i = nmt_vmap_home(hash, v->n_slots);; i = (i + 1) & mask) {
-		const uint8_t *s = v->slots + (size_t)i * NMT_VMAP_SLOT_BYTES;
-		uint32_t slot_fp = nmt_rd32(s);
+	for (uint32_t i = engine_vmap_home(hash, v->n_slots);; i = (i + 1) & mask) {
+		const uint8_t *s = v->slots + (size_t)i * ENGINE_VMAP_SLOT_BYTES;
+		uint32_t slot_fp = format_rd32(s);
 		if (slot_fp == fp) {
-			uint32_t off = nmt_rd32(s + 4);
-			*count = nmt_vmap_value(v->payload, v->id_bytes, off);
+			uint32_t off = format_rd32(s + 4);
+			*count = engine_vmap_value(v->payload, v->id_bytes, off);
 			*targets = v->payload + (size_t)v->id_bytes * (off + 1);
 			return;
 		}
@@ -128,10 +128,10 @@ void nmt_vmap_lookup(const nmt_vmap *v, const int32_t *ids, int n, const uint8_t
 static void mark_all(const uint8_t *ids, uint32_t id_bytes, uint32_t n, uint8_t *marks)
 {
 	for (uint32_t i = 0; i < n; i++)
-		marks[nmt_vmap_value(ids, id_bytes, i)] = 1;
+		marks[engine_vmap_value(ids, id_bytes, i)] = 1;
 }
 
-int nmt_vmap_shortlist(const nmt_vmap *v, const int32_t *src, int len, int32_t eos_id,
+int engine_vmap_shortlist(const engine_vmap *v, const int32_t *src, int len, int32_t eos_id,
 		       int tgt_vocab, uint8_t *marks, int32_t *out)
 {
 	mark_all(v->zero, v->id_bytes, v->n_zero, marks);
@@ -140,7 +140,7 @@ int nmt_vmap_shortlist(const nmt_vmap *v, const int32_t *src, int len, int32_t e
 		for (int i = 0; i + n <= len; i++) {
 			const uint8_t *t;
 			uint32_t count;
-			nmt_vmap_lookup(v, src + i, n, &t, &count);
+			engine_vmap_lookup(v, src + i, n, &t, &count);
 			mark_all(t, v->id_bytes, count, marks);
 		}
 	int k = 0;

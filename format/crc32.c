@@ -20,7 +20,7 @@ static void crc32_tables(uint32_t t[8][256])
 			t[k][n] = (t[k - 1][n] >> 8) ^ t[0][t[k - 1][n] & 0xFF];
 }
 
-uint32_t nmt_crc32(uint32_t crc, const void *data, size_t len)
+uint32_t format_crc32(uint32_t crc, const void *data, size_t len)
 {
 	uint32_t t[8][256];
 	const uint8_t *p = data;

@@ -1,12 +1,12 @@
 /* Growing an array with realloc: on failure the array stays as it was, so
  * the caller can report the error and still free everything. */
-#ifndef NMT_FORMAT_GROW_H
-#define NMT_FORMAT_GROW_H
+#ifndef FORMAT_GROW_H
+#define FORMAT_GROW_H
 #include <stdlib.h>
 
 /* *pp (any T *) reallocated to n elements of `size` bytes (at least one, so
  * that realloc never frees); 0, or -1 with *pp unchanged. */
-static inline int nmt_grow(void *pp, size_t n, size_t size)
+static inline int format_grow(void *pp, size_t n, size_t size)
 {
 	void **p = pp;
 	void *q = realloc(*p, (n ? n : 1) * size);
@@ -20,12 +20,12 @@ static inline int nmt_grow(void *pp, size_t n, size_t size)
  * need is more, to need or twice *cap, whichever is more, so that a run
  * of small growths costs amortized constant time; 0, or -1 with *pp and
  * *cap unchanged. */
-static inline int nmt_reserve(void *pp, size_t *cap, size_t need, size_t size)
+static inline int format_reserve(void *pp, size_t *cap, size_t need, size_t size)
 {
 	if (need <= *cap)
 		return 0;
 	size_t c = need > 2 * *cap ? need : 2 * *cap;
-	if (nmt_grow(pp, c, size) != 0)
+	if (format_grow(pp, c, size) != 0)
 		return -1;
 	*cap = c;
 	return 0;

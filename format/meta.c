@@ -6,7 +6,7 @@
 
 #include "../common/number.h"
 
-int nmt_meta_get(const char *meta, size_t len, const char *key, char *val, size_t vallen)
+int format_meta_get(const char *meta, size_t len, const char *key, char *val, size_t vallen)
 {
 	size_t klen = strlen(key);
 	size_t pos = 0;
@@ -28,11 +28,11 @@ int nmt_meta_get(const char *meta, size_t len, const char *key, char *val, size_
 	return -1;
 }
 
-int nmt_meta_get_long(const char *meta, size_t len, const char *key, long *out)
+int format_meta_get_long(const char *meta, size_t len, const char *key, long *out)
 {
 	char buf[32];
 
-	if (nmt_meta_get(meta, len, key, buf, sizeof buf) != 0 || buf[0] == '\0')
+	if (format_meta_get(meta, len, key, buf, sizeof buf) != 0 || buf[0] == '\0')
 		return -1;
 	return number_parse_long(buf, LONG_MIN, LONG_MAX, out);
 }

@@ -3,33 +3,33 @@
 
 #include "format.h"
 
-static size_t chunks_per_row(nmt_format f, int cols)
+static size_t chunks_per_row(format_encoding f, int cols)
 {
-	return ((size_t)cols + NMT_CHUNK_COLS(f) - 1) / NMT_CHUNK_COLS(f);
+	return ((size_t)cols + FORMAT_CHUNK_COLS(f) - 1) / FORMAT_CHUNK_COLS(f);
 }
 
-int nmt_matrix_padded_cols(nmt_format f, int cols)
+int format_matrix_padded_cols(format_encoding f, int cols)
 {
-	if (f == NMT_FMT_F32)
+	if (f == FORMAT_F32)
 		return cols;
-	return (int)chunks_per_row(f, cols) * NMT_CHUNK_COLS(f);
+	return (int)chunks_per_row(f, cols) * FORMAT_CHUNK_COLS(f);
 }
 
-size_t nmt_matrix_code_bytes(nmt_format f, int rows, int cols)
+size_t format_matrix_code_bytes(format_encoding f, int rows, int cols)
 {
-	size_t panels = ((size_t)rows + NMT_PANEL_ROWS - 1) / NMT_PANEL_ROWS;
-	return panels * NMT_PANEL_ROWS * chunks_per_row(f, cols) * NMT_CHUNK_BYTES;
+	size_t panels = ((size_t)rows + FORMAT_PANEL_ROWS - 1) / FORMAT_PANEL_ROWS;
+	return panels * FORMAT_PANEL_ROWS * chunks_per_row(f, cols) * FORMAT_CHUNK_BYTES;
 }
 
-size_t nmt_tensor_factors_at(nmt_format f, int rows, int cols)
+size_t format_tensor_factors_at(format_encoding f, int rows, int cols)
 {
-	size_t codes = nmt_matrix_code_bytes(f, rows, cols);
-	return (codes + NMT_ALIGN - 1) / NMT_ALIGN * NMT_ALIGN;
+	size_t codes = format_matrix_code_bytes(f, rows, cols);
+	return (codes + FORMAT_ALIGN - 1) / FORMAT_ALIGN * FORMAT_ALIGN;
 }
 
-size_t nmt_tensor_bytes(nmt_format f, int rows, int cols)
+size_t format_tensor_bytes(format_encoding f, int rows, int cols)
 {
-	if (f == NMT_FMT_F32)
+	if (f == FORMAT_F32)
 		return (size_t)rows * (size_t)cols * sizeof(float);
-	return nmt_tensor_factors_at(f, rows, cols) + (size_t)rows * sizeof(float);
+	return format_tensor_factors_at(f, rows, cols) + (size_t)rows * sizeof(float);
 }

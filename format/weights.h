@@ -4,7 +4,7 @@
  * description the packer writes and the loader checks (docs/FORMAT.md,
  * "Weights").
  *
- * Quantized layout (q8, q4): rows are grouped in panels of NMT_PANEL_ROWS
+ * Quantized layout (q8, q4): rows are grouped in panels of FORMAT_PANEL_ROWS
  * rows, each row cut into 64-byte chunks, and the chunks of a panel
  * interleaved: [r0 chunk0][r1 chunk0][r2 chunk0][r3 chunk0][r0 chunk1]...
  * A kernel streams a panel linearly while computing its rows together, and a
@@ -14,31 +14,31 @@
  * Columns are padded with zero codes to whole chunks, rows with zero rows to
  * whole panels. The codes are followed by one f32 factor per row (scale /
  * level[0], quant/logquant.h). */
-#ifndef NMT_FORMAT_WEIGHTS_H
-#define NMT_FORMAT_WEIGHTS_H
+#ifndef FORMAT_WEIGHTS_H
+#define FORMAT_WEIGHTS_H
 #include <stddef.h>
 
 /* A weight tensor's format; the values are the tensor directory's dtype
- * codes (format.h, NMT_T_DTYPE). */
-typedef enum { NMT_FMT_F32 = 0, NMT_FMT_Q8 = 1, NMT_FMT_Q4 = 2 } nmt_format;
+ * codes (format.h, FORMAT_T_DTYPE). */
+typedef enum { FORMAT_F32 = 0, FORMAT_Q8 = 1, FORMAT_Q4 = 2 } format_encoding;
 
-#define NMT_PANEL_ROWS 4
-#define NMT_CHUNK_BYTES 64
+#define FORMAT_PANEL_ROWS 4
+#define FORMAT_CHUNK_BYTES 64
 /* Columns one chunk holds: 64 q8 codes or 128 q4 codes. A macro, so that
  * the GPU's device code shares it. */
-#define NMT_CHUNK_COLS(f) ((f) == NMT_FMT_Q4 ? 2 * NMT_CHUNK_BYTES : NMT_CHUNK_BYTES)
+#define FORMAT_CHUNK_COLS(f) ((f) == FORMAT_Q4 ? 2 * FORMAT_CHUNK_BYTES : FORMAT_CHUNK_BYTES)
 /* q8 products are summed in int32: |level| <= 4096 times |x| <= 127 per
  * column keeps any row of up to this many columns from overflowing. */
-#define NMT_Q8_MAX_COLS 4096
+#define FORMAT_Q8_MAX_COLS 4096
 
 /* Columns rounded up to whole chunks (q8: 64, q4: 128); cols for f32. */
-int nmt_matrix_padded_cols(nmt_format format, int cols);
+int format_matrix_padded_cols(format_encoding format, int cols);
 /* Bytes of codes for a rows x cols quantized matrix in the panel layout. */
-size_t nmt_matrix_code_bytes(nmt_format format, int rows, int cols);
+size_t format_matrix_code_bytes(format_encoding format, int rows, int cols);
 /* Where a q8/q4 tensor's row factors start (its codes end on a 64-byte
  * boundary, so right after them). */
-size_t nmt_tensor_factors_at(nmt_format format, int rows, int cols);
+size_t format_tensor_factors_at(format_encoding format, int rows, int cols);
 /* Bytes of a whole rows x cols tensor: f32 values, or codes then factors. */
-size_t nmt_tensor_bytes(nmt_format format, int rows, int cols);
+size_t format_tensor_bytes(format_encoding format, int rows, int cols);
 
 #endif

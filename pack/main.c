@@ -86,14 +86,14 @@ static int meta_int(const st_file *ck, const char *key, long lo, long hi)
 	return (int)x;
 }
 
-static nmt_dims read_dims(const st_file *ck)
+static engine_dims read_dims(const st_file *ck)
 {
-	nmt_dims d = {
+	engine_dims d = {
 		.src_vocab = meta_int(ck, "src_vocab", 4, 1 << 22),
 		.tgt_vocab = meta_int(ck, "tgt_vocab", 4, 1 << 22),
 		.emb = meta_int(ck, "emb", 1, 1 << 14),
 		.enc_hidden = meta_int(ck, "enc_hidden", 1, 1 << 14),
-		.enc_layers = meta_int(ck, "enc_layers", 1, NMT_MAX_ENC_LAYERS),
+		.enc_layers = meta_int(ck, "enc_layers", 1, GRU_MAX_ENC_LAYERS),
 		.dec_hidden = meta_int(ck, "dec_hidden", 1, 1 << 14),
 		.att = meta_int(ck, "att", 1, 1 << 14),
 		.fc = meta_int(ck, "fc", 1, 1 << 14),
@@ -105,7 +105,7 @@ static nmt_dims read_dims(const st_file *ck)
 }
 
 /* Check a checkpoint tensor against the architecture and convert it to f32. */
-static float *load_tensor(const st_file *ck, const nmt_tensor_spec *spec)
+static float *load_tensor(const st_file *ck, const gru_tensor_spec *spec)
 {
 	const st_tensor *t = st_find(ck, spec->name);
 	int ok;
@@ -133,26 +133,26 @@ static float *load_tensor(const st_file *ck, const nmt_tensor_spec *spec)
 	return data;
 }
 
-static const char *const quant_names[] = { [NMT_FMT_F32] = "f32", [NMT_FMT_Q8] = "q8", [NMT_FMT_Q4] = "q4" };
+static const char *const quant_names[] = { [FORMAT_F32] = "f32", [FORMAT_Q8] = "q8", [FORMAT_Q4] = "q4" };
 
 /* A matrix in the chosen weight format. */
-static void add_matrix(pack_tensors *t, const char *name, nmt_format quant, int rows, int cols, const float *data)
+static void add_matrix(pack_tensors *t, const char *name, format_encoding quant, int rows, int cols, const float *data)
 {
 	int rc;
-	if (quant == NMT_FMT_F32)
+	if (quant == FORMAT_F32)
 		rc = pack_tensor_f32(t, name, rows, cols, data);
-	else if (quant == NMT_FMT_Q8 && cols > NMT_Q8_MAX_COLS)
-		die(1, "tensor \"%s\" has %d columns; q8 allows at most %d", name, cols, NMT_Q8_MAX_COLS);
+	else if (quant == FORMAT_Q8 && cols > FORMAT_Q8_MAX_COLS)
+		die(1, "tensor \"%s\" has %d columns; q8 allows at most %d", name, cols, FORMAT_Q8_MAX_COLS);
 	else
 		rc = pack_tensor_quant(t, name, quant, rows, cols, data);
 	if (rc != 0)
 		die(1, "out of memory");
 }
 
-static void pack_weights(const st_file *ck, const nmt_dims *d, nmt_format quant, pack_file *out)
+static void pack_weights(const st_file *ck, const engine_dims *d, format_encoding quant, pack_file *out)
 {
-	nmt_tensor_spec specs[NMT_ARCH_MAX_TENSORS];
-	int n = nmt_arch_tensors(d, specs);
+	gru_tensor_spec specs[GRU_ARCH_MAX_TENSORS];
+	int n = gru_arch_tensors(d, specs);
 	pack_tensors t = { 0 };
 
 	for (size_t i = 0; i < st_count(ck); i++) {
@@ -162,7 +162,7 @@ static void pack_weights(const st_file *ck, const nmt_dims *d, nmt_format quant,
 			known = strcmp(specs[k].name, name) == 0;
 		if (!known)
 			die(1, "checkpoint has tensor \"%s\", which this architecture (%s) does not use",
-			    name, NMT_GRU_ARCH);
+			    name, GRU_ARCH);
 	}
 	for (int k = 0; k < n; k++) {
 		float *data = load_tensor(ck, &specs[k]);
@@ -178,8 +178,8 @@ static void pack_weights(const st_file *ck, const nmt_dims *d, nmt_format quant,
 				memcpy(x + (size_t)r * e, data + (size_t)r * cols, (size_t)e * sizeof *x);
 				memcpy(c + (size_t)r * (cols - e), data + (size_t)r * cols + e, (size_t)(cols - e) * sizeof *c);
 			}
-			add_matrix(&t, NMT_TENSOR_DEC_IH_X, quant, rows, e, x);
-			add_matrix(&t, NMT_TENSOR_DEC_IH_C, quant, rows, cols - e, c);
+			add_matrix(&t, GRU_TENSOR_DEC_IH_X, quant, rows, e, x);
+			add_matrix(&t, GRU_TENSOR_DEC_IH_C, quant, rows, cols - e, c);
 			free(x);
 			free(c);
 		} else if (specs[k].is_vector) {
@@ -190,8 +190,8 @@ static void pack_weights(const st_file *ck, const nmt_dims *d, nmt_format quant,
 		}
 		free(data);
 	}
-	if (pack_add_section(out, NMT_TAG_TENSORS, t.dir, t.dir_size, 0) != 0 ||
-	    pack_add_section(out, NMT_TAG_WEIGHTS, t.weights, t.weights_size, NMT_SECTION_BULK) != 0)
+	if (pack_add_section(out, FORMAT_TAG_TENSORS, t.dir, t.dir_size, 0) != 0 ||
+	    pack_add_section(out, FORMAT_TAG_WEIGHTS, t.weights, t.weights_size, FORMAT_SECTION_BULK) != 0)
 		die(1, "too many sections");
 }
 
@@ -241,7 +241,7 @@ static int pack_vocab(const char *path, const char *tag, int expect_size, int bo
 
 /* precompute: the ids whose tables the engine computes at open (0: none);
  * src_lang, tgt_lang: the languages if given, else the checkpoint's */
-static void pack_meta(const st_file *ck, const nmt_dims *d, nmt_format quant, int precompute, const char *src_lang,
+static void pack_meta(const st_file *ck, const engine_dims *d, format_encoding quant, int precompute, const char *src_lang,
 		      const char *tgt_lang, pack_file *out)
 {
 	const char *src = src_lang ? src_lang : st_meta(ck, "src_lang"), *tgt = tgt_lang ? tgt_lang : st_meta(ck, "tgt_lang");
@@ -254,12 +254,12 @@ static void pack_meta(const st_file *ck, const nmt_dims *d, nmt_format quant, in
 			 "src_vocab=%d\ntgt_vocab=%d\nemb=%d\nenc_hidden=%d\nenc_layers=%d\n"
 			 "dec_hidden=%d\natt=%d\nfc=%d\nfc_layers=%d\nbos_id=%d\neos_id=%d\n"
 			 "precompute=%d\npacked_by=model-pack %s\n",
-			 NMT_GRU_ARCH, quant_names[quant], src ? src : "und", tgt ? tgt : "und", d->src_vocab, d->tgt_vocab,
+			 GRU_ARCH, quant_names[quant], src ? src : "und", tgt ? tgt : "und", d->src_vocab, d->tgt_vocab,
 			 d->emb, d->enc_hidden, d->enc_layers, d->dec_hidden, d->att, d->fc, d->fc_layers,
 			 d->bos_id, d->eos_id, precompute, MODEL_PACK_VERSION);
 	if (n < 0 || n >= 4096 || strpbrk(src ? src : "", "\n=") || strpbrk(tgt ? tgt : "", "\n="))
 		die(1, "checkpoint metadata src_lang/tgt_lang is malformed");
-	if (pack_add_section(out, NMT_TAG_META, (uint8_t *)text, (size_t)n, 0) != 0)
+	if (pack_add_section(out, FORMAT_TAG_META, (uint8_t *)text, (size_t)n, 0) != 0)
 		die(1, "too many sections");
 }
 
@@ -326,7 +326,7 @@ static int pack_marian_shortlist(const char *path, const char *const vocabs[2], 
 	size_t blob_len;
 	if (pack_vmap_unigrams(zero, n_zero, offsets, ids, Vs, Vt, &blob, &blob_len, err, sizeof err) != 0)
 		die(1, "%s: %s", path, err);
-	if (pack_add_section(out, NMT_TAG_VMAP, blob, blob_len, 0) != 0)
+	if (pack_add_section(out, ENGINE_TAG_VMAP, blob, blob_len, 0) != 0)
 		die(1, "too many sections");
 	int first = lex.first;
 	marian_lex_free(&lex);
@@ -349,7 +349,7 @@ static void pack_vmap_file(const char *path, int src_vocab, int tgt_vocab, pack_
 	char err[512];
 	if (pack_vmap(path, src_vocab, tgt_vocab, &blob, &blob_len, err, sizeof err) != 0)
 		die(1, "%s", err);
-	if (pack_add_section(out, NMT_TAG_VMAP, blob, blob_len, 0) != 0)
+	if (pack_add_section(out, ENGINE_TAG_VMAP, blob, blob_len, 0) != 0)
 		die(1, "too many sections");
 }
 
@@ -358,7 +358,7 @@ static void pack_vmap_file(const char *path, int src_vocab, int tgt_vocab, pack_
  * vocabulary map if given: Marian's lexical shortlist, or an n-gram map
  * made for these vocabularies (a model of this family trained by
  * train/train.py --family ssru on nmt's own vocabularies). */
-static int pack_marian(const char *model, const char *const vocabs[2], int n_vocabs, nmt_format quant,
+static int pack_marian(const char *model, const char *const vocabs[2], int n_vocabs, format_encoding quant,
 		       const char *src_lang, const char *tgt_lang, const char *vmap, const char *shortlist,
 		       const char *output, int extra)
 {
@@ -375,8 +375,8 @@ static int pack_marian(const char *model, const char *const vocabs[2], int n_voc
 			die(2, "a language code is a short word, not \"%s\"", l);
 	if (marian_pack(model, quant, &out, &d, err, sizeof err) != 0)
 		die(1, "%s", err);
-	pack_vocab(vocabs[0], NMT_TAG_SRC_VOCAB, d.src_vocab, -1, -1, 0, &out);
-	int ids = pack_vocab(vocabs[n_vocabs - 1], NMT_TAG_TGT_VOCAB, d.tgt_vocab, -1, -1, 1, &out);
+	pack_vocab(vocabs[0], FORMAT_TAG_SRC_VOCAB, d.src_vocab, -1, -1, 0, &out);
+	int ids = pack_vocab(vocabs[n_vocabs - 1], FORMAT_TAG_TGT_VOCAB, d.tgt_vocab, -1, -1, 1, &out);
 	int eos = ids & ((1 << 24) - 1), bos = (ids - eos) / (1 << 24);
 	char pad[64] = "";
 	if (shortlist)
@@ -406,7 +406,7 @@ int main(int argc, char **argv)
 	const char *output = NULL, *vmap = NULL, *marian = NULL, *vocabs[2] = { NULL, NULL };
 	const char *src_lang = NULL, *tgt_lang = NULL, *shortlist = NULL;
 	int n_vocabs = 0;
-	nmt_format quant = NMT_FMT_F32;
+	format_encoding quant = FORMAT_F32;
 	int c, precompute_top = DEFAULT_PRECOMPUTE_TOP, store_precomputed = 0;
 
 	{ const uint16_t one = 1; if (*(const uint8_t *)&one != 1) die(1, "big-endian hosts are not supported"); }
@@ -416,11 +416,11 @@ int main(int argc, char **argv)
 		case 'o': output = optarg; break;
 		case 'q':
 			if (strcmp(optarg, "f32") == 0)
-				quant = NMT_FMT_F32;
+				quant = FORMAT_F32;
 			else if (strcmp(optarg, "q8") == 0)
-				quant = NMT_FMT_Q8;
+				quant = FORMAT_Q8;
 			else if (strcmp(optarg, "q4") == 0)
-				quant = NMT_FMT_Q4;
+				quant = FORMAT_Q4;
 			else
 				die(2, "--quant %s: the formats are f32, q8 and q4", optarg);
 			break;
@@ -458,14 +458,14 @@ int main(int argc, char **argv)
 	char err[512];
 	if (st_open(argv[optind], &ck, err, sizeof err) != 0)
 		die(1, "%s: %s", argv[optind], err);
-	nmt_dims d = read_dims(ck);
+	engine_dims d = read_dims(ck);
 	if (d.bos_id >= d.tgt_vocab || d.eos_id >= d.tgt_vocab)
 		die(1, "checkpoint bos_id/eos_id lie outside the target vocabulary");
 	pack_file out = { .n = 0 };
 	pack_meta(ck, &d, quant, store_precomputed ? 0 : precompute_top, src_lang, tgt_lang, &out);
 	pack_weights(ck, &d, quant, &out);
-	pack_vocab(argv[optind + 1], NMT_TAG_SRC_VOCAB, d.src_vocab, -1, -1, 0, &out);
-	pack_vocab(argv[optind + 2], NMT_TAG_TGT_VOCAB, d.tgt_vocab, d.bos_id, d.eos_id, 1, &out);
+	pack_vocab(argv[optind + 1], FORMAT_TAG_SRC_VOCAB, d.src_vocab, -1, -1, 0, &out);
+	pack_vocab(argv[optind + 2], FORMAT_TAG_TGT_VOCAB, d.tgt_vocab, d.bos_id, d.eos_id, 1, &out);
 	st_close(ck);
 	if (vmap)
 		pack_vmap_file(vmap, d.src_vocab, d.tgt_vocab, &out);
@@ -478,7 +478,7 @@ int main(int argc, char **argv)
 		size_t blob_len;
 		if (pack_precomp(output, precompute_top, &blob, &blob_len, err, sizeof err) != 0)
 			die(1, "%s: %s", output, err);
-		if (pack_add_section(&out, NMT_TAG_PRECOMP, blob, blob_len, NMT_SECTION_BULK) != 0)
+		if (pack_add_section(&out, FORMAT_TAG_PRECOMP, blob, blob_len, FORMAT_SECTION_BULK) != 0)
 			die(1, "too many sections");
 		if (pack_write(&out, output, err, sizeof err) != 0)
 			die(1, "%s", err);

@@ -64,7 +64,7 @@ int mf_open_bin(const uint8_t *buf, size_t len, mf_file *f, char *err, size_t er
 	memset(f, 0, sizeof *f);
 	if (len < 16)
 		return error_set(err, errlen, "not a Marian .bin model (too short)");
-	uint64_t version = nmt_rd64(buf), n = nmt_rd64(buf + 8);
+	uint64_t version = format_rd64(buf), n = format_rd64(buf + 8);
 	if (version != 1)
 		return error_set(err, errlen, "Marian .bin version %llu is not supported (1 is; 2 is encrypted)",
 			    (unsigned long long)version);
@@ -77,7 +77,7 @@ int mf_open_bin(const uint8_t *buf, size_t len, mf_file *f, char *err, size_t er
 	size_t at = 16 + (size_t)n * HEADER_WORDS * 8;
 
 	for (size_t i = 0; i < f->n; i++) {   /* the names */
-		uint64_t name_len = nmt_rd64(hdr + i * 32);
+		uint64_t name_len = format_rd64(hdr + i * 32);
 		if (name_len < 2 || name_len > MF_NAME_MAX || name_len > len - at || buf[at + name_len - 1] != '\0' ||
 		    !mf_printable((const char *)buf + at, name_len - 1))
 			return bad(f, err, errlen, "item name");
@@ -86,7 +86,7 @@ int mf_open_bin(const uint8_t *buf, size_t len, mf_file *f, char *err, size_t er
 	}
 	for (size_t i = 0; i < f->n; i++) {   /* the shapes */
 		mf_item *it = &f->items[i];
-		uint64_t dims = nmt_rd64(hdr + i * 32 + 16);
+		uint64_t dims = format_rd64(hdr + i * 32 + 16);
 		if (dims > MF_MAX_DIMS || dims * 4 > len - at)
 			return bad(f, err, errlen, "item shape");
 		it->ndim = (int)dims;
@@ -98,12 +98,12 @@ int mf_open_bin(const uint8_t *buf, size_t len, mf_file *f, char *err, size_t er
 			it->shape[d] = v;
 		}
 	}
-	if (len - at < 8 || nmt_rd64(buf + at) > len - at - 8)
+	if (len - at < 8 || format_rd64(buf + at) > len - at - 8)
 		return bad(f, err, errlen, "padding runs past the end");
-	at += 8 + (size_t)nmt_rd64(buf + at);
+	at += 8 + (size_t)format_rd64(buf + at);
 	for (size_t i = 0; i < f->n; i++) {   /* the data */
 		mf_item *it = &f->items[i];
-		uint64_t code = nmt_rd64(hdr + i * 32 + 8), bytes = nmt_rd64(hdr + i * 32 + 24);
+		uint64_t code = format_rd64(hdr + i * 32 + 8), bytes = format_rd64(hdr + i * 32 + 24);
 		size_t need;
 		if (type_of(code, &it->type) != 0) {
 			error_set(err, errlen, "%s: Marian type 0x%llx is not supported (float32, int8 and intgemm8 are)",

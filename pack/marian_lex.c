@@ -39,7 +39,7 @@ static int read_binary(const uint8_t *buf, size_t len, int src_vocab, int tgt_vo
 {
 	if (len < HEADER)
 		return error_set(err, errlen, "shortlist: file too short");
-	uint64_t sum = nmt_rd64(buf + 8), first = nmt_rd64(buf + 16), n_off = nmt_rd64(buf + 32), n_ids = nmt_rd64(buf + 40);
+	uint64_t sum = format_rd64(buf + 8), first = format_rd64(buf + 16), n_off = format_rd64(buf + 32), n_ids = format_rd64(buf + 40);
 	if (n_off != (uint64_t)src_vocab + 1)
 		return error_set(err, errlen, "shortlist: made for %llu source pieces, the model has %d",
 			    (unsigned long long)(n_off ? n_off - 1 : 0), src_vocab);
@@ -47,7 +47,7 @@ static int read_binary(const uint8_t *buf, size_t len, int src_vocab, int tgt_vo
 		return error_set(err, errlen, "shortlist: size does not match its header");
 	uint64_t seed = 0;
 	for (size_t i = 2; i < 2 + (len - 16) / 8; i++)
-		seed ^= nmt_rd64(buf + 8 * i) + 0x9e3779b9ull + (seed << 6) + (seed >> 2);
+		seed ^= format_rd64(buf + 8 * i) + 0x9e3779b9ull + (seed << 6) + (seed >> 2);
 	if (seed != sum)
 		return error_set(err, errlen, "shortlist: checksum mismatch (damaged file)");
 	lex->first = first > (uint64_t)tgt_vocab ? tgt_vocab : (int)first;
@@ -58,14 +58,14 @@ static int read_binary(const uint8_t *buf, size_t len, int src_vocab, int tgt_vo
 		return error_set(err, errlen, "out of memory");
 	const uint8_t *off = buf + HEADER, *ids = off + 8 * n_off;
 	for (size_t s = 0; s < n_off; s++) {
-		lex->offsets[s] = nmt_rd64(off + 8 * s);
+		lex->offsets[s] = format_rd64(off + 8 * s);
 		if (lex->offsets[s] > n_ids || (s > 0 && lex->offsets[s] < lex->offsets[s - 1]))
 			return error_set(err, errlen, "shortlist: offsets out of order or range");
 	}
 	if (lex->offsets[n_off - 1] != n_ids)
 		return error_set(err, errlen, "shortlist: last offset is not the list's end");
 	for (size_t i = 0; i < n_ids; i++)
-		if ((lex->ids[i] = nmt_rd32(ids + 4 * i)) >= (uint32_t)tgt_vocab)
+		if ((lex->ids[i] = format_rd32(ids + 4 * i)) >= (uint32_t)tgt_vocab)
 			return error_set(err, errlen, "shortlist: target id %u outside the vocabulary", lex->ids[i]);
 	return 0;
 }
@@ -182,7 +182,7 @@ int marian_lex_parse(const uint8_t *buf, size_t n, const spm_model *src_sp, cons
 {
 	int rc;
 	memset(lex, 0, sizeof *lex);
-	if (n >= 8 && nmt_rd64(buf) == LEX_MAGIC)
+	if (n >= 8 && format_rd64(buf) == LEX_MAGIC)
 		rc = read_binary(buf, n, spm_vocab_size(src_sp), spm_vocab_size(tgt_sp), lex, err, errlen);
 	else if (n >= 2 && buf[0] == 0x1f && buf[1] == 0x8b)
 		rc = error_set(err, errlen, "gzip-compressed shortlist: decompress it first (gzip -dk)");

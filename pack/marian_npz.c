@@ -36,7 +36,7 @@ static const uint8_t *find_eocd(const uint8_t *buf, size_t len)
 		return NULL;
 	size_t lowest = len - EOCD_SIZE > MAX_COMMENT ? len - EOCD_SIZE - MAX_COMMENT : 0;
 	for (size_t at = len - EOCD_SIZE + 1; at-- > lowest;)
-		if (nmt_rd32(buf + at) == EOCD_SIG && at + EOCD_SIZE + rd16(buf + at + 20) == len)
+		if (format_rd32(buf + at) == EOCD_SIG && at + EOCD_SIZE + rd16(buf + at + 20) == len)
 			return buf + at;
 	return NULL;
 }
@@ -145,7 +145,7 @@ static int parse_npy(const uint8_t *p, size_t n, mf_item *it, char *err, size_t 
 		hlen = rd16(p + 8);
 		at = 10;
 	} else if ((p[6] == 2 || p[6] == 3) && n >= 12) {
-		hlen = nmt_rd32(p + 8);
+		hlen = format_rd32(p + 8);
 		at = 12;
 	} else {
 		return error_set(err, errlen, "%s: unsupported .npy version %u", it->name, p[6]);
@@ -169,8 +169,8 @@ static int parse_npy(const uint8_t *p, size_t n, mf_item *it, char *err, size_t 
 /* Member `e` of the central directory: its name, local header and bytes. */
 static int read_member(const uint8_t *buf, size_t len, const uint8_t *e, mf_item *it, char *err, size_t errlen)
 {
-	uint32_t method = rd16(e + 10), crc = nmt_rd32(e + 16), csize = nmt_rd32(e + 20), usize = nmt_rd32(e + 24);
-	uint32_t name_len = rd16(e + 28), local = nmt_rd32(e + 42);
+	uint32_t method = rd16(e + 10), crc = format_rd32(e + 16), csize = format_rd32(e + 20), usize = format_rd32(e + 24);
+	uint32_t name_len = rd16(e + 28), local = format_rd32(e + 42);
 	const char *name = (const char *)e + CDIR_SIZE;
 
 	if (!mf_printable(name, name_len))
@@ -184,7 +184,7 @@ static int read_member(const uint8_t *buf, size_t len, const uint8_t *e, mf_item
 	if (method != 0 || csize != usize)
 		return error_set(err, errlen, "%s: compressed npz member (method %u): save the model uncompressed "
 			    "or convert it to .bin with marian-conv", it->name, method);
-	if (local > len || len - local < LOCAL_SIZE || nmt_rd32(buf + local) != LOCAL_SIG)
+	if (local > len || len - local < LOCAL_SIZE || format_rd32(buf + local) != LOCAL_SIG)
 		return error_set(err, errlen, "%s: bad local header offset", it->name);
 	const uint8_t *lh = buf + local;
 	size_t data = (size_t)local + LOCAL_SIZE + rd16(lh + 26) + rd16(lh + 28);
@@ -192,7 +192,7 @@ static int read_member(const uint8_t *buf, size_t len, const uint8_t *e, mf_item
 		return error_set(err, errlen, "%s: local header does not match the directory", it->name);
 	if (data > len || usize > len - data)
 		return error_set(err, errlen, "%s: member runs past the end of the file", it->name);
-	if (nmt_crc32(0, buf + data, usize) != crc)
+	if (format_crc32(0, buf + data, usize) != crc)
 		return error_set(err, errlen, "%s: CRC-32 mismatch (damaged file)", it->name);
 	return parse_npy(buf + data, usize, it, err, errlen);
 }
@@ -203,7 +203,7 @@ int mf_open_npz(const uint8_t *buf, size_t len, mf_file *f, char *err, size_t er
 	const uint8_t *eocd = find_eocd(buf, len);
 	if (!eocd)
 		return error_set(err, errlen, "not a zip archive (no end of central directory)");
-	uint32_t count = rd16(eocd + 10), size = nmt_rd32(eocd + 12), offset = nmt_rd32(eocd + 16);
+	uint32_t count = rd16(eocd + 10), size = format_rd32(eocd + 12), offset = format_rd32(eocd + 16);
 	if (count == 0xFFFF || offset == 0xFFFFFFFFu)
 		return error_set(err, errlen, "zip64 archives are not supported");
 	if (count == 0 || count > MAX_MEMBERS)
@@ -214,7 +214,7 @@ int mf_open_npz(const uint8_t *buf, size_t len, mf_file *f, char *err, size_t er
 		return error_set(err, errlen, "out of memory");
 	const uint8_t *e = buf + offset, *end = buf + offset + size;
 	for (uint32_t i = 0; i < count; i++) {
-		if ((size_t)(end - e) < CDIR_SIZE || nmt_rd32(e) != CDIR_SIG)
+		if ((size_t)(end - e) < CDIR_SIZE || format_rd32(e) != CDIR_SIG)
 			goto corrupt;
 		size_t entry = CDIR_SIZE + (size_t)rd16(e + 28) + rd16(e + 30) + rd16(e + 32);
 		if ((size_t)(end - e) < entry)

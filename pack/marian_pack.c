@@ -170,7 +170,7 @@ int marian_config(const yml_doc *y, marian_dims *d, char *err, size_t errlen)
 
 typedef struct {
 	const mf_file *f;
-	nmt_format quant;
+	format_encoding quant;
 	pack_tensors t;
 	char *err;
 	size_t errlen;
@@ -240,7 +240,7 @@ static int add(packer *p, const char *ours, const char *marian, int rows, int co
 	float *data = load(p, marian, rows, cols, kind == MATRIX);
 	if (!data)
 		return -1;
-	int rc = kind == VECTOR || p->quant == NMT_FMT_F32 ? pack_tensor_f32(&p->t, ours, rows, cols, data)
+	int rc = kind == VECTOR || p->quant == FORMAT_F32 ? pack_tensor_f32(&p->t, ours, rows, cols, data)
 							     : pack_tensor_quant(&p->t, ours, p->quant, rows, cols, data);
 	free(data);
 	return rc == 0 ? 0 : error_set(p->err, p->errlen, "out of memory");
@@ -251,20 +251,20 @@ static int add_attention(packer *p, const char *ours, const char *marian, int d)
 {
 	char a[64], b[96];
 	for (int i = 0; i < 4; i++) {
-		snprintf(a, sizeof a, "%s.%c." NMT_SSRU_W, ours, NMT_SSRU_ATT_PROJ[i]);
-		snprintf(b, sizeof b, "%s_W%c", marian, NMT_SSRU_ATT_PROJ[i]);
+		snprintf(a, sizeof a, "%s.%c." SSRU_W, ours, SSRU_ATT_PROJ[i]);
+		snprintf(b, sizeof b, "%s_W%c", marian, SSRU_ATT_PROJ[i]);
 		if (add(p, a, b, d, d, MATRIX) != 0)
 			return -1;
-		snprintf(a, sizeof a, "%s.%c." NMT_SSRU_B, ours, NMT_SSRU_ATT_PROJ[i]);
-		snprintf(b, sizeof b, "%s_b%c", marian, NMT_SSRU_ATT_PROJ[i]);
+		snprintf(a, sizeof a, "%s.%c." SSRU_B, ours, SSRU_ATT_PROJ[i]);
+		snprintf(b, sizeof b, "%s_b%c", marian, SSRU_ATT_PROJ[i]);
 		if (add(p, a, b, 1, d, VECTOR) != 0)
 			return -1;
 	}
-	snprintf(a, sizeof a, "%s." NMT_SSRU_LN_S, ours);
+	snprintf(a, sizeof a, "%s." SSRU_LN_S, ours);
 	snprintf(b, sizeof b, "%s_Wo_ln_scale", marian);
 	if (add(p, a, b, 1, d, VECTOR) != 0)
 		return -1;
-	snprintf(a, sizeof a, "%s." NMT_SSRU_LN_B, ours);
+	snprintf(a, sizeof a, "%s." SSRU_LN_B, ours);
 	snprintf(b, sizeof b, "%s_Wo_ln_bias", marian);
 	return add(p, a, b, 1, d, VECTOR);
 }
@@ -272,8 +272,8 @@ static int add_attention(packer *p, const char *ours, const char *marian, int d)
 static int add_ffn(packer *p, const char *ours, const char *marian, int d, int ffn)
 {
 	static const struct { const char *ours, *marian; int out_ffn, in_ffn, kind; } parts[] = {
-		{ NMT_SSRU_FFN_W1, "W1", 1, 0, MATRIX }, { NMT_SSRU_FFN_B1, "b1", 1, 0, VECTOR }, { NMT_SSRU_FFN_W2, "W2", 0, 1, MATRIX },
-		{ NMT_SSRU_FFN_B2, "b2", 0, 0, VECTOR }, { NMT_SSRU_LN_S, "ffn_ln_scale", 0, 0, VECTOR }, { NMT_SSRU_LN_B, "ffn_ln_bias", 0, 0, VECTOR },
+		{ SSRU_FFN_W1, "W1", 1, 0, MATRIX }, { SSRU_FFN_B1, "b1", 1, 0, VECTOR }, { SSRU_FFN_W2, "W2", 0, 1, MATRIX },
+		{ SSRU_FFN_B2, "b2", 0, 0, VECTOR }, { SSRU_LN_S, "ffn_ln_scale", 0, 0, VECTOR }, { SSRU_LN_B, "ffn_ln_bias", 0, 0, VECTOR },
 	};
 	char a[64], b[96];
 	for (size_t i = 0; i < sizeof parts / sizeof *parts; i++) {
@@ -291,11 +291,11 @@ static int add_ssru(packer *p, int l, int d)
 {
 	char a[64], b[96];
 	static const struct { const char *ours, *marian; int kind; } parts[] = {
-		{ NMT_SSRU_RNN_W, "W", MATRIX }, { NMT_SSRU_RNN_WF, "Wf", MATRIX }, { NMT_SSRU_RNN_BF, "bf", VECTOR },
-		{ NMT_SSRU_LN_S, "ffn_ln_scale", VECTOR }, { NMT_SSRU_LN_B, "ffn_ln_bias", VECTOR },
+		{ SSRU_RNN_W, "W", MATRIX }, { SSRU_RNN_WF, "Wf", MATRIX }, { SSRU_RNN_BF, "bf", VECTOR },
+		{ SSRU_LN_S, "ffn_ln_scale", VECTOR }, { SSRU_LN_B, "ffn_ln_bias", VECTOR },
 	};
 	for (size_t i = 0; i < sizeof parts / sizeof *parts; i++) {
-		snprintf(a, sizeof a, NMT_SSRU_DEC_RNN ".%s", l, parts[i].ours);
+		snprintf(a, sizeof a, SSRU_DEC_RNN ".%s", l, parts[i].ours);
 		snprintf(b, sizeof b, "decoder_l%d_rnn_%s", l, parts[i].marian);
 		if (add(p, a, b, parts[i].kind == VECTOR ? 1 : d, d, parts[i].kind) != 0)
 			return -1;
@@ -307,23 +307,23 @@ static int add_tensors(packer *p, const marian_dims *d)
 {
 	char a[64], b[96];
 	if (strcmp(d->tied, "all") == 0) {
-		if (add(p, NMT_SSRU_EMB, "Wemb", d->tgt_vocab, d->emb, EMBEDDING) != 0)
+		if (add(p, SSRU_EMB, "Wemb", d->tgt_vocab, d->emb, EMBEDDING) != 0)
 			return -1;
-	} else if (add(p, NMT_SSRU_SRC_EMB, "encoder_Wemb", d->src_vocab, d->emb, EMBEDDING) != 0 ||
-		   add(p, NMT_SSRU_TGT_EMB, "decoder_Wemb", d->tgt_vocab, d->emb, EMBEDDING) != 0) {
+	} else if (add(p, SSRU_SRC_EMB, "encoder_Wemb", d->src_vocab, d->emb, EMBEDDING) != 0 ||
+		   add(p, SSRU_TGT_EMB, "decoder_Wemb", d->tgt_vocab, d->emb, EMBEDDING) != 0) {
 		return -1;
 	}
 	if (strcmp(d->tied, "none") == 0 &&
-	    add(p, NMT_SSRU_OUT, "decoder_ff_logit_out_Wt", d->tgt_vocab, d->emb, EMBEDDING) != 0)
+	    add(p, SSRU_OUT, "decoder_ff_logit_out_Wt", d->tgt_vocab, d->emb, EMBEDDING) != 0)
 		return -1;
-	if (add(p, NMT_SSRU_OUT_BIAS, "decoder_ff_logit_out_b", 1, d->tgt_vocab, VECTOR) != 0)
+	if (add(p, SSRU_OUT_BIAS, "decoder_ff_logit_out_b", 1, d->tgt_vocab, VECTOR) != 0)
 		return -1;
 	for (int l = 1; l <= d->enc_layers; l++) {
-		snprintf(a, sizeof a, NMT_SSRU_ENC_ATT, l);
+		snprintf(a, sizeof a, SSRU_ENC_ATT, l);
 		snprintf(b, sizeof b, "encoder_l%d_self", l);
 		if (add_attention(p, a, b, d->emb) != 0)
 			return -1;
-		snprintf(a, sizeof a, NMT_SSRU_ENC_FFN, l);
+		snprintf(a, sizeof a, SSRU_ENC_FFN, l);
 		snprintf(b, sizeof b, "encoder_l%d_ffn", l);
 		if (add_ffn(p, a, b, d->emb, d->ffn) != 0)
 			return -1;
@@ -336,11 +336,11 @@ static int add_tensors(packer *p, const marian_dims *d)
 			continue;
 		if (add_ssru(p, l, d->emb) != 0)
 			return -1;
-		snprintf(a, sizeof a, NMT_SSRU_DEC_ATT, l);
+		snprintf(a, sizeof a, SSRU_DEC_ATT, l);
 		snprintf(b, sizeof b, "decoder_l%d_context", l);
 		if (add_attention(p, a, b, d->emb) != 0)
 			return -1;
-		snprintf(a, sizeof a, NMT_SSRU_DEC_FFN, l);
+		snprintf(a, sizeof a, SSRU_DEC_FFN, l);
 		snprintf(b, sizeof b, "decoder_l%d_ffn", l);
 		if (add_ffn(p, a, b, d->emb, d->dec_ffn) != 0)
 			return -1;
@@ -350,9 +350,9 @@ static int add_tensors(packer *p, const marian_dims *d)
 
 /* ---- the whole model -------------------------------------------------------- */
 
-static const char *const QUANT_NAMES[] = { [NMT_FMT_F32] = "f32", [NMT_FMT_Q8] = "q8", [NMT_FMT_Q4] = "q4" };
+static const char *const QUANT_NAMES[] = { [FORMAT_F32] = "f32", [FORMAT_Q8] = "q8", [FORMAT_Q4] = "q4" };
 
-int marian_add_meta(pack_file *out, const marian_dims *d, nmt_format quant, const char *src, const char *tgt,
+int marian_add_meta(pack_file *out, const marian_dims *d, format_encoding quant, const char *src, const char *tgt,
 		    int bos_id, int eos_id, const char *extra, char *err, size_t errlen)
 {
 	char tied[4 * MARIAN_MAX_LAYERS + 16] = "";
@@ -366,18 +366,18 @@ int marian_add_meta(pack_file *out, const marian_dims *d, nmt_format quant, cons
 			 "arch=%s\nquant=%s\nsrc_lang=%s\ntgt_lang=%s\nsrc_vocab=%d\ntgt_vocab=%d\nemb=%d\nheads=%d\n"
 			 "ffn=%d\ndec_ffn=%d\nenc_layers=%d\ndec_layers=%d\ntied=%s\nbos_id=%d\neos_id=%d\n"
 			 "imported_from=marian\n%s%s",
-			 NMT_SSRU_ARCH, QUANT_NAMES[quant], src ? src : "und", tgt ? tgt : "und", d->src_vocab,
+			 SSRU_ARCH, QUANT_NAMES[quant], src ? src : "und", tgt ? tgt : "und", d->src_vocab,
 			 d->tgt_vocab, d->emb, d->heads, d->ffn, d->dec_ffn, d->enc_layers, d->dec_layers, d->tied, bos_id, eos_id, tied, extra ? extra : "");
 	if (n < 0 || n >= 1024) {
 		free(text);
 		return error_set(err, errlen, "language codes too long");
 	}
-	return pack_add_section(out, NMT_TAG_META, (uint8_t *)text, (size_t)n, 0) == 0
+	return pack_add_section(out, FORMAT_TAG_META, (uint8_t *)text, (size_t)n, 0) == 0
 		       ? 0
 		       : error_set(err, errlen, "too many sections");
 }
 
-int marian_pack(const char *path, nmt_format quant, pack_file *out, marian_dims *dims, char *err, size_t errlen)
+int marian_pack(const char *path, format_encoding quant, pack_file *out, marian_dims *dims, char *err, size_t errlen)
 {
 	size_t len;
 	uint8_t *buf;
@@ -402,8 +402,8 @@ int marian_pack(const char *path, nmt_format quant, pack_file *out, marian_dims 
 	if (yml_parse((const char *)yml->data, yml->nbytes, &y, err, errlen) != 0 ||
 	    marian_config(&y, dims, err, errlen) != 0 || add_tensors(&p, dims) != 0)
 		goto done;
-	if (pack_add_section(out, NMT_TAG_TENSORS, p.t.dir, p.t.dir_size, 0) != 0 ||
-	    pack_add_section(out, NMT_TAG_WEIGHTS, p.t.weights, p.t.weights_size, NMT_SECTION_BULK) != 0) {
+	if (pack_add_section(out, FORMAT_TAG_TENSORS, p.t.dir, p.t.dir_size, 0) != 0 ||
+	    pack_add_section(out, FORMAT_TAG_WEIGHTS, p.t.weights, p.t.weights_size, FORMAT_SECTION_BULK) != 0) {
 		p.t.dir = p.t.weights = NULL;
 		error_set(err, errlen, "too many sections");
 		goto done;

@@ -11,7 +11,7 @@
 #include "marian_yml.h"
 #include "writer.h"
 
-#define MARIAN_MAX_LAYERS 16   /* the engine's NMT_SSRU_MAX_LAYERS */
+#define MARIAN_MAX_LAYERS 16   /* the engine's SSRU_MAX_LAYERS */
 
 typedef struct {
 	int src_vocab, tgt_vocab;
@@ -28,11 +28,11 @@ typedef struct {
 int marian_config(const yml_doc *y, marian_dims *d, char *err, size_t errlen);
 /* Read the model at path and add its "tensors" and "weights" sections to
  * out; *dims receives its configuration. 0, or -1 with a one-line message. */
-int marian_pack(const char *path, nmt_format quant, pack_file *out, marian_dims *dims, char *err, size_t errlen);
+int marian_pack(const char *path, format_encoding quant, pack_file *out, marian_dims *dims, char *err, size_t errlen);
 /* The "meta" section: the configuration, the language codes (NULL: "und")
  * and the target vocabulary's ids of BOS (-1 if none; the family uses no
  * BOS, the id is recorded so the vocabulary can be checked) and EOS. */
-int marian_add_meta(pack_file *out, const marian_dims *d, nmt_format quant, const char *src_lang,
+int marian_add_meta(pack_file *out, const marian_dims *d, format_encoding quant, const char *src_lang,
 		    const char *tgt_lang, int bos_id, int eos_id, const char *extra, char *err, size_t errlen);
 
 #endif

@@ -11,24 +11,24 @@ int pack_precomp(const char *path, int top, uint8_t **blob, size_t *len, char *e
 {
 	nmt_model *m;
 
-	if (nmt_load_file(path, 0, &m, err, errlen) != 0)
+	if (engine_load_file(path, 0, &m, err, errlen) != 0)
 		return -1;
-	const nmt_dims *d = &m->d;
+	const engine_dims *d = &m->d;
 	int n_src = top < d->src_vocab ? top : d->src_vocab, n_tgt = top < d->tgt_vocab ? top : d->tgt_vocab;
-	size_t src_cols = nmt_precomp_src_cols(d), tgt_cols = nmt_precomp_tgt_cols(d);
+	size_t src_cols = gru_precomp_src_cols(d), tgt_cols = gru_precomp_tgt_cols(d);
 	*len = 16 + 4 * ((size_t)n_src * src_cols + (size_t)n_tgt * tgt_cols);
 	*blob = malloc(*len);
 	if (!*blob) {
-		nmt_unload(m);
+		engine_unload(m);
 		return error_set(err, errlen, "out of memory");
 	}
-	nmt_wr32(*blob, (uint32_t)n_src);
-	nmt_wr32(*blob + 4, (uint32_t)n_tgt);
-	nmt_wr32(*blob + 8, (uint32_t)src_cols);
-	nmt_wr32(*blob + 12, (uint32_t)tgt_cols);
+	format_wr32(*blob, (uint32_t)n_src);
+	format_wr32(*blob + 4, (uint32_t)n_tgt);
+	format_wr32(*blob + 8, (uint32_t)src_cols);
+	format_wr32(*blob + 12, (uint32_t)tgt_cols);
 	float *enc = (float *)(*blob + 16);   /* malloc's alignment suits floats; little-endian host */
-	int rc = nmt_precomp_fill(m, n_src, n_tgt, enc, enc + (size_t)n_src * src_cols);
-	nmt_unload(m);
+	int rc = gru_precomp_fill(m, n_src, n_tgt, enc, enc + (size_t)n_src * src_cols);
+	engine_unload(m);
 	if (rc != 0) {
 		free(*blob);
 		return error_set(err, errlen, "out of memory");

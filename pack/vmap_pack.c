@@ -12,7 +12,7 @@
 #include "../engine/vmap.h"
 
 typedef struct {
-	int32_t src[NMT_VMAP_MAX_N];
+	int32_t src[ENGINE_VMAP_MAX_N];
 	int n;
 	uint32_t offset, count;   /* into the payload */
 } entry;
@@ -60,11 +60,11 @@ static long parse_ids(char *s, long limit, uint32_t *out, long max)
 static int parse_line(vmap_text *t, char *line, int is_zero, int src_vocab, int tgt_vocab)
 {
 	char *tab = strchr(line, '\t');
-	uint32_t src[NMT_VMAP_MAX_N + 1];
+	uint32_t src[ENGINE_VMAP_MAX_N + 1];
 	if (!tab)
 		return -1;
 	*tab = '\0';
-	long n = parse_ids(line, src_vocab, src, NMT_VMAP_MAX_N);
+	long n = parse_ids(line, src_vocab, src, ENGINE_VMAP_MAX_N);
 	if (n < 0 || (is_zero ? n != 0 : n == 0))
 		return -1;
 	if (grow((void **)&t->payload, &t->cap_payload, t->n_payload + (size_t)tgt_vocab, sizeof(uint32_t)) != 0)
@@ -226,9 +226,9 @@ typedef struct {
 static void place(table *tb, const vmap_text *t)
 {
 	for (size_t i = 0; i < t->n_entries; i++) {
-		uint64_t hash = nmt_vmap_hash(t->entries[i].src, t->entries[i].n);
-		uint32_t fp = nmt_vmap_fingerprint(hash);
-		for (uint32_t k = nmt_vmap_home(hash, tb->n_slots);; k = (k + 1) & (tb->n_slots - 1)) {
+		uint64_t hash = engine_vmap_hash(t->entries[i].src, t->entries[i].n);
+		uint32_t fp = engine_vmap_fingerprint(hash);
+		for (uint32_t k = engine_vmap_home(hash, tb->n_slots);; k = (k + 1) & (tb->n_slots - 1)) {
 			if (tb->owner[k] < 0) {
 				tb->owner[k] = (int32_t)i;
 				tb->fp[k] = fp;
@@ -250,7 +250,7 @@ static void put_value(uint8_t *p, int id_bytes, uint64_t i, uint32_t v)
 		p[2 * i] = (uint8_t)v;
 		p[2 * i + 1] = (uint8_t)(v >> 8);
 	} else {
-		nmt_wr32(p + 4 * i, v);
+		format_wr32(p + 4 * i, v);
 	}
 }
 
@@ -279,8 +279,8 @@ static uint64_t write_payload(const table *tb, const vmap_text *t, int id_bytes,
 		add_targets(t, &t->entries[tb->owner[k]], marks, list, &n);
 		for (int32_t i = tb->merged_head[tb->owner[k]]; i >= 0; i = tb->merged_next[i])
 			add_targets(t, &t->entries[i], marks, list, &n);
-		nmt_wr32(slots + (size_t)k * NMT_VMAP_SLOT_BYTES, tb->fp[k]);
-		nmt_wr32(slots + (size_t)k * NMT_VMAP_SLOT_BYTES + 4, (uint32_t)used);
+		format_wr32(slots + (size_t)k * ENGINE_VMAP_SLOT_BYTES, tb->fp[k]);
+		format_wr32(slots + (size_t)k * ENGINE_VMAP_SLOT_BYTES + 4, (uint32_t)used);
 		if (payload) {
 			put_value(payload, id_bytes, used, n);
 			for (uint32_t j = 0; j < n; j++)
@@ -338,17 +338,17 @@ static int layout(const vmap_text *t, int tgt_vocab, uint8_t **out, size_t *out_
 		return error_set(err, errlen, "out of memory (or a vocabulary map of over 400 million n-grams)");
 	}
 	size_t zero_bytes = (t->n_zero * (size_t)id_bytes + 3) / 4 * 4;
-	size_t slot_bytes = (size_t)tb.n_slots * NMT_VMAP_SLOT_BYTES;
+	size_t slot_bytes = (size_t)tb.n_slots * ENGINE_VMAP_SLOT_BYTES;
 	uint8_t *slots = calloc(1, slot_bytes);
 	uint64_t n_payload = slots ? write_payload(&tb, t, id_bytes, slots, NULL, marks, list) : 0;
 	size_t size = 24 + zero_bytes + slot_bytes + (size_t)n_payload * id_bytes;
 	uint8_t *buf = slots && n_payload < UINT32_MAX ? calloc(1, size) : NULL;
 	if (buf) {
-		nmt_wr32(buf, (uint32_t)t->max_n);
-		nmt_wr32(buf + 4, (uint32_t)t->n_zero);
-		nmt_wr32(buf + 8, tb.n_slots);
-		nmt_wr32(buf + 12, (uint32_t)id_bytes);
-		nmt_wr64(buf + 16, n_payload);
+		format_wr32(buf, (uint32_t)t->max_n);
+		format_wr32(buf + 4, (uint32_t)t->n_zero);
+		format_wr32(buf + 8, tb.n_slots);
+		format_wr32(buf + 12, (uint32_t)id_bytes);
+		format_wr64(buf + 16, n_payload);
 		for (size_t i = 0; i < t->n_zero; i++)
 			put_value(buf + 24, id_bytes, i, t->zero[i]);
 		uint8_t *table_at = buf + 24 + zero_bytes;

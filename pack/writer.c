@@ -12,12 +12,12 @@
 
 static size_t align_up(size_t x)
 {
-	return (x + NMT_ALIGN - 1) / NMT_ALIGN * NMT_ALIGN;
+	return (x + FORMAT_ALIGN - 1) / FORMAT_ALIGN * FORMAT_ALIGN;
 }
 
 int pack_add_section(pack_file *f, const char *tag, uint8_t *data, size_t size, uint32_t flags)
 {
-	if (f->n == NMT_MAX_SECTIONS || strlen(tag) >= sizeof f->sections[0].tag) {
+	if (f->n == FORMAT_MAX_SECTIONS || strlen(tag) >= sizeof f->sections[0].tag) {
 		free(data);
 		return -1;
 	}
@@ -40,31 +40,31 @@ void pack_free(pack_file *f)
 /* Header + table, given each section's offset. */
 static void build_head(const pack_file *f, const size_t *offsets, size_t file_size, uint8_t *head)
 {
-	size_t table_size = (size_t)f->n * NMT_SECTION_ENTRY_SIZE;
-	uint8_t *table = head + NMT_HEADER_SIZE;
+	size_t table_size = (size_t)f->n * FORMAT_SECTION_ENTRY_SIZE;
+	uint8_t *table = head + FORMAT_HEADER_SIZE;
 
-	memset(head, 0, NMT_HEADER_SIZE + table_size);
+	memset(head, 0, FORMAT_HEADER_SIZE + table_size);
 	for (int i = 0; i < f->n; i++) {
 		const pack_section *s = &f->sections[i];
-		uint8_t *e = table + (size_t)i * NMT_SECTION_ENTRY_SIZE;
-		memcpy(e + NMT_S_TAG, s->tag, strlen(s->tag));
-		nmt_wr64(e + NMT_S_OFFSET, offsets[i]);
-		nmt_wr64(e + NMT_S_SIZE, s->size);
-		nmt_wr32(e + NMT_S_ALIGN, NMT_ALIGN);
-		nmt_wr32(e + NMT_S_CRC, nmt_crc32(0, s->data, s->size));
-		nmt_wr32(e + NMT_S_FLAGS, s->flags);
+		uint8_t *e = table + (size_t)i * FORMAT_SECTION_ENTRY_SIZE;
+		memcpy(e + FORMAT_S_TAG, s->tag, strlen(s->tag));
+		format_wr64(e + FORMAT_S_OFFSET, offsets[i]);
+		format_wr64(e + FORMAT_S_SIZE, s->size);
+		format_wr32(e + FORMAT_S_ALIGN, FORMAT_ALIGN);
+		format_wr32(e + FORMAT_S_CRC, format_crc32(0, s->data, s->size));
+		format_wr32(e + FORMAT_S_FLAGS, s->flags);
 	}
-	memcpy(head + NMT_H_MAGIC, NMT_MAGIC, 8);
-	nmt_wr32(head + NMT_H_VERSION, NMT_FORMAT_VERSION);
-	nmt_wr32(head + NMT_H_NSECTIONS, (uint32_t)f->n);
-	nmt_wr64(head + NMT_H_FILE_SIZE, file_size);
-	nmt_wr32(head + NMT_H_TABLE_CRC, nmt_crc32(0, table, table_size));
-	nmt_wr32(head + NMT_H_HEADER_CRC, nmt_crc32(0, head, NMT_H_HEADER_CRC));
+	memcpy(head + FORMAT_H_MAGIC, FORMAT_MAGIC, 8);
+	format_wr32(head + FORMAT_H_VERSION, FORMAT_VERSION);
+	format_wr32(head + FORMAT_H_NSECTIONS, (uint32_t)f->n);
+	format_wr64(head + FORMAT_H_FILE_SIZE, file_size);
+	format_wr32(head + FORMAT_H_TABLE_CRC, format_crc32(0, table, table_size));
+	format_wr32(head + FORMAT_H_HEADER_CRC, format_crc32(0, head, FORMAT_H_HEADER_CRC));
 }
 
 static int write_padded(FILE *out, const void *data, size_t size, size_t *pos)
 {
-	static const uint8_t zeros[NMT_ALIGN];
+	static const uint8_t zeros[FORMAT_ALIGN];
 	size_t pad = align_up(*pos) - *pos;
 
 	if (fwrite(zeros, 1, pad, out) != pad || fwrite(data, 1, size, out) != size)
@@ -75,8 +75,8 @@ static int write_padded(FILE *out, const void *data, size_t size, size_t *pos)
 
 int pack_write(const pack_file *f, const char *path, char *err, size_t errlen)
 {
-	size_t offsets[NMT_MAX_SECTIONS];
-	size_t head_size = NMT_HEADER_SIZE + (size_t)f->n * NMT_SECTION_ENTRY_SIZE, pos = head_size;
+	size_t offsets[FORMAT_MAX_SECTIONS];
+	size_t head_size = FORMAT_HEADER_SIZE + (size_t)f->n * FORMAT_SECTION_ENTRY_SIZE, pos = head_size;
 
 	for (int i = 0; i < f->n; i++) {
 		offsets[i] = align_up(pos);
@@ -120,33 +120,33 @@ static int grow_bytes(uint8_t **p, size_t n)
 }
 
 /* Append one tensor's bytes (size of them, built by fill) and its entry. */
-static int add_tensor(pack_tensors *t, const char *name, nmt_format dtype, int rows, int cols, size_t bytes,
+static int add_tensor(pack_tensors *t, const char *name, format_encoding dtype, int rows, int cols, size_t bytes,
 		      uint8_t **dest)
 {
 	size_t off = align_up(t->weights_size);
 
-	if (strlen(name) >= NMT_TENSOR_NAME_LEN)
+	if (strlen(name) >= FORMAT_TENSOR_NAME_LEN)
 		return -1;
 	if (t->dir_size == 0)
 		t->dir_size = 8;
-	if (grow_bytes(&t->dir, t->dir_size + NMT_TENSOR_ENTRY_SIZE) != 0 ||
+	if (grow_bytes(&t->dir, t->dir_size + FORMAT_TENSOR_ENTRY_SIZE) != 0 ||
 	    grow_bytes(&t->weights, off + bytes) != 0)
 		return -1;
 	memset(t->weights + t->weights_size, 0, off + bytes - t->weights_size);
 	*dest = t->weights + off;
 	t->weights_size = off + bytes;
 	uint8_t *e = t->dir + t->dir_size;
-	memset(e, 0, NMT_TENSOR_ENTRY_SIZE);
-	memcpy(e + NMT_T_NAME, name, strlen(name));
-	nmt_wr32(e + NMT_T_DTYPE, dtype);
-	nmt_wr32(e + NMT_T_ROWS, (uint32_t)rows);
-	nmt_wr32(e + NMT_T_COLS, (uint32_t)cols);
-	nmt_wr64(e + NMT_T_OFFSET, off);
-	nmt_wr64(e + NMT_T_SIZE, bytes);
-	t->dir_size += NMT_TENSOR_ENTRY_SIZE;
+	memset(e, 0, FORMAT_TENSOR_ENTRY_SIZE);
+	memcpy(e + FORMAT_T_NAME, name, strlen(name));
+	format_wr32(e + FORMAT_T_DTYPE, dtype);
+	format_wr32(e + FORMAT_T_ROWS, (uint32_t)rows);
+	format_wr32(e + FORMAT_T_COLS, (uint32_t)cols);
+	format_wr64(e + FORMAT_T_OFFSET, off);
+	format_wr64(e + FORMAT_T_SIZE, bytes);
+	t->dir_size += FORMAT_TENSOR_ENTRY_SIZE;
 	t->count++;
-	nmt_wr32(t->dir, t->count);
-	nmt_wr32(t->dir + 4, 0);
+	format_wr32(t->dir, t->count);
+	format_wr32(t->dir + 4, 0);
 	return 0;
 }
 
@@ -154,31 +154,31 @@ int pack_tensor_f32(pack_tensors *t, const char *name, int rows, int cols, const
 {
 	uint8_t *dest;
 	size_t bytes = (size_t)rows * (size_t)cols * sizeof(float);
-	if (add_tensor(t, name, NMT_FMT_F32, rows, cols, bytes, &dest) != 0)
+	if (add_tensor(t, name, FORMAT_F32, rows, cols, bytes, &dest) != 0)
 		return -1;
 	/* Little-endian hosts only (checked in main): floats are written as they lie. */
 	memcpy(dest, data, bytes);
 	return 0;
 }
 
-int pack_tensor_quant(pack_tensors *t, const char *name, nmt_format f, int rows, int cols,
+int pack_tensor_quant(pack_tensors *t, const char *name, format_encoding f, int rows, int cols,
 		      const float *data)
 {
-	nmt_logq_bits bits = f == NMT_FMT_Q4 ? NMT_LOGQ_4 : NMT_LOGQ_8;
-	size_t factors_at = nmt_tensor_factors_at(f, rows, cols);
+	quant_logq_bits bits = f == FORMAT_Q4 ? QUANT_LOGQ_4 : QUANT_LOGQ_8;
+	size_t factors_at = format_tensor_factors_at(f, rows, cols);
 	uint8_t *codes = malloc((size_t)rows * (size_t)cols), *dest;
 	float *factors = malloc((size_t)rows * sizeof *factors);
 
-	if (!codes || !factors || add_tensor(t, name, f, rows, cols, nmt_tensor_bytes(f, rows, cols), &dest) != 0) {
+	if (!codes || !factors || add_tensor(t, name, f, rows, cols, format_tensor_bytes(f, rows, cols), &dest) != 0) {
 		free(codes);
 		free(factors);
 		return -1;
 	}
 	for (int r = 0; r < rows; r++) {
-		float s = nmt_logq_quantize_row(bits, data + (size_t)r * cols, cols, codes + (size_t)r * cols);
-		factors[r] = s / (float)nmt_logq_table(bits)[0];
+		float s = quant_logq_quantize_row(bits, data + (size_t)r * cols, cols, codes + (size_t)r * cols);
+		factors[r] = s / (float)quant_logq_table(bits)[0];
 	}
-	nmt_q_layout(f, rows, cols, codes, dest);
+	quant_q_layout(f, rows, cols, codes, dest);
 	memcpy(dest + factors_at, factors, (size_t)rows * sizeof *factors);
 	free(codes);
 	free(factors);

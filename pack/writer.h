@@ -9,14 +9,14 @@
 #include "../format/weights.h"
 
 typedef struct {
-	char tag[NMT_SECTION_TAG_LEN + 1];
+	char tag[FORMAT_SECTION_TAG_LEN + 1];
 	uint8_t *data;      /* owned */
 	size_t size;
 	uint32_t flags;
 } pack_section;
 
 typedef struct {
-	pack_section sections[NMT_MAX_SECTIONS];
+	pack_section sections[FORMAT_MAX_SECTIONS];
 	int n;
 } pack_file;
 
@@ -36,9 +36,9 @@ typedef struct {
 } pack_tensors;
 
 int pack_tensor_f32(pack_tensors *t, const char *name, int rows, int cols, const float *data);
-/* Quantize a rows x cols matrix to q8 or q4 (NMT_FMT_Q8/Q4) and add it
+/* Quantize a rows x cols matrix to q8 or q4 (FORMAT_Q8/Q4) and add it
  * in the kernels' layout. Returns -1 on allocation failure. */
-int pack_tensor_quant(pack_tensors *t, const char *name, nmt_format format, int rows, int cols,
+int pack_tensor_quant(pack_tensors *t, const char *name, format_encoding format, int rows, int cols,
 		      const float *data);
 void pack_tensors_free(pack_tensors *t);
 

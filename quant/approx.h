@@ -8,8 +8,8 @@
  * 2 ulp and 6e-8 absolute for tanh (8.1e-8 against libm in double, which
  * does not round its reference to float).
  */
-#ifndef NMT_QUANT_APPROX_H
-#define NMT_QUANT_APPROX_H
+#ifndef QUANT_APPROX_H
+#define QUANT_APPROX_H
 #include <stdint.h>
 #include <string.h>
 
@@ -22,7 +22,7 @@
  * are written so that a NaN fails the first test and becomes 88: a NaN must
  * not reach the float-to-int conversion below, which would be undefined (a
  * damaged model can produce one; found by tests/fuzz/fuzz_model.c). */
-static inline NMT_HD float nmt_exp(float x)
+static inline QUANT_HD float quant_exp(float x)
 {
 	x = x < 88.0f ? x : 88.0f;
 	x = x > -87.33f ? x : -87.33f;
@@ -41,14 +41,14 @@ static inline NMT_HD float nmt_exp(float x)
 	return p * scale;
 }
 
-static inline NMT_HD float nmt_sigmoid(float x)
+static inline QUANT_HD float quant_sigmoid(float x)
 {
-	return 1.0f / (1.0f + nmt_exp(-x));
+	return 1.0f / (1.0f + quant_exp(-x));
 }
 
 /* tanh: an odd Taylor polynomial through x^13 below |x| = 0.4 (error < 1e-9
  * relative there), 1 - 2 / (e^2|x| + 1) above; the sign restored. */
-static inline NMT_HD float nmt_tanh(float x)
+static inline QUANT_HD float quant_tanh(float x)
 {
 	float a = x < 0.0f ? -x : x, a2 = a * a;
 	float p = 21844.0f / 6081075.0f;
@@ -58,7 +58,7 @@ static inline NMT_HD float nmt_tanh(float x)
 	p = p * a2 + 2.0f / 15.0f;
 	p = p * a2 - 1.0f / 3.0f;
 	float small = a + a * (a2 * p);
-	float large = 1.0f - 2.0f / (nmt_exp(2.0f * a) + 1.0f);
+	float large = 1.0f - 2.0f / (quant_exp(2.0f * a) + 1.0f);
 	float t = a < 0.4f ? small : large;
 	return x < 0.0f ? -t : t;
 }

@@ -7,10 +7,10 @@
  * the same IEEE operations in the same order (-ffp-contract=off) and sums
  * keep a fixed eight-lane order, so the results are bit-identical on every
  * ISA. Internal to quant/, to engine/topk.h (the greedy pick is
- * nmt_ew_first_reaching) and to family/gru/cuda.cu, which runs the same
+ * quant_ew_first_reaching) and to family/gru/cuda.cu, which runs the same
  * bodies on the GPU. */
-#ifndef NMT_QUANT_EW_BODY_H
-#define NMT_QUANT_EW_BODY_H
+#ifndef QUANT_EW_BODY_H
+#define QUANT_EW_BODY_H
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
@@ -19,45 +19,45 @@
 #include "approx.h"
 
 #ifdef __CUDACC__   /* family/gru/cuda.cu runs these same bodies on the GPU */
-#define NMT_EW_INLINE static inline __host__ __device__
+#define QUANT_EW_INLINE static inline __host__ __device__
 #else
-#define NMT_EW_INLINE static inline __attribute__((always_inline))
+#define QUANT_EW_INLINE static inline __attribute__((always_inline))
 #endif
 
 /* torch.nn.GRU's cell given gi = W_ih x + b_ih and gh = W_hh h + b_hh:
  *   r = σ(gi_r + gh_r)   z = σ(gi_z + gh_z)   n = tanh(gi_n + r ⊙ gh_n)
  *   h' = (1 − z) ⊙ n + z ⊙ h  =  n + z ⊙ (h − n) */
-NMT_EW_INLINE void nmt_ew_gru_cell(int hidden, const float *gi, const float *gh, const float *h, float *h_out)
+QUANT_EW_INLINE void quant_ew_gru_cell(int hidden, const float *gi, const float *gh, const float *h, float *h_out)
 {
 	for (int k = 0; k < hidden; k++) {
-		float r = nmt_sigmoid(gi[k] + gh[k]);
-		float z = nmt_sigmoid(gi[hidden + k] + gh[hidden + k]);
-		float n = nmt_tanh(gi[2 * hidden + k] + r * gh[2 * hidden + k]);
+		float r = quant_sigmoid(gi[k] + gh[k]);
+		float z = quant_sigmoid(gi[hidden + k] + gh[hidden + k]);
+		float n = quant_tanh(gi[2 * hidden + k] + r * gh[2 * hidden + k]);
 		h_out[k] = n + z * (h[k] - n);
 	}
 }
 
-NMT_EW_INLINE void nmt_ew_tanh(float *x, int n)
+QUANT_EW_INLINE void quant_ew_tanh(float *x, int n)
 {
 	for (int i = 0; i < n; i++)
-		x[i] = nmt_tanh(x[i]);
+		x[i] = quant_tanh(x[i]);
 }
 
 /* Round to nearest, ties to even, for |v| <= 2^22: adding and subtracting
  * 1.5 * 2^23 leaves no fraction bits, so the FPU's own rounding does it —
  * exactly lrintf under the default rounding mode, but a plain expression the
  * compiler vectorizes. */
-NMT_EW_INLINE float nmt_ew_round_even(float v)
+QUANT_EW_INLINE float quant_ew_round_even(float v)
 {
 	const float magic = 12582912.0f;
 	return (v + magic) - magic;
 }
 
-/* qlayout.h's nmt_quantize_x: int8 activations, scale max|x| / 127. The
+/* qlayout.h's quant_quantize_x: int8 activations, scale max|x| / 127. The
  * maximum is taken in eight lanes, which the compiler vectorizes (a single
  * running maximum it does not); x * 0 is NaN exactly when x is NaN or
  * infinite, so a plain sum of those flags a bad input. */
-NMT_EW_INLINE float nmt_ew_quantize_x(const float *x, int cols, int padded, int8_t *xq)
+QUANT_EW_INLINE float quant_ew_quantize_x(const float *x, int cols, int padded, int8_t *xq)
 {
 	float lane_max[8] = { 0 }, lane_bad[8] = { 0 }, amax = 0, bad = 0;
 	int c = 0;
@@ -85,7 +85,7 @@ NMT_EW_INLINE float nmt_ew_quantize_x(const float *x, int cols, int padded, int8
 		return 0;
 	}
 	for (c = 0; c < cols; c++)
-		xq[c] = (int8_t)(int)nmt_ew_round_even(x[c] * inv);
+		xq[c] = (int8_t)(int)quant_ew_round_even(x[c] * inv);
 	memset(xq + cols, 0, (size_t)(padded - cols));
 	return amax / 127.0f;
 }
@@ -94,7 +94,7 @@ NMT_EW_INLINE float nmt_ew_quantize_x(const float *x, int cols, int padded, int8
  * them in order. Exact; a NaN counts only as x[0] (as in a left-to-right
  * scan, where a NaN first element wins and later ones lose every
  * comparison). */
-NMT_EW_INLINE float nmt_ew_max(const float *x, int n)
+QUANT_EW_INLINE float quant_ew_max(const float *x, int n)
 {
 	if (n < 8) {
 		float m = x[0];
@@ -117,7 +117,7 @@ NMT_EW_INLINE float nmt_ew_max(const float *x, int n)
 }
 
 /* Sum in eight lanes (vectorizable without reassociation), then reduced. */
-NMT_EW_INLINE float nmt_ew_sum(const float *x, int n)
+QUANT_EW_INLINE float quant_ew_sum(const float *x, int n)
 {
 	float acc[8] = { 0 };
 	int i = 0;
@@ -133,7 +133,7 @@ NMT_EW_INLINE float nmt_ew_sum(const float *x, int n)
 /* The f32 products' dot product (f32_scalar.c): eight partial sums, lane k
  * taking columns k, k + 8, ..., reduced in a fixed order, then the last
  * n % 8 products one by one. */
-NMT_EW_INLINE float nmt_ew_dot8(const float *a, const float *b, int n)
+QUANT_EW_INLINE float quant_ew_dot8(const float *a, const float *b, int n)
 {
 	float acc[8] = { 0 };
 	int c = 0;
@@ -148,7 +148,7 @@ NMT_EW_INLINE float nmt_ew_dot8(const float *a, const float *b, int n)
 
 /* q_matmul.c's rescale of exact integer sums:
  * y[r] = (float)sum[r] * (factor[r] * x_scale) [+ bias[r]]. */
-NMT_EW_INLINE void nmt_ew_rescale(const int32_t *sum, const float *factor, float x_scale, const float *bias, int n,
+QUANT_EW_INLINE void quant_ew_rescale(const int32_t *sum, const float *factor, float x_scale, const float *bias, int n,
 				  float *y)
 {
 	if (bias)
@@ -161,25 +161,25 @@ NMT_EW_INLINE void nmt_ew_rescale(const int32_t *sum, const float *factor, float
 
 #ifndef __CUDACC__
 /* The including ISA file may say how many floats its vectors hold. */
-#ifndef NMT_EW_LANES
-#define NMT_EW_LANES 4
+#ifndef QUANT_EW_LANES
+#define QUANT_EW_LANES 4
 #endif
-typedef float nmt_ew_vec __attribute__((vector_size(4 * NMT_EW_LANES)));
+typedef float quant_ew_vec __attribute__((vector_size(4 * QUANT_EW_LANES)));
 
 /* NB <= 4 weighed sums of the same rows (a constant after inlining): two
  * vectors of columns at a time, their NB x 2 sums held in registers while
  * the rows stream by, each row's values loaded once for all NB sums. */
-NMT_EW_INLINE void nmt_ew_weighted_sums_nb(const float *w, const int NB, const float *rows, int n_rows, int n,
+QUANT_EW_INLINE void quant_ew_weighted_sums_nb(const float *w, const int NB, const float *rows, int n_rows, int n,
 					   float *out)
 {
-	const int L = NMT_EW_LANES;
+	const int L = QUANT_EW_LANES;
 	int k0 = 0;
 	for (; k0 + 2 * L <= n; k0 += 2 * L) {
-		nmt_ew_vec acc[4][2];
+		quant_ew_vec acc[4][2];
 		_Pragma("GCC unroll 4") for (int b = 0; b < NB; b++)
-			acc[b][0] = acc[b][1] = (nmt_ew_vec){ 0 };
+			acc[b][0] = acc[b][1] = (quant_ew_vec){ 0 };
 		for (int j = 0; j < n_rows; j++) {
-			nmt_ew_vec r0, r1;   /* unaligned loads */
+			quant_ew_vec r0, r1;   /* unaligned loads */
 			memcpy(&r0, rows + (size_t)j * n + k0, sizeof r0);
 			memcpy(&r1, rows + (size_t)j * n + k0 + L, sizeof r1);
 			_Pragma("GCC unroll 4") for (int b = 0; b < NB; b++) {
@@ -207,39 +207,39 @@ NMT_EW_INLINE void nmt_ew_weighted_sums_nb(const float *w, const int NB, const f
  * of one sentence, each element summed over j in order from 0 (as
  * family/gru/cuda.cu's k_att_context sums), so the result is the same for any
  * n_w. */
-NMT_EW_INLINE void nmt_ew_weighted_sum(const float *w, int n_w, const float *rows, int n_rows, int n, float *out)
+QUANT_EW_INLINE void quant_ew_weighted_sum(const float *w, int n_w, const float *rows, int n_rows, int n, float *out)
 {
 	for (; n_w > 0; n_w -= 4, w += 4 * (size_t)n_rows, out += 4 * (size_t)n)
 		switch (n_w) {
-		case 1: nmt_ew_weighted_sums_nb(w, 1, rows, n_rows, n, out); break;
-		case 2: nmt_ew_weighted_sums_nb(w, 2, rows, n_rows, n, out); break;
-		case 3: nmt_ew_weighted_sums_nb(w, 3, rows, n_rows, n, out); break;
-		default: nmt_ew_weighted_sums_nb(w, 4, rows, n_rows, n, out); break;
+		case 1: quant_ew_weighted_sums_nb(w, 1, rows, n_rows, n, out); break;
+		case 2: quant_ew_weighted_sums_nb(w, 2, rows, n_rows, n, out); break;
+		case 3: quant_ew_weighted_sums_nb(w, 3, rows, n_rows, n, out); break;
+		default: quant_ew_weighted_sums_nb(w, 4, rows, n_rows, n, out); break;
 		}
 }
 #endif
 
-NMT_EW_INLINE float nmt_ew_relu1(float x)
+QUANT_EW_INLINE float quant_ew_relu1(float x)
 {
 	return x > 0.0f ? x : 0.0f;
 }
 
-NMT_EW_INLINE void nmt_ew_add(float *y, const float *x, int n)
+QUANT_EW_INLINE void quant_ew_add(float *y, const float *x, int n)
 {
 	for (int i = 0; i < n; i++)
 		y[i] += x[i];
 }
 
-NMT_EW_INLINE void nmt_ew_add_relu(float *y, const float *x, int n)
+QUANT_EW_INLINE void quant_ew_add_relu(float *y, const float *x, int n)
 {
 	for (int i = 0; i < n; i++)
-		y[i] += nmt_ew_relu1(x[i]);
+		y[i] += quant_ew_relu1(x[i]);
 }
 
-NMT_EW_INLINE void nmt_ew_relu(float *x, int n)
+QUANT_EW_INLINE void quant_ew_relu(float *x, int n)
 {
 	for (int i = 0; i < n; i++)
-		x[i] = nmt_ew_relu1(x[i]);
+		x[i] = quant_ew_relu1(x[i]);
 }
 
 /* The lowest v < n whose log-softmax continuation value
@@ -247,7 +247,7 @@ NMT_EW_INLINE void nmt_ew_relu(float *x, int n)
  * scan for the few logits that can still enter its k-best list. Blocks of
  * 32 are tested without an early exit, so the compiler vectorizes the
  * test, and only a block that holds one is searched element by element. */
-NMT_EW_INLINE int nmt_ew_first_reaching(const float *x, int n, float max, float log_sum, float live, float bar)
+QUANT_EW_INLINE int quant_ew_first_reaching(const float *x, int n, float max, float log_sum, float live, float bar)
 {
 	for (int v0 = 0; v0 < n; v0 += 32) {
 		int end = n - v0 < 32 ? n : v0 + 32, hit = 0;
@@ -263,12 +263,12 @@ NMT_EW_INLINE int nmt_ew_first_reaching(const float *x, int n, float max, float 
 }
 
 /* In-place softmax over n >= 1 values: e^(x - max), divided by their sum. */
-NMT_EW_INLINE void nmt_ew_softmax(float *x, int n)
+QUANT_EW_INLINE void quant_ew_softmax(float *x, int n)
 {
-	float m = nmt_ew_max(x, n);
+	float m = quant_ew_max(x, n);
 	for (int i = 0; i < n; i++)
-		x[i] = nmt_exp(x[i] - m);
-	float inv = 1.0f / nmt_ew_sum(x, n);
+		x[i] = quant_exp(x[i] - m);
+	float inv = 1.0f / quant_ew_sum(x, n);
 	for (int i = 0; i < n; i++)
 		x[i] *= inv;
 }
@@ -276,9 +276,9 @@ NMT_EW_INLINE void nmt_ew_softmax(float *x, int n)
 /* Layer normalization as Marian computes it, y = g ⊙ (x − mean) / sqrt(var
  * + 1e-6) + b over n values, the variance biased (divided by n); both sums
  * in eight lanes, so the result is the same on every ISA. y may be x. */
-NMT_EW_INLINE void nmt_ew_layer_norm(const float *x, int n, const float *g, const float *b, float *y)
+QUANT_EW_INLINE void quant_ew_layer_norm(const float *x, int n, const float *g, const float *b, float *y)
 {
-	float mean = nmt_ew_sum(x, n) / (float)n, acc[8] = { 0 };
+	float mean = quant_ew_sum(x, n) / (float)n, acc[8] = { 0 };
 	int i = 0;
 	for (; i + 8 <= n; i += 8)
 		for (int k = 0; k < 8; k++) {
@@ -297,24 +297,24 @@ NMT_EW_INLINE void nmt_ew_layer_norm(const float *x, int n, const float *g, cons
 
 /* An SSRU cell over n values: f = σ(fx) (fx = W_f x + b_f), c = f ⊙ c +
  * (1 − f) ⊙ wx (wx = W x), in place; out = ReLU(c). */
-NMT_EW_INLINE void nmt_ew_ssru(int n, const float *wx, const float *fx, float *c, float *out)
+QUANT_EW_INLINE void quant_ew_ssru(int n, const float *wx, const float *fx, float *c, float *out)
 {
 	for (int i = 0; i < n; i++) {
-		float f = nmt_sigmoid(fx[i]);
+		float f = quant_sigmoid(fx[i]);
 		c[i] = f * c[i] + (1.0f - f) * wx[i];
 		out[i] = c[i] > 0.0f ? c[i] : 0.0f;
 	}
 }
 
-/* vecmath.h's nmt_vec_log_normalizer: log(sum e^(x - max)) in blocks. */
-NMT_EW_INLINE float nmt_ew_log_normalizer(const float *x, int n, float *max)
+/* vecmath.h's quant_vec_log_normalizer: log(sum e^(x - max)) in blocks. */
+QUANT_EW_INLINE float quant_ew_log_normalizer(const float *x, int n, float *max)
 {
-	float m = nmt_ew_max(x, n), tmp[256], sum = 0.0f;
+	float m = quant_ew_max(x, n), tmp[256], sum = 0.0f;
 	for (int i = 0; i < n; i += 256) {
 		int len = n - i < 256 ? n - i : 256;
 		for (int j = 0; j < len; j++)
-			tmp[j] = nmt_exp(x[i + j] - m);
-		sum += nmt_ew_sum(tmp, len);
+			tmp[j] = quant_exp(x[i + j] - m);
+		sum += quant_ew_sum(tmp, len);
 	}
 	*max = m;
 	return logf(sum);

@@ -19,7 +19,7 @@ TARGET static inline float reduce8(__m256 acc)
 
 /* The four accumulators are named variables: as an array, gcc keeps them on
  * the stack and every step waits on a store and a reload. */
-TARGET void nmt_f32_rows_avx2(const float *const w[NMT_PANEL_ROWS], const float *x, int cols, float *out)
+TARGET void quant_f32_rows_avx2(const float *const w[FORMAT_PANEL_ROWS], const float *x, int cols, float *out)
 {
 	const float *w0 = w[0], *w1 = w[1], *w2 = w[2], *w3 = w[3];
 	__m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
@@ -31,8 +31,8 @@ TARGET void nmt_f32_rows_avx2(const float *const w[NMT_PANEL_ROWS], const float 
 		a2 = _mm256_add_ps(a2, _mm256_mul_ps(_mm256_loadu_ps(w2 + c), xv));
 		a3 = _mm256_add_ps(a3, _mm256_mul_ps(_mm256_loadu_ps(w3 + c), xv));
 	}
-	float sums[NMT_PANEL_ROWS] = { reduce8(a0), reduce8(a1), reduce8(a2), reduce8(a3) };
-	for (int r = 0; r < NMT_PANEL_ROWS; r++) {
+	float sums[FORMAT_PANEL_ROWS] = { reduce8(a0), reduce8(a1), reduce8(a2), reduce8(a3) };
+	for (int r = 0; r < FORMAT_PANEL_ROWS; r++) {
 		for (int t = c; t < cols; t++)
 			sums[r] += w[r][t] * x[t];
 		out[r] = sums[r];

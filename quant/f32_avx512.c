@@ -23,7 +23,7 @@ TARGET static inline float reduce8(__m256 acc)
 	return _mm_cvtss_f32(_mm_add_ss(pairs, _mm_movehl_ps(pairs, pairs)));
 }
 
-TARGET void nmt_f32_rows_avx512(const float *const w[NMT_PANEL_ROWS], const float *x, int cols, float *out)
+TARGET void quant_f32_rows_avx512(const float *const w[FORMAT_PANEL_ROWS], const float *x, int cols, float *out)
 {
 	__m512 acc01 = _mm512_setzero_ps(), acc23 = _mm512_setzero_ps();
 	int c = 0;
@@ -32,11 +32,11 @@ TARGET void nmt_f32_rows_avx512(const float *const w[NMT_PANEL_ROWS], const floa
 		acc01 = _mm512_add_ps(acc01, _mm512_mul_ps(two_rows(w[0] + c, w[1] + c), xv));
 		acc23 = _mm512_add_ps(acc23, _mm512_mul_ps(two_rows(w[2] + c, w[3] + c), xv));
 	}
-	float sums[NMT_PANEL_ROWS] = {
+	float sums[FORMAT_PANEL_ROWS] = {
 		reduce8(_mm512_castps512_ps256(acc01)), reduce8(_mm512_extractf32x8_ps(acc01, 1)),
 		reduce8(_mm512_castps512_ps256(acc23)), reduce8(_mm512_extractf32x8_ps(acc23, 1)),
 	};
-	for (int r = 0; r < NMT_PANEL_ROWS; r++) {
+	for (int r = 0; r < FORMAT_PANEL_ROWS; r++) {
 		for (int t = c; t < cols; t++)
 			sums[r] += w[r][t] * x[t];
 		out[r] = sums[r];

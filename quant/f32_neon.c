@@ -27,7 +27,7 @@ static inline lanes8 mac8(lanes8 a, const float *w, float32x4_t x_lo, float32x4_
 }
 
 /* Named accumulators, not an array: the compiler keeps them in registers. */
-void nmt_f32_rows_neon(const float *const w[NMT_PANEL_ROWS], const float *x, int cols, float *out)
+void quant_f32_rows_neon(const float *const w[FORMAT_PANEL_ROWS], const float *x, int cols, float *out)
 {
 	const float *w0 = w[0], *w1 = w[1], *w2 = w[2], *w3 = w[3];
 	lanes8 a0 = { vdupq_n_f32(0.0f), vdupq_n_f32(0.0f) }, a1 = a0, a2 = a0, a3 = a0;
@@ -39,9 +39,9 @@ void nmt_f32_rows_neon(const float *const w[NMT_PANEL_ROWS], const float *x, int
 		a2 = mac8(a2, w2 + c, x_lo, x_hi);
 		a3 = mac8(a3, w3 + c, x_lo, x_hi);
 	}
-	float sums[NMT_PANEL_ROWS] = { reduce8(a0.lo, a0.hi), reduce8(a1.lo, a1.hi),
+	float sums[FORMAT_PANEL_ROWS] = { reduce8(a0.lo, a0.hi), reduce8(a1.lo, a1.hi),
 				       reduce8(a2.lo, a2.hi), reduce8(a3.lo, a3.hi) };
-	for (int r = 0; r < NMT_PANEL_ROWS; r++) {
+	for (int r = 0; r < FORMAT_PANEL_ROWS; r++) {
 		for (int t = c; t < cols; t++)
 			sums[r] += w[r][t] * x[t];
 		out[r] = sums[r];

@@ -14,31 +14,31 @@
 
 #include <string.h>
 
-void nmt_f32_rows_scalar(const float *const w[NMT_PANEL_ROWS], const float *x, int cols, float *out)
+void quant_f32_rows_scalar(const float *const w[FORMAT_PANEL_ROWS], const float *x, int cols, float *out)
 {
-	for (int r = 0; r < NMT_PANEL_ROWS; r++)
-		out[r] = nmt_ew_dot8(w[r], x, cols);
+	for (int r = 0; r < FORMAT_PANEL_ROWS; r++)
+		out[r] = quant_ew_dot8(w[r], x, cols);
 }
 
 /* Products of the rows named by `rows` (NULL: rows 0 .. n_rows - 1), taken
- * NMT_PANEL_ROWS at a time (the last group padded by repeating its last row),
+ * FORMAT_PANEL_ROWS at a time (the last group padded by repeating its last row),
  * with each input. The weight rows of a group stay in L1 while every input
  * passes over them. */
-static void rows_times_inputs(const nmt_matrix *W, const int32_t *rows, int n_rows, const float *X,
-			      int n, int ldx, const float *bias, float *Y, int ldy, const nmt_qdot *q)
+static void rows_times_inputs(const quant_matrix *W, const int32_t *rows, int n_rows, const float *X,
+			      int n, int ldx, const float *bias, float *Y, int ldy, const quant_qdot *q)
 {
 	const float *data = W->data;
-	for (int j0 = 0; j0 < n_rows; j0 += NMT_PANEL_ROWS) {
-		const float *w[NMT_PANEL_ROWS];
-		int32_t id[NMT_PANEL_ROWS];
-		int m = n_rows - j0 < NMT_PANEL_ROWS ? n_rows - j0 : NMT_PANEL_ROWS;
-		for (int r = 0; r < NMT_PANEL_ROWS; r++) {
+	for (int j0 = 0; j0 < n_rows; j0 += FORMAT_PANEL_ROWS) {
+		const float *w[FORMAT_PANEL_ROWS];
+		int32_t id[FORMAT_PANEL_ROWS];
+		int m = n_rows - j0 < FORMAT_PANEL_ROWS ? n_rows - j0 : FORMAT_PANEL_ROWS;
+		for (int r = 0; r < FORMAT_PANEL_ROWS; r++) {
 			int j = j0 + (r < m ? r : m - 1);
 			id[r] = rows ? rows[j] : j;
 			w[r] = data + (size_t)id[r] * W->cols;
 		}
 		for (int i = 0; i < n; i++) {
-			float out[NMT_PANEL_ROWS];
+			float out[FORMAT_PANEL_ROWS];
 			float *y = Y + (size_t)i * ldy + j0;
 			q->f32_rows(w, X + (size_t)i * ldx, W->cols, out);
 			for (int r = 0; r < m; r++)
@@ -47,24 +47,24 @@ static void rows_times_inputs(const nmt_matrix *W, const int32_t *rows, int n_ro
 	}
 }
 
-static const nmt_qdot *or_scalar(const nmt_kscratch *k)
+static const quant_qdot *or_scalar(const quant_kscratch *k)
 {
-	return k && k->qdot ? k->qdot : &nmt_qdot_scalar;
+	return k && k->qdot ? k->qdot : &quant_qdot_scalar;
 }
 
-void nmt_matmul_f32(const nmt_matrix *W, const float *X, int n, int ldx,
-		    const float *bias, float *Y, int ldy, nmt_kscratch *k)
+void quant_matmul_f32(const quant_matrix *W, const float *X, int n, int ldx,
+		    const float *bias, float *Y, int ldy, quant_kscratch *k)
 {
 	rows_times_inputs(W, NULL, W->rows, X, n, ldx, bias, Y, ldy, or_scalar(k));
 }
 
-void nmt_matmul_rows_f32(const nmt_matrix *W, const int32_t *rows, int n_rows, const float *X,
-			 int n, int ldx, const float *bias, float *Y, int ldy, nmt_kscratch *k)
+void quant_matmul_rows_f32(const quant_matrix *W, const int32_t *rows, int n_rows, const float *X,
+			 int n, int ldx, const float *bias, float *Y, int ldy, quant_kscratch *k)
 {
 	rows_times_inputs(W, rows, n_rows, X, n, ldx, bias, Y, ldy, or_scalar(k));
 }
 
-void nmt_matrix_row_f32(const nmt_matrix *W, int row, float *out)
+void quant_matrix_row_f32(const quant_matrix *W, int row, float *out)
 {
 	const float *w = W->data;
 	memcpy(out, w + (size_t)row * W->cols, (size_t)W->cols * sizeof *out);

@@ -8,8 +8,8 @@
 /* The formats' levels, indexed by the code (sign bit included), written out
  * so that the file format does not depend on a libm's rounding of
  * 2^(-k/16) and the kernels index constants. The first 128 q8 entries are
- * the magnitude table nmt_logq_table returns. */
-const int16_t nmt_q8_levels[256] = {
+ * the magnitude table quant_logq_table returns. */
+const int16_t quant_q8_levels[256] = {
 	4096, 3922, 3756, 3597, 3444, 3298, 3158, 3025, 2896, 2774, 2656, 2543, 2435, 2332, 2233, 2139,
 	2048, 1961, 1878, 1798, 1722, 1649, 1579, 1512, 1448, 1387, 1328, 1272, 1218, 1166, 1117, 1069,
 	1024, 981, 939, 899, 861, 825, 790, 756, 724, 693, 664, 636, 609, 583, 558, 535,
@@ -29,25 +29,25 @@ const int16_t nmt_q8_levels[256] = {
 };
 
 
-const int8_t nmt_q4_levels[16] = { 64, 32, 16, 8, 4, 2, 1, 0, -64, -32, -16, -8, -4, -2, -1, 0 };
+const int8_t quant_q4_levels[16] = { 64, 32, 16, 8, 4, 2, 1, 0, -64, -32, -16, -8, -4, -2, -1, 0 };
 
-/* q4 magnitudes as the int16 table nmt_logq_table returns. */
+/* q4 magnitudes as the int16 table quant_logq_table returns. */
 static const int16_t q4_table[8] = { 64, 32, 16, 8, 4, 2, 1, 0 };
 
-int nmt_logq_levels(nmt_logq_bits bits)
+int quant_logq_levels(quant_logq_bits bits)
 {
-	return bits == NMT_LOGQ_8 ? 128 : 8;
+	return bits == QUANT_LOGQ_8 ? 128 : 8;
 }
 
-const int16_t *nmt_logq_table(nmt_logq_bits bits)
+const int16_t *quant_logq_table(quant_logq_bits bits)
 {
-	return bits == NMT_LOGQ_8 ? nmt_q8_levels : q4_table;
+	return bits == QUANT_LOGQ_8 ? quant_q8_levels : q4_table;
 }
 
-float nmt_logq_value(nmt_logq_bits bits, float scale, uint8_t code)
+float quant_logq_value(quant_logq_bits bits, float scale, uint8_t code)
 {
-	const int16_t *level = nmt_logq_table(bits);
-	int k = code & (nmt_logq_levels(bits) - 1);
+	const int16_t *level = quant_logq_table(bits);
+	int k = code & (quant_logq_levels(bits) - 1);
 	float v = scale * (float)level[k] / (float)level[0];
 	return code >> (bits - 1) & 1 ? -v : v;
 }
@@ -60,10 +60,10 @@ typedef struct {
 	int n_levels;
 } midpoints;
 
-static void make_midpoints(nmt_logq_bits bits, midpoints *mp)
+static void make_midpoints(quant_logq_bits bits, midpoints *mp)
 {
-	const int16_t *level = nmt_logq_table(bits);
-	mp->n_levels = nmt_logq_levels(bits);
+	const int16_t *level = quant_logq_table(bits);
+	mp->n_levels = quant_logq_levels(bits);
 	for (int k = 0; k + 1 < mp->n_levels; k++)
 		mp->mid[k] = (level[k] + level[k + 1]) / (2.0 * level[0]);
 }
@@ -85,9 +85,9 @@ static int nearest_level(const midpoints *mp, double m)
 }
 
 /* Assign every weight its nearest code for scale s; return the error. */
-static double assign(nmt_logq_bits bits, const midpoints *mp, const float *w, int n, double s, uint8_t *codes)
+static double assign(quant_logq_bits bits, const midpoints *mp, const float *w, int n, double s, uint8_t *codes)
 {
-	const int16_t *level = nmt_logq_table(bits);
+	const int16_t *level = quant_logq_table(bits);
 	double err = 0;
 	for (int i = 0; i < n; i++) {
 		double a = fabs((double)w[i]);
@@ -100,10 +100,10 @@ static double assign(nmt_logq_bits bits, const midpoints *mp, const float *w, in
 }
 
 /* Least-squares scale for fixed codes: argmin_s sum (|w| - s*l)^2. */
-static double best_scale(nmt_logq_bits bits, const float *w, int n, const uint8_t *codes)
+static double best_scale(quant_logq_bits bits, const float *w, int n, const uint8_t *codes)
 {
-	const int16_t *level = nmt_logq_table(bits);
-	int mask = nmt_logq_levels(bits) - 1;
+	const int16_t *level = quant_logq_table(bits);
+	int mask = quant_logq_levels(bits) - 1;
 	double num = 0, den = 0;
 	for (int i = 0; i < n; i++) {
 		double l = (double)level[codes[i] & mask] / level[0];
@@ -115,7 +115,7 @@ static double best_scale(nmt_logq_bits bits, const float *w, int n, const uint8_
 
 enum { STARTS = 8, ROUNDS = 30 };
 
-float nmt_logq_quantize_row(nmt_logq_bits bits, const float *w, int n, uint8_t *codes)
+float quant_logq_quantize_row(quant_logq_bits bits, const float *w, int n, uint8_t *codes)
 {
 	double amax = 0;
 	for (int i = 0; i < n; i++)
@@ -123,7 +123,7 @@ float nmt_logq_quantize_row(nmt_logq_bits bits, const float *w, int n, uint8_t *
 			amax = fabs((double)w[i]);
 	if (amax == 0) {
 		for (int i = 0; i < n; i++)
-			codes[i] = (uint8_t)(nmt_logq_levels(bits) - 1); /* the zero code */
+			codes[i] = (uint8_t)(quant_logq_levels(bits) - 1); /* the zero code */
 		return 0;
 	}
 	/* Starting points between amax and amax/2: the largest weights may be
@@ -153,11 +153,11 @@ float nmt_logq_quantize_row(nmt_logq_bits bits, const float *w, int n, uint8_t *
 	return (float)best_s;
 }
 
-double nmt_logq_row_error(nmt_logq_bits bits, const float *w, int n, const uint8_t *codes, float scale)
+double quant_logq_row_error(quant_logq_bits bits, const float *w, int n, const uint8_t *codes, float scale)
 {
 	double err = 0;
 	for (int i = 0; i < n; i++) {
-		double d = (double)w[i] - nmt_logq_value(bits, scale, codes[i]);
+		double d = (double)w[i] - quant_logq_value(bits, scale, codes[i]);
 		err += d * d;
 	}
 	return err;

@@ -16,30 +16,30 @@
  * A code is stored as sign << (bits - 1) | k, sign 1 = negative. How codes
  * are laid out for the kernels is the matrix layout's business, not this
  * file's. */
-#ifndef NMT_QUANT_LOGQUANT_H
-#define NMT_QUANT_LOGQUANT_H
+#ifndef QUANT_LOGQUANT_H
+#define QUANT_LOGQUANT_H
 #include <stdint.h>
 
-typedef enum { NMT_LOGQ_8 = 8, NMT_LOGQ_4 = 4 } nmt_logq_bits;
+typedef enum { QUANT_LOGQ_8 = 8, QUANT_LOGQ_4 = 4 } quant_logq_bits;
 
 /* Codes per sign (128 or 16/2 = 8), and the magnitude table of the format. */
-int nmt_logq_levels(nmt_logq_bits bits);
-const int16_t *nmt_logq_table(nmt_logq_bits bits);
+int quant_logq_levels(quant_logq_bits bits);
+const int16_t *quant_logq_table(quant_logq_bits bits);
 
 /* Signed integer level of every q8 code byte and every q4 nibble. */
-extern const int16_t nmt_q8_levels[256];
-extern const int8_t nmt_q4_levels[16];
+extern const int16_t quant_q8_levels[256];
+extern const int8_t quant_q4_levels[16];
 
 /* The value of one code in a row of scale s. */
-float nmt_logq_value(nmt_logq_bits bits, float scale, uint8_t code);
+float quant_logq_value(quant_logq_bits bits, float scale, uint8_t code);
 
 /* Quantize one row of n weights into n codes (one per byte) and return the
  * row's scale: the one that minimizes the squared error, found by alternating
  * nearest-code assignment and the least-squares scale from several starting
  * points (each round cannot increase the error). A row of zeros gets scale 0. */
-float nmt_logq_quantize_row(nmt_logq_bits bits, const float *w, int n, uint8_t *codes);
+float quant_logq_quantize_row(quant_logq_bits bits, const float *w, int n, uint8_t *codes);
 
 /* Squared error of a quantized row against the original weights. */
-double nmt_logq_row_error(nmt_logq_bits bits, const float *w, int n, const uint8_t *codes, float scale);
+double quant_logq_row_error(quant_logq_bits bits, const float *w, int n, const uint8_t *codes, float scale);
 
 #endif

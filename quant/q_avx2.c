@@ -16,7 +16,7 @@
 #include "qunroll.h"
 
 #define TARGET __attribute__((target("avx2")))
-#define CHUNK_STRIDE (NMT_PANEL_ROWS * NMT_CHUNK_BYTES)
+#define CHUNK_STRIDE (FORMAT_PANEL_ROWS * FORMAT_CHUNK_BYTES)
 
 TARGET static inline int32_t hsum(__m256i v)
 {
@@ -36,7 +36,7 @@ TARGET static inline q4_consts q4_setup(void)
 {
 	q4_consts k;
 	k.magnitude = _mm256_broadcastsi128_si256(_mm_setr_epi8(64, 32, 16, 8, 4, 2, 1, 0, 64, 32, 16, 8, 4, 2, 1, 0));
-	k.level = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)nmt_q4_levels));
+	k.level = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)quant_q4_levels));
 	k.low = _mm256_set1_epi8(0x0F);
 	k.ones = _mm256_set1_epi16(1);
 	return k;
@@ -59,7 +59,7 @@ TARGET static inline __m256i q4_chunk(__m256i acc, const uint8_t *codes, const i
 		__m256i lo = _mm256_and_si256(c, k->low);
 		__m256i hi = _mm256_and_si256(_mm256_srli_epi16(c, 4), k->low);
 		acc = q4_mac(acc, lo, _mm256_loadu_si256((const __m256i *)(xq + 32 * half)), k);
-		acc = q4_mac(acc, hi, _mm256_loadu_si256((const __m256i *)(xq + NMT_CHUNK_BYTES + 32 * half)), k);
+		acc = q4_mac(acc, hi, _mm256_loadu_si256((const __m256i *)(xq + FORMAT_CHUNK_BYTES + 32 * half)), k);
 	}
 	return acc;
 }
@@ -68,7 +68,7 @@ TARGET static int32_t q4_dot(const uint8_t *row, int chunks, const int8_t *xq)
 {
 	q4_consts k = q4_setup();
 	__m256i acc = _mm256_setzero_si256();
-	for (int ch = 0; ch < chunks; ch++, row += CHUNK_STRIDE, xq += 2 * NMT_CHUNK_BYTES)
+	for (int ch = 0; ch < chunks; ch++, row += CHUNK_STRIDE, xq += 2 * FORMAT_CHUNK_BYTES)
 		acc = q4_chunk(acc, row, xq, &k);
 	return hsum(acc);
 }
@@ -76,12 +76,12 @@ TARGET static int32_t q4_dot(const uint8_t *row, int chunks, const int8_t *xq)
 TARGET static void q4_panel(const uint8_t *panel, int chunks, const int8_t *xq, int32_t *out)
 {
 	q4_consts k = q4_setup();
-	__m256i acc[NMT_PANEL_ROWS];
+	__m256i acc[FORMAT_PANEL_ROWS];
 	FOR_PANEL_ROWS(r)
 		acc[r] = _mm256_setzero_si256();
-	for (int ch = 0; ch < chunks; ch++, panel += CHUNK_STRIDE, xq += 2 * NMT_CHUNK_BYTES)
+	for (int ch = 0; ch < chunks; ch++, panel += CHUNK_STRIDE, xq += 2 * FORMAT_CHUNK_BYTES)
 		FOR_PANEL_ROWS(r)
-			acc[r] = q4_chunk(acc[r], panel + r * NMT_CHUNK_BYTES, xq, &k);
+			acc[r] = q4_chunk(acc[r], panel + r * FORMAT_CHUNK_BYTES, xq, &k);
 	FOR_PANEL_ROWS(r)
 		out[r] = hsum(acc[r]);
 }
@@ -91,7 +91,7 @@ TARGET static void q4_panel(const uint8_t *panel, int chunks, const int8_t *xq, 
 /* AVX2 has no 16-bit table lookup, so a q8 magnitude code k = 16a + b
  * (a = 0..7, b = 0..15) is decoded arithmetically from byte shuffles:
  *     level(k) = round(2 L(b) * 2^(14 - a) / 2^15) - fix(k)
- * with L(b) = nmt_q8_levels[b], the rounding multiply being vpmulhrsw. The
+ * with L(b) = quant_q8_levels[b], the rounding multiply being vpmulhrsw. The
  * double rounding is off by one for five codes (19, 23, 31, 41, 106): fix
  * is bit a of FIX[b]. Code 127 is the zero weight: its activation is
  * zeroed instead. test_quant checks every code against the level table. */
@@ -178,7 +178,7 @@ TARGET static int32_t q8_dot(const uint8_t *row, int chunks, const int8_t *xq)
 {
 	q8_consts k = q8_setup();
 	__m256i acc = _mm256_setzero_si256();
-	for (int ch = 0; ch < chunks; ch++, row += CHUNK_STRIDE, xq += NMT_CHUNK_BYTES)
+	for (int ch = 0; ch < chunks; ch++, row += CHUNK_STRIDE, xq += FORMAT_CHUNK_BYTES)
 		acc = q8_chunk(acc, row, xq, &k);
 	return hsum(acc);
 }
@@ -186,12 +186,12 @@ TARGET static int32_t q8_dot(const uint8_t *row, int chunks, const int8_t *xq)
 TARGET static void q8_panel(const uint8_t *panel, int chunks, const int8_t *xq, int32_t *out)
 {
 	q8_consts k = q8_setup();
-	__m256i acc[NMT_PANEL_ROWS];
+	__m256i acc[FORMAT_PANEL_ROWS];
 	FOR_PANEL_ROWS(r)
 		acc[r] = _mm256_setzero_si256();
-	for (int ch = 0; ch < chunks; ch++, panel += CHUNK_STRIDE, xq += NMT_CHUNK_BYTES)
+	for (int ch = 0; ch < chunks; ch++, panel += CHUNK_STRIDE, xq += FORMAT_CHUNK_BYTES)
 		FOR_PANEL_ROWS(r)
-			acc[r] = q8_chunk(acc[r], panel + r * NMT_CHUNK_BYTES, xq, &k);
+			acc[r] = q8_chunk(acc[r], panel + r * FORMAT_CHUNK_BYTES, xq, &k);
 	FOR_PANEL_ROWS(r)
 		out[r] = hsum(acc[r]);
 }
@@ -206,10 +206,10 @@ TARGET static inline __attribute__((always_inline)) void q8_row_multi(const uint
 								     const int NB, int32_t *out)
 {
 	q8_consts k = q8_setup();
-	__m256i acc[NMT_PANEL_INPUTS];
+	__m256i acc[QUANT_PANEL_INPUTS];
 	FOR_INPUTS(b, NB)
 		acc[b] = _mm256_setzero_si256();
-	for (int ch = 0; ch < chunks; ch++, row += CHUNK_STRIDE, xq += NMT_CHUNK_BYTES)
+	for (int ch = 0; ch < chunks; ch++, row += CHUNK_STRIDE, xq += FORMAT_CHUNK_BYTES)
 		for (int half = 0; half < 2; half++) {
 			q8_decoded d = q8_decode32(_mm256_loadu_si256((const __m256i *)(row + 32 * half)), &k);
 			FOR_INPUTS(b, NB)
@@ -217,7 +217,7 @@ TARGET static inline __attribute__((always_inline)) void q8_row_multi(const uint
 						    _mm256_loadu_si256((const __m256i *)(xq + b * stride + 32 * half)));
 		}
 	FOR_INPUTS(b, NB)
-		out[b * NMT_PANEL_ROWS] = hsum(acc[b]);
+		out[b * FORMAT_PANEL_ROWS] = hsum(acc[b]);
 }
 
 TARGET static inline __attribute__((always_inline)) void q4_row_multi(const uint8_t *row, int chunks,
@@ -225,27 +225,27 @@ TARGET static inline __attribute__((always_inline)) void q4_row_multi(const uint
 								     const int NB, int32_t *out)
 {
 	q4_consts k = q4_setup();
-	__m256i acc[NMT_PANEL_INPUTS];
+	__m256i acc[QUANT_PANEL_INPUTS];
 	FOR_INPUTS(b, NB)
 		acc[b] = _mm256_setzero_si256();
-	for (int ch = 0; ch < chunks; ch++, row += CHUNK_STRIDE, xq += 2 * NMT_CHUNK_BYTES)
+	for (int ch = 0; ch < chunks; ch++, row += CHUNK_STRIDE, xq += 2 * FORMAT_CHUNK_BYTES)
 		for (int part = 0; part < 4; part++) {   /* low nibbles of bytes 0-31, 32-63, then high */
 			__m256i c = _mm256_loadu_si256((const __m256i *)(row + 32 * (part & 1)));
 			__m256i nib = _mm256_and_si256(part < 2 ? c : _mm256_srli_epi16(c, 4), k.low);
 			__m256i mag = _mm256_shuffle_epi8(k.magnitude, nib), sign = _mm256_shuffle_epi8(k.level, nib);
-			const int8_t *x = xq + (part >> 1) * NMT_CHUNK_BYTES + 32 * (part & 1);
+			const int8_t *x = xq + (part >> 1) * FORMAT_CHUNK_BYTES + 32 * (part & 1);
 			FOR_INPUTS(b, NB) {
 				__m256i sx = _mm256_sign_epi8(_mm256_loadu_si256((const __m256i *)(x + b * stride)), sign);
 				acc[b] = _mm256_add_epi32(acc[b], _mm256_madd_epi16(_mm256_maddubs_epi16(mag, sx), k.ones));
 			}
 		}
 	FOR_INPUTS(b, NB)
-		out[b * NMT_PANEL_ROWS] = hsum(acc[b]);
+		out[b * FORMAT_PANEL_ROWS] = hsum(acc[b]);
 }
 
-NMT_PANEL_MULTI(q8_panel_multi, q8_row_multi)
-NMT_PANEL_MULTI(q4_panel_multi, q4_row_multi)
+QUANT_PANEL_MULTI(q8_panel_multi, q8_row_multi)
+QUANT_PANEL_MULTI(q4_panel_multi, q4_row_multi)
 
-const nmt_qdot nmt_qdot_avx2 = { "avx2", q8_dot, q4_dot, q8_panel, q4_panel, q8_panel_multi, q4_panel_multi,
-				     nmt_f32_rows_avx2, &nmt_ew_avx2, NULL };
+const quant_qdot quant_qdot_avx2 = { "avx2", q8_dot, q4_dot, q8_panel, q4_panel, q8_panel_multi, q4_panel_multi,
+				     quant_f32_rows_avx2, &quant_ew_avx2, NULL };
 #endif

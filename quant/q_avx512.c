@@ -1,6 +1,6 @@
 /* AVX-512 (BW + VNNI) dot products for q8 and q4 (qdot.h). Compiled for
  * those extensions function by function, so the binary still runs on any
- * x86-64; nmt_qdot_select calls them only where CPUID says they exist.
+ * x86-64; quant_qdot_select calls them only where CPUID says they exist.
  *
  * q4: a 16-byte shuffle (vpshufb) turns each nibble into its level offset
  * to an unsigned byte (w + 128), vpdpbusd multiplies it by the signed
@@ -19,12 +19,12 @@
 
 /* quant/q_avx512_vbmi.c compiles this file again for CPUs with VBMI,
  * defining these first. */
-#ifndef NMT_AVX512_VBMI
+#ifndef QUANT_AVX512_VBMI
 #define TARGET __attribute__((target("avx512f,avx512bw,avx512vnni")))
-#define QDOT nmt_qdot_avx512
+#define QDOT quant_qdot_avx512
 #define QDOT_NAME "avx512"
 #endif
-#define CHUNK_STRIDE (NMT_PANEL_ROWS * NMT_CHUNK_BYTES)
+#define CHUNK_STRIDE (FORMAT_PANEL_ROWS * FORMAT_CHUNK_BYTES)
 
 /* ---- sums of accumulators ------------------------------------------------ */
 
@@ -97,7 +97,7 @@ TARGET static inline __m512i q4_ulevels(void)
 TARGET static inline void q4_weights(const uint8_t *chunk, __m512i levels, __m512i *w0, __m512i *w1)
 {
 	__m512i c = _mm512_loadu_si512(chunk);
-#ifdef NMT_AVX512_VBMI
+#ifdef QUANT_AVX512_VBMI
 	*w0 = _mm512_permutexvar_epi8(c, levels);
 	*w1 = _mm512_permutexvar_epi8(_mm512_srli_epi16(c, 4), levels);
 #else
@@ -114,7 +114,7 @@ TARGET static int32_t q4_offset_of(const int8_t *xq, int chunks)
 	const __m512i offset = _mm512_set1_epi8((char)0x80);
 	__m512i acc = _mm512_setzero_si512();
 	for (int i = 0; i < 2 * chunks; i++)
-		acc = _mm512_dpbusd_epi32(acc, offset, _mm512_loadu_si512(xq + i * NMT_CHUNK_BYTES));
+		acc = _mm512_dpbusd_epi32(acc, offset, _mm512_loadu_si512(xq + i * FORMAT_CHUNK_BYTES));
 	return _mm512_reduce_add_epi32(acc);
 }
 
@@ -123,11 +123,11 @@ TARGET static int32_t q4_dot(const uint8_t *row, int chunks, const int8_t *xq)
 	const __m512i levels = q4_ulevels();
 	__m512i acc = _mm512_setzero_si512();
 	int32_t offset = q4_offset_of(xq, chunks);
-	for (int ch = 0; ch < chunks; ch++, row += CHUNK_STRIDE, xq += 2 * NMT_CHUNK_BYTES) {
+	for (int ch = 0; ch < chunks; ch++, row += CHUNK_STRIDE, xq += 2 * FORMAT_CHUNK_BYTES) {
 		__m512i w0, w1;
 		q4_weights(row, levels, &w0, &w1);
 		acc = _mm512_dpbusd_epi32(acc, w0, _mm512_loadu_si512(xq));
-		acc = _mm512_dpbusd_epi32(acc, w1, _mm512_loadu_si512(xq + NMT_CHUNK_BYTES));
+		acc = _mm512_dpbusd_epi32(acc, w1, _mm512_loadu_si512(xq + FORMAT_CHUNK_BYTES));
 	}
 	return _mm512_reduce_add_epi32(acc) - offset;
 }
@@ -149,15 +149,15 @@ TARGET static inline __attribute__((always_inline)) void q4_four_rows(const uint
 	const __m512i levels = q4_ulevels();
 	_Pragma("GCC unroll 16") for (int i = 0; i < 16; i++)
 		acc[i] = _mm512_setzero_si512();
-	for (int ch = 0; ch < chunks; ch++, panel += CHUNK_STRIDE, xq += 2 * NMT_CHUNK_BYTES) {
+	for (int ch = 0; ch < chunks; ch++, panel += CHUNK_STRIDE, xq += 2 * FORMAT_CHUNK_BYTES) {
 		__m512i x0[4], x1[4];
 		FOR_INPUTS(b, NB) {
 			x0[b] = _mm512_loadu_si512(xq + b * stride);
-			x1[b] = _mm512_loadu_si512(xq + b * stride + NMT_CHUNK_BYTES);
+			x1[b] = _mm512_loadu_si512(xq + b * stride + FORMAT_CHUNK_BYTES);
 		}
 		FOR_PANEL_ROWS(r) {
 			__m512i w0, w1;
-			q4_weights(panel + r * NMT_CHUNK_BYTES, levels, &w0, &w1);
+			q4_weights(panel + r * FORMAT_CHUNK_BYTES, levels, &w0, &w1);
 			FOR_INPUTS(b, NB) {
 				acc[4 * b + r] = _mm512_dpbusd_epi32(acc[4 * b + r], w0, x0[b]);
 				acc[4 * b + r] = _mm512_dpbusd_epi32(acc[4 * b + r], w1, x1[b]);
@@ -179,7 +179,7 @@ TARGET static inline __attribute__((always_inline)) void q4_block_nb(const uint8
 	const __m512i offsets = q4_lane_offsets(offset);
 	size_t panel_bytes = (size_t)chunks * CHUNK_STRIDE;
 
-	for (int p = 0; p < panels; p++, codes += panel_bytes, sums += NMT_PANEL_ROWS) {
+	for (int p = 0; p < panels; p++, codes += panel_bytes, sums += FORMAT_PANEL_ROWS) {
 		__m512i acc[16];
 		q4_four_rows(codes, chunks, xq, stride, NB, acc);
 		/* 128-bit lane b: input b's four rows */
@@ -207,7 +207,7 @@ TARGET static inline q8_table q8_load_table(void)
 {
 	q8_table t;
 	for (int i = 0; i < 4; i++)
-		t.t[i] = _mm512_loadu_si512(nmt_q8_levels + 32 * i);
+		t.t[i] = _mm512_loadu_si512(quant_q8_levels + 32 * i);
 	return t;
 }
 
@@ -232,7 +232,7 @@ TARGET static int32_t q8_dot(const uint8_t *row, int chunks, const int8_t *xq)
 {
 	q8_table t = q8_load_table();
 	__m512i acc = _mm512_setzero_si512();
-	for (int ch = 0; ch < chunks; ch++, row += CHUNK_STRIDE, xq += NMT_CHUNK_BYTES) {
+	for (int ch = 0; ch < chunks; ch++, row += CHUNK_STRIDE, xq += FORMAT_CHUNK_BYTES) {
 		acc = _mm512_dpwssd_epi32(acc, q8_weights(row, &t), q8_x(xq));
 		acc = _mm512_dpwssd_epi32(acc, q8_weights(row + 32, &t), q8_x(xq + 32));
 	}
@@ -244,22 +244,22 @@ TARGET static inline __attribute__((always_inline)) void q8_panel_nb(const uint8
 								    const int NB, int32_t *out)
 {
 	q8_table t = q8_load_table();
-	__m512i acc[NMT_PANEL_INPUTS * NMT_PANEL_ROWS];
-	_Pragma("GCC unroll 16") for (int i = 0; i < NMT_PANEL_INPUTS * NMT_PANEL_ROWS; i++)
+	__m512i acc[QUANT_PANEL_INPUTS * FORMAT_PANEL_ROWS];
+	_Pragma("GCC unroll 16") for (int i = 0; i < QUANT_PANEL_INPUTS * FORMAT_PANEL_ROWS; i++)
 		acc[i] = _mm512_setzero_si512();
-	for (int ch = 0; ch < chunks; ch++, panel += CHUNK_STRIDE, xq += NMT_CHUNK_BYTES)
+	for (int ch = 0; ch < chunks; ch++, panel += CHUNK_STRIDE, xq += FORMAT_CHUNK_BYTES)
 		_Pragma("GCC unroll 2") for (int half = 0; half < 2; half++)
 			FOR_PANEL_ROWS(r) {
-				__m512i w = q8_weights(panel + r * NMT_CHUNK_BYTES + 32 * half, &t);
+				__m512i w = q8_weights(panel + r * FORMAT_CHUNK_BYTES + 32 * half, &t);
 				FOR_INPUTS(b, NB) {
-					__m512i *a = &acc[b * NMT_PANEL_ROWS + r];
+					__m512i *a = &acc[b * FORMAT_PANEL_ROWS + r];
 					*a = _mm512_dpwssd_epi32(*a, w, q8_x(xq + b * stride + 32 * half));
 				}
 			}
 	if (NB == 1)
 		_mm_storeu_si128((__m128i *)out, reduce4(acc));
 	else
-		_mm512_mask_storeu_epi32(out, (__mmask16)((1u << (NB * NMT_PANEL_ROWS)) - 1), reduce16(acc));
+		_mm512_mask_storeu_epi32(out, (__mmask16)((1u << (NB * FORMAT_PANEL_ROWS)) - 1), reduce16(acc));
 }
 
 /* ---- the entry points ------------------------------------------------------ */
@@ -278,13 +278,13 @@ TARGET static void q4_block(const uint8_t *codes, int panels, int chunks, const 
 
 TARGET static void q4_panel(const uint8_t *panel, int chunks, const int8_t *xq, int32_t *out)
 {
-	q4_block_nb(panel, 1, chunks, xq, 0, 1, out, NMT_PANEL_ROWS);
+	q4_block_nb(panel, 1, chunks, xq, 0, 1, out, FORMAT_PANEL_ROWS);
 }
 
 TARGET static void q4_panel_multi(const uint8_t *panel, int chunks, const int8_t *xq, size_t stride, int nb,
 				  int32_t *out)
 {
-	q4_block(panel, 1, chunks, xq, stride, nb, out, NMT_PANEL_ROWS);
+	q4_block(panel, 1, chunks, xq, stride, nb, out, FORMAT_PANEL_ROWS);
 }
 
 TARGET static void q8_panel(const uint8_t *panel, int chunks, const int8_t *xq, int32_t *out)
@@ -292,7 +292,7 @@ TARGET static void q8_panel(const uint8_t *panel, int chunks, const int8_t *xq, 
 	q8_panel_nb(panel, chunks, xq, 0, 1, out);
 }
 
-/* out[b * NMT_PANEL_ROWS + r] for nb <= NMT_PANEL_INPUTS inputs */
+/* out[b * FORMAT_PANEL_ROWS + r] for nb <= QUANT_PANEL_INPUTS inputs */
 TARGET static void q8_panel_multi(const uint8_t *panel, int chunks, const int8_t *xq, size_t stride, int nb,
 				  int32_t *out)
 {
@@ -304,6 +304,6 @@ TARGET static void q8_panel_multi(const uint8_t *panel, int chunks, const int8_t
 	}
 }
 
-const nmt_qdot QDOT = { QDOT_NAME, q8_dot, q4_dot, q8_panel, q4_panel, q8_panel_multi, q4_panel_multi,
-				       nmt_f32_rows_avx512, &nmt_ew_avx512, q4_block };
+const quant_qdot QDOT = { QDOT_NAME, q8_dot, q4_dot, q8_panel, q4_panel, q8_panel_multi, q4_panel_multi,
+				       quant_f32_rows_avx512, &quant_ew_avx512, q4_block };
 #endif

@@ -1,5 +1,5 @@
 /* The q8/q4 matrix products around the ISA's dot products (qdot.h): each
- * input row is quantized to int8 once (nmt_quantize_x), each output is an
+ * input row is quantized to int8 once (quant_quantize_x), each output is an
  * exact integer dot product, and one float rescale ends it:
  *     y = (float)sum * (row_factor[r] * x_scale) [+ bias[r]]
  * in that order, whatever the ISA, so every kernel gives the same floats. */
@@ -9,75 +9,75 @@
 #include "qdot.h"
 #include "qlayout.h"
 
-static float finish(const nmt_matrix *W, int row, int32_t sum, float x_scale, const float *bias)
+static float finish(const quant_matrix *W, int row, int32_t sum, float x_scale, const float *bias)
 {
 	float y = (float)sum * (W->row_factor[row] * x_scale);
 	return bias ? y + bias[row] : y;
 }
 
-/* Quantize up to NMT_KBATCH input rows into the scratch. */
-static void quantize_inputs(const nmt_matrix *W, const float *X, int nb, int ldx, nmt_kscratch *k)
+/* Quantize up to QUANT_KBATCH input rows into the scratch. */
+static void quantize_inputs(const quant_matrix *W, const float *X, int nb, int ldx, quant_kscratch *k)
 {
-	int padded = nmt_matrix_padded_cols(W->format, W->cols);
+	int padded = format_matrix_padded_cols(W->format, W->cols);
 	for (int b = 0; b < nb; b++)
 		k->x_scale[b] = k->qdot->ew->quantize_x(X + (size_t)b * ldx, W->cols, padded, k->xq + (size_t)b * padded);
 }
 
 /* Rows rescaled at a time: their sums wait in an array on the stack, and
  * the ISA's element-wise rescale (ew.h) turns them into floats in one
- * loop. A multiple of NMT_PANEL_ROWS. */
+ * loop. A multiple of FORMAT_PANEL_ROWS. */
 #define BLOCK_ROWS 256
 
-/* The sums of `rows` rows (whole panels from `panel`) against nb <= NMT_KBATCH
+/* The sums of `rows` rows (whole panels from `panel`) against nb <= QUANT_KBATCH
  * quantized inputs, sums[b * BLOCK_ROWS + r], with the ISA's panel
  * functions: for an ISA without a block function. */
-static void block_by_panels(const nmt_qdot *q, nmt_format f, const uint8_t *panel, int rows, int chunks,
+static void block_by_panels(const quant_qdot *q, format_encoding f, const uint8_t *panel, int rows, int chunks,
 			    const int8_t *xq, int padded, int nb, int32_t *sums)
 {
-	size_t panel_bytes = (size_t)NMT_PANEL_ROWS * chunks * NMT_CHUNK_BYTES;
+	size_t panel_bytes = (size_t)FORMAT_PANEL_ROWS * chunks * FORMAT_CHUNK_BYTES;
 	void (*panel_dot)(const uint8_t *, int, const int8_t *, int32_t *) =
-		f == NMT_FMT_Q8 ? q->q8_panel : q->q4_panel;
+		f == FORMAT_Q8 ? q->q8_panel : q->q4_panel;
 	void (*panel_multi)(const uint8_t *, int, const int8_t *, size_t, int, int32_t *) =
-		f == NMT_FMT_Q8 ? q->q8_panel_multi : q->q4_panel_multi;
+		f == FORMAT_Q8 ? q->q8_panel_multi : q->q4_panel_multi;
 
-	for (int p = 0; p < rows; p += NMT_PANEL_ROWS, panel += panel_bytes) {
-		int32_t out[NMT_KBATCH * NMT_PANEL_ROWS];
-		for (int b = 0; b < nb; b += NMT_PANEL_INPUTS) {
-			int m = nb - b < NMT_PANEL_INPUTS ? nb - b : NMT_PANEL_INPUTS;
+	for (int p = 0; p < rows; p += FORMAT_PANEL_ROWS, panel += panel_bytes) {
+		int32_t out[QUANT_KBATCH * FORMAT_PANEL_ROWS];
+		for (int b = 0; b < nb; b += QUANT_PANEL_INPUTS) {
+			int m = nb - b < QUANT_PANEL_INPUTS ? nb - b : QUANT_PANEL_INPUTS;
 			if (panel_multi && m > 1)
 				panel_multi(panel, chunks, xq + (size_t)b * padded, (size_t)padded, m,
-					    out + b * NMT_PANEL_ROWS);
+					    out + b * FORMAT_PANEL_ROWS);
 			else
 				for (int j = b; j < b + m; j++)
-					panel_dot(panel, chunks, xq + (size_t)j * padded, out + j * NMT_PANEL_ROWS);
+					panel_dot(panel, chunks, xq + (size_t)j * padded, out + j * FORMAT_PANEL_ROWS);
 		}
 		for (int b = 0; b < nb; b++)
-			memcpy(&sums[b * BLOCK_ROWS + p], out + b * NMT_PANEL_ROWS, sizeof(int32_t) * NMT_PANEL_ROWS);
+			memcpy(&sums[b * BLOCK_ROWS + p], out + b * FORMAT_PANEL_ROWS, sizeof(int32_t) * FORMAT_PANEL_ROWS);
 	}
 }
 
 /* Every panel against nb quantized inputs, BLOCK_ROWS rows at a time: the
  * integer sums, then their rescale into Y. */
-void nmt_matmul_q(const nmt_matrix *W, const float *X, int n, int ldx,
-		  const float *bias, float *Y, int ldy, nmt_kscratch *k)
+void quant_matmul_q(const quant_matrix *W, const float *X, int n, int ldx,
+		  const float *bias, float *Y, int ldy, quant_kscratch *k)
 {
-	const nmt_qdot *q = k->qdot;
+	const quant_qdot *q = k->qdot;
 	const uint8_t *codes = W->data;
-	int padded = nmt_matrix_padded_cols(W->format, W->cols);
-	int chunks = nmt_chunks_per_row(W->format, W->cols);
-	size_t panel_bytes = (size_t)NMT_PANEL_ROWS * chunks * NMT_CHUNK_BYTES;
+	int padded = format_matrix_padded_cols(W->format, W->cols);
+	int chunks = quant_chunks_per_row(W->format, W->cols);
+	size_t panel_bytes = (size_t)FORMAT_PANEL_ROWS * chunks * FORMAT_CHUNK_BYTES;
 	void (*block)(const uint8_t *, int, int, const int8_t *, size_t, int, int32_t *, size_t) =
-		W->format == NMT_FMT_Q4 ? q->q4_block : NULL;
+		W->format == FORMAT_Q4 ? q->q4_block : NULL;
 
-	for (int i0 = 0; i0 < n; i0 += NMT_KBATCH) {
-		int nb = n - i0 < NMT_KBATCH ? n - i0 : NMT_KBATCH;
+	for (int i0 = 0; i0 < n; i0 += QUANT_KBATCH) {
+		int nb = n - i0 < QUANT_KBATCH ? n - i0 : QUANT_KBATCH;
 		quantize_inputs(W, X + (size_t)i0 * ldx, nb, ldx, k);
 		for (int r0 = 0; r0 < W->rows; r0 += BLOCK_ROWS) {
-			int32_t sums[NMT_KBATCH * BLOCK_ROWS];
+			int32_t sums[QUANT_KBATCH * BLOCK_ROWS];
 			int rows = W->rows - r0 < BLOCK_ROWS ? W->rows - r0 : BLOCK_ROWS;
-			const uint8_t *panel = codes + (size_t)(r0 / NMT_PANEL_ROWS) * panel_bytes;
+			const uint8_t *panel = codes + (size_t)(r0 / FORMAT_PANEL_ROWS) * panel_bytes;
 			if (block)
-				block(panel, (rows + NMT_PANEL_ROWS - 1) / NMT_PANEL_ROWS, chunks, k->xq,
+				block(panel, (rows + FORMAT_PANEL_ROWS - 1) / FORMAT_PANEL_ROWS, chunks, k->xq,
 				      (size_t)padded, nb, sums, BLOCK_ROWS);
 			else
 				block_by_panels(q, W->format, panel, rows, chunks, k->xq, padded, nb, sums);
@@ -88,20 +88,20 @@ void nmt_matmul_q(const nmt_matrix *W, const float *X, int n, int ldx,
 	}
 }
 
-void nmt_matmul_rows_q(const nmt_matrix *W, const int32_t *rows, int n_rows, const float *X,
-		       int n, int ldx, const float *bias, float *Y, int ldy, nmt_kscratch *k)
+void quant_matmul_rows_q(const quant_matrix *W, const int32_t *rows, int n_rows, const float *X,
+		       int n, int ldx, const float *bias, float *Y, int ldy, quant_kscratch *k)
 {
-	const nmt_qdot *q = k->qdot;
+	const quant_qdot *q = k->qdot;
 	const uint8_t *codes = W->data;
-	int padded = nmt_matrix_padded_cols(W->format, W->cols);
-	int chunks = nmt_chunks_per_row(W->format, W->cols);
-	int32_t (*dot)(const uint8_t *, int, const int8_t *) = W->format == NMT_FMT_Q8 ? q->q8 : q->q4;
+	int padded = format_matrix_padded_cols(W->format, W->cols);
+	int chunks = quant_chunks_per_row(W->format, W->cols);
+	int32_t (*dot)(const uint8_t *, int, const int8_t *) = W->format == FORMAT_Q8 ? q->q8 : q->q4;
 
-	for (int i0 = 0; i0 < n; i0 += NMT_KBATCH) {
-		int nb = n - i0 < NMT_KBATCH ? n - i0 : NMT_KBATCH;
+	for (int i0 = 0; i0 < n; i0 += QUANT_KBATCH) {
+		int nb = n - i0 < QUANT_KBATCH ? n - i0 : QUANT_KBATCH;
 		quantize_inputs(W, X + (size_t)i0 * ldx, nb, ldx, k);
 		for (int j = 0; j < n_rows; j++) {
-			const uint8_t *row = codes + nmt_chunk_offset(W->format, W->cols, rows[j], 0);
+			const uint8_t *row = codes + quant_chunk_offset(W->format, W->cols, rows[j], 0);
 			for (int b = 0; b < nb; b++)
 				Y[(size_t)(i0 + b) * ldy + j] =
 					finish(W, rows[j], dot(row, chunks, k->xq + (size_t)b * padded), k->x_scale[b], bias);
@@ -112,22 +112,22 @@ void nmt_matmul_rows_q(const nmt_matrix *W, const int32_t *rows, int n_rows, con
 /* A row chunk by chunk: a q8 chunk is 64 codes in column order; a q4 chunk
  * 64 bytes whose low nibbles are its first 64 columns and high nibbles the
  * next 64 (qlayout.c). */
-void nmt_matrix_row_q(const nmt_matrix *W, int row, float *out)
+void quant_matrix_row_q(const quant_matrix *W, int row, float *out)
 {
 	const uint8_t *codes = W->data;
-	int per_chunk = nmt_chunk_cols(W->format), chunks = nmt_chunks_per_row(W->format, W->cols);
+	int per_chunk = quant_chunk_cols(W->format), chunks = quant_chunks_per_row(W->format, W->cols);
 	float factor = W->row_factor[row];
 
 	for (int ch = 0; ch < chunks; ch++) {
-		const uint8_t *chunk = codes + nmt_chunk_offset(W->format, W->cols, row, ch);
+		const uint8_t *chunk = codes + quant_chunk_offset(W->format, W->cols, row, ch);
 		int c0 = ch * per_chunk, n = W->cols - c0 < per_chunk ? W->cols - c0 : per_chunk;
 		float *o = out + c0;
-		if (W->format == NMT_FMT_Q8)
+		if (W->format == FORMAT_Q8)
 			for (int j = 0; j < n; j++)
-				o[j] = (float)nmt_q8_levels[chunk[j]] * factor;
+				o[j] = (float)quant_q8_levels[chunk[j]] * factor;
 		else
 			for (int j = 0; j < n; j++)
-				o[j] = (float)nmt_q4_levels[j < NMT_CHUNK_BYTES ? chunk[j] & 0x0F
-									: chunk[j - NMT_CHUNK_BYTES] >> 4] * factor;
+				o[j] = (float)quant_q4_levels[j < FORMAT_CHUNK_BYTES ? chunk[j] & 0x0F
+									: chunk[j - FORMAT_CHUNK_BYTES] >> 4] * factor;
 	}
 }

@@ -15,7 +15,7 @@
 #include "qdot.h"
 #include "qunroll.h"
 
-#define CHUNK_STRIDE (NMT_PANEL_ROWS * NMT_CHUNK_BYTES)
+#define CHUNK_STRIDE (FORMAT_PANEL_ROWS * FORMAT_CHUNK_BYTES)
 
 /* ---- q4 ------------------------------------------------------------------ */
 
@@ -30,32 +30,32 @@ static inline int32x4_t q4_mac(int32x4_t acc, uint8x16_t nibbles, int8x16_t x, i
 static inline int32x4_t q4_chunk(int32x4_t acc, const uint8_t *codes, const int8_t *xq, int8x16_t levels)
 {
 	const uint8x16_t low = vdupq_n_u8(0x0F);
-	for (int j = 0; j < NMT_CHUNK_BYTES; j += 16) {
+	for (int j = 0; j < FORMAT_CHUNK_BYTES; j += 16) {
 		uint8x16_t c = vld1q_u8(codes + j);
 		acc = q4_mac(acc, vandq_u8(c, low), vld1q_s8(xq + j), levels);
-		acc = q4_mac(acc, vshrq_n_u8(c, 4), vld1q_s8(xq + NMT_CHUNK_BYTES + j), levels);
+		acc = q4_mac(acc, vshrq_n_u8(c, 4), vld1q_s8(xq + FORMAT_CHUNK_BYTES + j), levels);
 	}
 	return acc;
 }
 
 static int32_t q4_dot(const uint8_t *row, int chunks, const int8_t *xq)
 {
-	int8x16_t levels = vld1q_s8(nmt_q4_levels);
+	int8x16_t levels = vld1q_s8(quant_q4_levels);
 	int32x4_t acc = vdupq_n_s32(0);
-	for (int ch = 0; ch < chunks; ch++, row += CHUNK_STRIDE, xq += 2 * NMT_CHUNK_BYTES)
+	for (int ch = 0; ch < chunks; ch++, row += CHUNK_STRIDE, xq += 2 * FORMAT_CHUNK_BYTES)
 		acc = q4_chunk(acc, row, xq, levels);
 	return vaddvq_s32(acc);
 }
 
 static void q4_panel(const uint8_t *panel, int chunks, const int8_t *xq, int32_t *out)
 {
-	int8x16_t levels = vld1q_s8(nmt_q4_levels);
-	int32x4_t acc[NMT_PANEL_ROWS];
+	int8x16_t levels = vld1q_s8(quant_q4_levels);
+	int32x4_t acc[FORMAT_PANEL_ROWS];
 	FOR_PANEL_ROWS(r)
 		acc[r] = vdupq_n_s32(0);
-	for (int ch = 0; ch < chunks; ch++, panel += CHUNK_STRIDE, xq += 2 * NMT_CHUNK_BYTES)
+	for (int ch = 0; ch < chunks; ch++, panel += CHUNK_STRIDE, xq += 2 * FORMAT_CHUNK_BYTES)
 		FOR_PANEL_ROWS(r)
-			acc[r] = q4_chunk(acc[r], panel + r * NMT_CHUNK_BYTES, xq, levels);
+			acc[r] = q4_chunk(acc[r], panel + r * FORMAT_CHUNK_BYTES, xq, levels);
 	FOR_PANEL_ROWS(r)
 		out[r] = vaddvq_s32(acc[r]);
 }
@@ -66,32 +66,32 @@ static void q4_panel(const uint8_t *panel, int chunks, const int8_t *xq, int32_t
 static inline int32x4_t q4_chunk_dot(int32x4_t acc, const uint8_t *codes, const int8_t *xq, int8x16_t levels)
 {
 	const uint8x16_t low = vdupq_n_u8(0x0F);
-	for (int j = 0; j < NMT_CHUNK_BYTES; j += 16) {
+	for (int j = 0; j < FORMAT_CHUNK_BYTES; j += 16) {
 		uint8x16_t c = vld1q_u8(codes + j);
 		acc = vdotq_s32(acc, vqtbl1q_s8(levels, vandq_u8(c, low)), vld1q_s8(xq + j));
-		acc = vdotq_s32(acc, vqtbl1q_s8(levels, vshrq_n_u8(c, 4)), vld1q_s8(xq + NMT_CHUNK_BYTES + j));
+		acc = vdotq_s32(acc, vqtbl1q_s8(levels, vshrq_n_u8(c, 4)), vld1q_s8(xq + FORMAT_CHUNK_BYTES + j));
 	}
 	return acc;
 }
 
 static int32_t q4_dot_sdot(const uint8_t *row, int chunks, const int8_t *xq)
 {
-	int8x16_t levels = vld1q_s8(nmt_q4_levels);
+	int8x16_t levels = vld1q_s8(quant_q4_levels);
 	int32x4_t acc = vdupq_n_s32(0);
-	for (int ch = 0; ch < chunks; ch++, row += CHUNK_STRIDE, xq += 2 * NMT_CHUNK_BYTES)
+	for (int ch = 0; ch < chunks; ch++, row += CHUNK_STRIDE, xq += 2 * FORMAT_CHUNK_BYTES)
 		acc = q4_chunk_dot(acc, row, xq, levels);
 	return vaddvq_s32(acc);
 }
 
 static void q4_panel_sdot(const uint8_t *panel, int chunks, const int8_t *xq, int32_t *out)
 {
-	int8x16_t levels = vld1q_s8(nmt_q4_levels);
-	int32x4_t acc[NMT_PANEL_ROWS];
+	int8x16_t levels = vld1q_s8(quant_q4_levels);
+	int32x4_t acc[FORMAT_PANEL_ROWS];
 	FOR_PANEL_ROWS(r)
 		acc[r] = vdupq_n_s32(0);
-	for (int ch = 0; ch < chunks; ch++, panel += CHUNK_STRIDE, xq += 2 * NMT_CHUNK_BYTES)
+	for (int ch = 0; ch < chunks; ch++, panel += CHUNK_STRIDE, xq += 2 * FORMAT_CHUNK_BYTES)
 		FOR_PANEL_ROWS(r)
-			acc[r] = q4_chunk_dot(acc[r], panel + r * NMT_CHUNK_BYTES, xq, levels);
+			acc[r] = q4_chunk_dot(acc[r], panel + r * FORMAT_CHUNK_BYTES, xq, levels);
 	FOR_PANEL_ROWS(r)
 		out[r] = vaddvq_s32(acc[r]);
 }
@@ -107,8 +107,8 @@ static inline q8_table q8_load_table(void)
 {
 	uint8_t lo[128], hi[128];
 	for (int k = 0; k < 128; k++) {
-		lo[k] = (uint8_t)(nmt_q8_levels[k] & 0xFF);
-		hi[k] = (uint8_t)(nmt_q8_levels[k] >> 8);
+		lo[k] = (uint8_t)(quant_q8_levels[k] & 0xFF);
+		hi[k] = (uint8_t)(quant_q8_levels[k] >> 8);
 	}
 	q8_table t;
 	for (int h = 0; h < 2; h++) {
@@ -139,7 +139,7 @@ static inline int32x4_t q8_mac(int32x4_t acc, uint8x16_t codes, int8x16_t x, con
 
 static inline int32x4_t q8_chunk(int32x4_t acc, const uint8_t *codes, const int8_t *xq, const q8_table *t)
 {
-	for (int j = 0; j < NMT_CHUNK_BYTES; j += 16)
+	for (int j = 0; j < FORMAT_CHUNK_BYTES; j += 16)
 		acc = q8_mac(acc, vld1q_u8(codes + j), vld1q_s8(xq + j), t);
 	return acc;
 }
@@ -148,7 +148,7 @@ static int32_t q8_dot(const uint8_t *row, int chunks, const int8_t *xq)
 {
 	q8_table t = q8_load_table();
 	int32x4_t acc = vdupq_n_s32(0);
-	for (int ch = 0; ch < chunks; ch++, row += CHUNK_STRIDE, xq += NMT_CHUNK_BYTES)
+	for (int ch = 0; ch < chunks; ch++, row += CHUNK_STRIDE, xq += FORMAT_CHUNK_BYTES)
 		acc = q8_chunk(acc, row, xq, &t);
 	return vaddvq_s32(acc);
 }
@@ -156,18 +156,18 @@ static int32_t q8_dot(const uint8_t *row, int chunks, const int8_t *xq)
 static void q8_panel(const uint8_t *panel, int chunks, const int8_t *xq, int32_t *out)
 {
 	q8_table t = q8_load_table();
-	int32x4_t acc[NMT_PANEL_ROWS];
+	int32x4_t acc[FORMAT_PANEL_ROWS];
 	FOR_PANEL_ROWS(r)
 		acc[r] = vdupq_n_s32(0);
-	for (int ch = 0; ch < chunks; ch++, panel += CHUNK_STRIDE, xq += NMT_CHUNK_BYTES)
+	for (int ch = 0; ch < chunks; ch++, panel += CHUNK_STRIDE, xq += FORMAT_CHUNK_BYTES)
 		FOR_PANEL_ROWS(r)
-			acc[r] = q8_chunk(acc[r], panel + r * NMT_CHUNK_BYTES, xq, &t);
+			acc[r] = q8_chunk(acc[r], panel + r * FORMAT_CHUNK_BYTES, xq, &t);
 	FOR_PANEL_ROWS(r)
 		out[r] = vaddvq_s32(acc[r]);
 }
 
-const nmt_qdot nmt_qdot_neon = { "neon", q8_dot, q4_dot, q8_panel, q4_panel, NULL, NULL, nmt_f32_rows_neon,
-				 &nmt_ew_generic, NULL };
-const nmt_qdot nmt_qdot_neon_dotprod = { "neon-dotprod", q8_dot, q4_dot_sdot, q8_panel, q4_panel_sdot, NULL, NULL,
-					     nmt_f32_rows_neon, &nmt_ew_generic, NULL };
+const quant_qdot quant_qdot_neon = { "neon", q8_dot, q4_dot, q8_panel, q4_panel, NULL, NULL, quant_f32_rows_neon,
+				 &quant_ew_generic, NULL };
+const quant_qdot quant_qdot_neon_dotprod = { "neon-dotprod", q8_dot, q4_dot_sdot, q8_panel, q4_panel_sdot, NULL, NULL,
+					     quant_f32_rows_neon, &quant_ew_generic, NULL };
 #endif

@@ -5,11 +5,11 @@
  * inputs and rescaling outputs, is q_matmul.c and the same for every ISA).
  *
  * `row` points at a row's first chunk; its next chunks follow
- * NMT_PANEL_ROWS * NMT_CHUNK_BYTES bytes apart. `xq` holds the activations,
+ * FORMAT_PANEL_ROWS * FORMAT_CHUNK_BYTES bytes apart. `xq` holds the activations,
  * padded with zeros to whole chunks. The sums are exact, so every
  * implementation must return the same integers as the scalar one. */
-#ifndef NMT_QUANT_QDOT_H
-#define NMT_QUANT_QDOT_H
+#ifndef QUANT_QDOT_H
+#define QUANT_QDOT_H
 #include <stddef.h>
 #include <stdint.h>
 
@@ -17,66 +17,66 @@
 #include "logquant.h"
 #include "matrix.h"
 
-typedef struct nmt_qdot {
+typedef struct quant_qdot {
 	const char *name;
 	int32_t (*q8)(const uint8_t *row, int chunks, const int8_t *xq);
 	int32_t (*q4)(const uint8_t *row, int chunks, const int8_t *xq);
-	/* All NMT_PANEL_ROWS rows of a panel (panel = its row 0): out[r]. */
+	/* All FORMAT_PANEL_ROWS rows of a panel (panel = its row 0): out[r]. */
 	void (*q8_panel)(const uint8_t *panel, int chunks, const int8_t *xq, int32_t *out);
 	void (*q4_panel)(const uint8_t *panel, int chunks, const int8_t *xq, int32_t *out);
 	/* Optional (NULL: the driver calls the panel functions once per input):
-	 * the panel against nb <= NMT_PANEL_INPUTS inputs, input b at
-	 * xq + b * x_stride, out[b * NMT_PANEL_ROWS + r]. Decoding each weight
+	 * the panel against nb <= QUANT_PANEL_INPUTS inputs, input b at
+	 * xq + b * x_stride, out[b * FORMAT_PANEL_ROWS + r]. Decoding each weight
 	 * once for all the inputs is what makes beam and batch steps cheaper
 	 * than that many single products. */
 	void (*q8_panel_multi)(const uint8_t *panel, int chunks, const int8_t *xq, size_t x_stride, int nb,
 			       int32_t *out);
 	void (*q4_panel_multi)(const uint8_t *panel, int chunks, const int8_t *xq, size_t x_stride, int nb,
 			       int32_t *out);
-	/* f32: out[r] = w[r] . x over cols columns, r < NMT_PANEL_ROWS, every
-	 * result bit-identical to nmt_f32_rows_scalar's. */
-	void (*f32_rows)(const float *const w[NMT_PANEL_ROWS], const float *x, int cols, float *out);
+	/* f32: out[r] = w[r] . x over cols columns, r < FORMAT_PANEL_ROWS, every
+	 * result bit-identical to quant_f32_rows_scalar's. */
+	void (*f32_rows)(const float *const w[FORMAT_PANEL_ROWS], const float *x, int cols, float *out);
 	/* the element-wise kernels for the same instruction set */
-	const struct nmt_ew *ew;
+	const struct quant_ew *ew;
 	/* Optional (NULL: the driver calls the panel functions): `panels`
 	 * consecutive panels of a q4 matrix from `codes` against nb <=
-	 * NMT_KBATCH inputs, sums[b * ld + r] for r < panels * NMT_PANEL_ROWS.
+	 * QUANT_KBATCH inputs, sums[b * ld + r] for r < panels * FORMAT_PANEL_ROWS.
 	 * One call for a block of rows spares the driver a call and a copy per
 	 * panel, and lets the ISA take as many inputs per decoded weight as its
 	 * registers hold. (No ISA has needed one for q8: its kernels spend
 	 * their time decoding, not in the driver.) */
 	void (*q4_block)(const uint8_t *codes, int panels, int chunks, const int8_t *xq, size_t x_stride, int nb,
 			 int32_t *sums, size_t ld);
-} nmt_qdot;
+} quant_qdot;
 
 /* Inputs one q*_panel_multi call takes at most. */
-#define NMT_PANEL_INPUTS 4
+#define QUANT_PANEL_INPUTS 4
 
 /* The f32 kernels are written for panels of four rows. */
-_Static_assert(NMT_PANEL_ROWS == 4, "f32_rows kernels assume four rows");
+_Static_assert(FORMAT_PANEL_ROWS == 4, "f32_rows kernels assume four rows");
 
-void nmt_f32_rows_scalar(const float *const w[NMT_PANEL_ROWS], const float *x, int cols, float *out);
+void quant_f32_rows_scalar(const float *const w[FORMAT_PANEL_ROWS], const float *x, int cols, float *out);
 #if defined(__x86_64__)
-void nmt_f32_rows_avx2(const float *const w[NMT_PANEL_ROWS], const float *x, int cols, float *out);
-void nmt_f32_rows_avx512(const float *const w[NMT_PANEL_ROWS], const float *x, int cols, float *out);
+void quant_f32_rows_avx2(const float *const w[FORMAT_PANEL_ROWS], const float *x, int cols, float *out);
+void quant_f32_rows_avx512(const float *const w[FORMAT_PANEL_ROWS], const float *x, int cols, float *out);
 #endif
 #if defined(__aarch64__)
-void nmt_f32_rows_neon(const float *const w[NMT_PANEL_ROWS], const float *x, int cols, float *out);
+void quant_f32_rows_neon(const float *const w[FORMAT_PANEL_ROWS], const float *x, int cols, float *out);
 #endif
 
-extern const nmt_qdot nmt_qdot_scalar;
+extern const quant_qdot quant_qdot_scalar;
 #if defined(__x86_64__)
-extern const nmt_qdot nmt_qdot_avx512_vbmi, nmt_qdot_avx512, nmt_qdot_avx2;
+extern const quant_qdot quant_qdot_avx512_vbmi, quant_qdot_avx512, quant_qdot_avx2;
 #endif
 #if defined(__aarch64__)
-extern const nmt_qdot nmt_qdot_neon, nmt_qdot_neon_dotprod;
+extern const quant_qdot quant_qdot_neon, quant_qdot_neon_dotprod;
 #endif
 
 /* The implementation to use: `name` ("scalar", "avx2", "avx512",
  * "avx512-vbmi", "neon", "neon-dotprod") forces one, NULL or
  * "" picks the best this CPU runs. NULL if the forced one is unknown or the
  * CPU lacks it. */
-const nmt_qdot *nmt_qdot_select(const char *name);
+const quant_qdot *quant_qdot_select(const char *name);
 
 
 #endif

@@ -51,22 +51,22 @@ static int scalar_always(void)
 }
 
 static const struct {
-	const nmt_qdot *qdot;
+	const quant_qdot *qdot;
 	int (*available)(void);
 } candidates[] = {
 #if defined(__x86_64__) && defined(__GNUC__)
-	{ &nmt_qdot_avx512_vbmi, has_avx512vbmi },
-	{ &nmt_qdot_avx512, has_avx512vnni },
-	{ &nmt_qdot_avx2, has_avx2 },
+	{ &quant_qdot_avx512_vbmi, has_avx512vbmi },
+	{ &quant_qdot_avx512, has_avx512vnni },
+	{ &quant_qdot_avx2, has_avx2 },
 #endif
 #if defined(__aarch64__)
-	{ &nmt_qdot_neon_dotprod, has_dotprod },
-	{ &nmt_qdot_neon, always },
+	{ &quant_qdot_neon_dotprod, has_dotprod },
+	{ &quant_qdot_neon, always },
 #endif
-	{ &nmt_qdot_scalar, scalar_always },
+	{ &quant_qdot_scalar, scalar_always },
 };
 
-const nmt_qdot *nmt_qdot_select(const char *name)
+const quant_qdot *quant_qdot_select(const char *name)
 {
 	int best = !name || !*name;
 	for (size_t i = 0; i < sizeof candidates / sizeof candidates[0]; i++)

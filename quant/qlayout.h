@@ -1,8 +1,8 @@
 /* Where a quantized matrix's codes live (the panel layout of matrix.h) and
  * how a code becomes a signed integer level. Shared by the packer, the
  * kernels and the tests. */
-#ifndef NMT_QUANT_QLAYOUT_H
-#define NMT_QUANT_QLAYOUT_H
+#ifndef QUANT_QLAYOUT_H
+#define QUANT_QLAYOUT_H
 #include <stddef.h>
 #include <stdint.h>
 
@@ -10,48 +10,48 @@
 #include "matrix.h"
 
 /* Columns one chunk holds: 64 q8 codes or 128 q4 codes. */
-static inline NMT_HD int nmt_chunk_cols(nmt_format f)
+static inline QUANT_HD int quant_chunk_cols(format_encoding f)
 {
-	return NMT_CHUNK_COLS(f);
+	return FORMAT_CHUNK_COLS(f);
 }
 
-static inline NMT_HD int nmt_chunks_per_row(nmt_format f, int cols)
+static inline QUANT_HD int quant_chunks_per_row(format_encoding f, int cols)
 {
-	return (cols + nmt_chunk_cols(f) - 1) / nmt_chunk_cols(f);
+	return (cols + quant_chunk_cols(f) - 1) / quant_chunk_cols(f);
 }
 
 /* Byte offset of chunk `chunk` of row `row`. */
-static inline NMT_HD size_t nmt_chunk_offset(nmt_format f, int cols, int row, int chunk)
+static inline QUANT_HD size_t quant_chunk_offset(format_encoding f, int cols, int row, int chunk)
 {
-	size_t panel = (size_t)(row / NMT_PANEL_ROWS);
-	size_t per_row = (size_t)nmt_chunks_per_row(f, cols);
-	return ((panel * per_row + (size_t)chunk) * NMT_PANEL_ROWS + (size_t)(row % NMT_PANEL_ROWS)) *
-	       NMT_CHUNK_BYTES;
+	size_t panel = (size_t)(row / FORMAT_PANEL_ROWS);
+	size_t per_row = (size_t)quant_chunks_per_row(f, cols);
+	return ((panel * per_row + (size_t)chunk) * FORMAT_PANEL_ROWS + (size_t)(row % FORMAT_PANEL_ROWS)) *
+	       FORMAT_CHUNK_BYTES;
 }
 
 /* The code of W[row][col] inside the layout. */
-static inline NMT_HD uint8_t nmt_q_code_at(nmt_format f, const uint8_t *codes, int cols, int row, int col)
+static inline QUANT_HD uint8_t quant_q_code_at(format_encoding f, const uint8_t *codes, int cols, int row, int col)
 {
-	int per_chunk = nmt_chunk_cols(f);
-	const uint8_t *chunk = codes + nmt_chunk_offset(f, cols, row, col / per_chunk);
+	int per_chunk = quant_chunk_cols(f);
+	const uint8_t *chunk = codes + quant_chunk_offset(f, cols, row, col / per_chunk);
 	int j = col % per_chunk;
-	if (f == NMT_FMT_Q8)
+	if (f == FORMAT_Q8)
 		return chunk[j];
-	return j < NMT_CHUNK_BYTES ? chunk[j] & 0x0F : chunk[j - NMT_CHUNK_BYTES] >> 4;
+	return j < FORMAT_CHUNK_BYTES ? chunk[j] & 0x0F : chunk[j - FORMAT_CHUNK_BYTES] >> 4;
 }
 
 /* Signed integer level of a code (logquant.h: bit bits-1 is the sign, the
  * rest indexes the magnitude table). */
-int nmt_q_level(nmt_format f, uint8_t code);
+int quant_q_level(format_encoding f, uint8_t code);
 
-/* Lay out row-major codes (rows x cols, one per byte, as nmt_logq_quantize_row
+/* Lay out row-major codes (rows x cols, one per byte, as quant_logq_quantize_row
  * makes them) into the panel layout, padding with zero codes.
- * out must hold nmt_matrix_code_bytes(f, rows, cols) bytes. */
-void nmt_q_layout(nmt_format f, int rows, int cols, const uint8_t *codes, uint8_t *out);
+ * out must hold format_matrix_code_bytes(f, rows, cols) bytes. */
+void quant_q_layout(format_encoding f, int rows, int cols, const uint8_t *codes, uint8_t *out);
 
 /* Quantize one activation row: xq[c] = round(x[c] * 127 / max|x|) for
  * c < cols, 0 up to padded; returns the scale max|x| / 127 (0 for zeros).
  * Every kernel uses this same function, so all ISAs see the same integers. */
-float nmt_quantize_x(const float *x, int cols, int padded, int8_t *xq);
+float quant_quantize_x(const float *x, int cols, int padded, int8_t *xq);
 
 #endif

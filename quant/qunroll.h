@@ -3,23 +3,23 @@
  * arrays of accumulator registers they index stay in registers: without
  * it gcc keeps such an array on the stack, and every step of the kernel
  * waits for a store and a reload. Internal to quant/. */
-#ifndef NMT_QUANT_QUNROLL_H
-#define NMT_QUANT_QUNROLL_H
+#ifndef QUANT_QUNROLL_H
+#define QUANT_QUNROLL_H
 #include "matrix.h"
 #include "qdot.h"
 
-#define FOR_PANEL_ROWS(r) _Pragma("GCC unroll 4") for (int r = 0; r < NMT_PANEL_ROWS; r++)
+#define FOR_PANEL_ROWS(r) _Pragma("GCC unroll 4") for (int r = 0; r < FORMAT_PANEL_ROWS; r++)
 #define FOR_INPUTS(b, nb) _Pragma("GCC unroll 4") for (int b = 0; b < (nb); b++)
 
 /* A q*_panel_multi (qdot.h) from a function doing one row against NB inputs
  * (an always-inline function of its ISA file, compiled with TARGET): each
  * row of the panel in turn, with the input count made a constant. */
-#define NMT_PANEL_MULTI(name, row_fn)                                                             \
+#define QUANT_PANEL_MULTI(name, row_fn)                                                             \
 	TARGET static void name(const uint8_t *panel, int chunks, const int8_t *xq, size_t stride,  \
 				int nb, int32_t *out)                                              \
 	{                                                                                         \
-		for (int r = 0; r < NMT_PANEL_ROWS; r++) {                                        \
-			const uint8_t *row = panel + r * NMT_CHUNK_BYTES;                          \
+		for (int r = 0; r < FORMAT_PANEL_ROWS; r++) {                                        \
+			const uint8_t *row = panel + r * FORMAT_CHUNK_BYTES;                          \
 			switch (nb) {                                                             \
 			case 1: row_fn(row, chunks, xq, stride, 1, out + r); break;               \
 			case 2: row_fn(row, chunks, xq, stride, 2, out + r); break;               \

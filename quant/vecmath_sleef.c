@@ -43,17 +43,17 @@ static void apply4(float *x, int n, vec4_fn f)
 	}
 }
 
-void nmt_vec_sigmoid(float *x, int n)
+void quant_vec_sigmoid(float *x, int n)
 {
 	apply4(x, n, sigmoid4);
 }
 
-void nmt_vec_tanh(float *x, int n)
+void quant_vec_tanh(float *x, int n)
 {
 	apply4(x, n, tanh4);
 }
 
-void nmt_vec_exp_sleef(float *x, int n)
+void quant_vec_exp_sleef(float *x, int n)
 {
 	apply4(x, n, exp4);
 }

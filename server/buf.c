@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void nmt_buf_add(nmt_buf *b, const char *s, size_t n)
+void server_buf_add(server_buf *b, const char *s, size_t n)
 {
 	if (b->failed)
 		return;
@@ -28,12 +28,12 @@ void nmt_buf_add(nmt_buf *b, const char *s, size_t n)
 	b->data[b->len] = '\0';
 }
 
-void nmt_buf_puts(nmt_buf *b, const char *s)
+void server_buf_puts(server_buf *b, const char *s)
 {
-	nmt_buf_add(b, s, strlen(s));
+	server_buf_add(b, s, strlen(s));
 }
 
-void nmt_buf_printf(nmt_buf *b, const char *fmt, ...)
+void server_buf_printf(server_buf *b, const char *fmt, ...)
 {
 	char small[256];
 	va_list ap;
@@ -45,7 +45,7 @@ void nmt_buf_printf(nmt_buf *b, const char *fmt, ...)
 		return;
 	}
 	if ((size_t)n < sizeof small) {
-		nmt_buf_add(b, small, (size_t)n);
+		server_buf_add(b, small, (size_t)n);
 		return;
 	}
 	char *big = malloc((size_t)n + 1);
@@ -56,22 +56,22 @@ void nmt_buf_printf(nmt_buf *b, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(big, (size_t)n + 1, fmt, ap);
 	va_end(ap);
-	nmt_buf_add(b, big, (size_t)n);
+	server_buf_add(b, big, (size_t)n);
 	free(big);
 }
 
-void nmt_buf_free(nmt_buf *b)
+void server_buf_free(server_buf *b)
 {
 	free(b->data);
-	*b = (nmt_buf){ 0 };
+	*b = (server_buf){ 0 };
 }
 
 static void put_into_buf(void *ctx, const char *p, size_t n)
 {
-	nmt_buf_add(ctx, p, n);
+	server_buf_add(ctx, p, n);
 }
 
-void nmt_buf_json_string(nmt_buf *b, const char *s, size_t n)
+void server_buf_json_string(server_buf *b, const char *s, size_t n)
 {
 	json_write_string(s, n, put_into_buf, b);
 }

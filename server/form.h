@@ -1,8 +1,8 @@
 /* application/x-www-form-urlencoded bodies, as HTML forms and LibreTranslate's
  * clients send them: key=value pairs joined by '&', '+' for a space, %XX
  * for a byte. */
-#ifndef NMT_SERVER_FORM_H
-#define NMT_SERVER_FORM_H
+#ifndef SERVER_FORM_H
+#define SERVER_FORM_H
 #include <stddef.h>
 
 /* The decoded value of the first `key` in body[0..len): 1 and a malloc'd,

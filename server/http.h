@@ -1,8 +1,8 @@
 /* The head of an HTTP/1.x request, parsed strictly from bytes as they
  * arrive: the request line, then header lines up to an empty line. Only
  * what the server uses is kept. */
-#ifndef NMT_SERVER_HTTP_H
-#define NMT_SERVER_HTTP_H
+#ifndef SERVER_HTTP_H
+#define SERVER_HTTP_H
 #include <stddef.h>
 
 typedef struct {

@@ -109,27 +109,27 @@ static int send_all(int fd, const char *p, size_t n)
 
 static int respond(int fd, int status, const char *body, size_t body_len, int keep_alive)
 {
-	nmt_buf b = { 0 };
-	nmt_buf_printf(&b,
+	server_buf b = { 0 };
+	server_buf_printf(&b,
 		       "HTTP/1.1 %d %s\r\nContent-Type: application/json\r\nContent-Length: %zu\r\n"
 		       "Access-Control-Allow-Origin: *\r\nAccess-Control-Allow-Headers: Content-Type\r\n"
 		       "Access-Control-Allow-Methods: GET, POST, OPTIONS\r\nConnection: %s\r\n\r\n",
 		       status, http_reason(status), body_len, keep_alive ? "keep-alive" : "close");
-	nmt_buf_add(&b, body, body_len);
+	server_buf_add(&b, body, body_len);
 	int rc = b.failed ? -1 : send_all(fd, b.data, b.len);
-	nmt_buf_free(&b);
+	server_buf_free(&b);
 	return rc;
 }
 
 /* LibreTranslate's error body: {"error": "..."} */
 static int respond_error(int fd, int status, const char *message, int keep_alive)
 {
-	nmt_buf b = { 0 };
-	nmt_buf_puts(&b, "{\"error\":");
-	nmt_buf_json_string(&b, message, strlen(message));
-	nmt_buf_puts(&b, "}");
+	server_buf b = { 0 };
+	server_buf_puts(&b, "{\"error\":");
+	server_buf_json_string(&b, message, strlen(message));
+	server_buf_puts(&b, "}");
 	int rc = b.failed ? -1 : respond(fd, status, b.data, b.len, keep_alive);
-	nmt_buf_free(&b);
+	server_buf_free(&b);
 	return rc;
 }
 
@@ -164,8 +164,8 @@ static int route(const server *s, const char *src, const char *tgt, int chain[2]
 		return 0;
 	if ((chain[0] = find_model(s, src, tgt)) >= 0)
 		return 1;
-	chain[0] = find_model(s, src, NMT_PIVOT_LANG);
-	chain[1] = find_model(s, NMT_PIVOT_LANG, tgt);
+	chain[0] = find_model(s, src, CLI_PIVOT_LANG);
+	chain[1] = find_model(s, CLI_PIVOT_LANG, tgt);
 	return chain[0] >= 0 && chain[1] >= 0 ? 2 : 0;
 }
 
@@ -188,25 +188,25 @@ static int languages(const server *s, const char *codes[2 * MAX_MODELS])
 /* GET /languages: [{"code","name","targets":[...]}] for every language a
  * model reads or writes, as LibreTranslate lists them, with the languages
  * each translates into (directly or through the pivot; maybe none). */
-static void languages_body(const server *s, nmt_buf *b)
+static void languages_body(const server *s, server_buf *b)
 {
 	const char *codes[2 * MAX_MODELS];
 	int n = languages(s, codes), chain[2];
-	nmt_buf_puts(b, "[");
+	server_buf_puts(b, "[");
 	for (int i = 0; i < n; i++) {
-		nmt_buf_puts(b, i ? ",{\"code\":" : "{\"code\":");
-		nmt_buf_json_string(b, codes[i], strlen(codes[i]));
-		nmt_buf_puts(b, ",\"name\":");
-		nmt_buf_json_string(b, language_name(codes[i]), strlen(language_name(codes[i])));
-		nmt_buf_puts(b, ",\"targets\":[");
+		server_buf_puts(b, i ? ",{\"code\":" : "{\"code\":");
+		server_buf_json_string(b, codes[i], strlen(codes[i]));
+		server_buf_puts(b, ",\"name\":");
+		server_buf_json_string(b, language_name(codes[i]), strlen(language_name(codes[i])));
+		server_buf_puts(b, ",\"targets\":[");
 		for (int k = 0, t = 0; k < n; k++)
 			if (route(s, codes[i], codes[k], chain) > 0) {
-				nmt_buf_puts(b, t++ ? "," : "");
-				nmt_buf_json_string(b, codes[k], strlen(codes[k]));
+				server_buf_puts(b, t++ ? "," : "");
+				server_buf_json_string(b, codes[k], strlen(codes[k]));
 			}
-		nmt_buf_puts(b, "]}");
+		server_buf_puts(b, "]}");
 	}
-	nmt_buf_puts(b, "]");
+	server_buf_puts(b, "]");
 }
 
 /* ---- translating ----------------------------------------------------------------- */
@@ -250,7 +250,7 @@ typedef struct {
 
 /* Translate and append "translatedText": a string, or an array when q was
  * one. 0, or the HTTP status of the failure with *why set. */
-static int translate(server *s, const int chain[2], int hops, const request_texts *q, int as_array, nmt_buf *b,
+static int translate(server *s, const int chain[2], int hops, const request_texts *q, int as_array, server_buf *b,
 		     const char **why)
 {
 	nmt_options o = s->options;
@@ -262,20 +262,20 @@ static int translate(server *s, const int chain[2], int hops, const request_text
 	nmt_session *first = session_of(s, w, chain[0], &err), *second = hops == 2 ? session_of(s, w, chain[1], &err) : NULL;
 	nmt_status rc = !first || (hops == 2 && !second) ? NMT_ERR_NO_MEMORY
 			: hops == 1 ? nmt_translate_batch(first, &o, q->texts, q->lens, q->count, &r, &err)
-				    : nmt_pivot_translate(first, second, &o, q->texts, q->lens, q->count, &mid, &r, &err);
+				    : cli_pivot_translate(first, second, &o, q->texts, q->lens, q->count, &mid, &r, &err);
 	give_worker(s, w);
 	nmt_result_free(mid);
 	if (rc != NMT_OK) {
 		*why = "translation failed";
 		return 500;
 	}
-	nmt_buf_puts(b, as_array ? "{\"translatedText\":[" : "{\"translatedText\":");
+	server_buf_puts(b, as_array ? "{\"translatedText\":[" : "{\"translatedText\":");
 	for (int i = 0; i < q->count; i++) {
 		const nmt_translation *t = nmt_result_get(r, i, 0);
-		nmt_buf_puts(b, i ? "," : "");
-		nmt_buf_json_string(b, t->text, t->len);
+		server_buf_puts(b, i ? "," : "");
+		server_buf_json_string(b, t->text, t->len);
 	}
-	nmt_buf_puts(b, as_array ? "]}" : "}");
+	server_buf_puts(b, as_array ? "]}" : "}");
 	nmt_result_free(r);
 	return 0;
 }
@@ -355,7 +355,7 @@ static int read_fields(const http_request *r, const char *body, size_t len, fiel
 }
 
 /* POST /translate */
-static int handle_translate(server *s, const http_request *r, const char *body, size_t len, nmt_buf *out, char *why,
+static int handle_translate(server *s, const http_request *r, const char *body, size_t len, server_buf *out, char *why,
 			    size_t whylen)
 {
 	fields f = { 0 };
@@ -413,7 +413,7 @@ static int wait_readable(server *s, int fd, long long deadline, int idle)
 }
 
 /* Read until buf holds `want` bytes: 1 done, 0 peer closed or deadline, -1 stopping. */
-static int read_until(server *s, connection *c, nmt_buf *in, size_t want, long long deadline, int idle, int *timed_out)
+static int read_until(server *s, connection *c, server_buf *in, size_t want, long long deadline, int idle, int *timed_out)
 {
 	char chunk[16384];
 	while (in->len < want) {
@@ -428,7 +428,7 @@ static int read_until(server *s, connection *c, nmt_buf *in, size_t want, long l
 			continue;
 		if (k <= 0)
 			return 0;
-		nmt_buf_add(in, chunk, (size_t)k);
+		server_buf_add(in, chunk, (size_t)k);
 		if (in->failed)
 			return 0;
 		if (want == (size_t)-1)   /* reading a head: one read at a time */
@@ -438,7 +438,7 @@ static int read_until(server *s, connection *c, nmt_buf *in, size_t want, long l
 }
 
 /* One request on c; 1 to keep the connection open, 0 to close it. */
-static int serve_request(server *s, connection *c, nmt_buf *in)
+static int serve_request(server *s, connection *c, server_buf *in)
 {
 	long long start = now_ms(), deadline = start + s->idle_ms;
 	http_request r;
@@ -475,7 +475,7 @@ static int serve_request(server *s, connection *c, nmt_buf *in)
 	}
 	int keep = r.keep_alive && !__atomic_load_n(&s->stopping, __ATOMIC_SEQ_CST);
 	const char *body = in->data + head;
-	nmt_buf out = { 0 };
+	server_buf out = { 0 };
 	char why[256] = "";
 	int status = 200;
 	if (strcmp(r.method, "OPTIONS") == 0) {
@@ -502,7 +502,7 @@ static int serve_request(server *s, connection *c, nmt_buf *in)
 	} else {
 		rc = respond_error(c->fd, status, why[0] ? why : http_reason(status), keep);
 	}
-	nmt_buf_free(&out);
+	server_buf_free(&out);
 	/* what follows this request (a pipelined next one) stays in the buffer */
 	size_t used = (size_t)head + body_len;
 	memmove(in->data, in->data + used, in->len - used);
@@ -514,10 +514,10 @@ static void *connection_main(void *arg)
 {
 	connection *c = arg;
 	server *s = c->srv;
-	nmt_buf in = { 0 };
+	server_buf in = { 0 };
 	while (serve_request(s, c, &in))
 		;
-	nmt_buf_free(&in);
+	server_buf_free(&in);
 	close(c->fd);
 	pthread_mutex_lock(&s->lock);
 	s->connections--;
@@ -626,17 +626,17 @@ static void open_models(server *s, char **paths, int n_paths)
 	}
 	if (n_paths > 0)
 		return;
-	nmt_catalog c;   /* no -m: every installed model, and the embedded one */
-	char *path = nmt_catalog_search_path();
-	if (!path || nmt_catalog_scan(&c, path, 1, NULL) != 0) {
+	cli_catalog c;   /* no -m: every installed model, and the embedded one */
+	char *path = cli_catalog_search_path();
+	if (!path || cli_catalog_scan(&c, path, 1, NULL) != 0) {
 		fprintf(stderr, "nmt: out of memory\n");
 		exit(1);
 	}
 	free(path);
 	for (int i = 0; i < c.n && s->n_models < MAX_MODELS; i++)
-		if (find_model(s, c.entries[i].src, c.entries[i].tgt) < 0 && nmt_catalog_open(&c.entries[i], &m, &err) == NMT_OK)
+		if (find_model(s, c.entries[i].src, c.entries[i].tgt) < 0 && cli_catalog_open(&c.entries[i], &m, &err) == NMT_OK)
 			add_model(s, m);
-	nmt_catalog_free(&c);
+	cli_catalog_free(&c);
 	if (s->n_models == 0) {
 		fprintf(stderr, "nmt: serve: no model to serve (give -m MODEL)\n");
 		exit(1);
@@ -665,7 +665,7 @@ static void serve_usage(FILE *f)
 	      f);
 }
 
-int nmt_serve_main(int argc, char **argv)
+int server_main(int argc, char **argv)
 {
 	static const struct option longs[] = {
 		{ "host", required_argument, NULL, 'H' },     { "port", required_argument, NULL, 'p' },

@@ -9,8 +9,8 @@
  * write the same element, which is true of every kernel in cuda.cu (none
  * uses shared memory or a barrier). What it cannot check: real GPU timing,
  * memory limits or the driver. */
-#ifndef NMT_TESTS_CUDA_EMU_H
-#define NMT_TESTS_CUDA_EMU_H
+#ifndef TESTS_CUDA_EMU_H
+#define TESTS_CUDA_EMU_H
 #include <stdlib.h>
 #include <string.h>
 

@@ -2,8 +2,8 @@
  * input's tags (every node's bytes: start tags with their attributes, end
  * tags, points) in document order, each parent's end tag after its
  * children, and between them only text with no '<' (escaped). */
-#ifndef NMT_TESTS_HTML_CHECK_H
-#define NMT_TESTS_HTML_CHECK_H
+#ifndef TESTS_HTML_CHECK_H
+#define TESTS_HTML_CHECK_H
 #include <string.h>
 
 #include "../text/html.h"
@@ -23,12 +23,12 @@ static inline int html_next_piece(const char *out, size_t len, size_t *at, const
 }
 
 /* Node c's bytes and its descendants', in order, from *at on. */
-static inline int html_node_in_order(const nmt_html *h, const char *src, int c, const char *out, size_t len, size_t *at)
+static inline int html_node_in_order(const text_html *h, const char *src, int c, const char *out, size_t len, size_t *at)
 {
-	const nmt_html_node *n = &h->nodes[c];
+	const text_html_node *n = &h->nodes[c];
 	if (!html_next_piece(out, len, at, src + n->open, n->open_len))
 		return 0;
-	if (n->kind != NMT_HTML_ELEMENT)
+	if (n->kind != TEXT_HTML_ELEMENT)
 		return 1;
 	for (int k = c + 1; k < h->n_nodes; k++)
 		if (h->nodes[k].parent == c && !html_node_in_order(h, src, k, out, len, at))
@@ -37,7 +37,7 @@ static inline int html_node_in_order(const nmt_html *h, const char *src, int c, 
 }
 
 /* 1 if out[0..len) has h's nodes (parsed from src) in order, text between. */
-static inline int html_tags_in_order(const nmt_html *h, const char *src, const char *out, size_t len)
+static inline int html_tags_in_order(const text_html *h, const char *src, const char *out, size_t len)
 {
 	size_t at = 0;
 	for (int c = 0; c < h->n_nodes; c++)

@@ -16,9 +16,9 @@
 
 enum { MAX_SPANS = 64 };
 
-static void protect_line(const nmt_split_lang *lang, const char *line, size_t len)
+static void protect_line(const text_split_lang *lang, const char *line, size_t len)
 {
-	nmt_protected spans[MAX_SPANS];
+	text_protected spans[MAX_SPANS];
 	int n = 0;
 	if (memchr(line, '\t', len) != NULL) {
 		printf("%.*s\n", (int)len, line);
@@ -29,7 +29,7 @@ static void protect_line(const nmt_split_lang *lang, const char *line, size_t le
 		fprintf(stderr, "protect_tool: out of memory\n");
 		exit(1);
 	}
-	size_t o = nmt_protect_source(lang, line, len, out, spans, MAX_SPANS, &n);
+	size_t o = text_protect_source(lang, line, len, out, spans, MAX_SPANS, &n);
 	printf("%.*s", (int)o, out);
 	for (int i = 0; i < n; i++)
 		printf("\t%.*s", (int)spans[i].len, spans[i].text);
@@ -43,7 +43,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: protect_tool LANG < sentences\n");
 		return 2;
 	}
-	const nmt_split_lang *lang = nmt_split_lang_for(argv[1]);
+	const text_split_lang *lang = text_split_lang_for(argv[1]);
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;

@@ -15,7 +15,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: split_tool LANG < paragraphs\n");
 		return 2;
 	}
-	const nmt_split_lang *lang = nmt_split_lang_for(argv[1]);
+	const text_split_lang *lang = text_split_lang_for(argv[1]);
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
@@ -23,7 +23,7 @@ int main(int argc, char **argv)
 		size_t len = (size_t)n, pos = 0, start, end;
 		if (len > 0 && line[len - 1] == '\n')
 			len--;
-		for (int k = 0; nmt_split_next(lang, line, len, &pos, &start, &end); k++)
+		for (int k = 0; text_split_next(lang, line, len, &pos, &start, &end); k++)
 			printf("%s%.*s", k ? "\t" : "", (int)(end - start), line + start);
 		putchar('\n');
 	}

@@ -62,44 +62,44 @@ static int ignore(void *ctx, int i, const nmt_translation *tr, int n)
 	return 0;
 }
 
-static void translate_all(nmt_translator *t, const nmt_search_options *o, int rounds)
+static void translate_all(engine_translator *t, const engine_search_options *o, int rounds)
 {
 	size_t lens[N_LINES];
 	char err[256];
 	for (int i = 0; i < N_LINES; i++)
 		lens[i] = strlen(lines[i]);
 	for (int r = 0; r < rounds; r++)
-		assert_int_equal(nmt_translator_batch(t, o, (const char *const *)lines, lens, N_LINES, ignore, NULL, err,
+		assert_int_equal(engine_translator_batch(t, o, (const char *const *)lines, lens, N_LINES, ignore, NULL, err,
 						     sizeof err), 0);
 }
 
-/* nmt_encode and nmt_search (every decoder step) allocate nothing: the
- * batch's buffers were sized by nmt_batch_prepare. */
+/* engine_encode and engine_search (every decoder step) allocate nothing: the
+ * batch's buffers were sized by engine_batch_prepare. */
 static void decode_loop_allocates_nothing(const char *path)
 {
 	nmt_model *m;
-	nmt_state s;
+	engine_state s;
 	char err[256];
-	assert_int_equal(nmt_load_file(path, 1, &m, err, sizeof err), 0);
-	assert_int_equal(nmt_state_init(&s, m), 0);
+	assert_int_equal(engine_load_file(path, 1, &m, err, sizeof err), 0);
+	assert_int_equal(engine_state_init(&s, m), 0);
 	int32_t a[] = { 5, 9, 11, 40, 3, m->d.src_eos_id }, b[] = { 7, 8, m->d.src_eos_id };
 	const int32_t *src[] = { a, b };
 	int len[] = { 6, 3 };
 	for (int beam = 1; beam <= 4; beam += 3) {
-		nmt_search_options o = { .use_shortlist = 1, .beam = beam, .nbest = beam, .alpha = 0.6 };
-		nmt_hypothesis out[2 * NMT_MAX_BEAM];
+		engine_search_options o = { .use_shortlist = 1, .beam = beam, .nbest = beam, .alpha = 0.6 };
+		engine_hypothesis out[2 * NMT_MAX_BEAM];
 		int n_out[2];
-		assert_int_equal(nmt_batch_prepare(&s, 2, src, len, &o), 0);
+		assert_int_equal(engine_batch_prepare(&s, 2, src, len, &o), 0);
 		allocations = 0;
 		counting = 1;
-		nmt_encode(&s, src);
-		nmt_search(&s, &o, out, n_out);
+		engine_encode(&s, src);
+		engine_search(&s, &o, out, n_out);
 		counting = 0;
 		assert_int_equal(allocations, 0);
 		assert_true(n_out[0] >= 1 && n_out[1] >= 1);
 	}
-	nmt_state_free(&s);
-	nmt_unload(m);
+	engine_state_free(&s);
+	engine_unload(m);
 }
 
 /* After one round over the lines (and a line long enough to be segmented),
@@ -108,11 +108,11 @@ static void translator_steady_state_allocates_nothing(const char *path)
 {
 	nmt_model *m;
 	char err[256];
-	assert_int_equal(nmt_load_file(path, 1, &m, err, sizeof err), 0);
+	assert_int_equal(engine_load_file(path, 1, &m, err, sizeof err), 0);
 	/* the counting works: making a translator allocates */
 	allocations = 0;
 	counting = 1;
-	nmt_translator *t = nmt_translator_new(m);
+	engine_translator *t = engine_translator_new(m);
 	counting = 0;
 	assert_non_null(t);
 	assert_true(allocations > 0);
@@ -120,20 +120,20 @@ static void translator_steady_state_allocates_nothing(const char *path)
 	for (size_t i = 0; i + 1 < sizeof long_line; i++)
 		long_line[i] = "a dog runs. "[i % 12];
 	for (int beam = 1; beam <= 4; beam += 3) {
-		nmt_search_options o = { .use_shortlist = 1, .beam = beam, .nbest = beam, .alpha = 0.6 };
+		engine_search_options o = { .use_shortlist = 1, .beam = beam, .nbest = beam, .alpha = 0.6 };
 		nmt_translation tr[NMT_MAX_BEAM];
 		int n;
-		assert_int_equal(nmt_translator_line(t, &o, long_line, strlen(long_line), tr, &n, err, sizeof err), 0);
+		assert_int_equal(engine_translator_line(t, &o, long_line, strlen(long_line), tr, &n, err, sizeof err), 0);
 		translate_all(t, &o, 1);
 		allocations = 0;
 		counting = 1;
 		translate_all(t, &o, 100);
-		assert_int_equal(nmt_translator_line(t, &o, long_line, strlen(long_line), tr, &n, err, sizeof err), 0);
+		assert_int_equal(engine_translator_line(t, &o, long_line, strlen(long_line), tr, &n, err, sizeof err), 0);
 		counting = 0;
 		assert_int_equal(allocations, 0);
 	}
-	nmt_translator_free(t);
-	nmt_unload(m);
+	engine_translator_free(t);
+	engine_unload(m);
 }
 
 /* Both families: the GRU (the tiny parity model) and the SSRU (an imported

@@ -11,9 +11,9 @@
 
 static int capitals(const char *text)
 {
-	nmt_case_count c = { 0 };
-	nmt_case_scan(text, strlen(text), &c);
-	return nmt_case_is_capitals(&c);
+	text_case_count c = { 0 };
+	text_case_scan(text, strlen(text), &c);
+	return text_case_is_capitals(&c);
 }
 
 /* text changed by change(), as a string (each call overwrites the last) */
@@ -28,17 +28,17 @@ static const char *changed(void (*change)(const char *, size_t, char *), const c
 
 static const char *sentence_case(const char *text)
 {
-	return changed(nmt_case_to_sentence, text);
+	return changed(text_case_to_sentence, text);
 }
 
 static const char *upper(const char *text)
 {
-	return changed(nmt_case_to_upper, text);
+	return changed(text_case_to_upper, text);
 }
 
 static const char *lower(const char *text)
 {
-	return changed(nmt_case_to_lower, text);
+	return changed(text_case_to_lower, text);
 }
 
 static void test_what_is_in_capitals(void **state)
@@ -61,12 +61,12 @@ static void test_scanned_in_pieces(void **state)
 {
 	(void)state;
 	/* the stretches between protected spans add up */
-	nmt_case_count c = { 0 };
-	nmt_case_scan("VISIT ", 6, &c);
-	nmt_case_scan(" TODAY.", 7, &c);
-	assert_true(nmt_case_is_capitals(&c));
-	nmt_case_scan("and", 3, &c);
-	assert_false(nmt_case_is_capitals(&c));
+	text_case_count c = { 0 };
+	text_case_scan("VISIT ", 6, &c);
+	text_case_scan(" TODAY.", 7, &c);
+	assert_true(text_case_is_capitals(&c));
+	text_case_scan("and", 3, &c);
+	assert_false(text_case_is_capitals(&c));
 }
 
 static void test_sentence_case(void **state)
@@ -105,11 +105,11 @@ static void test_same_length_and_invalid_bytes(void **state)
 	 * (İ -> i + dot, ı -> I), and so do bytes that are not UTF-8 */
 	const char text[] = "\xC4\xB0STANBUL \xC4\xB1 \xFF\xC3 END \xC3\xA9";
 	char out[sizeof text];
-	nmt_case_to_sentence(text, sizeof text - 1, out);
+	text_case_to_sentence(text, sizeof text - 1, out);
 	assert_memory_equal(out, "\xC4\xB0stanbul \xC4\xB1 \xFF\xC3 end \xC3\xA9", sizeof text - 1);
-	nmt_case_to_upper(text, sizeof text - 1, out);
+	text_case_to_upper(text, sizeof text - 1, out);
 	assert_memory_equal(out, "\xC4\xB0STANBUL \xC4\xB1 \xFF\xC3 END \xC3\x89", sizeof text - 1);
-	nmt_case_to_lower(text, sizeof text - 1, out);
+	text_case_to_lower(text, sizeof text - 1, out);
 	assert_memory_equal(out, "\xC4\xB0stanbul \xC4\xB1 \xFF\xC3 end \xC3\xA9", sizeof text - 1);
 }
 

@@ -110,7 +110,7 @@ static int setup(void **state)
 	ssize_t len;
 
 	memset(&f, 0, sizeof f);
-	if (nmt_load_file(MODEL_PATH, 1, &f.model, err, sizeof err) != 0) {
+	if (engine_load_file(MODEL_PATH, 1, &f.model, err, sizeof err) != 0) {
 		fprintf(stderr, "%s\n", err);
 		return -1;
 	}
@@ -132,12 +132,12 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	fixture *f = *state;
-	nmt_unload(f->model);
+	engine_unload(f->model);
 	return 0;
 }
 
 /* Set up a batch of sentences first..first+n-1 of the fixture and encode it. */
-static void prepare(nmt_state *s, const fixture *f, int first, int n, const nmt_search_options *o)
+static void prepare(engine_state *s, const fixture *f, int first, int n, const engine_search_options *o)
 {
 	const int32_t *src[MAX_SENT];
 	int len[MAX_SENT];
@@ -145,15 +145,15 @@ static void prepare(nmt_state *s, const fixture *f, int first, int n, const nmt_
 		src[i] = f->sent[first + i].src;
 		len[i] = f->sent[first + i].src_len;
 	}
-	assert_int_equal(nmt_batch_prepare(s, n, src, len, o), 0);
-	nmt_encode(s, src);
+	assert_int_equal(engine_batch_prepare(s, n, src, len, o), 0);
+	engine_encode(s, src);
 }
 
 /* Every "logits" record: feed the recorded previous token, compare all Vt logits. */
 static void test_logits_match_reference(void **state)
 {
 	fixture *f = *state;
-	nmt_state s;
+	engine_state s;
 	FILE *in = fopen(EXPECTED_PATH, "r");
 	char *line = NULL;
 	size_t cap = 0;
@@ -162,7 +162,7 @@ static void test_logits_match_reference(void **state)
 	double worst = 0.0;
 
 	assert_non_null(in);
-	assert_int_equal(nmt_state_init(&s, f->model), 0);
+	assert_int_equal(engine_state_init(&s, f->model), 0);
 	while ((len = getline(&line, &cap, in)) > 0) {
 		if (strncmp(line, "logits\t", 7) != 0)
 			continue;
@@ -171,7 +171,7 @@ static void test_logits_match_reference(void **state)
 		int step = (int)strtol(end, &end, 10);
 		int32_t prev = (int32_t)strtol(end, &end, 10);
 		if (step == 0) {
-			nmt_search_options o = { .beam = 1, .nbest = 1, .alpha = ALPHA };
+			engine_search_options o = { .beam = 1, .nbest = 1, .alpha = ALPHA };
 			prepare(&s, f, i, 1, &o);
 			memcpy(s.gru.dec.h, s.gru.enc.h0, (size_t)f->model->d.dec_hidden * sizeof(float));
 		} else {
@@ -179,7 +179,7 @@ static void test_logits_match_reference(void **state)
 		}
 		s.row_sent[0] = 0;
 		s.row_prev[0] = prev;
-		nmt_decode_step(&s, 1);
+		engine_decode_step(&s, 1);
 		for (int v = 0; v < V; v++) {
 			double want = strtod(end, &end);
 			double diff = fabs(want - s.logits[v]);
@@ -190,13 +190,13 @@ static void test_logits_match_reference(void **state)
 	}
 	free(line);
 	fclose(in);
-	nmt_state_free(&s);
+	engine_state_free(&s);
 	printf("logit parity: %d steps x %d logits, max |C - PyTorch| = %.3g\n", checked, V, worst);
 	assert_true(checked >= 10);
 	assert_true(worst <= 1e-4);
 }
 
-static void check_hyp(const expected_hyp *want, const nmt_hypothesis *got)
+static void check_hyp(const expected_hyp *want, const engine_hypothesis *got)
 {
 	assert_int_equal(got->len, want->len);
 	assert_memory_equal(got->ids, want->ids, (size_t)want->len * sizeof(int32_t));
@@ -207,40 +207,40 @@ static void check_hyp(const expected_hyp *want, const nmt_hypothesis *got)
 /* Each sentence alone, then all of them as one batch, then in batches of
  * three: a sentence's result must not depend on its batch. */
 static void run_search(fixture *f, int beam, int nbest, void (*check)(const expected_sentence *,
-								      const nmt_hypothesis *, int))
+								      const engine_hypothesis *, int))
 {
-	nmt_state s;
-	nmt_search_options o = { .beam = beam, .nbest = nbest, .alpha = ALPHA, .max_len = 0 };
-	nmt_hypothesis out[MAX_SENT * NMT_MAX_BEAM];
+	engine_state s;
+	engine_search_options o = { .beam = beam, .nbest = nbest, .alpha = ALPHA, .max_len = 0 };
+	engine_hypothesis out[MAX_SENT * NMT_MAX_BEAM];
 	int n[MAX_SENT];
 	int batch_sizes[] = { 1, f->n_sent, 3 };
 
-	assert_int_equal(nmt_state_init(&s, f->model), 0);
+	assert_int_equal(engine_state_init(&s, f->model), 0);
 	for (int b = 0; b < 3; b++)
 		for (int first = 0; first < f->n_sent; first += batch_sizes[b]) {
 			int count = f->n_sent - first < batch_sizes[b] ? f->n_sent - first : batch_sizes[b];
 			prepare(&s, f, first, count, &o);
-			nmt_search(&s, &o, out, n);
+			engine_search(&s, &o, out, n);
 			for (int i = 0; i < count; i++)
 				check(&f->sent[first + i], out + i * nbest, n[i]);
 		}
-	nmt_state_free(&s);
+	engine_state_free(&s);
 }
 
-static void check_greedy(const expected_sentence *e, const nmt_hypothesis *out, int n)
+static void check_greedy(const expected_sentence *e, const engine_hypothesis *out, int n)
 {
 	assert_int_equal(n, 1);
 	check_hyp(&e->greedy, &out[0]);
 }
 
-static void check_beam4(const expected_sentence *e, const nmt_hypothesis *out, int n)
+static void check_beam4(const expected_sentence *e, const engine_hypothesis *out, int n)
 {
 	assert_int_equal(n, e->n_beam4);
 	for (int r = 0; r < n; r++)
 		check_hyp(&e->beam4[r], &out[r]);
 }
 
-static void check_beam8(const expected_sentence *e, const nmt_hypothesis *out, int n)
+static void check_beam8(const expected_sentence *e, const engine_hypothesis *out, int n)
 {
 	assert_int_equal(n, e->n_beam8);
 	for (int r = 0; r < n; r++)
@@ -264,7 +264,7 @@ static void test_beam8_nbest_matches_reference(void **state)
 	run_search(*state, 8, 8, check_beam8);
 }
 
-/* A scripted model behind the device interface (engine.h's nmt_device_ops),
+/* A scripted model behind the device interface (engine.h's engine_device_ops),
  * to drive the search's bookkeeping: a row's state is a hash of its
  * prefix, its logits a function of that hash, with EOS likelier as the
  * prefix grows, so that hypotheses end at many different steps. */
@@ -282,22 +282,22 @@ static uint32_t mix(uint32_t h, uint32_t v)
 	return h ^ (h >> 13);
 }
 
-static int scripted_step(void *dev, nmt_state *s, int n)
+static int scripted_step(void *dev, engine_state *s, int n)
 {
 	scripted *d = dev;
 	int V = d->vocab, eos = s->m->d.eos_id;
 	for (int i0 = 0, i1; i0 < n; i0 = i1) {
 		int sent = s->row_sent[i0];
-		nmt_sentence *st = &s->sent[sent];
+		engine_sentence *st = &s->sent[sent];
 		int count = 0, k = s->beam - st->n_fin;
 		for (i1 = i0; i1 < i0 + st->n_live; i1++) {
 			for (int v = 0; v < V; v++)
 				d->logits[v] = (float)(mix(d->hash[i1], (uint32_t)v) % 4000) / 500.0f;
 			d->logits[d->hash[i1] % (uint32_t)V] += 6.0f;   /* a confident continuation */
 			d->logits[eos] += d->eos_rise * (float)d->step;
-			nmt_vec_log_softmax(d->logits, V);
+			quant_vec_log_softmax(d->logits, V);
 			for (int v = 0; v < V; v++)
-				nmt_topk_offer(s->cand + (size_t)sent * NMT_MAX_BEAM, &count, k,
+				engine_topk_offer(s->cand + (size_t)sent * NMT_MAX_BEAM, &count, k,
 					       st->live_score[i1 - i0] + d->logits[v], (i1 - i0) * s->m->d.tgt_vocab + v);
 		}
 		s->n_cand[sent] = count;
@@ -308,7 +308,7 @@ static int scripted_step(void *dev, nmt_state *s, int n)
 
 /* The next step's rows: each continues from carry_from's prefix with its
  * sentence's chosen token. */
-static int scripted_carry(void *dev, nmt_state *s, int n)
+static int scripted_carry(void *dev, engine_state *s, int n)
 {
 	scripted *d = dev;
 	int j = 0;
@@ -320,15 +320,15 @@ static int scripted_carry(void *dev, nmt_state *s, int n)
 	return 0;
 }
 
-static const nmt_device_ops scripted_ops = { "scripted", NULL, scripted_step, scripted_carry };
+static const engine_device_ops scripted_ops = { "scripted", NULL, scripted_step, scripted_carry };
 
 /* The scripted search of the fixture's sentences (seed varies the model):
  * the n-best lists into out/n, the decoder rows run returned. */
-static long scripted_search(fixture *f, uint32_t seed, double alpha, int beam, int nbest, nmt_hypothesis *out,
-			    int *n, nmt_state *s)
+static long scripted_search(fixture *f, uint32_t seed, double alpha, int beam, int nbest, engine_hypothesis *out,
+			    int *n, engine_state *s)
 {
 	static scripted d;
-	nmt_search_options o = { .beam = beam, .nbest = nbest, .alpha = alpha, .max_len = 0 };
+	engine_search_options o = { .beam = beam, .nbest = nbest, .alpha = alpha, .max_len = 0 };
 	memset(&d, 0, sizeof d);
 	d.eos_rise = (float)(seed % 4) * 0.15f;
 	d.vocab = s->m->d.tgt_vocab < 12 ? s->m->d.tgt_vocab : 12;
@@ -338,7 +338,7 @@ static long scripted_search(fixture *f, uint32_t seed, double alpha, int beam, i
 	s->dev_ops = &scripted_ops;
 	s->dev = &d;
 	s->rows_decoded = 0;
-	assert_int_equal(nmt_search(s, &o, out, n), 0);
+	assert_int_equal(engine_search(s, &o, out, n), 0);
 	s->dev_ops = NULL;
 	s->dev = NULL;
 	return s->rows_decoded;
@@ -352,13 +352,13 @@ static long scripted_search(fixture *f, uint32_t seed, double alpha, int beam, i
 static void test_fewer_best_stop_early(void **state)
 {
 	fixture *f = *state;
-	nmt_state s;
-	static nmt_hypothesis full[MAX_SENT * NMT_MAX_BEAM], part[MAX_SENT * NMT_MAX_BEAM];
+	engine_state s;
+	static engine_hypothesis full[MAX_SENT * NMT_MAX_BEAM], part[MAX_SENT * NMT_MAX_BEAM];
 	static int32_t full_ids[MAX_SENT * NMT_MAX_BEAM][MAX_TOK];
 	int n_full[MAX_SENT], n_part[MAX_SENT];
 	long rows_full = 0, rows_part = 0;
 
-	assert_int_equal(nmt_state_init(&s, f->model), 0);
+	assert_int_equal(engine_state_init(&s, f->model), 0);
 	for (uint32_t seed = 1; seed <= 24; seed++)
 		for (int beam = 2; beam <= NMT_MAX_BEAM; beam += 2) {
 			double alpha = (double)(seed % 3);   /* 0, 1, 2: long hypotheses from neutral to favoured */
@@ -371,7 +371,7 @@ static void test_fewer_best_stop_early(void **state)
 				for (int i = 0; i < f->n_sent; i++) {
 					assert_int_equal(n_part[i], n_full[i] < nbest ? n_full[i] : nbest);
 					for (int r = 0; r < n_part[i]; r++) {
-						const nmt_hypothesis *a = &full[i * beam + r], *b = &part[i * nbest + r];
+						const engine_hypothesis *a = &full[i * beam + r], *b = &part[i * nbest + r];
 						assert_int_equal(a->len, b->len);
 						assert_memory_equal(full_ids[i * beam + r], b->ids, (size_t)a->len * sizeof(int32_t));
 						assert_true(a->logprob == b->logprob && a->score == b->score);
@@ -385,14 +385,14 @@ static void test_fewer_best_stop_early(void **state)
 	print_message("scripted searches: %ld decoder rows with n-best = beam, %ld with fewer best\n", rows_full,
 		      rows_part);
 	assert_true(rows_part < rows_full);
-	nmt_state_free(&s);
+	engine_state_free(&s);
 }
 
 /* Text in, text out: tokenizer, engine and detokenizer together. */
 static void test_translate_text_matches_reference(void **state)
 {
 	fixture *f = *state;
-	nmt_translator *t = nmt_translator_new(f->model);
+	engine_translator *t = engine_translator_new(f->model);
 	nmt_translation tr[NMT_MAX_BEAM];
 	char err[128];
 	int n;
@@ -400,16 +400,16 @@ static void test_translate_text_matches_reference(void **state)
 	assert_non_null(t);
 	for (int i = 0; i < f->n_sent; i++) {
 		const expected_sentence *e = &f->sent[i];
-		nmt_search_options greedy = { .beam = 1, .nbest = 1, .alpha = ALPHA };
-		assert_int_equal(nmt_translator_line(t, &greedy, e->text, strlen(e->text), tr, &n, err, sizeof err), 0);
+		engine_search_options greedy = { .beam = 1, .nbest = 1, .alpha = ALPHA };
+		assert_int_equal(engine_translator_line(t, &greedy, e->text, strlen(e->text), tr, &n, err, sizeof err), 0);
 		assert_string_equal(tr[0].text, e->greedy.text);
-		nmt_search_options beam = { .beam = 4, .nbest = 4, .alpha = ALPHA };
-		assert_int_equal(nmt_translator_line(t, &beam, e->text, strlen(e->text), tr, &n, err, sizeof err), 0);
+		engine_search_options beam = { .beam = 4, .nbest = 4, .alpha = ALPHA };
+		assert_int_equal(engine_translator_line(t, &beam, e->text, strlen(e->text), tr, &n, err, sizeof err), 0);
 		assert_int_equal(n, e->n_beam4);
 		for (int r = 0; r < n; r++)
 			assert_string_equal(tr[r].text, e->beam4[r].text);
 	}
-	nmt_translator_free(t);
+	engine_translator_free(t);
 }
 
 /* The repetition guard (guard.h) on the random model, which loops often:
@@ -418,35 +418,35 @@ static void test_translate_text_matches_reference(void **state)
 static void test_repeat_guard(void **state)
 {
 	fixture *f = *state;
-	nmt_translator *t = nmt_translator_new(f->model);
+	engine_translator *t = engine_translator_new(f->model);
 	nmt_translation tr[NMT_MAX_BEAM];
-	nmt_state s;
-	nmt_hypothesis out[MAX_SENT * NMT_MAX_BEAM];
+	engine_state s;
+	engine_hypothesis out[MAX_SENT * NMT_MAX_BEAM];
 	int n[MAX_SENT], changed = 0, kept = 0;
 	char err[128];
 
 	assert_non_null(t);
-	assert_int_equal(nmt_state_init(&s, f->model), 0);
+	assert_int_equal(engine_state_init(&s, f->model), 0);
 	for (int beam = 1; beam <= 4; beam += 3) {
-		nmt_search_options o = { .beam = beam, .nbest = beam, .alpha = ALPHA, .guard = 1 };
+		engine_search_options o = { .beam = beam, .nbest = beam, .alpha = ALPHA, .guard = 1 };
 		prepare(&s, f, 0, f->n_sent, &o);
-		nmt_search(&s, &o, out, n);
+		engine_search(&s, &o, out, n);
 		for (int i = 0; i < f->n_sent; i++) {
 			const expected_sentence *e = &f->sent[i];
-			nmt_guard_limits lim;
-			nmt_guard_limits_of(f->model->src_vocab, f->model->src_cases, e->src, e->src_len - 1, &lim);
+			text_guard_limits lim;
+			text_guard_limits_of(f->model->src_vocab, f->model->src_cases, e->src, e->src_len - 1, &lim);
 			for (int k = 0; k < n[i]; k++) {
-				const nmt_hypothesis *h = &out[i * beam + k];
-				assert_false(nmt_guard_violated(f->model->tgt_vocab, f->model->tgt_cases, &lim, h->ids, h->len));
+				const engine_hypothesis *h = &out[i * beam + k];
+				assert_false(text_guard_violated(f->model->tgt_vocab, f->model->tgt_cases, &lim, h->ids, h->len));
 			}
 			/* the translator: the reference's n-best unless one of them loops */
 			int loops = 0, n_ref = beam == 1 ? 1 : e->n_beam4;
 			for (int k = 0; k < n_ref; k++) {
 				const expected_hyp *r = beam == 1 ? &e->greedy : &e->beam4[k];
-				loops |= nmt_guard_violated(f->model->tgt_vocab, f->model->tgt_cases, &lim, r->ids, r->len);
+				loops |= text_guard_violated(f->model->tgt_vocab, f->model->tgt_cases, &lim, r->ids, r->len);
 			}
 			int got;
-			assert_int_equal(nmt_translator_line(t, &o, e->text, strlen(e->text), tr, &got, err, sizeof err), 0);
+			assert_int_equal(engine_translator_line(t, &o, e->text, strlen(e->text), tr, &got, err, sizeof err), 0);
 			const char *best = beam == 1 ? e->greedy.text : e->beam4[0].text;
 			if (loops)
 				changed += strcmp(tr[0].text, best) != 0;
@@ -458,8 +458,8 @@ static void test_repeat_guard(void **state)
 	}
 	print_message("repetition guard: %d looping best translations changed, %d others kept\n", changed, kept);
 	assert_true(changed > 0);
-	nmt_state_free(&s);
-	nmt_translator_free(t);
+	engine_state_free(&s);
+	engine_translator_free(t);
 }
 
 /* The search's own contract, beyond the fixture: n-best sorted by score,
@@ -467,48 +467,48 @@ static void test_repeat_guard(void **state)
 static void test_search_contract(void **state)
 {
 	fixture *f = *state;
-	nmt_translator *t = nmt_translator_new(f->model);
+	engine_translator *t = engine_translator_new(f->model);
 	nmt_translation tr[NMT_MAX_BEAM];
 	char err[128];
 	int n;
 
 	assert_non_null(t);
 	for (int beam = 1; beam <= NMT_MAX_BEAM; beam++) {
-		nmt_search_options o = { .beam = beam, .nbest = beam, .alpha = ALPHA, .max_len = 3 };
+		engine_search_options o = { .beam = beam, .nbest = beam, .alpha = ALPHA, .max_len = 3 };
 		const char *line = f->sent[1].text;
-		assert_int_equal(nmt_translator_line(t, &o, line, strlen(line), tr, &n, err, sizeof err), 0);
+		assert_int_equal(engine_translator_line(t, &o, line, strlen(line), tr, &n, err, sizeof err), 0);
 		assert_true(n >= 1 && n <= beam);
 		for (int r = 1; r < n; r++)
 			assert_true(tr[r - 1].score >= tr[r].score);
 	}
-	nmt_search_options o = { .beam = 4, .nbest = 1, .alpha = ALPHA };
-	assert_int_equal(nmt_translator_line(t, &o, "", 0, tr, &n, err, sizeof err), 0);
+	engine_search_options o = { .beam = 4, .nbest = 1, .alpha = ALPHA };
+	assert_int_equal(engine_translator_line(t, &o, "", 0, tr, &n, err, sizeof err), 0);
 	assert_int_equal(n, 1);
 	assert_string_equal(tr[0].text, "");
-	nmt_search_options bad = { .beam = 9, .nbest = 1, .alpha = ALPHA };
-	assert_int_equal(nmt_translator_line(t, &bad, "a", 1, tr, &n, err, sizeof err), -1);
-	nmt_translator_free(t);
+	engine_search_options bad = { .beam = 9, .nbest = 1, .alpha = ALPHA };
+	assert_int_equal(engine_translator_line(t, &bad, "a", 1, tr, &n, err, sizeof err), -1);
+	engine_translator_free(t);
 }
 
 /* max_len bounds the number of target tokens. */
 static void test_max_len_bounds_output(void **state)
 {
 	fixture *f = *state;
-	nmt_state s;
-	nmt_hypothesis out[NMT_MAX_BEAM];
+	engine_state s;
+	engine_hypothesis out[NMT_MAX_BEAM];
 	int n;
 
-	assert_int_equal(nmt_state_init(&s, f->model), 0);
+	assert_int_equal(engine_state_init(&s, f->model), 0);
 	for (int max_len = 1; max_len <= 5; max_len++) {
-		nmt_search_options o = { .beam = 4, .nbest = 4, .alpha = ALPHA, .max_len = max_len };
+		engine_search_options o = { .beam = 4, .nbest = 4, .alpha = ALPHA, .max_len = max_len };
 		prepare(&s, f, 3, 1, &o);
-		nmt_search(&s, &o, out, &n);
+		engine_search(&s, &o, out, &n);
 		for (int r = 0; r < n; r++)
 			assert_true(out[r].len <= max_len);
 	}
-	assert_int_equal(nmt_default_max_len(1), 12);   /* ceil(1.5 + 10) */
-	assert_int_equal(nmt_default_max_len(10), 25);
-	nmt_state_free(&s);
+	assert_int_equal(engine_default_max_len(1), 12);   /* ceil(1.5 + 10) */
+	assert_int_equal(engine_default_max_len(10), 25);
+	engine_state_free(&s);
 }
 
 /* A shortlist holding the whole vocabulary must change nothing: same texts
@@ -521,20 +521,20 @@ static void test_full_shortlist_changes_nothing(void **state)
 	nmt_translation tr[NMT_MAX_BEAM];
 	int n;
 
-	assert_int_equal(nmt_load_file("build/tiny_vmap_full.nmt", 1, &m, err, sizeof err), 0);
+	assert_int_equal(engine_load_file("build/tiny_vmap_full.nmt", 1, &m, err, sizeof err), 0);
 	assert_true(m->has_vmap);
-	nmt_translator *t = nmt_translator_new(m);
+	engine_translator *t = engine_translator_new(m);
 	assert_non_null(t);
 	for (int i = 0; i < f->n_sent; i++) {
 		const expected_sentence *e = &f->sent[i];
-		nmt_search_options o = { .use_shortlist = 1, .beam = 4, .nbest = 4, .alpha = ALPHA };
-		assert_int_equal(nmt_translator_line(t, &o, e->text, strlen(e->text), tr, &n, err, sizeof err), 0);
+		engine_search_options o = { .use_shortlist = 1, .beam = 4, .nbest = 4, .alpha = ALPHA };
+		assert_int_equal(engine_translator_line(t, &o, e->text, strlen(e->text), tr, &n, err, sizeof err), 0);
 		assert_int_equal(n, e->n_beam4);
 		for (int r = 0; r < n; r++)
 			assert_string_equal(tr[r].text, e->beam4[r].text);
 	}
-	nmt_translator_free(t);
-	nmt_unload(m);
+	engine_translator_free(t);
+	engine_unload(m);
 }
 
 /* With the small map, the shortlist is exactly 0-grams + EOS + the targets of
@@ -543,14 +543,14 @@ static void test_small_shortlist_restricts_output(void **state)
 {
 	fixture *f = *state;
 	nmt_model *m;
-	nmt_state s;
+	engine_state s;
 	char err[256];
-	nmt_hypothesis out[NMT_MAX_BEAM];
+	engine_hypothesis out[NMT_MAX_BEAM];
 	int n;
 
-	assert_int_equal(nmt_load_file("build/tiny_vmap_small.nmt", 1, &m, err, sizeof err), 0);
+	assert_int_equal(engine_load_file("build/tiny_vmap_small.nmt", 1, &m, err, sizeof err), 0);
 	assert_int_equal(m->vmap.max_n, 2);
-	assert_int_equal(nmt_state_init(&s, m), 0);
+	assert_int_equal(engine_state_init(&s, m), 0);
 	for (int i = 0; i < f->n_sent; i++) {
 		const expected_sentence *e = &f->sent[i];
 		int V = m->d.tgt_vocab, len = e->src_len - 1;
@@ -566,10 +566,10 @@ static void test_small_shortlist_restricts_output(void **state)
 				for (int k = 0; k < 5; k++)
 					want[(sum * 31 + 17 * k) % V] = 1;
 			}
-		nmt_search_options o = { .use_shortlist = 1, .beam = 4, .nbest = 4, .alpha = ALPHA };
+		engine_search_options o = { .use_shortlist = 1, .beam = 4, .nbest = 4, .alpha = ALPHA };
 		const int32_t *src = e->src;
-		assert_int_equal(nmt_batch_prepare(&s, 1, &src, &e->src_len, &o), 0);
-		const nmt_sentence *st = &s.sent[0];
+		assert_int_equal(engine_batch_prepare(&s, 1, &src, &e->src_len, &o), 0);
+		const engine_sentence *st = &s.sent[0];
 		int expect_len = 0;
 		for (int id = 0; id < V; id++)
 			expect_len += want[id];
@@ -591,14 +591,14 @@ static void test_small_shortlist_restricts_output(void **state)
 		}
 		for (int id = 0; id < V; id++)
 			assert_int_equal(s.sl.marks[id], 0);
-		nmt_encode(&s, &src);
-		nmt_search(&s, &o, out, &n);
+		engine_encode(&s, &src);
+		engine_search(&s, &o, out, &n);
 		for (int r = 0; r < n; r++)
 			for (int k = 0; k < out[r].len; k++)
 				assert_true(want[out[r].ids[k]]);
 	}
-	nmt_state_free(&s);
-	nmt_unload(m);
+	engine_state_free(&s);
+	engine_unload(m);
 }
 
 /* Greedy's shortcut picks what offering every value to a one-place k-best
@@ -630,11 +630,11 @@ static void test_greedy_pick_equals_topk(void **state)
 				max = x[v];
 		}
 		float log_sum = 0.25f * (float)(trial % 400), live = -0.37f * (float)(trial % 11);
-		nmt_candidate best[1];
+		engine_candidate best[1];
 		int count = 0;
 		for (int v = 0; v < V; v++)
-			nmt_topk_offer(best, &count, 1, live + ((x[v] - max) - log_sum), v);
-		int got = nmt_topk_greedy(x, V, max, log_sum, live);
+			engine_topk_offer(best, &count, 1, live + ((x[v] - max) - log_sum), v);
+		int got = engine_topk_greedy(x, V, max, log_sum, live);
 		if (!isfinite(max)) {
 			assert_int_equal(got, -1);
 			continue;

@@ -66,9 +66,9 @@ static int try_open(const uint8_t *buf, size_t len, int verify)
 {
 	nmt_model *m;
 	char err[512] = "";
-	int rc = nmt_load_memory(buf, len, verify, &m, err, sizeof err);
+	int rc = engine_load_memory(buf, len, verify, &m, err, sizeof err);
 	if (rc == 0) {
-		nmt_unload(m);
+		engine_unload(m);
 		return 0;
 	}
 	assert_true(err[0] != '\0');
@@ -80,22 +80,22 @@ static int try_open(const uint8_t *buf, size_t len, int verify)
  * structural checks (not the CRCs) are what must catch the damage. */
 static void refresh_checksums(uint8_t *buf, size_t len)
 {
-	uint32_t n = nmt_rd32(buf + NMT_H_NSECTIONS);
-	for (uint32_t i = 0; i < n && i < NMT_MAX_SECTIONS; i++) {
-		uint8_t *e = buf + NMT_HEADER_SIZE + (size_t)i * NMT_SECTION_ENTRY_SIZE;
-		uint64_t off = nmt_rd64(e + NMT_S_OFFSET), size = nmt_rd64(e + NMT_S_SIZE);
+	uint32_t n = format_rd32(buf + FORMAT_H_NSECTIONS);
+	for (uint32_t i = 0; i < n && i < FORMAT_MAX_SECTIONS; i++) {
+		uint8_t *e = buf + FORMAT_HEADER_SIZE + (size_t)i * FORMAT_SECTION_ENTRY_SIZE;
+		uint64_t off = format_rd64(e + FORMAT_S_OFFSET), size = format_rd64(e + FORMAT_S_SIZE);
 		if (off <= len && size <= len - off)
-			nmt_wr32(e + NMT_S_CRC, nmt_crc32(0, buf + off, size));
+			format_wr32(e + FORMAT_S_CRC, format_crc32(0, buf + off, size));
 	}
-	nmt_wr32(buf + NMT_H_TABLE_CRC, nmt_crc32(0, buf + NMT_HEADER_SIZE, (size_t)n * NMT_SECTION_ENTRY_SIZE));
-	nmt_wr32(buf + NMT_H_HEADER_CRC, nmt_crc32(0, buf, NMT_H_HEADER_CRC));
+	format_wr32(buf + FORMAT_H_TABLE_CRC, format_crc32(0, buf + FORMAT_HEADER_SIZE, (size_t)n * FORMAT_SECTION_ENTRY_SIZE));
+	format_wr32(buf + FORMAT_H_HEADER_CRC, format_crc32(0, buf, FORMAT_H_HEADER_CRC));
 }
 
-static const nmt_section *section(const fixture *f, nmt_file_view *v, const char *tag)
+static const format_section *section(const fixture *f, format_file_view *v, const char *tag)
 {
 	char err[256];
-	assert_int_equal(nmt_format_parse(f->good, f->len, 1, v, err, sizeof err), 0);
-	const nmt_section *s = nmt_format_find(v, tag);
+	assert_int_equal(format_parse(f->good, f->len, 1, v, err, sizeof err), 0);
+	const format_section *s = format_find(v, tag);
 	assert_non_null(s);
 	return s;
 }
@@ -110,14 +110,14 @@ static void test_valid_file_opens(void **state)
 static void test_truncation_is_an_error(void **state)
 {
 	fixture *f = *state;
-	nmt_file_view v;
-	section(f, &v, NMT_TAG_META);
+	format_file_view v;
+	section(f, &v, FORMAT_TAG_META);
 	size_t cuts[256];
 	int n = 0;
 	cuts[n++] = 0;
 	cuts[n++] = 1;
-	cuts[n++] = NMT_HEADER_SIZE - 1;
-	cuts[n++] = NMT_HEADER_SIZE;
+	cuts[n++] = FORMAT_HEADER_SIZE - 1;
+	cuts[n++] = FORMAT_HEADER_SIZE;
 	cuts[n++] = f->len - 1;
 	for (uint32_t i = 0; i < v.n_sections; i++) {   /* around every section boundary */
 		size_t start = (size_t)(v.sections[i].data - f->good), end = start + v.sections[i].size;
@@ -156,13 +156,13 @@ static void test_random_bytes_are_an_error(void **state)
 static void test_bit_flips_are_caught(void **state)
 {
 	fixture *f = *state;
-	nmt_file_view v;
-	(void)section(f, &v, NMT_TAG_WEIGHTS);
+	format_file_view v;
+	(void)section(f, &v, FORMAT_TAG_WEIGHTS);
 	uint32_t seed = 5;
 
 	for (int i = 0; i < 600; i++) {
 		size_t pos;
-		if (i < NMT_HEADER_SIZE + 5 * NMT_SECTION_ENTRY_SIZE) {
+		if (i < FORMAT_HEADER_SIZE + 5 * FORMAT_SECTION_ENTRY_SIZE) {
 			pos = (size_t)i;   /* every byte of header and table */
 		} else {
 			seed = seed * 1103515245u + 12345u;
@@ -174,9 +174,9 @@ static void test_bit_flips_are_caught(void **state)
 		int in_padding = 1;   /* bytes between sections belong to nothing */
 		for (uint32_t s = 0; s < v.n_sections; s++) {
 			size_t a = (size_t)(v.sections[s].data - f->good), b = a + v.sections[s].size;
-			if (pos < NMT_HEADER_SIZE + v.n_sections * NMT_SECTION_ENTRY_SIZE || (pos >= a && pos < b))
+			if (pos < FORMAT_HEADER_SIZE + v.n_sections * FORMAT_SECTION_ENTRY_SIZE || (pos >= a && pos < b))
 				in_padding = 0;
-			if (pos >= a && pos < b && (v.sections[s].flags & NMT_SECTION_BULK))
+			if (pos >= a && pos < b && (v.sections[s].flags & FORMAT_SECTION_BULK))
 				in_bulk = 1;
 		}
 		if (in_padding)
@@ -195,12 +195,12 @@ static void test_wrong_magic_and_future_version(void **state)
 	assert_int_equal(try_open(f->work, f->len, 0), NMT_ERR_FORMAT);
 
 	memcpy(f->work, f->good, f->len);
-	nmt_wr32(f->work + NMT_H_VERSION, NMT_FORMAT_VERSION + 1);
+	format_wr32(f->work + FORMAT_H_VERSION, FORMAT_VERSION + 1);
 	refresh_checksums(f->work, f->len);
 	assert_int_equal(try_open(f->work, f->len, 0), NMT_ERR_FORMAT);
 
 	memcpy(f->work, f->good, f->len);
-	nmt_wr64(f->work + NMT_H_FILE_SIZE, f->len + 64);
+	format_wr64(f->work + FORMAT_H_FILE_SIZE, f->len + 64);
 	refresh_checksums(f->work, f->len);
 	assert_int_equal(try_open(f->work, f->len, 0), NMT_ERR_FORMAT);
 }
@@ -209,30 +209,30 @@ static void test_wrong_magic_and_future_version(void **state)
 static void test_hostile_sections(void **state)
 {
 	fixture *f = *state;
-	uint8_t *e0 = f->work + NMT_HEADER_SIZE;
+	uint8_t *e0 = f->work + FORMAT_HEADER_SIZE;
 	const uint64_t bad_offsets[] = { f->len, f->len + 64, UINT64_MAX - 63, 0, 64 };
 	const uint64_t bad_sizes[] = { f->len, UINT64_MAX, UINT64_MAX - 64 };
 
 	for (size_t i = 0; i < sizeof bad_offsets / sizeof bad_offsets[0]; i++) {
 		memcpy(f->work, f->good, f->len);
-		nmt_wr64(e0 + NMT_S_OFFSET, bad_offsets[i]);
+		format_wr64(e0 + FORMAT_S_OFFSET, bad_offsets[i]);
 		refresh_checksums(f->work, f->len);
 		assert_int_equal(try_open(f->work, f->len, 0), NMT_ERR_FORMAT);
 	}
 	for (size_t i = 0; i < sizeof bad_sizes / sizeof bad_sizes[0]; i++) {
 		memcpy(f->work, f->good, f->len);
-		nmt_wr64(e0 + NMT_S_SIZE, bad_sizes[i]);
+		format_wr64(e0 + FORMAT_S_SIZE, bad_sizes[i]);
 		refresh_checksums(f->work, f->len);
 		assert_int_equal(try_open(f->work, f->len, 0), NMT_ERR_FORMAT);
 	}
 	memcpy(f->work, f->good, f->len);   /* misaligned */
-	nmt_wr64(e0 + NMT_S_OFFSET, nmt_rd64(e0 + NMT_S_OFFSET) + 4);
+	format_wr64(e0 + FORMAT_S_OFFSET, format_rd64(e0 + FORMAT_S_OFFSET) + 4);
 	refresh_checksums(f->work, f->len);
 	assert_int_equal(try_open(f->work, f->len, 0), NMT_ERR_FORMAT);
 
 	memcpy(f->work, f->good, f->len);   /* absurd section count */
-	nmt_wr32(f->work + NMT_H_NSECTIONS, 0xFFFFFFFFu);
-	nmt_wr32(f->work + NMT_H_HEADER_CRC, nmt_crc32(0, f->work, NMT_H_HEADER_CRC));
+	format_wr32(f->work + FORMAT_H_NSECTIONS, 0xFFFFFFFFu);
+	format_wr32(f->work + FORMAT_H_HEADER_CRC, format_crc32(0, f->work, FORMAT_H_HEADER_CRC));
 	assert_int_equal(try_open(f->work, f->len, 0), NMT_ERR_FORMAT);
 }
 
@@ -241,26 +241,26 @@ static void test_hostile_sections(void **state)
 static void test_hostile_tensor_directory(void **state)
 {
 	fixture *f = *state;
-	nmt_file_view v;
-	const nmt_section *dir = section(f, &v, NMT_TAG_TENSORS);
+	format_file_view v;
+	const format_section *dir = section(f, &v, FORMAT_TAG_TENSORS);
 	size_t dir_off = (size_t)(dir->data - f->good);
-	uint32_t count = nmt_rd32(dir->data);
+	uint32_t count = format_rd32(dir->data);
 
 	for (uint32_t t = 0; t < count; t++) {
-		uint8_t *e = f->work + dir_off + 8 + (size_t)t * NMT_TENSOR_ENTRY_SIZE;
-		const int fields[] = { NMT_T_OFFSET, NMT_T_SIZE, NMT_T_ROWS, NMT_T_DTYPE };
+		uint8_t *e = f->work + dir_off + 8 + (size_t)t * FORMAT_TENSOR_ENTRY_SIZE;
+		const int fields[] = { FORMAT_T_OFFSET, FORMAT_T_SIZE, FORMAT_T_ROWS, FORMAT_T_DTYPE };
 		for (size_t k = 0; k < 4; k++) {
 			memcpy(f->work, f->good, f->len);
-			if (fields[k] == NMT_T_OFFSET || fields[k] == NMT_T_SIZE)
-				nmt_wr64(e + fields[k], nmt_rd64(e + fields[k]) + (uint64_t)f->len);
+			if (fields[k] == FORMAT_T_OFFSET || fields[k] == FORMAT_T_SIZE)
+				format_wr64(e + fields[k], format_rd64(e + fields[k]) + (uint64_t)f->len);
 			else
-				nmt_wr32(e + fields[k], nmt_rd32(e + fields[k]) + 1);
+				format_wr32(e + fields[k], format_rd32(e + fields[k]) + 1);
 			refresh_checksums(f->work, f->len);
 			assert_int_equal(try_open(f->work, f->len, 0), NMT_ERR_FORMAT);
 		}
 	}
 	memcpy(f->work, f->good, f->len);   /* a count larger than the section */
-	nmt_wr32(f->work + dir_off, count + 1);
+	format_wr32(f->work + dir_off, count + 1);
 	refresh_checksums(f->work, f->len);
 	assert_int_equal(try_open(f->work, f->len, 0), NMT_ERR_FORMAT);
 }
@@ -269,8 +269,8 @@ static void test_hostile_tensor_directory(void **state)
 static void test_hostile_metadata(void **state)
 {
 	fixture *f = *state;
-	nmt_file_view v;
-	const nmt_section *meta = section(f, &v, NMT_TAG_META);
+	format_file_view v;
+	const format_section *meta = section(f, &v, FORMAT_TAG_META);
 	size_t off = (size_t)(meta->data - f->good);
 	/* (fc_layers changes no tensor shape, so a wrong value cannot be detected.) */
 	const char *keys[] = { "emb=", "enc_layers=", "tgt_vocab=", "src_vocab=", "arch=", "eos_id=" };
@@ -315,7 +315,7 @@ static uint8_t *read_all(const char *path, size_t *len)
 static uint32_t first_used_slot(const uint8_t *slots, uint32_t n_slots)
 {
 	for (uint32_t k = 0; k < n_slots; k++)
-		if (nmt_rd32(slots + (size_t)k * NMT_VMAP_SLOT_BYTES) != 0)
+		if (format_rd32(slots + (size_t)k * ENGINE_VMAP_SLOT_BYTES) != 0)
 			return k;
 	return 0;
 }
@@ -327,20 +327,20 @@ static void test_hostile_vmap(void **state)
 	(void)state;
 	size_t len;
 	uint8_t *good = read_all("build/tiny_vmap_small.nmt", &len), *work = aligned_copy(good, len);
-	nmt_file_view v;
+	format_file_view v;
 	char err[256];
-	assert_int_equal(nmt_format_parse(good, len, 1, &v, err, sizeof err), 0);
-	const nmt_section *s = nmt_format_find(&v, NMT_TAG_VMAP);
+	assert_int_equal(format_parse(good, len, 1, &v, err, sizeof err), 0);
+	const format_section *s = format_find(&v, ENGINE_TAG_VMAP);
 	assert_non_null(s);
 	size_t off = (size_t)(s->data - good);
-	uint32_t n_zero = nmt_rd32(s->data + 4), n_slots = nmt_rd32(s->data + 8), w = nmt_rd32(s->data + 12);
-	size_t slots = off + 24 + (n_zero * w + 3) / 4 * 4, payload = slots + (size_t)n_slots * NMT_VMAP_SLOT_BYTES;
+	uint32_t n_zero = format_rd32(s->data + 4), n_slots = format_rd32(s->data + 8), w = format_rd32(s->data + 12);
+	size_t slots = off + 24 + (n_zero * w + 3) / 4 * 4, payload = slots + (size_t)n_slots * ENGINE_VMAP_SLOT_BYTES;
 	assert_int_equal(w, 2);   /* 300 target pieces: 16-bit ids */
 	assert_int_equal(try_open(good, len, 1), 0);
 
 	struct { size_t at; uint32_t value; } edits[] = {
 		{ off, 0 },                          /* max_n 0 */
-		{ off, NMT_VMAP_MAX_N + 1 },         /* max_n too large */
+		{ off, ENGINE_VMAP_MAX_N + 1 },         /* max_n too large */
 		{ off + 8, n_slots - 1 },            /* n_slots not a power of two */
 		{ off + 8, n_slots * 2 },            /* n_slots disagrees with the size */
 		{ off + 12, 3 },                     /* an id width other than 2 or 4 */
@@ -350,19 +350,19 @@ static void test_hostile_vmap(void **state)
 	};
 	for (size_t i = 0; i < sizeof edits / sizeof edits[0]; i++) {
 		memcpy(work, good, len);
-		nmt_wr32(work + edits[i].at, edits[i].value);
+		format_wr32(work + edits[i].at, edits[i].value);
 		refresh_checksums(work, len);
 		assert_int_equal(try_open(work, len, 0), NMT_ERR_FORMAT);
 	}
 	/* A used slot whose offset points past the payload, whose count runs
 	 * past it, or whose list names an id outside the vocabulary. */
 	for (uint32_t k = 0; k < n_slots; k++) {
-		uint8_t *slot = work + slots + (size_t)k * NMT_VMAP_SLOT_BYTES;
+		uint8_t *slot = work + slots + (size_t)k * ENGINE_VMAP_SLOT_BYTES;
 		memcpy(work, good, len);
-		if (nmt_rd32(slot) == 0)
+		if (format_rd32(slot) == 0)
 			continue;
-		uint32_t list = nmt_rd32(slot + 4);
-		nmt_wr32(slot + 4, 0x7FFFFFFFu);
+		uint32_t list = format_rd32(slot + 4);
+		format_wr32(slot + 4, 0x7FFFFFFFu);
 		refresh_checksums(work, len);
 		assert_int_equal(try_open(work, len, 0), NMT_ERR_FORMAT);
 		memcpy(work, good, len);
@@ -380,10 +380,10 @@ static void test_hostile_vmap(void **state)
 	}
 	memcpy(work, good, len);   /* no empty slot: a probe could run forever */
 	for (uint32_t k = 0; k < n_slots; k++)
-		if (nmt_rd32(work + slots + (size_t)k * NMT_VMAP_SLOT_BYTES) == 0)
-			memcpy(work + slots + (size_t)k * NMT_VMAP_SLOT_BYTES,
-			       work + slots + NMT_VMAP_SLOT_BYTES * (size_t)first_used_slot(work + slots, n_slots),
-			       NMT_VMAP_SLOT_BYTES);
+		if (format_rd32(work + slots + (size_t)k * ENGINE_VMAP_SLOT_BYTES) == 0)
+			memcpy(work + slots + (size_t)k * ENGINE_VMAP_SLOT_BYTES,
+			       work + slots + ENGINE_VMAP_SLOT_BYTES * (size_t)first_used_slot(work + slots, n_slots),
+			       ENGINE_VMAP_SLOT_BYTES);
 	refresh_checksums(work, len);
 	assert_int_equal(try_open(work, len, 0), NMT_ERR_FORMAT);
 	free(good);
@@ -396,7 +396,7 @@ static void test_crc32(void **state)
 {
 	(void)state;
 	uint8_t buf[80];
-	assert_int_equal(nmt_crc32(0, "123456789", 9), 0xCBF43926u);
+	assert_int_equal(format_crc32(0, "123456789", 9), 0xCBF43926u);
 	for (int i = 0; i < 80; i++)
 		buf[i] = (uint8_t)(i * 37 + 11);
 	for (int start = 0; start < 8; start++)
@@ -407,10 +407,10 @@ static void test_crc32(void **state)
 				for (int k = 0; k < 8; k++)
 					c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
 			}
-			assert_int_equal(nmt_crc32(0, buf + start, (size_t)len), ~c);
+			assert_int_equal(format_crc32(0, buf + start, (size_t)len), ~c);
 		}
 	/* continuing a CRC equals taking it in one go */
-	assert_int_equal(nmt_crc32(nmt_crc32(0, buf, 21), buf + 21, 59), nmt_crc32(0, buf, 80));
+	assert_int_equal(format_crc32(format_crc32(0, buf, 21), buf + 21, 59), format_crc32(0, buf, 80));
 }
 
 int main(void)

@@ -13,20 +13,20 @@
 #include "../text/html_render.h"
 #include "html_check.h"
 
-static nmt_html h;
-static nmt_html_render_buf b;
+static text_html h;
+static text_html_render_buf b;
 
 static int teardown(void **state)
 {
 	(void)state;
-	nmt_html_free(&h);
-	nmt_html_render_free(&b);
+	text_html_free(&h);
+	text_html_render_free(&b);
 	return 0;
 }
 
 static void parse(const char *html)
 {
-	assert_int_equal(nmt_html_parse(&h, html, strlen(html)), 0);
+	assert_int_equal(text_html_parse(&h, html, strlen(html)), 0);
 }
 
 /* html rendered around translation tr, target word t aligned to source
@@ -34,7 +34,7 @@ static void parse(const char *html)
 static const char *render(const char *html, const char *tr, const int *src, int n)
 {
 	parse(html);
-	assert_int_equal(nmt_html_render(&h, html, strlen(html), tr, strlen(tr), src, n, NULL, 0, &b), 0);
+	assert_int_equal(text_html_render(&h, html, strlen(html), tr, strlen(tr), src, n, NULL, 0, &b), 0);
 	return b.out;
 }
 
@@ -44,20 +44,20 @@ static void test_plain_text_and_nodes(void **state)
 	parse("The <b class=\"x > y\">red</b> car &amp; a <i>dog</i>.<br>Two&nbsp;men &#x41;&#66; &bogus; 1 < 2.");
 	assert_string_equal(h.text, "The red car & a dog. Two\xc2\xa0men AB &bogus; 1 < 2.");
 	assert_int_equal(h.n_nodes, 3);
-	assert_int_equal(h.nodes[0].kind, NMT_HTML_ELEMENT);
+	assert_int_equal(h.nodes[0].kind, TEXT_HTML_ELEMENT);
 	assert_int_equal(h.nodes[0].open_len, strlen("<b class=\"x > y\">"));
-	assert_int_equal(h.nodes[2].kind, NMT_HTML_POINT);   /* <br> */
+	assert_int_equal(h.nodes[2].kind, TEXT_HTML_POINT);   /* <br> */
 	/* untranslated elements are points, whole */
 	parse("Run <code>ls <b>-l</b></code> and <span translate=\"no\">Acme Inc</span> now.");
 	assert_string_equal(h.text, "Run  and  now.");
 	assert_int_equal(h.n_nodes, 2);
-	assert_int_equal(h.nodes[0].kind, NMT_HTML_POINT);
+	assert_int_equal(h.nodes[0].kind, TEXT_HTML_POINT);
 	assert_int_equal(h.nodes[0].open_len, strlen("<code>ls <b>-l</b></code>"));
 	/* comments, CDATA, a stray end tag, an unclosed element: points */
 	parse("a <!-- x --> b <![CDATA[<c>]]> </i> <b>d");
 	assert_string_equal(h.text, "a  b   d");
 	for (int i = 0; i < h.n_nodes; i++)
-		assert_int_equal(h.nodes[i].kind, NMT_HTML_POINT);
+		assert_int_equal(h.nodes[i].kind, TEXT_HTML_POINT);
 }
 
 static void test_tags_follow_the_alignment(void **state)
@@ -95,17 +95,17 @@ static void test_well_formed_on_hostile_markup(void **state)
 				"<b><i><u>a b c</u></i></b> d e" };
 	for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
 		parse(cases[c]);
-		nmt_html in = h;   /* (h is reused: take this parse out of it) */
+		text_html in = h;   /* (h is reused: take this parse out of it) */
 		memset(&h, 0, sizeof h);
 		int words = 0, src[64];
 		for (size_t i = 0; i < in.text_len; i++)
 			words += in.text[i] != ' ' && (i == 0 || in.text[i - 1] == ' ');
 		for (int w = 0; w < words && w < 64; w++)
 			src[w] = words - 1 - w;   /* reversed */
-		assert_int_equal(nmt_html_render(&in, cases[c], strlen(cases[c]), in.text, in.text_len, src,
+		assert_int_equal(text_html_render(&in, cases[c], strlen(cases[c]), in.text, in.text_len, src,
 						 words < 64 ? words : 64, NULL, 0, &b), 0);
 		assert_true(html_tags_in_order(&in, cases[c], b.out, b.len));
-		nmt_html_free(&in);
+		text_html_free(&in);
 	}
 }
 

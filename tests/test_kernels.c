@@ -41,10 +41,10 @@ static void check_matmul(int rows, int cols, int n, int with_bias)
 	float *x = random_floats((size_t)n * (cols + 2), &seed);   /* ldx = cols + 2 */
 	float *b = random_floats((size_t)rows, &seed);
 	float *y = calloc((size_t)n * (rows + 1), sizeof *y);      /* ldy = rows + 1 */
-	nmt_matrix W = { .format = NMT_FMT_F32, .rows = rows, .cols = cols, .data = w };
+	quant_matrix W = { .format = FORMAT_F32, .rows = rows, .cols = cols, .data = w };
 
 	assert_non_null(y);
-	nmt_matmul(&W, x, n, cols + 2, with_bias ? b : NULL, y, rows + 1, NULL);
+	quant_matmul(&W, x, n, cols + 2, with_bias ? b : NULL, y, rows + 1, NULL);
 	for (int i = 0; i < n; i++)
 		for (int r = 0; r < rows; r++) {
 			double want = with_bias ? b[r] : 0.0, mag = fabs(want);
@@ -78,9 +78,9 @@ static void test_matrix_row(void **state)
 	float w[12];
 	for (int i = 0; i < 12; i++)
 		w[i] = (float)i;
-	nmt_matrix W = { .format = NMT_FMT_F32, .rows = 3, .cols = 4, .data = w };
+	quant_matrix W = { .format = FORMAT_F32, .rows = 3, .cols = 4, .data = w };
 	float out[4];
-	nmt_matrix_row(&W, 2, out);
+	quant_matrix_row(&W, 2, out);
 	assert_memory_equal(out, w + 8, sizeof out);
 }
 
@@ -95,13 +95,13 @@ static void test_softmax_and_log_softmax(void **state)
 		for (int i = 0; i < n; i++)
 			x[i] *= 30.0f;    /* wide range: the max-subtraction must matter */
 		memcpy(p, x, (size_t)n * sizeof *p);
-		nmt_vec_softmax(p, n);
+		quant_vec_softmax(p, n);
 		double sum = 0.0;
 		for (int i = 0; i < n; i++)
 			sum += p[i];
 		assert_true(fabs(sum - 1.0) < 1e-5);
 		memcpy(p, x, (size_t)n * sizeof *p);
-		nmt_vec_log_softmax(p, n);
+		quant_vec_log_softmax(p, n);
 		double lse = 0.0, mx = -INFINITY;
 		for (int i = 0; i < n; i++)
 			mx = fmax(mx, x[i]);
@@ -112,7 +112,7 @@ static void test_softmax_and_log_softmax(void **state)
 			assert_true(fabs(p[i] - (x[i] - lse)) < 1e-4);
 		/* the search's fused pass computes single values from the
 		 * normalizer: they must be log-softmax's, bit for bit */
-		float max, log_sum = nmt_vec_log_normalizer(x, n, &max);
+		float max, log_sum = quant_vec_log_normalizer(x, n, &max);
 		for (int i = 0; i < n; i++)
 			assert_true((x[i] - max) - log_sum == p[i]);
 		free(x);
@@ -128,9 +128,9 @@ static void test_elementwise(void **state)
 	memcpy(s, v, sizeof v);
 	memcpy(t, v, sizeof v);
 	memcpy(r, v, sizeof v);
-	nmt_vec_sigmoid(s, 7);
-	nmt_vec_tanh(t, 7);
-	nmt_vec_relu(r, 7);
+	quant_vec_sigmoid(s, 7);
+	quant_vec_tanh(t, 7);
+	quant_vec_relu(r, 7);
 	for (int i = 0; i < 7; i++) {
 		assert_true(fabs(s[i] - 1.0 / (1.0 + exp(-(double)v[i]))) < 1e-6);
 		assert_true(fabs(t[i] - tanh((double)v[i])) < 1e-6);
@@ -151,7 +151,7 @@ static void test_gru_cell(void **state)
 	}
 	for (int k = 0; k < H; k++)
 		h[k] = next_value(&seed);
-	nmt_ew_generic.gru_cell(H, gi, gh, h, out);
+	quant_ew_generic.gru_cell(H, gi, gh, h, out);
 	for (int k = 0; k < H; k++) {
 		double r = 1 / (1 + exp(-(double)(gi[k] + gh[k])));
 		double z = 1 / (1 + exp(-(double)(gi[H + k] + gh[H + k])));
@@ -167,10 +167,10 @@ static void test_ew_bit_identical(void **state)
 {
 	(void)state;
 	const char *isas[] = { "avx2", "avx512", "avx512-vbmi", "neon", "neon-dotprod" };
-	const nmt_ew *ref = &nmt_ew_generic;
+	const quant_ew *ref = &quant_ew_generic;
 	uint32_t seed = 3;
 	for (size_t a = 0; a < sizeof isas / sizeof isas[0]; a++) {
-		const nmt_qdot *q = nmt_qdot_select(isas[a]);
+		const quant_qdot *q = quant_qdot_select(isas[a]);
 		if (!q)
 			continue;
 		for (int s = 0; s < N_SIZES; s++) {

@@ -18,8 +18,8 @@ static char *read_all_lines(const char *input, size_t n, size_t piece)
 {
 	int fd[2];
 	assert_int_equal(pipe(fd), 0);
-	nmt_lines r;
-	nmt_lines_init(&r, fd[0]);
+	cli_lines r;
+	cli_lines_init(&r, fd[0]);
 	size_t written = 0, cap = 2 * n + 16, used = 0;
 	int closed = 0;
 	char *joined = calloc(cap, 1);
@@ -27,7 +27,7 @@ static char *read_all_lines(const char *input, size_t n, size_t piece)
 	for (;;) {
 		char *line;
 		size_t len;
-		while (nmt_lines_next(&r, &line, &len)) {
+		while (cli_lines_next(&r, &line, &len)) {
 			assert_true(used + len + 1 < cap);
 			memcpy(joined + used, line, len);
 			used += len;
@@ -42,13 +42,13 @@ static char *read_all_lines(const char *input, size_t n, size_t piece)
 			close(fd[1]);
 			closed = 1;
 		}
-		int rc = nmt_lines_fill(&r);
+		int rc = cli_lines_fill(&r);
 		assert_true(rc >= 0);
 		if (rc == 0 && r.start == r.end)
 			break;
 	}
 	close(fd[0]);
-	nmt_lines_free(&r);
+	cli_lines_free(&r);
 	return joined;
 }
 

@@ -10,7 +10,7 @@
 
 static void check(const char *first, const char *second, const char *want)
 {
-	char *got = nmt_compose_alignment(first, second);
+	char *got = cli_compose_alignment(first, second);
 	assert_non_null(got);
 	assert_string_equal(got, want);
 	free(got);

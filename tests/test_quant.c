@@ -33,13 +33,13 @@ static float next_gaussian(uint32_t *seed)
 static void test_tables(void **state)
 {
 	(void)state;
-	const int16_t *q8 = nmt_logq_table(NMT_LOGQ_8);
-	assert_int_equal(nmt_logq_levels(NMT_LOGQ_8), 128);
+	const int16_t *q8 = quant_logq_table(QUANT_LOGQ_8);
+	assert_int_equal(quant_logq_levels(QUANT_LOGQ_8), 128);
 	for (int k = 0; k < 127; k++)
 		assert_true(fabs(q8[k] - 4096.0 * exp2(-k / 16.0)) <= 0.5);
 	assert_int_equal(q8[127], 0);
-	const int16_t *q4 = nmt_logq_table(NMT_LOGQ_4);
-	assert_int_equal(nmt_logq_levels(NMT_LOGQ_4), 8);
+	const int16_t *q4 = quant_logq_table(QUANT_LOGQ_4);
+	assert_int_equal(quant_logq_levels(QUANT_LOGQ_4), 8);
 	for (int k = 0; k < 7; k++)
 		assert_int_equal(q4[k], 64 >> k);
 	assert_int_equal(q4[7], 0);
@@ -47,14 +47,14 @@ static void test_tables(void **state)
 
 /* Every code is the level nearest to |w| / s, the sign is w's, and the
  * error is the smallest any code could give. */
-static void check_nearest(nmt_logq_bits bits, const float *w, int n, const uint8_t *codes, float s)
+static void check_nearest(quant_logq_bits bits, const float *w, int n, const uint8_t *codes, float s)
 {
-	int levels = nmt_logq_levels(bits);
+	int levels = quant_logq_levels(bits);
 	for (int i = 0; i < n; i++) {
-		float v = nmt_logq_value(bits, s, codes[i]);
+		float v = quant_logq_value(bits, s, codes[i]);
 		double err = fabs((double)w[i] - v);
 		for (int k = 0; k < levels; k++) {
-			float alt = nmt_logq_value(bits, s, (uint8_t)((w[i] < 0) << (bits - 1) | k));
+			float alt = quant_logq_value(bits, s, (uint8_t)((w[i] < 0) << (bits - 1) | k));
 			assert_true(err <= fabs((double)w[i] - alt) + 1e-7 * s);
 		}
 		if (v != 0)
@@ -62,7 +62,7 @@ static void check_nearest(nmt_logq_bits bits, const float *w, int n, const uint8
 	}
 }
 
-static void check_rows(nmt_logq_bits bits, double max_rel_rms)
+static void check_rows(quant_logq_bits bits, double max_rel_rms)
 {
 	for (int t = 0; t < N_SIZES; t++) {
 		int n = SIZES[t];
@@ -79,20 +79,20 @@ static void check_rows(nmt_logq_bits bits, double max_rel_rms)
 			energy += (double)w[i] * w[i];
 			amax = fmax(amax, fabs(w[i]));
 		}
-		float s = nmt_logq_quantize_row(bits, w, n, codes);
+		float s = quant_logq_quantize_row(bits, w, n, codes);
 		check_nearest(bits, w, n, codes, s);
-		double err = nmt_logq_row_error(bits, w, n, codes, s);
+		double err = quant_logq_row_error(bits, w, n, codes, s);
 
 		/* No worse than the naive scale (the largest weight), codes nearest for it. */
 		for (int i = 0; i < n; i++) {
 			int k = 0;
-			for (int j = 1; j < nmt_logq_levels(bits); j++)
-				if (fabs(fabs(w[i]) - nmt_logq_value(bits, (float)amax, (uint8_t)j)) <
-				    fabs(fabs(w[i]) - nmt_logq_value(bits, (float)amax, (uint8_t)k)))
+			for (int j = 1; j < quant_logq_levels(bits); j++)
+				if (fabs(fabs(w[i]) - quant_logq_value(bits, (float)amax, (uint8_t)j)) <
+				    fabs(fabs(w[i]) - quant_logq_value(bits, (float)amax, (uint8_t)k)))
 					k = j;
 			naive[i] = (uint8_t)((w[i] < 0) << (bits - 1) | k);
 		}
-		assert_true(err <= nmt_logq_row_error(bits, w, n, naive, (float)amax) * (1 + 1e-9) + 1e-12);
+		assert_true(err <= quant_logq_row_error(bits, w, n, naive, (float)amax) * (1 + 1e-9) + 1e-12);
 		if (n >= 17) {
 			double rel_rms = sqrt(err / energy);
 			print_message("q%d n=%d relative rms error %.4f\n", bits, n, rel_rms);
@@ -112,26 +112,26 @@ static void check_rows(nmt_logq_bits bits, double max_rel_rms)
 static void test_q8_rows(void **state)
 {
 	(void)state;
-	check_rows(NMT_LOGQ_8, 0.022);
+	check_rows(QUANT_LOGQ_8, 0.022);
 }
 
 static void test_q4_rows(void **state)
 {
 	(void)state;
-	check_rows(NMT_LOGQ_4, 0.25);
+	check_rows(QUANT_LOGQ_4, 0.25);
 }
 
 static void test_zero_row(void **state)
 {
 	(void)state;
 	for (int b = 0; b < 2; b++) {
-		nmt_logq_bits bits = b ? NMT_LOGQ_4 : NMT_LOGQ_8;
+		quant_logq_bits bits = b ? QUANT_LOGQ_4 : QUANT_LOGQ_8;
 		float w[5] = { 0 };
 		uint8_t codes[5];
-		float s = nmt_logq_quantize_row(bits, w, 5, codes);
+		float s = quant_logq_quantize_row(bits, w, 5, codes);
 		assert_true(s == 0.0f);
 		for (int i = 0; i < 5; i++)
-			assert_true(nmt_logq_value(bits, s, codes[i]) == 0.0f);
+			assert_true(quant_logq_value(bits, s, codes[i]) == 0.0f);
 	}
 }
 
@@ -141,27 +141,27 @@ static void test_exact_levels(void **state)
 	(void)state;
 	float w[8] = { 1.0f, -0.5f, 0.25f, -0.125f, 0.0625f, 0.03125f, -0.015625f, 0.0f };
 	uint8_t codes[8];
-	float s = nmt_logq_quantize_row(NMT_LOGQ_4, w, 8, codes);
+	float s = quant_logq_quantize_row(QUANT_LOGQ_4, w, 8, codes);
 	assert_true(s == 1.0f);
 	for (int i = 0; i < 8; i++)
-		assert_true(nmt_logq_value(NMT_LOGQ_4, s, codes[i]) == w[i]);
+		assert_true(quant_logq_value(QUANT_LOGQ_4, s, codes[i]) == w[i]);
 }
 
 /* A quantized matrix built the way model-pack builds one. */
 typedef struct {
-	nmt_matrix W;
+	quant_matrix W;
 	uint8_t *codes;      /* row-major, one per byte */
 	uint8_t *packed;
 	float *factor;
 } qmat;
 
-static qmat make_qmat(nmt_format f, int rows, int cols, uint32_t seed)
+static qmat make_qmat(format_encoding f, int rows, int cols, uint32_t seed)
 {
-	nmt_logq_bits bits = f == NMT_FMT_Q4 ? NMT_LOGQ_4 : NMT_LOGQ_8;
+	quant_logq_bits bits = f == FORMAT_Q4 ? QUANT_LOGQ_4 : QUANT_LOGQ_8;
 	qmat q;
 	float *w = malloc((size_t)cols * sizeof *w);
 	q.codes = malloc((size_t)rows * cols);
-	q.packed = malloc(nmt_matrix_code_bytes(f, rows, cols));
+	q.packed = malloc(format_matrix_code_bytes(f, rows, cols));
 	q.factor = malloc((size_t)rows * sizeof *q.factor);
 	assert_non_null(w);
 	assert_non_null(q.codes);
@@ -170,11 +170,11 @@ static qmat make_qmat(nmt_format f, int rows, int cols, uint32_t seed)
 	for (int r = 0; r < rows; r++) {
 		for (int c = 0; c < cols; c++)
 			w[c] = next_gaussian(&seed);
-		float s = nmt_logq_quantize_row(bits, w, cols, q.codes + (size_t)r * cols);
-		q.factor[r] = s / nmt_logq_table(bits)[0];
+		float s = quant_logq_quantize_row(bits, w, cols, q.codes + (size_t)r * cols);
+		q.factor[r] = s / quant_logq_table(bits)[0];
 	}
-	nmt_q_layout(f, rows, cols, q.codes, q.packed);
-	q.W = (nmt_matrix){ .format = f, .rows = rows, .cols = cols, .data = q.packed, .row_factor = q.factor };
+	quant_q_layout(f, rows, cols, q.codes, q.packed);
+	q.W = (quant_matrix){ .format = f, .rows = rows, .cols = cols, .data = q.packed, .row_factor = q.factor };
 	free(w);
 	return q;
 }
@@ -188,19 +188,19 @@ static void free_qmat(qmat *q)
 
 /* What any q8/q4 kernel must return, bit for bit: the integer sum over the
  * row-major codes, then the one rescale. xq/xs: the input as quantized by
- * nmt_quantize_x. */
+ * quant_quantize_x. */
 static float expected_output(const qmat *q, int r, const int8_t *xq, float xs, const float *bias)
 {
 	int32_t sum = 0;
 	for (int c = 0; c < q->W.cols; c++)
-		sum += nmt_q_level(q->W.format, q->codes[(size_t)r * q->W.cols + c]) * xq[c];
+		sum += quant_q_level(q->W.format, q->codes[(size_t)r * q->W.cols + c]) * xq[c];
 	float y = (float)sum * (q->factor[r] * xs);
 	return bias ? y + bias[r] : y;
 }
 
 /* Quantize one matrix (the slow part) and check every implementation given
  * on it. */
-static void check_qmatmul(const nmt_qdot *const *qdots, int n_qdots, nmt_format f, int rows, int cols, int n)
+static void check_qmatmul(const quant_qdot *const *qdots, int n_qdots, format_encoding f, int rows, int cols, int n)
 {
 	uint32_t seed = (uint32_t)(rows * 131 + cols * 7 + n + f);
 	qmat q = make_qmat(f, rows, cols, seed);
@@ -221,48 +221,48 @@ static void check_qmatmul(const nmt_qdot *const *qdots, int n_qdots, nmt_format 
 		bias[r] = next_gaussian(&seed);
 		sel[r] = rows - 1 - r;          /* every row, backwards */
 	}
-	int padded = nmt_matrix_padded_cols(f, cols);
+	int padded = format_matrix_padded_cols(f, cols);
 	int8_t *xq = malloc((size_t)padded);
 	float *want = malloc((size_t)n * rows * sizeof *want);
 	assert_non_null(xq);
 	assert_non_null(want);
 	for (int i = 0; i < n; i++) {
-		float xs = nmt_quantize_x(x + (size_t)i * ldx, cols, padded, xq);
+		float xs = quant_quantize_x(x + (size_t)i * ldx, cols, padded, xq);
 		for (int r = 0; r < rows; r++)
 			want[(size_t)i * rows + r] = expected_output(&q, r, xq, xs, NULL);
 	}
-	nmt_kscratch k;
+	quant_kscratch k;
 	for (int d = 0; d < n_qdots; d++) {
-		assert_int_equal(nmt_kscratch_init(&k, cols, qdots[d]), 0);
-		nmt_matmul(&q.W, x, n, ldx, bias, y, ldy, &k);
-		nmt_matmul_rows(&q.W, sel, rows, x, n, ldx, NULL, yr, rows, &k);
+		assert_int_equal(quant_kscratch_init(&k, cols, qdots[d]), 0);
+		quant_matmul(&q.W, x, n, ldx, bias, y, ldy, &k);
+		quant_matmul_rows(&q.W, sel, rows, x, n, ldx, NULL, yr, rows, &k);
 		for (int i = 0; i < n; i++)
 			for (int r = 0; r < rows; r++) {
 				assert_true(y[(size_t)i * ldy + r] == want[(size_t)i * rows + r] + bias[r]);
 				assert_true(yr[(size_t)i * rows + (rows - 1 - r)] == want[(size_t)i * rows + r]);
 			}
 		/* the same rows gathered into a matrix of their own */
-		uint8_t *gcodes = malloc(nmt_matrix_gather_bytes(&q.W, rows));
+		uint8_t *gcodes = malloc(quant_matrix_gather_bytes(&q.W, rows));
 		float *gfactors = malloc((size_t)rows * sizeof *gfactors);
 		assert_non_null(gcodes);
 		assert_non_null(gfactors);
-		nmt_matrix G;
-		nmt_matrix_gather(&q.W, sel, rows, gcodes, gfactors, &G);
-		nmt_matmul(&G, x, n, ldx, NULL, yr, rows, &k);
+		quant_matrix G;
+		quant_matrix_gather(&q.W, sel, rows, gcodes, gfactors, &G);
+		quant_matmul(&G, x, n, ldx, NULL, yr, rows, &k);
 		for (int i = 0; i < n; i++)
 			for (int r = 0; r < rows; r++)
 				assert_true(yr[(size_t)i * rows + (rows - 1 - r)] == want[(size_t)i * rows + r]);
 		free(gcodes);
 		free(gfactors);
-		nmt_kscratch_free(&k);
+		quant_kscratch_free(&k);
 	}
 	free(xq);
 	free(want);
 	for (int r = 0; r < rows; r++) {
-		nmt_matrix_row(&q.W, r, row);
+		quant_matrix_row(&q.W, r, row);
 		for (int c = 0; c < cols; c++) {
-			float want = nmt_logq_value(f == NMT_FMT_Q4 ? NMT_LOGQ_4 : NMT_LOGQ_8,
-						    q.factor[r] * nmt_logq_table(f == NMT_FMT_Q4 ? NMT_LOGQ_4 : NMT_LOGQ_8)[0],
+			float want = quant_logq_value(f == FORMAT_Q4 ? QUANT_LOGQ_4 : QUANT_LOGQ_8,
+						    q.factor[r] * quant_logq_table(f == FORMAT_Q4 ? QUANT_LOGQ_4 : QUANT_LOGQ_8)[0],
 						    q.codes[(size_t)r * cols + c]);
 			assert_true(fabsf(row[c] - want) <= 1e-6f * fabsf(want));
 		}
@@ -277,12 +277,12 @@ static void check_qmatmul(const nmt_qdot *const *qdots, int n_qdots, nmt_format 
 }
 
 /* Every implementation this CPU runs, into qdots[6]; returns how many. */
-static int available_qdots(const nmt_qdot **qdots)
+static int available_qdots(const quant_qdot **qdots)
 {
 	const char *names[] = { "scalar", "avx2", "avx512", "avx512-vbmi", "neon", "neon-dotprod" };
 	int n_qdots = 0;
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-		if ((qdots[n_qdots] = nmt_qdot_select(names[i])) != NULL)
+		if ((qdots[n_qdots] = quant_qdot_select(names[i])) != NULL)
 			n_qdots++;
 		else
 			print_message("%s: not supported here, skipped\n", names[i]);
@@ -294,12 +294,12 @@ static int available_qdots(const nmt_qdot **qdots)
 static void test_qmatmul_odd_sizes(void **state)
 {
 	(void)state;
-	const nmt_qdot *qdots[6];
+	const quant_qdot *qdots[6];
 	int n_qdots = available_qdots(qdots);
 	for (int f = 0; f < 2; f++)
 		for (int a = 0; a < N_SIZES; a++)
 			for (int b = 0; b < N_SIZES; b++)
-				check_qmatmul(qdots, n_qdots, f ? NMT_FMT_Q4 : NMT_FMT_Q8, SIZES[a], SIZES[b], a == b ? 11 : 2);
+				check_qmatmul(qdots, n_qdots, f ? FORMAT_Q4 : FORMAT_Q8, SIZES[a], SIZES[b], a == b ? 11 : 2);
 	for (int d = 0; d < n_qdots; d++)
 		print_message("%s: exact on all sizes\n", qdots[d]->name);
 }
@@ -311,44 +311,44 @@ static void test_qmatmul_odd_sizes(void **state)
 static void test_every_code(void **state)
 {
 	(void)state;
-	const nmt_qdot *qdots[6];
+	const quant_qdot *qdots[6];
 	int n_qdots = available_qdots(qdots);
 	enum { ROWS = 8, COLS = 512 };
 	static uint8_t codes[ROWS * COLS], packed[ROWS * COLS];
-	static int8_t xq[COLS], xq3[NMT_PANEL_INPUTS * COLS];
+	static int8_t xq[COLS], xq3[QUANT_PANEL_INPUTS * COLS];
 	for (int f = 0; f < 2; f++) {
-		nmt_format fmt = f ? NMT_FMT_Q4 : NMT_FMT_Q8;
+		format_encoding fmt = f ? FORMAT_Q4 : FORMAT_Q8;
 		int n_codes = f ? 16 : 256;
 		for (int r = 0; r < ROWS; r++)
 			for (int c = 0; c < COLS; c++)
 				codes[r * COLS + c] = (uint8_t)((c * 7 + r * 37) % n_codes);
-		nmt_q_layout(fmt, ROWS, COLS, codes, packed);
+		quant_q_layout(fmt, ROWS, COLS, codes, packed);
 		for (int c = 0; c < COLS; c++)
 			xq[c] = (int8_t)(c % 5 == 0 ? 127 : c % 5 == 1 ? -127 : (c * 13) % 255 - 127);
-		for (int b = 0; b < NMT_PANEL_INPUTS; b++)
+		for (int b = 0; b < QUANT_PANEL_INPUTS; b++)
 			for (int c = 0; c < COLS; c++)
 				xq3[b * COLS + c] = (int8_t)(b % 2 ? -xq[c] : xq[c]);
-		int chunks = nmt_chunks_per_row(fmt, COLS);
+		int chunks = quant_chunks_per_row(fmt, COLS);
 		for (int d = 0; d < n_qdots; d++) {
 			for (int r = 0; r < ROWS; r++) {
-				int32_t want = 0, panel[NMT_PANEL_ROWS];
+				int32_t want = 0, panel[FORMAT_PANEL_ROWS];
 				for (int c = 0; c < COLS; c++)
-					want += nmt_q_level(fmt, codes[r * COLS + c]) * xq[c];
-				const uint8_t *row = packed + nmt_chunk_offset(fmt, COLS, r, 0);
+					want += quant_q_level(fmt, codes[r * COLS + c]) * xq[c];
+				const uint8_t *row = packed + quant_chunk_offset(fmt, COLS, r, 0);
 				assert_int_equal((f ? qdots[d]->q4 : qdots[d]->q8)(row, chunks, xq), want);
-				const uint8_t *p = packed + nmt_chunk_offset(fmt, COLS, r - r % NMT_PANEL_ROWS, 0);
+				const uint8_t *p = packed + quant_chunk_offset(fmt, COLS, r - r % FORMAT_PANEL_ROWS, 0);
 				(f ? qdots[d]->q4_panel : qdots[d]->q8_panel)(p, chunks, xq, panel);
-				assert_int_equal(panel[r % NMT_PANEL_ROWS], want);
+				assert_int_equal(panel[r % FORMAT_PANEL_ROWS], want);
 				/* several inputs: xq, then -xq, then xq again */
 				void (*multi)(const uint8_t *, int, const int8_t *, size_t, int, int32_t *) =
 					f ? qdots[d]->q4_panel_multi : qdots[d]->q8_panel_multi;
 				if (!multi)
 					continue;
-				for (int nb = 1; nb <= NMT_PANEL_INPUTS; nb++) {
-					int32_t outs[NMT_PANEL_INPUTS * NMT_PANEL_ROWS];
+				for (int nb = 1; nb <= QUANT_PANEL_INPUTS; nb++) {
+					int32_t outs[QUANT_PANEL_INPUTS * FORMAT_PANEL_ROWS];
 					multi(p, chunks, xq3, COLS, nb, outs);
 					for (int b = 0; b < nb; b++)
-						assert_int_equal(outs[b * NMT_PANEL_ROWS + r % NMT_PANEL_ROWS],
+						assert_int_equal(outs[b * FORMAT_PANEL_ROWS + r % FORMAT_PANEL_ROWS],
 								 b % 2 ? -want : want);
 				}
 			}
@@ -359,7 +359,7 @@ static void test_every_code(void **state)
 /* The f32 products of every implementation equal the scalar reference's bit
  * for bit (the summation order is fixed: quant/f32_scalar.c), whole matrix
  * and shortlist rows, one input and several. */
-static void check_f32_matmul(const nmt_qdot *const *qdots, int n_qdots, int rows, int cols, int n)
+static void check_f32_matmul(const quant_qdot *const *qdots, int n_qdots, int rows, int cols, int n)
 {
 	uint32_t seed = (uint32_t)(rows * 17 + cols * 3 + n);
 	int ldx = cols + 1, ldy = rows + 3;
@@ -377,20 +377,20 @@ static void check_f32_matmul(const nmt_qdot *const *qdots, int n_qdots, int rows
 		bias[r] = next_gaussian(&seed);
 		sel[r] = (int32_t)(((size_t)r * 7) % (size_t)rows);   /* a permutation when rows % 7 != 0 */
 	}
-	nmt_matrix W = { .format = NMT_FMT_F32, .rows = rows, .cols = cols, .data = w };
-	nmt_matmul(&W, x, n, ldx, bias, want, ldy, NULL);
-	nmt_matmul_rows(&W, sel, rows, x, n, ldx, NULL, want_rows, rows, NULL);
+	quant_matrix W = { .format = FORMAT_F32, .rows = rows, .cols = cols, .data = w };
+	quant_matmul(&W, x, n, ldx, bias, want, ldy, NULL);
+	quant_matmul_rows(&W, sel, rows, x, n, ldx, NULL, want_rows, rows, NULL);
 	for (int d = 0; d < n_qdots; d++) {
-		nmt_kscratch k;
-		assert_int_equal(nmt_kscratch_init(&k, cols, qdots[d]), 0);
-		nmt_matmul(&W, x, n, ldx, bias, y, ldy, &k);
-		nmt_matmul_rows(&W, sel, rows, x, n, ldx, NULL, yr, rows, &k);
+		quant_kscratch k;
+		assert_int_equal(quant_kscratch_init(&k, cols, qdots[d]), 0);
+		quant_matmul(&W, x, n, ldx, bias, y, ldy, &k);
+		quant_matmul_rows(&W, sel, rows, x, n, ldx, NULL, yr, rows, &k);
 		for (int i = 0; i < n; i++)
 			for (int r = 0; r < rows; r++) {
 				assert_memory_equal(&y[(size_t)i * ldy + r], &want[(size_t)i * ldy + r], sizeof(float));
 				assert_memory_equal(&yr[(size_t)i * rows + r], &want_rows[(size_t)i * rows + r], sizeof(float));
 			}
-		nmt_kscratch_free(&k);
+		quant_kscratch_free(&k);
 	}
 	free(w);
 	free(x);
@@ -405,7 +405,7 @@ static void check_f32_matmul(const nmt_qdot *const *qdots, int n_qdots, int rows
 static void test_f32_matmul_bit_identical(void **state)
 {
 	(void)state;
-	const nmt_qdot *qdots[6];
+	const quant_qdot *qdots[6];
 	int n_qdots = available_qdots(qdots);
 	for (int a = 0; a < N_SIZES; a++)
 		for (int b = 0; b < N_SIZES; b++)
@@ -418,11 +418,11 @@ static void test_level_tables(void **state)
 {
 	(void)state;
 	for (int c = 0; c < 256; c++)
-		assert_int_equal(nmt_q8_levels[c], nmt_q_level(NMT_FMT_Q8, (uint8_t)c));
+		assert_int_equal(quant_q8_levels[c], quant_q_level(FORMAT_Q8, (uint8_t)c));
 	for (int c = 0; c < 16; c++)
-		assert_int_equal(nmt_q4_levels[c], nmt_q_level(NMT_FMT_Q4, (uint8_t)c));
-	assert_null(nmt_qdot_select("bogus"));
-	assert_non_null(nmt_qdot_select(NULL));
+		assert_int_equal(quant_q4_levels[c], quant_q_level(FORMAT_Q4, (uint8_t)c));
+	assert_null(quant_qdot_select("bogus"));
+	assert_non_null(quant_qdot_select(NULL));
 }
 
 /* The quantized product approximates the float one: relative error of
@@ -432,8 +432,8 @@ static void test_qmatmul_accuracy(void **state)
 	(void)state;
 	const int rows = 64, cols = 255;
 	for (int f = 0; f < 2; f++) {
-		nmt_format fmt = f ? NMT_FMT_Q4 : NMT_FMT_Q8;
-		nmt_logq_bits bits = f ? NMT_LOGQ_4 : NMT_LOGQ_8;
+		format_encoding fmt = f ? FORMAT_Q4 : FORMAT_Q8;
+		quant_logq_bits bits = f ? QUANT_LOGQ_4 : QUANT_LOGQ_8;
 		uint32_t seed = 99;
 		qmat q = make_qmat(fmt, rows, cols, seed);
 		/* the same weights again (same seed), unquantized */
@@ -443,9 +443,9 @@ static void test_qmatmul_accuracy(void **state)
 			w[i] = next_gaussian(&seed);
 		for (int c = 0; c < cols; c++)
 			x[c] = next_gaussian(&seed);
-		nmt_kscratch k;
-		assert_int_equal(nmt_kscratch_init(&k, cols, nmt_qdot_select(NULL)), 0);
-		nmt_matmul(&q.W, x, 1, cols, NULL, y, rows, &k);
+		quant_kscratch k;
+		assert_int_equal(quant_kscratch_init(&k, cols, quant_qdot_select(NULL)), 0);
+		quant_matmul(&q.W, x, 1, cols, NULL, y, rows, &k);
 		double err = 0, energy = 0;
 		for (int r = 0; r < rows; r++) {
 			double want = 0;
@@ -456,8 +456,8 @@ static void test_qmatmul_accuracy(void **state)
 		}
 		double rel = sqrt(err / energy);
 		print_message("q%d product: relative rms error %.4f\n", bits, rel);
-		assert_true(rel < (bits == NMT_LOGQ_8 ? 0.03 : 0.3));
-		nmt_kscratch_free(&k);
+		assert_true(rel < (bits == QUANT_LOGQ_8 ? 0.03 : 0.3));
+		quant_kscratch_free(&k);
 		free_qmat(&q);
 		free(w);
 	}
@@ -479,7 +479,7 @@ static void test_quantize_x(void **state)
 		if (trial % 2)   /* amax 127: every multiple of 0.5 is representable, so ties happen */
 			for (int c = 0; c < 37; c++)
 				x[c] = (c == 0 ? 127.0f : (float)((int)(x[c] * 8) % 254) / 2);
-		float s = nmt_quantize_x(x, 37, 48, xq);
+		float s = quant_quantize_x(x, 37, 48, xq);
 		float amax = 0;
 		for (int c = 0; c < 37; c++)
 			amax = fabsf(x[c]) > amax ? fabsf(x[c]) : amax;
@@ -490,11 +490,11 @@ static void test_quantize_x(void **state)
 			assert_int_equal(xq[c], 0);
 	}
 	x[5] = NAN;
-	assert_true(nmt_quantize_x(x, 37, 48, xq) == 0);
+	assert_true(quant_quantize_x(x, 37, 48, xq) == 0);
 	for (int c = 0; c < 48; c++)
 		assert_int_equal(xq[c], 0);
 	x[5] = -INFINITY;
-	assert_true(nmt_quantize_x(x, 37, 48, xq) == 0);
+	assert_true(quant_quantize_x(x, 37, 48, xq) == 0);
 	for (int c = 0; c < 48; c++)
 		assert_int_equal(xq[c], 0);
 }

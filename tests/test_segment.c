@@ -20,7 +20,7 @@ static int setup(void **state)
 {
 	(void)state;
 	char err[256];
-	if (nmt_load_file("build/tiny.nmt", 1, &model, err, sizeof err) != 0)
+	if (engine_load_file("build/tiny.nmt", 1, &model, err, sizeof err) != 0)
 		return -1;
 	scratch = spm_scratch_new();
 	return scratch ? 0 : -1;
@@ -30,7 +30,7 @@ static int teardown(void **state)
 {
 	(void)state;
 	spm_scratch_free(scratch);
-	nmt_unload(model);
+	engine_unload(model);
 	return 0;
 }
 
@@ -61,7 +61,7 @@ static void test_short_input_is_one_segment(void **state)
 	(void)state;
 	size_t n;
 	const int32_t *ids = encode_repeated("a dog runs. ", 10, &n);   /* (sentences are text/split.h's) */
-	assert_int_equal(nmt_segment_length(model->src_vocab, ids, (int)n), (int)n);
+	assert_int_equal(text_segment_length(model->src_vocab, ids, (int)n), (int)n);
 }
 
 static void test_cut_before_a_word(void **state)
@@ -69,10 +69,10 @@ static void test_cut_before_a_word(void **state)
 	(void)state;
 	size_t n;
 	const int32_t *ids = encode_repeated("men dogs park football ", 500, &n);
-	int k = nmt_segment_length(model->src_vocab, ids, (int)n);
-	assert_true(k >= NMT_SEGMENT_PIECES / 2 && k <= NMT_SEGMENT_PIECES);
+	int k = text_segment_length(model->src_vocab, ids, (int)n);
+	assert_true(k >= TEXT_SEGMENT_PIECES / 2 && k <= TEXT_SEGMENT_PIECES);
 	assert_true(piece_starts_word(ids[k]));
-	for (int j = k + 1; j <= NMT_SEGMENT_PIECES; j++)
+	for (int j = k + 1; j <= TEXT_SEGMENT_PIECES; j++)
 		assert_false(piece_starts_word(ids[j]));
 }
 
@@ -81,7 +81,7 @@ static void test_cut_inside_a_giant_word(void **state)
 	(void)state;
 	size_t n;
 	const int32_t *ids = encode_repeated("xq", 500, &n);   /* one word, no space */
-	assert_int_equal(nmt_segment_length(model->src_vocab, ids, (int)n), NMT_SEGMENT_PIECES);
+	assert_int_equal(text_segment_length(model->src_vocab, ids, (int)n), TEXT_SEGMENT_PIECES);
 }
 
 int main(void)

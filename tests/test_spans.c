@@ -18,7 +18,7 @@ static const char *spans_in(const char *text, int nouns_capitalised)
 	static char out[2048];
 	size_t pos = 0, start, end, len = strlen(text), used = 0;
 	out[0] = '\0';
-	while (nmt_spans_next(text, len, nouns_capitalised, &pos, &start, &end))
+	while (text_spans_next(text, len, nouns_capitalised, &pos, &start, &end))
 		used += (size_t)snprintf(out + used, sizeof out - used, "[%.*s]", (int)(end - start), text + start);
 	return out;
 }
@@ -76,16 +76,16 @@ static const char *put_back(const char *src, const char *tr)
 {
 	static char out[256];
 	char subst[256];
-	nmt_protected spans[8];
+	text_protected spans[8];
 	float lp[16] = { 0 }, out_lp[32];
 	int src_of[16], out_src[32], n, words;
-	nmt_protect_source(nmt_split_lang_for("en"), src, strlen(src), subst, spans, 8, &n);
+	text_protect_source(text_split_lang_for("en"), src, strlen(src), subst, spans, 8, &n);
 	for (int w = 0; w < 16; w++)
 		src_of[w] = w;
 	int n_words = 0;
 	for (size_t i = 0; tr[i]; i++)
 		n_words += tr[i] != ' ' && (i == 0 || tr[i - 1] == ' ');
-	size_t len = nmt_place_spans(tr, strlen(tr), lp, src_of, n_words, spans, n, out, out_lp, out_src, &words);
+	size_t len = text_place_spans(tr, strlen(tr), lp, src_of, n_words, spans, n, out, out_lp, out_src, &words);
 	out[len] = '\0';
 	return out;
 }
@@ -95,9 +95,9 @@ static void test_quoted_name_replaced_and_put_back(void **state)
 	(void)state;
 	const char *src = "A boat named \"El Corazon\" sails.";
 	char subst[128];
-	nmt_protected spans[4];
+	text_protected spans[4];
 	int n;
-	size_t len = nmt_protect_source(nmt_split_lang_for("en"), src, strlen(src), subst, spans, 4, &n);
+	size_t len = text_protect_source(text_split_lang_for("en"), src, strlen(src), subst, spans, 4, &n);
 	assert_memory_equal(subst, "A boat named something sails.", len);
 	assert_int_equal(n, 1);
 	assert_int_equal(spans[0].extra_words, 1);
@@ -105,14 +105,14 @@ static void test_quoted_name_replaced_and_put_back(void **state)
 	float lp[5] = { -1, -1, -1, -1, -1 }, out_lp[8];
 	int src_of[5] = { 1, 1, 2, 3, 4 }, out_src[8], words;
 	char out[128];
-	size_t out_len = nmt_place_spans(tr, strlen(tr), lp, src_of, 5, spans, 1, out, out_lp, out_src, &words);
+	size_t out_len = text_place_spans(tr, strlen(tr), lp, src_of, 5, spans, 1, out, out_lp, out_src, &words);
 	assert_memory_equal(out, "Ein Boot namens \"El Corazon\" segelt.", out_len);
 	assert_int_equal(words, 6);
 
 	/* a quotation that ends its own sentence takes no second full stop;
 	 * one that does not end with a full stop does */
 	const char *sign = "A sign says \"Welcome Bikers.\"";
-	len = nmt_protect_source(nmt_split_lang_for("en"), sign, strlen(sign), subst, spans, 4, &n);
+	len = text_protect_source(text_split_lang_for("en"), sign, strlen(sign), subst, spans, 4, &n);
 	assert_memory_equal(subst, "A sign says something", len);
 	assert_string_equal(put_back("A sign says \"Welcome Bikers.\"", "Ein Schild sagt etwas."),
 			    "Ein Schild sagt \"Welcome Bikers.\"");
@@ -125,9 +125,9 @@ static void test_replaced_and_put_back(void **state)
 	(void)state;
 	const char *src = "A man pays $4.50 at 10:30.";
 	char subst[128];
-	nmt_protected spans[8];
+	text_protected spans[8];
 	int n;
-	size_t len = nmt_protect_source(nmt_split_lang_for("en"), src, strlen(src), subst, spans, 8, &n);
+	size_t len = text_protect_source(text_split_lang_for("en"), src, strlen(src), subst, spans, 8, &n);
 	assert_int_equal(n, 2);
 	assert_memory_equal(subst, "A man pays something at something.", len);
 	assert_int_equal(spans[0].src_word, 3);
@@ -140,7 +140,7 @@ static void test_replaced_and_put_back(void **state)
 	char out[128];
 	float out_lp[8];
 	int out_src[8];
-	size_t out_len = nmt_place_spans(tr, strlen(tr), lp, src_of, 6, spans, 2, out, out_lp, out_src, &words);
+	size_t out_len = text_place_spans(tr, strlen(tr), lp, src_of, 6, spans, 2, out, out_lp, out_src, &words);
 	assert_memory_equal(out, "Ein Mann zahlt $4.50 um 10:30.", out_len);
 	assert_int_equal(words, 6);
 
@@ -148,7 +148,7 @@ static void test_replaced_and_put_back(void **state)
 	 * earlier source word, before the sentence's final full stop */
 	const char *dropped = "Ein Mann zahlt.";
 	int src2[3] = { 0, 1, 2 };
-	out_len = nmt_place_spans(dropped, strlen(dropped), lp, src2, 3, spans, 2, out, out_lp, out_src, &words);
+	out_len = text_place_spans(dropped, strlen(dropped), lp, src2, 3, spans, 2, out, out_lp, out_src, &words);
 	assert_memory_equal(out, "Ein Mann zahlt $4.50 10:30.", out_len);
 	assert_int_equal(words, 5);
 	assert_true(out_lp[3] == 0 && out_src[3] == 3);
@@ -157,14 +157,14 @@ static void test_replaced_and_put_back(void **state)
 	const char *twice = "Ein Mann zahlt vier Dollar um etwas.";
 	int src3[7] = { 0, 1, 2, 3, 3, 4, 5 };
 	float lp3[7] = { -1, -1, -1, -1, -1, -1, -1 };
-	out_len = nmt_place_spans(twice, strlen(twice), lp3, src3, 7, spans, 2, out, out_lp, out_src, &words);
+	out_len = text_place_spans(twice, strlen(twice), lp3, src3, 7, spans, 2, out, out_lp, out_src, &words);
 	assert_memory_equal(out, "Ein Mann zahlt $4.50 um 10:30.", out_len);
 
 	/* ... and the last of them ends the sentence: its full stop stays */
 	const char *last = "Ein Mann zahlt vier Dollar um zehn Uhr.";
 	int src4[8] = { 0, 1, 2, 3, 3, 4, 5, 5 };
 	float lp4[8] = { -1, -1, -1, -1, -1, -1, -1, -1 };
-	out_len = nmt_place_spans(last, strlen(last), lp4, src4, 8, spans, 2, out, out_lp, out_src, &words);
+	out_len = text_place_spans(last, strlen(last), lp4, src4, 8, spans, 2, out, out_lp, out_src, &words);
 	assert_memory_equal(out, "Ein Mann zahlt $4.50 um 10:30.", out_len);
 }
 
@@ -173,15 +173,15 @@ static void test_code_span_words(void **state)
 	(void)state;
 	const char *src = "Run `ls -l /tmp` and wait.";
 	char subst[128];
-	nmt_protected spans[4];
+	text_protected spans[4];
 	int n;
-	size_t len = nmt_protect_source(nmt_split_lang_for(NULL), src, strlen(src), subst, spans, 4, &n);
+	size_t len = text_protect_source(text_split_lang_for(NULL), src, strlen(src), subst, spans, 4, &n);
 	assert_memory_equal(subst, "Run X and wait.", len);
 	assert_int_equal(spans[0].extra_words, 2);
 	/* words after it stand for source words two further on */
-	assert_int_equal(nmt_protected_word(spans, n, 0), 0);
-	assert_int_equal(nmt_protected_word(spans, n, 1), 1);
-	assert_int_equal(nmt_protected_word(spans, n, 2), 4);
+	assert_int_equal(text_protected_word(spans, n, 0), 0);
+	assert_int_equal(text_protected_word(spans, n, 1), 1);
+	assert_int_equal(text_protected_word(spans, n, 2), 4);
 }
 
 int main(void)

@@ -15,10 +15,10 @@
 static const char *split(const char *code, const char *text)
 {
 	static char out[4096];
-	const nmt_split_lang *lang = nmt_split_lang_for(code);
+	const text_split_lang *lang = text_split_lang_for(code);
 	size_t pos = 0, start, end, len = strlen(text), used = 0;
 	out[0] = '\0';
-	while (nmt_split_next(lang, text, len, &pos, &start, &end)) {
+	while (text_split_next(lang, text, len, &pos, &start, &end)) {
 		used += (size_t)snprintf(out + used, sizeof out - used, "%s%.*s", used ? " | " : "", (int)(end - start),
 					 text + start);
 		assert_true(used < sizeof out);
@@ -76,11 +76,11 @@ static void test_prefixes(void **state)
 static void test_placeholders(void **state)
 {
 	(void)state;
-	assert_string_equal(nmt_split_lang_for("en")->placeholder, "something");
-	assert_string_equal(nmt_split_lang_for("de")->placeholder, "etwas");
-	assert_string_equal(nmt_split_lang_for("fr")->placeholder, "cela");
-	assert_string_equal(nmt_split_lang_for("es")->placeholder, "algo");
-	assert_string_equal(nmt_split_lang_for("xx")->placeholder, "X");
+	assert_string_equal(text_split_lang_for("en")->placeholder, "something");
+	assert_string_equal(text_split_lang_for("de")->placeholder, "etwas");
+	assert_string_equal(text_split_lang_for("fr")->placeholder, "cela");
+	assert_string_equal(text_split_lang_for("es")->placeholder, "algo");
+	assert_string_equal(text_split_lang_for("xx")->placeholder, "X");
 }
 
 static void test_initials_and_abbreviations(void **state)
@@ -143,29 +143,29 @@ static void test_language_terminators(void **state)
 	/* a language without a list: the generic rules */
 	assert_split("xx", "Mr. Smith. J. Doe came.", "Mr. | Smith. | J. Doe came.");
 	assert_split(NULL, "A. B c. D", "A. B c. | D");
-	assert_true(nmt_split_lang_for("en") != nmt_split_lang_for(NULL));
+	assert_true(text_split_lang_for("en") != text_split_lang_for(NULL));
 }
 
 static void test_whitespace_and_gaps(void **state)
 {
 	(void)state;
 	const char *text = "  One.\t\tTwo.  \n Three?  ";
-	const nmt_split_lang *lang = nmt_split_lang_for("en");
+	const text_split_lang *lang = text_split_lang_for("en");
 	size_t pos = 0, start, end, len = strlen(text);
 	const char *want[] = { "One.", "Two.", "Three?" };
 	size_t want_start[] = { 2, 8, 16 };
 	for (int k = 0; k < 3; k++) {
-		assert_true(nmt_split_next(lang, text, len, &pos, &start, &end));
+		assert_true(text_split_next(lang, text, len, &pos, &start, &end));
 		assert_int_equal(start, want_start[k]);
 		assert_int_equal(end - start, strlen(want[k]));
 		assert_memory_equal(text + start, want[k], end - start);
 	}
-	assert_false(nmt_split_next(lang, text, len, &pos, &start, &end));
+	assert_false(text_split_next(lang, text, len, &pos, &start, &end));
 	assert_int_equal(pos, len);
 	pos = 0;
-	assert_false(nmt_split_next(lang, " \t ", 3, &pos, &start, &end));
+	assert_false(text_split_next(lang, " \t ", 3, &pos, &start, &end));
 	pos = 0;
-	assert_false(nmt_split_next(lang, "", 0, &pos, &start, &end));
+	assert_false(text_split_next(lang, "", 0, &pos, &start, &end));
 	assert_split("en", "No end here", "No end here");
 }
 
@@ -178,12 +178,12 @@ static void test_any_bytes(void **state)
 	size_t lens[] = { 9, 8, 9, 6, 12 };
 	for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
 		size_t pos = 0, start, end, last = 0;
-		while (nmt_split_next(nmt_split_lang_for("en"), texts[i], lens[i], &pos, &start, &end)) {
+		while (text_split_next(text_split_lang_for("en"), texts[i], lens[i], &pos, &start, &end)) {
 			assert_true(last <= start && start < end && end <= lens[i] && pos == end);
-			assert_false(nmt_split_is_space((unsigned char)texts[i][start]));
-			assert_false(nmt_split_is_space((unsigned char)texts[i][end - 1]));
+			assert_false(text_split_is_space((unsigned char)texts[i][start]));
+			assert_false(text_split_is_space((unsigned char)texts[i][end - 1]));
 			for (size_t j = last; j < start; j++)
-				assert_true(nmt_split_is_space((unsigned char)texts[i][j]));
+				assert_true(text_split_is_space((unsigned char)texts[i][j]));
 			last = end;
 		}
 	}

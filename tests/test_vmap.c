@@ -154,8 +154,8 @@ static void test_packed_shortlists_equal_the_texts(void **state)
 	char err[256];
 	assert_int_equal(pack_vmap(path, VS, VT, &section, &size, err, sizeof err), 0);
 	unlink(path);
-	nmt_vmap v;
-	assert_int_equal(nmt_vmap_open(section, size, VT, &v, err, sizeof err), 0);
+	engine_vmap v;
+	assert_int_equal(engine_vmap_open(section, size, VT, &v, err, sizeof err), 0);
 	/* the redundant targets are gone: the payload (a count per list, then
 	 * the ids) is smaller than the text's ids alone */
 	assert_true(v.n_payload < t.n_ids);
@@ -165,7 +165,7 @@ static void test_packed_shortlists_equal_the_texts(void **state)
 	for (int s = 0; s < 2000; s++) {
 		int len = make_sentence(&t, src);
 		int n_want = text_shortlist(&t, src, len, want);
-		int n = nmt_vmap_shortlist(&v, src, len, EOS, VT, marks, out);
+		int n = engine_vmap_shortlist(&v, src, len, EOS, VT, marks, out);
 		assert_int_equal(n, n_want);
 		for (int k = 0; k < n; k++)
 			assert_true(want[out[k]]);

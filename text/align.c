@@ -7,7 +7,7 @@ static int is_space(char c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
 }
 
-int nmt_piece_words(const spm_model *vocab, spm_scratch *scratch, const int32_t *ids, int n, int encoded_text,
+int text_piece_words(const spm_model *vocab, spm_scratch *scratch, const int32_t *ids, int n, int encoded_text,
 		    int *word_of)
 {
 	/* Piece i covers bytes [end of i - 1, end of i) of the decoding, the
@@ -48,7 +48,7 @@ int nmt_piece_words(const spm_model *vocab, spm_scratch *scratch, const int32_t 
 	return words;
 }
 
-void nmt_align_words(const float *(*att)(const void *ctx, int t), const void *ctx, int n_tgt, const int *tgt_word_of,
+void text_align_words(const float *(*att)(const void *ctx, int t), const void *ctx, int n_tgt, const int *tgt_word_of,
 		     int n_tgt_words, int n_src, const int *src_word_of, int n_src_words, float *sums, int *src_of,
 		     int *tgt_of)
 {

@@ -2,8 +2,8 @@
  * sentence each piece belongs to, and the hard word alignment read off
  * the decoder's attention (the source word each target word attends to
  * most, attention summed over both words' pieces), as Marian prints it. */
-#ifndef NMT_ENGINE_ALIGN_H
-#define NMT_ENGINE_ALIGN_H
+#ifndef TEXT_ALIGN_H
+#define TEXT_ALIGN_H
 #include <stdint.h>
 
 #include "../vocab/spm.h"
@@ -16,7 +16,7 @@
  * replaced, in the word they were in ("cat!" is one word even where "!"
  * is unknown), not for the " ⁇ " it decodes to, spaces and all. Returns
  * the number of words; -1 if memory runs out. */
-int nmt_piece_words(const spm_model *vocab, spm_scratch *scratch, const int32_t *ids, int n, int encoded_text,
+int text_piece_words(const spm_model *vocab, spm_scratch *scratch, const int32_t *ids, int n, int encoded_text,
 		    int *word_of);
 
 /* For each of n_tgt_words target words, the source word it is aligned to,
@@ -26,7 +26,7 @@ int nmt_piece_words(const spm_model *vocab, spm_scratch *scratch, const int32_t 
  * n_src_words floats. Ties go to the earlier word. With tgt_of not NULL,
  * also the other way: each source word's target word with the most of its
  * attention (-1 for a source word no target word attended to). */
-void nmt_align_words(const float *(*att)(const void *ctx, int t), const void *ctx, int n_tgt, const int *tgt_word_of,
+void text_align_words(const float *(*att)(const void *ctx, int t), const void *ctx, int n_tgt, const int *tgt_word_of,
 		     int n_tgt_words, int n_src, const int *src_word_of, int n_src_words, float *sums, int *src_of,
 		     int *tgt_of);
 

@@ -65,7 +65,7 @@ static int is_space(unsigned char b)
 	return b == ' ' || (b >= '\t' && b <= '\r');
 }
 
-void nmt_case_scan(const char *text, size_t len, nmt_case_count *c)
+void text_case_scan(const char *text, size_t len, text_case_count *c)
 {
 	int counted = 0;   /* the current word already counted */
 	for (size_t i = 0, used; i < len; i += used) {
@@ -84,7 +84,7 @@ void nmt_case_scan(const char *text, size_t len, nmt_case_count *c)
 	}
 }
 
-int nmt_case_is_capitals(const nmt_case_count *c)
+int text_case_is_capitals(const text_case_count *c)
 {
 	return c->lower == 0 && c->upper_words >= 2 && c->upper >= 6;
 }
@@ -99,7 +99,7 @@ static int pronoun_i(const char *text, size_t len, size_t i)
 	return starts && ends;
 }
 
-void nmt_case_to_sentence(const char *text, size_t len, char *out)
+void text_case_to_sentence(const char *text, size_t len, char *out)
 {
 	int first = 1;   /* no letter yet */
 	for (size_t i = 0, used; i < len; i += used) {
@@ -113,7 +113,7 @@ void nmt_case_to_sentence(const char *text, size_t len, char *out)
 	}
 }
 
-void nmt_case_to_lower(const char *text, size_t len, char *out)
+void text_case_to_lower(const char *text, size_t len, char *out)
 {
 	for (size_t i = 0, used; i < len; i += used) {
 		unsigned char b = (unsigned char)text[i];
@@ -133,7 +133,7 @@ void nmt_case_to_lower(const char *text, size_t len, char *out)
 	}
 }
 
-void nmt_case_to_upper(const char *text, size_t len, char *out)
+void text_case_to_upper(const char *text, size_t len, char *out)
 {
 	for (size_t i = 0, used; i < len; i += used) {
 		uint32_t c = utf8_decode(text + i, len - i, &used);

@@ -10,37 +10,37 @@
  * length, so a changed text is exactly as long as the original and its
  * words stay where they were; other characters and invalid bytes are
  * copied. */
-#ifndef NMT_TEXT_CASE_H
-#define NMT_TEXT_CASE_H
+#ifndef TEXT_CASE_H
+#define TEXT_CASE_H
 #include <stddef.h>
 
-/* What nmt_case_scan has seen of a text so far. */
+/* What text_case_scan has seen of a text so far. */
 typedef struct {
 	int lower;          /* small letters */
 	int upper;          /* capitals */
 	int upper_words;    /* words that hold a capital */
-} nmt_case_count;
+} text_case_count;
 
 /* Add text[0..len)'s letters and words to *c (zeroed before the first
  * call; a text may be scanned in pieces, such as the stretches between
  * protected spans). */
-void nmt_case_scan(const char *text, size_t len, nmt_case_count *c);
+void text_case_scan(const char *text, size_t len, text_case_count *c);
 
 /* Whether what *c counted is written in capitals: no small letter, and at
  * least two words and six letters in capitals (so that an acronym or two,
  * "USA" or "UN UK", are not). */
-int nmt_case_is_capitals(const nmt_case_count *c);
+int text_case_is_capitals(const text_case_count *c);
 
 /* text[0..len) in sentence case into out[0..len): every letter small
  * except the first letter of the text and the word "I" (English's
  * pronoun, also before an apostrophe: "I'M" -> "I'm"). */
-void nmt_case_to_sentence(const char *text, size_t len, char *out);
+void text_case_to_sentence(const char *text, size_t len, char *out);
 
 /* text[0..len) with every letter small into out[0..len) (the same
  * length: a capital whose small letter is longer stays as it is). */
-void nmt_case_to_lower(const char *text, size_t len, char *out);
+void text_case_to_lower(const char *text, size_t len, char *out);
 
 /* text[0..len) in capitals into out[0..len): "ß" becomes "SS". */
-void nmt_case_to_upper(const char *text, size_t len, char *out);
+void text_case_to_upper(const char *text, size_t len, char *out);
 
 #endif

@@ -5,7 +5,7 @@
 
 #include "case.h"
 
-struct nmt_cases {
+struct text_cases {
 	int n;
 	int32_t *class_of;   /* [n] */
 	int32_t *next;       /* [n] */
@@ -39,7 +39,7 @@ static int lower_all(const spm_model *v, int n, lowered *lo)
 		lo->off[id] = total;
 		lo->len[id] = p ? len : 0;
 		if (p)
-			nmt_case_to_lower(p, len, lo->bytes + total);
+			text_case_to_lower(p, len, lo->bytes + total);
 		total += lo->len[id];
 	}
 	return 0;
@@ -60,7 +60,7 @@ static int same_text(const lowered *lo, int32_t a, int32_t b)
 
 /* Each piece joins the class of the first piece with its lowered text: an
  * open-addressing table of first pieces, twice the vocabulary's size. */
-static int join_classes(const spm_model *v, const lowered *lo, nmt_cases *c)
+static int join_classes(const spm_model *v, const lowered *lo, text_cases *c)
 {
 	size_t size = 16;
 	while (size < 2 * (size_t)c->n)
@@ -90,9 +90,9 @@ static int join_classes(const spm_model *v, const lowered *lo, nmt_cases *c)
 	return 0;
 }
 
-int nmt_cases_build(const spm_model *vocab, nmt_cases **out)
+int text_cases_build(const spm_model *vocab, text_cases **out)
 {
-	nmt_cases *c = calloc(1, sizeof *c);
+	text_cases *c = calloc(1, sizeof *c);
 	lowered lo = { 0 };
 	int rc = -1;
 
@@ -108,14 +108,14 @@ int nmt_cases_build(const spm_model *vocab, nmt_cases **out)
 	free(lo.off);
 	free(lo.len);
 	if (rc != 0) {
-		nmt_cases_free(c);
+		text_cases_free(c);
 		return -1;
 	}
 	*out = c;
 	return 0;
 }
 
-void nmt_cases_free(nmt_cases *c)
+void text_cases_free(text_cases *c)
 {
 	if (!c)
 		return;
@@ -124,12 +124,12 @@ void nmt_cases_free(nmt_cases *c)
 	free(c);
 }
 
-int32_t nmt_cases_class(const nmt_cases *c, int32_t id)
+int32_t text_cases_class(const text_cases *c, int32_t id)
 {
 	return id >= 0 && id < c->n ? c->class_of[id] : id;
 }
 
-int32_t nmt_cases_next(const nmt_cases *c, int32_t id)
+int32_t text_cases_next(const text_cases *c, int32_t id)
 {
 	return id >= 0 && id < c->n ? c->next[id] : id;
 }

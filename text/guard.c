@@ -11,7 +11,7 @@ static int is_control(const spm_model *v, int32_t id)
 	return id == spm_bos_id(v) || id == spm_eos_id(v) || id == spm_unk_id(v) || id == spm_pad_id(v);
 }
 
-void nmt_guard_head(const spm_model *vocab, int32_t id, nmt_piece_head *h)
+void text_guard_head(const spm_model *vocab, int32_t id, text_piece_head *h)
 {
 	size_t len, used;
 	const char *p = spm_piece(vocab, id, &len);
@@ -24,23 +24,23 @@ void nmt_guard_head(const spm_model *vocab, int32_t id, nmt_piece_head *h)
 	if (c == WORD_MARK)
 		return;
 	h->starts_word = 0;
-	for (size_t i = 0; i < len && h->len < NMT_GUARD_UNIT; i += used) {
+	for (size_t i = 0; i < len && h->len < TEXT_GUARD_UNIT; i += used) {
 		c = utf8_decode(p + i, len - i, &used);
 		h->cp[h->len++] = c;
 	}
 }
 
 /* Whether a[0..n) and b[0..n) are the same pieces but for case. */
-static int same_but_case(const nmt_cases *c, const int32_t *a, const int32_t *b, int n)
+static int same_but_case(const text_cases *c, const int32_t *a, const int32_t *b, int n)
 {
 	for (int i = 0; i < n; i++)
-		if (nmt_cases_class(c, a[i]) != nmt_cases_class(c, b[i]))
+		if (text_cases_class(c, a[i]) != text_cases_class(c, b[i]))
 			return 0;
 	return 1;
 }
 
 /* The most copies in a row of any p-gram of ids[0..n), case aside. */
-static int longest_run(const nmt_cases *c, const int32_t *ids, int n, int p)
+static int longest_run(const text_cases *c, const int32_t *ids, int n, int p)
 {
 	int best = 1;
 	for (int i = 0; i + 2 * p <= n; i++) {
@@ -69,7 +69,7 @@ static int unit_copies(const uint32_t *cp, int n, int L)
 }
 
 /* Whether the text of pieces ids[0..n) has a word in which a unit of
- * 1..NMT_GUARD_UNIT letters comes more than NMT_GUARD_UNIT_COPIES times
+ * 1..TEXT_GUARD_UNIT letters comes more than TEXT_GUARD_UNIT_COPIES times
  * in a row. */
 static int has_letter_loop(const spm_model *vocab, const int32_t *ids, int n)
 {
@@ -85,63 +85,63 @@ static int has_letter_loop(const spm_model *vocab, const int32_t *ids, int n)
 			if (c == WORD_MARK)
 				continue;
 			word[w++] = c;
-			for (int L = 1; L <= NMT_GUARD_UNIT; L++)
-				if (unit_copies(word, w, L) > NMT_GUARD_UNIT_COPIES)
+			for (int L = 1; L <= TEXT_GUARD_UNIT; L++)
+				if (unit_copies(word, w, L) > TEXT_GUARD_UNIT_COPIES)
 					return 1;
 		}
 	}
 	return 0;
 }
 
-/* The most times any NMT_GUARD_NGRAM-gram comes in ids[0..n), case aside. */
-static int most_ngram_copies(const nmt_cases *c, const int32_t *ids, int n)
+/* The most times any TEXT_GUARD_NGRAM-gram comes in ids[0..n), case aside. */
+static int most_ngram_copies(const text_cases *c, const int32_t *ids, int n)
 {
 	int best = 0;
-	for (int i = 0; i + NMT_GUARD_NGRAM <= n && best < n; i++) {
+	for (int i = 0; i + TEXT_GUARD_NGRAM <= n && best < n; i++) {
 		int k = 0;
-		for (int j = i; j + NMT_GUARD_NGRAM <= n; j++)
-			k += same_but_case(c, ids + i, ids + j, NMT_GUARD_NGRAM);
+		for (int j = i; j + TEXT_GUARD_NGRAM <= n; j++)
+			k += same_but_case(c, ids + i, ids + j, TEXT_GUARD_NGRAM);
 		if (k > best)
 			best = k;
 	}
 	return best;
 }
 
-void nmt_guard_limits_of(const spm_model *src_vocab, const nmt_cases *src_cases, const int32_t *src, int n,
-			 nmt_guard_limits *lim)
+void text_guard_limits_of(const spm_model *src_vocab, const text_cases *src_cases, const int32_t *src, int n,
+			 text_guard_limits *lim)
 {
-	int ngram = most_ngram_copies(src_cases, src, n < NMT_GUARD_WINDOW ? n : NMT_GUARD_WINDOW);
-	lim->ngram_copies = ngram > NMT_GUARD_COPIES ? ngram : NMT_GUARD_COPIES;
-	for (int p = 1; p <= NMT_GUARD_PERIOD; p++) {
+	int ngram = most_ngram_copies(src_cases, src, n < TEXT_GUARD_WINDOW ? n : TEXT_GUARD_WINDOW);
+	lim->ngram_copies = ngram > TEXT_GUARD_COPIES ? ngram : TEXT_GUARD_COPIES;
+	for (int p = 1; p <= TEXT_GUARD_PERIOD; p++) {
 		int run = longest_run(src_cases, src, n, p);
-		lim->copies[p] = run > NMT_GUARD_COPIES ? run : NMT_GUARD_COPIES;
+		lim->copies[p] = run > TEXT_GUARD_COPIES ? run : TEXT_GUARD_COPIES;
 	}
 	lim->copies[0] = 0;
 	lim->letters = !has_letter_loop(src_vocab, src, n);
 }
 
-int nmt_guard_window(const nmt_guard_limits *lim)
+int text_guard_window(const text_guard_limits *lim)
 {
 	(void)lim;   /* the n-gram rule looks at the whole window */
-	return NMT_GUARD_WINDOW;
+	return TEXT_GUARD_WINDOW;
 }
 
-static void block_id(nmt_guard_row *g, int32_t id)
+static void block_id(text_guard_row *g, int32_t id)
 {
 	for (int k = 0; k < g->n_ids; k++)
 		if (g->ids[k] == id)
 			return;
-	if (g->n_ids < NMT_GUARD_IDS)
+	if (g->n_ids < TEXT_GUARD_IDS)
 		g->ids[g->n_ids++] = id;
 }
 
 /* Block every piece of case class cls. */
-static void block(const nmt_cases *cases, nmt_guard_row *g, int32_t cls)
+static void block(const text_cases *cases, text_guard_row *g, int32_t cls)
 {
 	int32_t id = cls;
 	do {
 		block_id(g, id);
-		id = nmt_cases_next(cases, id);
+		id = text_cases_next(cases, id);
 	} while (id != cls);
 }
 
@@ -149,10 +149,10 @@ static void block(const nmt_cases *cases, nmt_guard_row *g, int32_t cls)
  * pieces p-periodic, c copies of a p-gram and the start of another (bare
  * word marks left out). hist holds case classes, so "Ein Mann ... ein Mann"
  * is one 2-gram twice, as a reader sees it. */
-static void block_ngrams(const nmt_cases *cases, const nmt_guard_limits *lim, const int32_t *hist, int n,
-			 nmt_guard_row *g)
+static void block_ngrams(const text_cases *cases, const text_guard_limits *lim, const int32_t *hist, int n,
+			 text_guard_row *g)
 {
-	for (int p = 1; p <= NMT_GUARD_PERIOD; p++) {
+	for (int p = 1; p <= TEXT_GUARD_PERIOD; p++) {
 		int need = (lim->copies[p] + 1) * p - 1;   /* pieces of history the rule looks at */
 		if (need > n)
 			continue;
@@ -163,10 +163,10 @@ static void block_ngrams(const nmt_cases *cases, const nmt_guard_limits *lim, co
 			continue;
 		block(cases, g, hist[n - p]);
 	}
-	/* and the NMT_GUARD_NGRAM-grams ending in the next piece: after each
-	 * earlier occurrence of hist's last NMT_GUARD_NGRAM - 1 pieces, what
+	/* and the TEXT_GUARD_NGRAM-grams ending in the next piece: after each
+	 * earlier occurrence of hist's last TEXT_GUARD_NGRAM - 1 pieces, what
 	 * followed may not follow again once it has ngram_copies times */
-	const int H = NMT_GUARD_NGRAM - 1;
+	const int H = TEXT_GUARD_NGRAM - 1;
 	if (n < H)
 		return;
 	for (int i = 0; i + H < n; i++) {
@@ -182,11 +182,11 @@ static void block_ngrams(const nmt_cases *cases, const nmt_guard_limits *lim, co
 }
 
 /* The letter rule: the letters of the word the hypothesis ends in (at most
- * NMT_GUARD_UNIT x NMT_GUARD_UNIT_COPIES of them), and each unit that ends
- * it NMT_GUARD_UNIT_COPIES times. */
-static void block_letter_units(const spm_model *vocab, const int32_t *hist, int n, nmt_guard_row *g)
+ * TEXT_GUARD_UNIT x TEXT_GUARD_UNIT_COPIES of them), and each unit that ends
+ * it TEXT_GUARD_UNIT_COPIES times. */
+static void block_letter_units(const spm_model *vocab, const int32_t *hist, int n, text_guard_row *g)
 {
-	enum { MOST = NMT_GUARD_UNIT * NMT_GUARD_UNIT_COPIES };
+	enum { MOST = TEXT_GUARD_UNIT * TEXT_GUARD_UNIT_COPIES };
 	uint32_t tail[MOST];   /* filled from the end */
 	int got = 0, word_start = 0;
 	for (int i = n - 1; i >= 0 && got < MOST && !word_start; i--) {
@@ -207,8 +207,8 @@ static void block_letter_units(const spm_model *vocab, const int32_t *hist, int 
 			tail[MOST - 1 - got++] = cps[j];
 	}
 	const uint32_t *word = tail + MOST - got;
-	for (int L = 1; L <= NMT_GUARD_UNIT; L++)
-		if (unit_copies(word, got, L) >= NMT_GUARD_UNIT_COPIES) {
+	for (int L = 1; L <= TEXT_GUARD_UNIT; L++)
+		if (unit_copies(word, got, L) >= TEXT_GUARD_UNIT_COPIES) {
 			memcpy(g->unit[g->n_units], word + got - L, (size_t)L * sizeof *word);
 			g->unit_len[g->n_units++] = (int8_t)L;
 		}
@@ -223,14 +223,14 @@ static int bare_space(const spm_model *vocab, int32_t id)
 	return p && len == 3 && memcmp(p, "\xe2\x96\x81", 3) == 0;
 }
 
-void nmt_guard_row_build(const spm_model *tgt_vocab, const nmt_cases *tgt_cases, const nmt_guard_limits *lim,
-			 const int32_t *hist, int n, nmt_guard_row *g)
+void text_guard_row_build(const spm_model *tgt_vocab, const text_cases *tgt_cases, const text_guard_limits *lim,
+			 const int32_t *hist, int n, text_guard_row *g)
 {
-	int32_t classes[NMT_GUARD_WINDOW];
+	int32_t classes[TEXT_GUARD_WINDOW];
 	int m = 0;
-	for (int i = 0; i < n && m < NMT_GUARD_WINDOW; i++)
+	for (int i = 0; i < n && m < TEXT_GUARD_WINDOW; i++)
 		if (!bare_space(tgt_vocab, hist[i]))
-			classes[m++] = nmt_cases_class(tgt_cases, hist[i]);
+			classes[m++] = text_cases_class(tgt_cases, hist[i]);
 	g->n_ids = 0;
 	g->n_units = 0;
 	block_ngrams(tgt_cases, lim, classes, m, g);
@@ -238,19 +238,19 @@ void nmt_guard_row_build(const spm_model *tgt_vocab, const nmt_cases *tgt_cases,
 		block_letter_units(tgt_vocab, hist, n, g);
 }
 
-int nmt_guard_violated(const spm_model *tgt_vocab, const nmt_cases *tgt_cases, const nmt_guard_limits *lim,
+int text_guard_violated(const spm_model *tgt_vocab, const text_cases *tgt_cases, const text_guard_limits *lim,
 		       const int32_t *ids, int n)
 {
-	int w = nmt_guard_window(lim);
+	int w = text_guard_window(lim);
 	for (int t = 1; t < n; t++) {
 		int from = t > w ? t - w : 0;
-		nmt_guard_row g;
-		nmt_piece_head h;
-		nmt_guard_row_build(tgt_vocab, tgt_cases, lim, ids + from, t - from, &g);
+		text_guard_row g;
+		text_piece_head h;
+		text_guard_row_build(tgt_vocab, tgt_cases, lim, ids + from, t - from, &g);
 		if (g.n_ids == 0 && g.n_units == 0)
 			continue;
-		nmt_guard_head(tgt_vocab, ids[t], &h);
-		if (nmt_guard_blocks(&g, ids[t], &h))
+		text_guard_head(tgt_vocab, ids[t], &h);
+		if (text_guard_blocks(&g, ids[t], &h))
 			return 1;
 	}
 	return 0;

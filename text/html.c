@@ -135,19 +135,19 @@ static size_t matching_end(const char *html, size_t len, size_t i, const char *n
 	return 0;
 }
 
-static int add_node(nmt_html *h, int kind, int parent, size_t open, size_t open_len)
+static int add_node(text_html *h, int kind, int parent, size_t open, size_t open_len)
 {
-	if (nmt_reserve(&h->nodes, &h->cap_nodes, (size_t)h->n_nodes + 1, sizeof *h->nodes) != 0)
+	if (format_reserve(&h->nodes, &h->cap_nodes, (size_t)h->n_nodes + 1, sizeof *h->nodes) != 0)
 		return -1;
-	h->nodes[h->n_nodes] = (nmt_html_node){ .kind = kind, .parent = parent, .open = open, .open_len = open_len,
+	h->nodes[h->n_nodes] = (text_html_node){ .kind = kind, .parent = parent, .open = open, .open_len = open_len,
 						.text_start = h->text_len, .text_end = h->text_len };
 	return h->n_nodes++;
 }
 
-static int add_text(nmt_html *h, const char *s, size_t n, int node)
+static int add_text(text_html *h, const char *s, size_t n, int node)
 {
-	if (nmt_reserve(&h->text, &h->text_cap, h->text_len + n + 1, 1) != 0 ||
-	    nmt_reserve(&h->text_node, &h->text_node_cap, h->text_len + n + 1, sizeof *h->text_node) != 0)
+	if (format_reserve(&h->text, &h->text_cap, h->text_len + n + 1, 1) != 0 ||
+	    format_reserve(&h->text_node, &h->text_node_cap, h->text_len + n + 1, sizeof *h->text_node) != 0)
 		return -1;
 	memcpy(h->text + h->text_len, s, n);
 	for (size_t i = 0; i < n; i++)
@@ -193,7 +193,7 @@ static size_t char_ref(const char *html, size_t len, size_t i, char out[4], size
 }
 
 /* A tag html[i..e): handled; *next is where parsing goes on. */
-static int tag(nmt_html *h, const char *html, size_t len, size_t i, size_t e, int *depth, size_t *next)
+static int tag(text_html *h, const char *html, size_t len, size_t i, size_t e, int *depth, size_t *next)
 {
 	int top = *depth > 0 ? h->stack[*depth - 1] : -1;
 	int end_tag = html[i + 1] == '/';
@@ -205,10 +205,10 @@ static int tag(nmt_html *h, const char *html, size_t len, size_t i, size_t e, in
 	    add_text(h, " ", 1, top) != 0)
 		return -1;
 	if (n == 0 || (!end_tag && !is_alpha(html[name])))   /* comment, CDATA, <!DOCTYPE>, <?...?> */
-		return add_node(h, NMT_HTML_POINT, top, i, e - i) < 0 ? -1 : 0;
+		return add_node(h, TEXT_HTML_POINT, top, i, e - i) < 0 ? -1 : 0;
 	if (end_tag) {
 		if (top >= 0) {
-			const nmt_html_node *t = &h->nodes[top];
+			const text_html_node *t = &h->nodes[top];
 			size_t tn = 0;
 			while (tn < t->open_len - 1 && (is_alpha(html[t->open + 1 + tn]) ||
 							(html[t->open + 1 + tn] >= '0' && html[t->open + 1 + tn] <= '9')))
@@ -226,25 +226,25 @@ static int tag(nmt_html *h, const char *html, size_t len, size_t i, size_t e, in
 				}
 			}
 		}
-		return add_node(h, NMT_HTML_POINT, top, i, e - i) < 0 ? -1 : 0;   /* a stray end tag */
+		return add_node(h, TEXT_HTML_POINT, top, i, e - i) < 0 ? -1 : 0;   /* a stray end tag */
 	}
 	if (name_in(html + name, n, VERBATIM_ELEMENTS) || says_no_translate(html, i, e)) {
 		size_t end = html[e - 2] == '/' ? 0 : matching_end(html, len, e, html + name, n);
 		if (end > 0) {   /* the whole element, untranslated */
 			*next = end;
-			return add_node(h, NMT_HTML_POINT, top, i, end - i) < 0 ? -1 : 0;
+			return add_node(h, TEXT_HTML_POINT, top, i, end - i) < 0 ? -1 : 0;
 		}
 	}
-	if (html[e - 2] == '/' || name_in(html + name, n, VOID_ELEMENTS) || *depth >= NMT_HTML_MAX_DEPTH)
-		return add_node(h, NMT_HTML_POINT, top, i, e - i) < 0 ? -1 : 0;
-	int node = add_node(h, NMT_HTML_ELEMENT, top, i, e - i);
-	if (node < 0 || nmt_reserve(&h->stack, &h->cap_stack, (size_t)*depth + 1, sizeof *h->stack) != 0)
+	if (html[e - 2] == '/' || name_in(html + name, n, VOID_ELEMENTS) || *depth >= TEXT_HTML_MAX_DEPTH)
+		return add_node(h, TEXT_HTML_POINT, top, i, e - i) < 0 ? -1 : 0;
+	int node = add_node(h, TEXT_HTML_ELEMENT, top, i, e - i);
+	if (node < 0 || format_reserve(&h->stack, &h->cap_stack, (size_t)*depth + 1, sizeof *h->stack) != 0)
 		return -1;
 	h->stack[(*depth)++] = node;
 	return 0;
 }
 
-int nmt_html_parse(nmt_html *h, const char *html, size_t len)
+int text_html_parse(text_html *h, const char *html, size_t len)
 {
 	int depth = 0;
 	h->n_nodes = 0;
@@ -283,7 +283,7 @@ int nmt_html_parse(nmt_html *h, const char *html, size_t len)
 	 * their parent's */
 	while (depth > 0) {
 		int node = h->stack[--depth];
-		h->nodes[node].kind = NMT_HTML_POINT;
+		h->nodes[node].kind = TEXT_HTML_POINT;
 		for (size_t b = h->nodes[node].text_start; b < h->text_len; b++)
 			if (h->text_node[b] == node)
 				h->text_node[b] = h->nodes[node].parent;
@@ -295,7 +295,7 @@ int nmt_html_parse(nmt_html *h, const char *html, size_t len)
 	return 0;
 }
 
-void nmt_html_free(nmt_html *h)
+void text_html_free(text_html *h)
 {
 	free(h->nodes);
 	free(h->text);

@@ -8,7 +8,7 @@
  *  - everything else is a point that keeps its place among its siblings: a
  *    void element (<br>, <img>), a self-closing tag, a comment, CDATA,
  *    <!DOCTYPE>, <?...?>, a stray end tag, a start tag never closed, a start
- *    tag past NMT_HTML_MAX_DEPTH open ones, and, whole and untranslated, an
+ *    tag past TEXT_HTML_MAX_DEPTH open ones, and, whole and untranslated, an
  *    element whose content must not be translated (<code>, <pre>,
  *    <script>, <style>, <textarea>, translate="no");
  *  - a '<' that starts no tag, and a tag without its '>', are text;
@@ -17,24 +17,24 @@
  *    tags are copied from the input as they are).
  * Block elements and <br> separate the words on either side. Time and
  * memory are linear in the line. */
-#ifndef NMT_TEXT_HTML_H
-#define NMT_TEXT_HTML_H
+#ifndef TEXT_HTML_H
+#define TEXT_HTML_H
 #include <stddef.h>
 
-#define NMT_HTML_MAX_DEPTH 256
+#define TEXT_HTML_MAX_DEPTH 256
 
-enum { NMT_HTML_ELEMENT, NMT_HTML_POINT };
+enum { TEXT_HTML_ELEMENT, TEXT_HTML_POINT };
 
 typedef struct {
-	int kind;              /* NMT_HTML_ELEMENT or NMT_HTML_POINT */
+	int kind;              /* TEXT_HTML_ELEMENT or TEXT_HTML_POINT */
 	int parent;            /* the element it is in (an index), -1 at the top */
 	size_t open, open_len; /* its start tag (a point: all of it) in the input */
 	size_t close, close_len;   /* an element's end tag in the input */
 	size_t text_start, text_end;   /* its place in the plain text (a point: where it stands) */
-} nmt_html_node;
+} text_html_node;
 
 typedef struct {
-	nmt_html_node *nodes;  /* in input order */
+	text_html_node *nodes;  /* in input order */
 	int n_nodes;
 	size_t cap_nodes;
 	char *text;            /* the plain text */
@@ -43,12 +43,12 @@ typedef struct {
 	size_t text_node_cap;
 	int *stack;            /* scratch: open elements */
 	size_t cap_stack;
-} nmt_html;
+} text_html;
 
 /* Parse html[0..len) into h (reused from call to call, grown as needed;
  * zero-initialise it first). 0, or -1 when memory runs out. */
-int nmt_html_parse(nmt_html *h, const char *html, size_t len);
+int text_html_parse(text_html *h, const char *html, size_t len);
 
-void nmt_html_free(nmt_html *h);
+void text_html_free(text_html *h);
 
 #endif

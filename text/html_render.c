@@ -10,9 +10,9 @@ static int is_space(char c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
 }
 
-static int put(nmt_html_render_buf *b, const char *s, size_t n)
+static int put(text_html_render_buf *b, const char *s, size_t n)
 {
-	if (nmt_reserve(&b->out, &b->cap, b->len + n + 1, 1) != 0)
+	if (format_reserve(&b->out, &b->cap, b->len + n + 1, 1) != 0)
 		return -1;
 	memcpy(b->out + b->len, s, n);
 	b->len += n;
@@ -21,7 +21,7 @@ static int put(nmt_html_render_buf *b, const char *s, size_t n)
 }
 
 /* A translated word, escaped. */
-static int put_text(nmt_html_render_buf *b, const char *s, size_t n)
+static int put_text(text_html_render_buf *b, const char *s, size_t n)
 {
 	for (size_t i = 0, start = 0; i <= n; i++) {
 		const char *esc = i == n ? NULL : s[i] == '&' ? "&amp;" : s[i] == '<' ? "&lt;" : s[i] == '>' ? "&gt;" : NULL;
@@ -35,10 +35,10 @@ static int put_text(nmt_html_render_buf *b, const char *s, size_t n)
 }
 
 typedef struct {
-	const nmt_html *h;
+	const text_html *h;
 	const char *html;
 	size_t html_len;
-	nmt_html_render_buf *b;
+	text_html_render_buf *b;
 	const char *const *word;   /* the translation's words */
 	const size_t *word_len;
 	int n_words;
@@ -74,10 +74,10 @@ static int children(render *r, int node, int until)
 {
 	int c = node < 0 ? r->first_child[r->h->n_nodes] : r->first_child[node];
 	for (; c >= 0; c = r->next_sibling[c]) {
-		const nmt_html_node *n = &r->h->nodes[c];
+		const text_html_node *n = &r->h->nodes[c];
 		if (words_until(r, r->start[c]) != 0)
 			return -1;
-		if (n->kind == NMT_HTML_POINT) {   /* spaced on either side as in the source */
+		if (n->kind == TEXT_HTML_POINT) {   /* spaced on either side as in the source */
 			int before = n->open > 0 && is_space(r->html[n->open - 1]);
 			size_t next = n->open + n->open_len;
 			int after = next < r->html_len && is_space(r->html[next]);
@@ -98,7 +98,7 @@ static int children(render *r, int node, int until)
 
 /* Word t (of n) in the hulls of the element of source word s and its
  * ancestors. */
-static void widen(const nmt_html *h, const int *word_at, int s, int t, int *start, int *end)
+static void widen(const text_html *h, const int *word_at, int s, int t, int *start, int *end)
 {
 	for (int n = h->text_node[word_at[s]]; n >= 0; n = h->nodes[n].parent) {
 		if (t < start[n])
@@ -108,8 +108,8 @@ static void widen(const nmt_html *h, const int *word_at, int s, int t, int *star
 	}
 }
 
-int nmt_html_render(const nmt_html *h, const char *html, size_t html_len, const char *tr, size_t tr_len,
-		    const int *src_of, int n_words, const int *tgt_of, int n_src, nmt_html_render_buf *b)
+int text_html_render(const text_html *h, const char *html, size_t html_len, const char *tr, size_t tr_len,
+		    const int *src_of, int n_words, const int *tgt_of, int n_src, text_html_render_buf *b)
 {
 	size_t N = (size_t)h->n_nodes, W = (size_t)n_words, T = h->text_len;
 	/* the source words: where each starts, and (filled below) how far
@@ -117,9 +117,9 @@ int nmt_html_render(const nmt_html *h, const char *html, size_t html_len, const 
 	size_t S = 0;
 	for (size_t i = 0; i < T; i++)
 		S += !is_space(h->text[i]) && (i == 0 || is_space(h->text[i - 1]));
-	if (nmt_reserve(&b->ints, &b->cap_ints, 4 * N + 3 + 2 * S + 2, sizeof *b->ints) != 0 ||
-	    nmt_reserve(&b->word, &b->cap_words, W + 1, sizeof *b->word) != 0 ||
-	    nmt_reserve(&b->word_len, &b->cap_word_len, W + 1, sizeof *b->word_len) != 0)
+	if (format_reserve(&b->ints, &b->cap_ints, 4 * N + 3 + 2 * S + 2, sizeof *b->ints) != 0 ||
+	    format_reserve(&b->word, &b->cap_words, W + 1, sizeof *b->word) != 0 ||
+	    format_reserve(&b->word_len, &b->cap_word_len, W + 1, sizeof *b->word_len) != 0)
 		return -1;
 	int *mem = b->ints;
 	int *start = mem, *end = start + N, *first_child = end + N, *next_sibling = first_child + N + 1;
@@ -187,14 +187,14 @@ int nmt_html_render(const nmt_html *h, const char *html, size_t html_len, const 
 		first_child[p] = n;
 	}
 	for (int p = -1; p < (int)N; p++) {
-		if (p >= 0 && h->nodes[p].kind != NMT_HTML_ELEMENT)
+		if (p >= 0 && h->nodes[p].kind != TEXT_HTML_ELEMENT)
 			continue;
 		int lo = p < 0 ? 0 : start[p], hi = p < 0 ? n_words : end[p], at = lo;
 		for (int c = first_child[p < 0 ? (int)N : p]; c >= 0; c = next_sibling[c]) {
 			int a = start[c] < at ? at : start[c] > hi ? hi : start[c];
 			int e = end[c] < a ? a : end[c] > hi ? hi : end[c];
 			start[c] = a;
-			end[c] = h->nodes[c].kind == NMT_HTML_POINT ? a : e;
+			end[c] = h->nodes[c].kind == TEXT_HTML_POINT ? a : e;
 			at = end[c];
 		}
 	}
@@ -203,7 +203,7 @@ int nmt_html_render(const nmt_html *h, const char *html, size_t html_len, const 
 	return put(b, "", 0) | children(&r, -1, n_words);
 }
 
-void nmt_html_render_free(nmt_html_render_buf *b)
+void text_html_render_free(text_html_render_buf *b)
 {
 	free(b->ints);
 	free(b->out);

@@ -8,8 +8,8 @@
  * exactly the input's tags, in the input's order of nesting, well-formed
  * whenever the input is. Translated text is escaped (& < >); tags,
  * attributes and untranslated elements are copied byte for byte. */
-#ifndef NMT_TEXT_HTML_RENDER_H
-#define NMT_TEXT_HTML_RENDER_H
+#ifndef TEXT_HTML_RENDER_H
+#define TEXT_HTML_RENDER_H
 #include <stddef.h>
 
 #include "html.h"
@@ -22,7 +22,7 @@ typedef struct {
 	size_t cap_words, cap_word_len;
 	char *out;           /* the rendered markup, NUL-terminated */
 	size_t len, cap;
-} nmt_html_render_buf;
+} text_html_render_buf;
 
 /* Render h (parsed from html[0..html_len)) around the translation tr[0..tr_len), whose
  * n_words words (split on whitespace) are aligned to source words src_of[]
@@ -31,9 +31,9 @@ typedef struct {
  * none; tgt_of may be NULL): an element encloses the target words either
  * direction aligns with its words. Into b->out[0..b->len). 0, or -1 when
  * memory runs out. */
-int nmt_html_render(const nmt_html *h, const char *html, size_t html_len, const char *tr, size_t tr_len,
-		    const int *src_of, int n_words, const int *tgt_of, int n_src, nmt_html_render_buf *b);
+int text_html_render(const text_html *h, const char *html, size_t html_len, const char *tr, size_t tr_len,
+		    const int *src_of, int n_words, const int *tgt_of, int n_src, text_html_render_buf *b);
 
-void nmt_html_render_free(nmt_html_render_buf *b);
+void text_html_render_free(text_html_render_buf *b);
 
 #endif

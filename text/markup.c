@@ -8,31 +8,31 @@
 #include "html_render.h"
 #include "../format/grow.h"
 
-struct nmt_markup {
-	nmt_html *lines;                      /* [cap] each line parsed */
+struct text_markup {
+	text_html *lines;                      /* [cap] each line parsed */
 	int cap;
 	const char **plain;                   /* [cap] their plain texts */
 	size_t *plain_len;
-	nmt_html_render_buf out[NMT_MAX_BEAM];   /* a line's translations, rendered */
+	text_html_render_buf out[NMT_MAX_BEAM];   /* a line's translations, rendered */
 	int *src_of;                          /* scratch: each target word's source word */
 	size_t cap_src_of;
 	/* the call being run */
-	const nmt_translator *t;
+	const engine_translator *t;
 	const char *const *html;
 	const size_t *html_len;
-	nmt_emit_fn emit;
+	engine_emit_fn emit;
 	void *ctx;
 	int keep_alignment;                   /* the caller asked for alignments */
 };
 
-void nmt_markup_free(nmt_markup *m)
+void text_markup_free(text_markup *m)
 {
 	if (!m)
 		return;
 	for (int i = 0; i < m->cap; i++)
-		nmt_html_free(&m->lines[i]);
+		text_html_free(&m->lines[i]);
 	for (int k = 0; k < NMT_MAX_BEAM; k++)
-		nmt_html_render_free(&m->out[k]);
+		text_html_render_free(&m->out[k]);
 	free(m->lines);
 	free(m->plain);
 	free(m->plain_len);
@@ -40,12 +40,12 @@ void nmt_markup_free(nmt_markup *m)
 	free(m);
 }
 
-static int reserve(nmt_markup *m, int n)
+static int reserve(text_markup *m, int n)
 {
 	if (n <= m->cap)
 		return 0;
-	if (nmt_grow(&m->lines, (size_t)n, sizeof *m->lines) | nmt_grow(&m->plain, (size_t)n, sizeof *m->plain) |
-	    nmt_grow(&m->plain_len, (size_t)n, sizeof *m->plain_len))
+	if (format_grow(&m->lines, (size_t)n, sizeof *m->lines) | format_grow(&m->plain, (size_t)n, sizeof *m->plain) |
+	    format_grow(&m->plain_len, (size_t)n, sizeof *m->plain_len))
 		return -1;
 	memset(m->lines + m->cap, 0, (size_t)(n - m->cap) * sizeof *m->lines);
 	m->cap = n;
@@ -54,11 +54,11 @@ static int reserve(nmt_markup *m, int n)
 
 /* A translation's alignment, "S-T ...", as each target word's source word
  * (-1 for a word without one). */
-static int target_sources(nmt_markup *m, const nmt_translation *tr)
+static int target_sources(text_markup *m, const nmt_translation *tr)
 {
 	size_t n = (size_t)tr->n_words + 1;
 	if (n > m->cap_src_of) {
-		if (nmt_grow(&m->src_of, n, sizeof *m->src_of) != 0)
+		if (format_grow(&m->src_of, n, sizeof *m->src_of) != 0)
 			return -1;
 		m->cap_src_of = n;
 	}
@@ -83,12 +83,12 @@ static int target_sources(nmt_markup *m, const nmt_translation *tr)
 /* The translator's emit for line i: its translations rendered as markup. */
 static int emit_markup(void *ctx, int i, const nmt_translation *tr, int n)
 {
-	nmt_markup *m = ctx;
+	text_markup *m = ctx;
 	nmt_translation out[NMT_MAX_BEAM];
 	for (int k = 0; k < n; k++) {
 		const int *tgt_of;
-		int n_src = nmt_translator_source_targets(m->t, k, &tgt_of);
-		if (target_sources(m, &tr[k]) != 0 || nmt_html_render(&m->lines[i], m->html[i], m->html_len[i], tr[k].text, tr[k].len,
+		int n_src = engine_translator_source_targets(m->t, k, &tgt_of);
+		if (target_sources(m, &tr[k]) != 0 || text_html_render(&m->lines[i], m->html[i], m->html_len[i], tr[k].text, tr[k].len,
 								       m->src_of, tr[k].n_words, tgt_of, n_src, &m->out[k]) != 0)
 			return -1;
 		out[k] = tr[k];
@@ -102,21 +102,21 @@ static int emit_markup(void *ctx, int i, const nmt_translation *tr, int n)
 	return m->emit(m->ctx, i, out, n);
 }
 
-int nmt_markup_batch(nmt_translator *t, nmt_markup **mp, const nmt_search_options *o, const char *const *lines,
-		     const size_t *lens, int n, nmt_emit_fn emit, void *ctx, char *err, size_t errlen)
+int text_markup_batch(engine_translator *t, text_markup **mp, const engine_search_options *o, const char *const *lines,
+		     const size_t *lens, int n, engine_emit_fn emit, void *ctx, char *err, size_t errlen)
 {
 	if (!*mp && !(*mp = calloc(1, sizeof **mp)))
 		goto oom;
-	nmt_markup *m = *mp;
+	text_markup *m = *mp;
 	if (reserve(m, n) != 0)
 		goto oom;
 	for (int i = 0; i < n; i++) {
-		if (nmt_html_parse(&m->lines[i], lines[i], lens[i]) != 0)
+		if (text_html_parse(&m->lines[i], lines[i], lens[i]) != 0)
 			goto oom;
 		m->plain[i] = m->lines[i].text;
 		m->plain_len[i] = m->lines[i].text_len;
 	}
-	nmt_search_options plain = *o;
+	engine_search_options plain = *o;
 	plain.html = 0;
 	plain.attention = 1;   /* the tags follow the alignment */
 	m->t = t;
@@ -125,7 +125,7 @@ int nmt_markup_batch(nmt_translator *t, nmt_markup **mp, const nmt_search_option
 	m->emit = emit;
 	m->ctx = ctx;
 	m->keep_alignment = o->attention;
-	int rc = nmt_translator_batch(t, &plain, m->plain, m->plain_len, n, emit_markup, m, err, errlen);
+	int rc = engine_translator_batch(t, &plain, m->plain, m->plain_len, n, emit_markup, m, err, errlen);
 	if (rc == -1 && err[0] == '\0')
 		snprintf(err, errlen, "out of memory");
 	return rc;

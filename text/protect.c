@@ -19,20 +19,20 @@ static int words_started(const char *s, size_t from, size_t to)
 	return w;
 }
 
-size_t nmt_protect_source(const nmt_split_lang *lang, const char *text, size_t len, char *out, nmt_protected *spans,
+size_t text_protect_source(const text_split_lang *lang, const char *text, size_t len, char *out, text_protected *spans,
 			  int max, int *n)
 {
 	const char *placeholder = lang->placeholder;
 	size_t pos = 0, start, end, done = 0, o = 0, p = strlen(placeholder);
 	int words = 0;   /* in out[0..o), counted as it grows (a sentence may hold many spans) */
 	*n = 0;
-	while (*n < max && nmt_spans_next(text, len, lang->nouns_capitalised, &pos, &start, &end)) {
+	while (*n < max && text_spans_next(text, len, lang->nouns_capitalised, &pos, &start, &end)) {
 		memcpy(out + o, text + done, start - done);
 		words += words_started(out, o, o + (start - done));
 		o += start - done;
 		/* the placeholder's word: words before it, less one if it is glued to the last */
 		int w = words - (o > 0 && !is_space(out[o - 1]));
-		spans[(*n)++] = (nmt_protected){ .text = text + start, .len = end - start, .src_word = w < 0 ? 0 : w,
+		spans[(*n)++] = (text_protected){ .text = text + start, .len = end - start, .src_word = w < 0 ? 0 : w,
 						 .extra_words = words_started(text + start, 0, end - start) - 1 };
 		memcpy(out + o, placeholder, p);
 		words += words_started(out, o, o + p);
@@ -43,7 +43,7 @@ size_t nmt_protect_source(const nmt_split_lang *lang, const char *text, size_t l
 	return o + len - done;
 }
 
-int nmt_protected_word(const nmt_protected *spans, int n_spans, int w)
+int text_protected_word(const text_protected *spans, int n_spans, int w)
 {
 	int orig = w;
 	for (int i = 0; i < n_spans; i++)
@@ -98,8 +98,8 @@ static size_t append_punct(char *out, size_t o, const char *p, size_t n)
 	return o + n;
 }
 
-size_t nmt_place_spans(const char *text, size_t len, const float *lp, const int *src, int n_words,
-		       const nmt_protected *spans, int n_spans, char *out, float *out_lp, int *out_src, int *out_words)
+size_t text_place_spans(const char *text, size_t len, const float *lp, const int *src, int n_words,
+		       const text_protected *spans, int n_spans, char *out, float *out_lp, int *out_src, int *out_words)
 {
 	/* each target word, and where each span goes: replacing a word, or
 	 * after one (-1: first) */

@@ -5,8 +5,8 @@
  * the model aligned none to it, after the target word aligned to the
  * nearest source word before it. Alignment-guided copying, because the
  * default model has never learnt to copy a placeholder (docs/INPUT.md). */
-#ifndef NMT_ENGINE_PROTECT_H
-#define NMT_ENGINE_PROTECT_H
+#ifndef TEXT_PROTECT_H
+#define TEXT_PROTECT_H
 #include <stddef.h>
 
 #include "split.h"
@@ -16,13 +16,13 @@ typedef struct {
 	size_t len;
 	int src_word;       /* its placeholder's word in the sentence as translated */
 	int extra_words;    /* the span's words less one (a `code span` may have several) */
-} nmt_protected;
+} text_protected;
 
 /* text[0..len), in language lang, with each span replaced by the
  * language's placeholder word, into out (room for len + (strlen(placeholder)
  * + 2) x spans + 1 bytes: spans[] are at most that many); the spans into
  * spans[0..*n) (room for max). Returns the substituted length. */
-size_t nmt_protect_source(const nmt_split_lang *lang, const char *text, size_t len, char *out, nmt_protected *spans,
+size_t text_protect_source(const text_split_lang *lang, const char *text, size_t len, char *out, text_protected *spans,
 			  int max, int *n);
 
 /* The translation text[0..len), its n_words words (split on whitespace)
@@ -32,11 +32,11 @@ size_t nmt_protect_source(const nmt_split_lang *lang, const char *text, size_t l
  * words into out_lp[] / out_src[] (room for n_words + the spans' words).
  * A span's words have log-probability 0 and its placeholder's source word.
  * Returns the new length; *out_words gets the new word count. */
-size_t nmt_place_spans(const char *text, size_t len, const float *lp, const int *src, int n_words,
-		       const nmt_protected *spans, int n_spans, char *out, float *out_lp, int *out_src, int *out_words);
+size_t text_place_spans(const char *text, size_t len, const float *lp, const int *src, int n_words,
+		       const text_protected *spans, int n_spans, char *out, float *out_lp, int *out_src, int *out_words);
 
 /* The source word of the sentence before substitution that substituted
  * word w stands for. */
-int nmt_protected_word(const nmt_protected *spans, int n_spans, int w);
+int text_protected_word(const text_protected *spans, int n_spans, int w);
 
 #endif

@@ -8,7 +8,7 @@
 #define MAX_WORDS 8
 #define MAX_BYTES 160   /* a name's quoted text is never longer */
 
-static int is_space(char c) { return nmt_split_is_space((unsigned char)c); }
+static int is_space(char c) { return text_split_is_space((unsigned char)c); }
 
 /* A pair of quotation marks: the opening one and what may close it. */
 typedef struct {
@@ -102,7 +102,7 @@ static int ends_word(const char *text, size_t len, size_t e)
 	return e == len || is_space(text[e]) || (text[e] != '\0' && strchr(".,;:!?)]}-'", text[e]));
 }
 
-size_t nmt_quoted_name(const char *text, size_t len, size_t i, int nouns_capitalised)
+size_t text_quoted_name(const char *text, size_t len, size_t i, int nouns_capitalised)
 {
 	const quote_pair *p = NULL;
 	for (size_t k = 0; k < sizeof pairs / sizeof *pairs && !p; k++)

@@ -5,8 +5,8 @@
  * their two vocabularies spell it in different pieces and the training
  * captions hold too few names to learn the mapping, so they write a
  * letter or a loop of one (docs/INPUT.md). Found by rule, no memory. */
-#ifndef NMT_TEXT_QUOTED_H
-#define NMT_TEXT_QUOTED_H
+#ifndef TEXT_QUOTED_H
+#define TEXT_QUOTED_H
 #include <stddef.h>
 
 /* The end of the quoted name that opens at text[i] (its quotation marks
@@ -20,6 +20,6 @@
  * „El Corazon“ a name). A mark opens only at the start of a word, and the text
  * between the marks is at most 160 bytes. Any bytes are accepted; time is
  * linear in the bytes scanned. */
-size_t nmt_quoted_name(const char *text, size_t len, size_t i, int nouns_capitalised);
+size_t text_quoted_name(const char *text, size_t len, size_t i, int nouns_capitalised);
 
 #endif

@@ -10,9 +10,9 @@ static int starts_word(const spm_model *vocab, int32_t id)
 	return p && len >= 3 && memcmp(p, "\xe2\x96\x81", 3) == 0;
 }
 
-int nmt_segment_length(const spm_model *vocab, const int32_t *ids, int n)
+int text_segment_length(const spm_model *vocab, const int32_t *ids, int n)
 {
-	const int most = NMT_SEGMENT_PIECES, least = NMT_SEGMENT_PIECES / 2;
+	const int most = TEXT_SEGMENT_PIECES, least = TEXT_SEGMENT_PIECES / 2;
 
 	if (n <= most)
 		return n;

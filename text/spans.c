@@ -137,7 +137,7 @@ static int quoted_span(const char *text, size_t len, size_t i, int nouns_capital
 {
 	while (i < len && (text[i] == '(' || text[i] == '['))
 		i++;
-	size_t e = i < len ? nmt_quoted_name(text, len, i, nouns_capitalised) : 0;
+	size_t e = i < len ? text_quoted_name(text, len, i, nouns_capitalised) : 0;
 	if (e == 0)
 		return 0;
 	*start = i;
@@ -145,7 +145,7 @@ static int quoted_span(const char *text, size_t len, size_t i, int nouns_capital
 	return 1;
 }
 
-int nmt_spans_next(const char *text, size_t len, int nouns_capitalised, size_t *pos, size_t *start, size_t *end)
+int text_spans_next(const char *text, size_t len, int nouns_capitalised, size_t *pos, size_t *start, size_t *end)
 {
 	size_t i = *pos;
 	while (i < len) {

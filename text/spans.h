@@ -6,8 +6,8 @@
  * The translator replaces each with a placeholder word before translating
  * and puts it back, verbatim, where the alignment says its placeholder went
  * (docs/INPUT.md). */
-#ifndef NMT_TEXT_SPANS_H
-#define NMT_TEXT_SPANS_H
+#ifndef TEXT_SPANS_H
+#define TEXT_SPANS_H
 #include <stddef.h>
 
 /* The next protected span of text[*pos..len) as text[*start..*end), *pos
@@ -15,6 +15,6 @@
  * language capitalises its nouns (text/split.h), so one capitalised word
  * in quotes is no name (text/quoted.h). Any bytes are accepted; time is
  * linear in the bytes scanned. */
-int nmt_spans_next(const char *text, size_t len, int nouns_capitalised, size_t *pos, size_t *start, size_t *end);
+int text_spans_next(const char *text, size_t len, int nouns_capitalised, size_t *pos, size_t *start, size_t *end);
 
 #endif

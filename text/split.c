@@ -4,7 +4,7 @@
 
 #include "../common/utf8.h"
 
-int nmt_split_is_space(unsigned char c)
+int text_split_is_space(unsigned char c)
 {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
 }
@@ -27,7 +27,7 @@ static int is_opener(uint32_t c)
 }
 
 /* The length of the terminator at text[i] (one of lang's), or 0. */
-static size_t terminator_at(const nmt_split_lang *lang, const char *text, size_t i, size_t len)
+static size_t terminator_at(const text_split_lang *lang, const char *text, size_t i, size_t len)
 {
 	for (const char *t = lang->terminators; *t;) {
 		size_t n = utf8_length((unsigned char)*t);
@@ -158,15 +158,15 @@ static int all_capitals(const char *text, size_t i, size_t len)
 /* Whether the word before text[w] (after whitespace, not before `from`)
  * is a numeric prefix with its period, "Nr.": a number after it is an
  * identifier ("S. 3."), not an ordinal. */
-static int after_numeric_prefix(const nmt_split_lang *lang, const char *text, size_t from, size_t w)
+static int after_numeric_prefix(const text_split_lang *lang, const char *text, size_t from, size_t w)
 {
 	size_t e = w;
-	while (e > from && nmt_split_is_space((unsigned char)text[e - 1]))
+	while (e > from && text_split_is_space((unsigned char)text[e - 1]))
 		e--;
 	if (e == w || e == from || text[e - 1] != '.')
 		return 0;
 	size_t b = e - 1;
-	while (b > from && !nmt_split_is_space((unsigned char)text[b - 1]))
+	while (b > from && !text_split_is_space((unsigned char)text[b - 1]))
 		b--;
 	return in_list(lang->numeric_prefixes, text + b, e - 1 - b);
 }
@@ -174,11 +174,11 @@ static int after_numeric_prefix(const nmt_split_lang *lang, const char *text, si
 /* Whether a lone "." at text[dot], ending the word that starts after the
  * whitespace before it (not before `from`), is an abbreviation's, given
  * that the next sentence would start at text[next]. */
-static int abbreviation_period(const nmt_split_lang *lang, const char *text, size_t from, size_t dot,
+static int abbreviation_period(const text_split_lang *lang, const char *text, size_t from, size_t dot,
 			       size_t next, size_t len)
 {
 	size_t w = dot;
-	while (w > from && !nmt_split_is_space((unsigned char)text[w - 1]))
+	while (w > from && !text_split_is_space((unsigned char)text[w - 1]))
 		w--;
 	w = skip_while(text, w, dot, is_opener_cp);
 	const char *word = text + w;
@@ -201,7 +201,7 @@ static int abbreviation_period(const nmt_split_lang *lang, const char *text, siz
 /* Whether the sentence that started at `from` ends after the terminators
  * text[term..term_end) and the closers up to `closed`, the next
  * non-whitespace character being text[next] (next < len). */
-static int sentence_ends(const nmt_split_lang *lang, const char *text, size_t from, size_t term,
+static int sentence_ends(const text_split_lang *lang, const char *text, size_t from, size_t term,
 			 size_t term_end, size_t closed, size_t next, size_t len)
 {
 	size_t first = skip_while(text, next, len, is_opener_cp), used, used2;
@@ -224,14 +224,14 @@ static size_t word_end(const char *text, size_t i, size_t len)
  * character before the whitespace a small letter, and the starter is
  * followed by a space and a word not on the unmarked_not_before list
  * (and a small one, where nouns are not capitalised). */
-static int unmarked_start(const nmt_split_lang *lang, const char *text, size_t from, size_t i, size_t len)
+static int unmarked_start(const text_split_lang *lang, const char *text, size_t from, size_t i, size_t len)
 {
-	if (!lang->unmarked_starters || i < from + 2 || !nmt_split_is_space((unsigned char)text[i - 1]))
+	if (!lang->unmarked_starters || i < from + 2 || !text_split_is_space((unsigned char)text[i - 1]))
 		return 0;
 	size_t w = word_end(text, i, len), b = i - 1, used;
 	if (w == i || w >= len || text[w] != ' ' || !on_line(lang->unmarked_starters, 0, text + i, w - i))
 		return 0;
-	while (b > from && nmt_split_is_space((unsigned char)text[b - 1]))
+	while (b > from && text_split_is_space((unsigned char)text[b - 1]))
 		b--;
 	size_t c = b - 1;   /* the lead byte of the character before the whitespace */
 	while (c > from && ((unsigned char)text[c] & 0xC0) == 0x80)
@@ -244,11 +244,11 @@ static int unmarked_start(const nmt_split_lang *lang, const char *text, size_t f
 	return lang->nouns_capitalised || utf8_is_lower(utf8_decode(text + w + 1, len - w - 1, &used));
 }
 
-int nmt_split_next(const nmt_split_lang *lang, const char *text, size_t len, size_t *pos, size_t *start,
+int text_split_next(const text_split_lang *lang, const char *text, size_t len, size_t *pos, size_t *start,
 		   size_t *end)
 {
 	size_t i = *pos;
-	while (i < len && nmt_split_is_space((unsigned char)text[i]))
+	while (i < len && text_split_is_space((unsigned char)text[i]))
 		i++;
 	if (i == len) {
 		*pos = len;
@@ -260,7 +260,7 @@ int nmt_split_next(const nmt_split_lang *lang, const char *text, size_t len, siz
 		if (t == 0) {
 			if (unmarked_start(lang, text, *start, i, len)) {
 				size_t e = i;
-				while (nmt_split_is_space((unsigned char)text[e - 1]))
+				while (text_split_is_space((unsigned char)text[e - 1]))
 					e--;
 				*end = *pos = e;
 				return 1;
@@ -273,7 +273,7 @@ int nmt_split_next(const nmt_split_lang *lang, const char *text, size_t len, siz
 			term_end += n;
 		size_t closed = skip_while(text, term_end, len, is_closer);
 		size_t next = closed;
-		while (next < len && nmt_split_is_space((unsigned char)text[next]))
+		while (next < len && text_split_is_space((unsigned char)text[next]))
 			next++;
 		if (next == closed || next == len) {   /* inside a token, or the text's end */
 			i = closed > term_end ? closed : term_end;
@@ -286,7 +286,7 @@ int nmt_split_next(const nmt_split_lang *lang, const char *text, size_t len, siz
 		i = next;
 	}
 	size_t e = len;
-	while (e > *start && nmt_split_is_space((unsigned char)text[e - 1]))
+	while (e > *start && text_split_is_space((unsigned char)text[e - 1]))
 		e--;
 	*end = *pos = e;
 	return 1;

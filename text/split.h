@@ -19,8 +19,8 @@
  * unmarked starters (a capitalised "The", "Two", "Der" after a small
  * letter): text joined from lines that had no final period. 
  * The per-language lists are data (split_langs.c), not code. */
-#ifndef NMT_TEXT_SPLIT_H
-#define NMT_TEXT_SPLIT_H
+#ifndef TEXT_SPLIT_H
+#define TEXT_SPLIT_H
 #include <stddef.h>
 
 typedef struct {
@@ -49,23 +49,23 @@ typedef struct {
 	 * translated (text/protect.h): one the model translates as a word of
 	 * its own */
 	const char *placeholder;
-} nmt_split_lang;
+} text_split_lang;
 
 /* The rules for language `code` (an ISO 639-1 code, as a model's src_lang
  * metadata holds it), or the generic ones (". ! ? …", initials and dotted
  * abbreviations, no word lists) for a language without a list or NULL.
  * Never NULL; the data is static and immutable. */
-const nmt_split_lang *nmt_split_lang_for(const char *code);
+const text_split_lang *text_split_lang_for(const char *code);
 
 /* Whether c is whitespace between sentences (ASCII space, tab, CR, LF, VT, FF). */
-int nmt_split_is_space(unsigned char c);
+int text_split_is_space(unsigned char c);
 
 /* The next sentence of text[*pos..len): skips whitespace, sets
  * text[*start..*end) to the sentence (no whitespace at either end) and
  * moves *pos to its end. Returns 0, leaving *pos at len, when only
  * whitespace remains. Any bytes are accepted (invalid UTF-8 is text like
  * any other); time is linear in the bytes scanned. */
-int nmt_split_next(const nmt_split_lang *lang, const char *text, size_t len, size_t *pos, size_t *start,
+int text_split_next(const text_split_lang *lang, const char *text, size_t len, size_t *pos, size_t *start,
 		   size_t *end);
 
 #endif

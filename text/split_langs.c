@@ -11,7 +11,7 @@
 
 #define STANDARD_TERMINATORS ".!?\xe2\x80\xa6"   /* . ! ? … */
 
-static const nmt_split_lang langs[] = {
+static const text_split_lang langs[] = {
 	{
 		.code = "en",
 		.terminators = STANDARD_TERMINATORS,
@@ -106,9 +106,9 @@ static const nmt_split_lang langs[] = {
 	},
 };
 
-static const nmt_split_lang generic = { .code = "", .terminators = STANDARD_TERMINATORS, .placeholder = "X" };
+static const text_split_lang generic = { .code = "", .terminators = STANDARD_TERMINATORS, .placeholder = "X" };
 
-const nmt_split_lang *nmt_split_lang_for(const char *code)
+const text_split_lang *text_split_lang_for(const char *code)
 {
 	if (code)
 		for (size_t i = 0; i < sizeof langs / sizeof *langs; i++)

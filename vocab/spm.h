@@ -8,26 +8,24 @@
  *     spm_encode()/spm_decode() then reproduce spm_encode/spm_decode
  *     (SentencePiece 0.1.97) exactly.
  * No global state: everything mutable lives in an explicit per-thread spm_scratch. */
-#ifndef NMT_SPM_H
-#define NMT_SPM_H
+#ifndef VOCAB_SPM_H
+#define VOCAB_SPM_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-typedef struct spm_model spm_model;     /* immutable after spm_open; shareable across threads */
+typedef struct spm_model spm_model;	/* immutable after spm_open; shareable across threads */
 typedef struct spm_scratch spm_scratch; /* per-thread working memory, reused across calls */
 
 /* Parse a SentencePiece .model and produce a blob for spm_open. *out is malloc'd.
  * Returns 0, or -1 with a one-line reason in err (e.g. "unsupported model type WORD"). */
-int spm_pack(const uint8_t *model_proto, size_t len, uint8_t **out, size_t *out_len,
-             char *err, size_t errlen);
+int spm_pack(const uint8_t *model_proto, size_t len, uint8_t **out, size_t *out_len, char *err, size_t errlen);
 
 /* The same for a vocabulary only ever decoded (a translation model's target
  * side): the blob leaves out the piece lookup table and the normalizer, so
  * spm_decode and the accessors work, spm_encode/spm_normalize_text fail and
  * spm_piece_to_id finds nothing. */
-int spm_pack_decoder(const uint8_t *model_proto, size_t len, uint8_t **out, size_t *out_len,
-                     char *err, size_t errlen);
+int spm_pack_decoder(const uint8_t *model_proto, size_t len, uint8_t **out, size_t *out_len, char *err, size_t errlen);
 
 /* Validate a blob (every offset, size, count, piece and table entry) and wrap it without
  * copying. The blob must outlive the model. Returns 0, or -1 with a reason in err
@@ -52,16 +50,14 @@ void spm_scratch_free(spm_scratch *s);
 /* Encode one line (no newline) of arbitrary bytes. *ids points into the scratch and stays
  * valid until its next use. Returns 0, or -1 (out of memory / input over 256 MiB / a
  * decode-only blob). */
-int spm_encode(const spm_model *m, spm_scratch *s, const char *text, size_t len,
-               const int32_t **ids, size_t *n_ids);
+int spm_encode(const spm_model *m, spm_scratch *s, const char *text, size_t len, const int32_t **ids, size_t *n_ids);
 
 /* Decode ids (without BOS/EOS; control ids decode to nothing) like spm_decode.
  * *text points into the scratch, NUL-terminated. Returns -1 on an out-of-range id. */
-int spm_decode(const spm_model *m, spm_scratch *s, const int32_t *ids, size_t n,
-               const char **text, size_t *len);
+int spm_decode(const spm_model *m, spm_scratch *s, const int32_t *ids, size_t n, const char **text, size_t *len);
 
 /* Debugging aid: the normalized form of a line (what the segmenter sees; U+2581 for spaces). */
-int spm_normalize_text(const spm_model *m, spm_scratch *s, const char *text, size_t len,
-                       const char **out, size_t *out_len);
+int spm_normalize_text(const spm_model *m, spm_scratch *s, const char *text, size_t len, const char **out,
+		       size_t *out_len);
 
 #endif

@@ -2,17 +2,17 @@
 
 #include <stdio.h>
 
-static void add(nmt_tensor_spec *out, int *n, const char *name, const char *suffix, int rows, int cols,
+static void add(gru_tensor_spec *out, int *n, const char *name, const char *suffix, int rows, int cols,
 		int is_vector)
 {
-	nmt_tensor_spec *t = &out[(*n)++];
+	gru_tensor_spec *t = &out[(*n)++];
 	snprintf(t->name, sizeof t->name, "%s%s", name, suffix);
 	t->rows = rows;
 	t->cols = cols;
 	t->is_vector = is_vector;
 }
 
-static void add_gru(nmt_tensor_spec *out, int *n, const char *prefix, const char *suffix, int in, int h)
+static void add_gru(gru_tensor_spec *out, int *n, const char *prefix, const char *suffix, int in, int h)
 {
 	char name[24];
 	snprintf(name, sizeof name, "%s.weight_ih", prefix);
@@ -25,13 +25,13 @@ static void add_gru(nmt_tensor_spec *out, int *n, const char *prefix, const char
 	add(out, n, name, suffix, 1, 3 * h, 1);
 }
 
-int nmt_arch_tensors(const nmt_dims *d, nmt_tensor_spec *out)
+int gru_arch_tensors(const engine_dims *d, gru_tensor_spec *out)
 {
 	int n = 0, ctx = 2 * d->enc_hidden;
 
 	add(out, &n, "src_emb.weight", "", d->src_vocab, d->emb, 0);
 	add(out, &n, "tgt_emb.weight", "", d->tgt_vocab, d->emb, 0);
-	for (int l = 0; l < d->enc_layers && l < NMT_MAX_ENC_LAYERS; l++)
+	for (int l = 0; l < d->enc_layers && l < GRU_MAX_ENC_LAYERS; l++)
 		for (int dir = 0; dir < 2; dir++) {
 			char suffix[16];
 			snprintf(suffix, sizeof suffix, "_l%d%s", l, dir ? "_reverse" : "");

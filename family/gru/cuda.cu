@@ -1,6 +1,6 @@
 /* The CUDA path (cuda.h): encoder.c and decoder.c, operation for operation,
  * on the GPU. What one element of an operation computes is the CPU's own
- * code, compiled for the device (NMT_HD: vecmath.h's exp/sigmoid/tanh,
+ * code, compiled for the device (QUANT_HD: vecmath.h's exp/sigmoid/tanh,
  * ew_body.h's GRU cell, activation quantizer, max, sum and log-normalizer,
  * qlayout.h's weight layout, topk.h's k-best list; -fmad=false as the CPU
  * build's -ffp-contract=off), and the products keep the CPU kernels'
@@ -54,10 +54,10 @@ struct dgru {
 
 struct dmodel {
 	dmat src_emb, tgt_emb;
-	dgru enc[NMT_MAX_ENC_LAYERS][2];
+	dgru enc[GRU_MAX_ENC_LAYERS][2];
 	dmat init, att_U, att_W, att_V, dec_ih_x, dec_ih_c, dec_hh, fc_in, fc, top;
 	const float *init_b, *dec_b_ih, *dec_b_hh, *fc_in_b, *fc_b, *top_b, *out_bias;
-	const nmt_piece_head *heads;   /* [Vt] each target piece's head, for the repetition guard */
+	const text_piece_head *heads;   /* [Vt] each target piece's head, for the repetition guard */
 };
 
 /* What the search tells the device about a sentence each step. */
@@ -65,7 +65,7 @@ struct dsent {
 	int row0, n_live, V, k;
 	float live[NMT_MAX_BEAM];
 	int guard;                             /* the repetition guard runs (guard.h) */
-	nmt_guard_row guard_row[NMT_MAX_BEAM]; /* and what each live row may not continue with */
+	text_guard_row guard_row[NMT_MAX_BEAM]; /* and what each live row may not continue with */
 };
 
 /* Device buffers, grown (never inside the decode loop: by encode, for the
@@ -76,7 +76,7 @@ enum {
 	B_ROWS, B_CARRY, B_XQ, B_XS, B_STEP, B_NORM, B_TOPK_LOCAL, B_CAND, B_N_CAND, N_BUFFERS
 };
 
-struct nmt_cuda_dev {
+struct gru_cuda_dev {
 	const nmt_model *m;
 	dmodel dm;
 	void **weights;          /* every allocation holding the model, freed at close */
@@ -91,7 +91,7 @@ struct nmt_cuda_dev {
 	char err[256];
 };
 
-typedef struct nmt_cuda_dev dev_t_;
+typedef struct gru_cuda_dev dev_t_;
 
 static int fail(dev_t_ *d, const char *what, cudaError_t e)
 {
@@ -138,27 +138,27 @@ static int upload_floats(dev_t_ *d, const float *host, size_t n, const float **o
 	return upload(d, host, n * sizeof(float), (const void **)out);
 }
 
-static int upload_matrix(dev_t_ *d, const nmt_matrix *w, const int *levels, dmat *out)
+static int upload_matrix(dev_t_ *d, const quant_matrix *w, const int *levels, dmat *out)
 {
-	size_t bytes = w->format == NMT_FMT_F32 ? (size_t)w->rows * w->cols * sizeof(float)
-						: nmt_matrix_code_bytes(w->format, w->rows, w->cols);
+	size_t bytes = w->format == FORMAT_F32 ? (size_t)w->rows * w->cols * sizeof(float)
+						: format_matrix_code_bytes(w->format, w->rows, w->cols);
 	*out = dmat{ (int)w->format, w->rows, w->cols, NULL, NULL, levels };
 	if (upload(d, w->data, bytes, &out->data) != 0)
 		return -1;
-	return w->format == NMT_FMT_F32 ? 0 : upload_floats(d, w->row_factor, (size_t)w->rows, &out->factor);
+	return w->format == FORMAT_F32 ? 0 : upload_floats(d, w->row_factor, (size_t)w->rows, &out->factor);
 }
 
 /* The repetition guard's view of every target piece (guard.h). */
 static int upload_heads(dev_t_ *d)
 {
 	size_t V = (size_t)d->m->d.tgt_vocab;
-	nmt_piece_head *h = (nmt_piece_head *)malloc(V * sizeof *h);
+	text_piece_head *h = (text_piece_head *)malloc(V * sizeof *h);
 	if (!h) {
 		snprintf(d->err, sizeof d->err, "out of memory");
 		return -1;
 	}
 	for (size_t id = 0; id < V; id++)
-		nmt_guard_head(d->m->tgt_vocab, (int32_t)id, &h[id]);
+		text_guard_head(d->m->tgt_vocab, (int32_t)id, &h[id]);
 	int rc = upload(d, h, V * sizeof *h, (const void **)&d->dm.heads);
 	free(h);
 	return rc;
@@ -167,22 +167,22 @@ static int upload_heads(dev_t_ *d)
 static int upload_model(dev_t_ *d)
 {
 	const nmt_model *m = d->m;
-	const nmt_dims *dims = &m->d;
+	const engine_dims *dims = &m->d;
 	int q8[256], q4[16];
 	const int *lv8, *lv4;
 	for (int i = 0; i < 256; i++)
-		q8[i] = nmt_q8_levels[i];
+		q8[i] = quant_q8_levels[i];
 	for (int i = 0; i < 16; i++)
-		q4[i] = nmt_q4_levels[i];
+		q4[i] = quant_q4_levels[i];
 	if (upload(d, q8, sizeof q8, (const void **)&lv8) || upload(d, q4, sizeof q4, (const void **)&lv4))
 		return -1;
-#define LV(w) ((w).format == NMT_FMT_Q4 ? lv4 : lv8)
+#define LV(w) ((w).format == FORMAT_Q4 ? lv4 : lv8)
 #define MAT(w, out) upload_matrix(d, &(w), LV(w), &(out))
 	dmodel *dm = &d->dm;
 	int rc = MAT(m->src_emb, dm->src_emb) || MAT(m->tgt_emb, dm->tgt_emb);
 	for (int l = 0; l < dims->enc_layers; l++)
 		for (int dir = 0; dir < 2; dir++) {
-			const nmt_gru *g = &m->gru.enc[l][dir];
+			const gru_layer *g = &m->gru.enc[l][dir];
 			dgru *dg = &dm->enc[l][dir];
 			rc = rc || MAT(g->w_ih, dg->w_ih) || MAT(g->w_hh, dg->w_hh) ||
 			     upload_floats(d, g->b_ih, 3 * (size_t)dims->enc_hidden, &dg->b_ih) ||
@@ -232,25 +232,25 @@ __global__ void k_quantize(const float *X, int n, int ldx, int cols, int padded,
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
 	if (i < n)
-		xs[i] = nmt_ew_quantize_x(X + (size_t)i * ldx, cols, padded, xq + (size_t)i * padded);
+		xs[i] = quant_ew_quantize_x(X + (size_t)i * ldx, cols, padded, xq + (size_t)i * padded);
 }
 
 /* Σ_c level(W[r][c]) * xq[c] over a row's chunks, in int32 (exact). */
 __device__ static int32_t qdot(const dmat &W, int r, const int8_t *xq)
 {
-	nmt_format f = (nmt_format)W.format;
-	int per_chunk = nmt_chunk_cols(f), chunks = nmt_chunks_per_row(f, W.cols);
+	format_encoding f = (format_encoding)W.format;
+	int per_chunk = quant_chunk_cols(f), chunks = quant_chunks_per_row(f, W.cols);
 	int32_t sum = 0;
 	for (int ch = 0; ch < chunks; ch++) {
-		const uint8_t *chunk = (const uint8_t *)W.data + nmt_chunk_offset(f, W.cols, r, ch);
+		const uint8_t *chunk = (const uint8_t *)W.data + quant_chunk_offset(f, W.cols, r, ch);
 		const int8_t *x = xq + (size_t)ch * per_chunk;
-		if (f == NMT_FMT_Q8)
-			for (int j = 0; j < NMT_CHUNK_BYTES; j++)
+		if (f == FORMAT_Q8)
+			for (int j = 0; j < FORMAT_CHUNK_BYTES; j++)
 				sum += W.levels[chunk[j]] * x[j];
 		else
-			for (int j = 0; j < NMT_CHUNK_BYTES; j++) {
+			for (int j = 0; j < FORMAT_CHUNK_BYTES; j++) {
 				sum += W.levels[chunk[j] & 0x0F] * x[j];
-				sum += W.levels[chunk[j] >> 4] * x[NMT_CHUNK_BYTES + j];
+				sum += W.levels[chunk[j] >> 4] * x[FORMAT_CHUNK_BYTES + j];
 			}
 	}
 	return sum;
@@ -266,8 +266,8 @@ __global__ void k_matmul(dmat W, const int32_t *rows, int n_out, const float *X,
 		return;
 	int r = rows ? rows[j] : j;
 	float y;
-	if (W.format == NMT_FMT_F32) {
-		y = nmt_ew_dot8((const float *)W.data + (size_t)r * W.cols, X + (size_t)i * ldx, W.cols);
+	if (W.format == FORMAT_F32) {
+		y = quant_ew_dot8((const float *)W.data + (size_t)r * W.cols, X + (size_t)i * ldx, W.cols);
 		if (bias)
 			y = y + bias[r];
 	} else {
@@ -279,7 +279,7 @@ __global__ void k_matmul(dmat W, const int32_t *rows, int n_out, const float *X,
 	Y[(size_t)i * ldy + j] = y;
 }
 
-/* Row ids[i] of E as floats into out row i (nmt_matrix_row). */
+/* Row ids[i] of E as floats into out row i (quant_matrix_row). */
 __global__ void k_embed(dmat E, const int32_t *ids, int n, float *out, int ldo)
 {
 	int c = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y;
@@ -287,10 +287,10 @@ __global__ void k_embed(dmat E, const int32_t *ids, int n, float *out, int ldo)
 		return;
 	int r = ids[i];
 	float v;
-	if (E.format == NMT_FMT_F32) {
+	if (E.format == FORMAT_F32) {
 		v = ((const float *)E.data)[(size_t)r * E.cols + c];
 	} else {
-		uint8_t code = nmt_q_code_at((nmt_format)E.format, (const uint8_t *)E.data, E.cols, r, c);
+		uint8_t code = quant_q_code_at((format_encoding)E.format, (const uint8_t *)E.data, E.cols, r, c);
 		v = (float)E.levels[code] * E.factor[r];
 	}
 	out[(size_t)i * ldo + c] = v;
@@ -307,7 +307,7 @@ __global__ void k_tanh(float *x, size_t n)
 {
 	size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
 	if (k < n)
-		x[k] = nmt_tanh(x[k]);
+		x[k] = quant_tanh(x[k]);
 }
 
 __global__ void k_relu(float *x, size_t n)
@@ -327,7 +327,7 @@ __global__ void k_gru_cell(int hidden, int n, const float *gi, const int32_t *gi
 	if (i >= n)
 		return;
 	size_t g = (size_t)(gi_row ? gi_row[i] : i), o = (size_t)(out_row ? out_row[i] : i);
-	nmt_ew_gru_cell(hidden, gi + g * 3 * hidden, gh + (size_t)i * 3 * hidden, h + (size_t)i * hidden,
+	quant_ew_gru_cell(hidden, gi + g * 3 * hidden, gh + (size_t)i * 3 * hidden, h + (size_t)i * hidden,
 			out + o * ldo + out_col);
 }
 
@@ -365,13 +365,13 @@ __global__ void k_att_scores(const float *keys, const float *q, const int32_t *r
 	int s = row_sent[i], S = sent_len[s];
 	float *x = att + (size_t)i * ld_att;
 	for (int j = 0; j < S; j++)
-		x[j] = nmt_ew_dot8(keys + ((size_t)sent_off[s] + j) * a, q + (size_t)i * a, a);
-	float m = nmt_ew_max(x, S);
+		x[j] = quant_ew_dot8(keys + ((size_t)sent_off[s] + j) * a, q + (size_t)i * a, a);
+	float m = quant_ew_max(x, S);
 	for (int j = 0; j < S; j++)
 		x[j] -= m;
 	for (int j = 0; j < S; j++)
-		x[j] = nmt_exp(x[j]);
-	float inv = 1.0f / nmt_ew_sum(x, S);
+		x[j] = quant_exp(x[j]);
+	float inv = 1.0f / quant_ew_sum(x, S);
 	for (int j = 0; j < S; j++)
 		x[j] *= inv;
 }
@@ -408,8 +408,8 @@ __global__ void k_output(dmat E, const float *t, const int8_t *tq, const float *
 		return;
 	int r = sl_len[s] > 0 ? shortlists[sl_off[s] + j] : j;
 	float y;
-	if (E.format == NMT_FMT_F32)
-		y = nmt_ew_dot8((const float *)E.data + (size_t)r * E.cols, t + (size_t)i * E.cols, E.cols) + bias[r];
+	if (E.format == FORMAT_F32)
+		y = quant_ew_dot8((const float *)E.data + (size_t)r * E.cols, t + (size_t)i * E.cols, E.cols) + bias[r];
 	else
 		y = (float)qdot(E, r, tq + (size_t)i * padded) * (E.factor[r] * ts[i]) + bias[r];
 	logits[(size_t)i * ld + j] = y;
@@ -432,44 +432,44 @@ __global__ void k_row_norm(const float *logits, int ld, const dsent *sents, int 
 		return;
 	int row = sents[i].row0 + t;
 	float m;
-	row_lse[row] = nmt_ew_log_normalizer(logits + (size_t)row * ld, sents[i].V, &m);
+	row_lse[row] = quant_ew_log_normalizer(logits + (size_t)row * ld, sents[i].V, &m);
 	row_max[row] = m;
 }
 
 __global__ void k_topk_local(const float *logits, int ld, const dsent *sents, int N, const float *row_max,
 			     const float *row_lse, const int32_t *sl_off, const int32_t *sl_len,
-			     const int32_t *shortlists, int Vt, const nmt_piece_head *heads, nmt_candidate *local,
+			     const int32_t *shortlists, int Vt, const text_piece_head *heads, engine_candidate *local,
 			     int *local_n)
 {
 	int t = threadIdx.x, i = blockIdx.x;
 	if (i >= N)
 		return;
 	const dsent *st = &sents[i];
-	nmt_candidate *best = local + ((size_t)i * TOPK_THREADS + t) * NMT_MAX_BEAM;
+	engine_candidate *best = local + ((size_t)i * TOPK_THREADS + t) * NMT_MAX_BEAM;
 	int count = 0, V = st->V, total = st->k > 0 ? st->n_live * V : 0;
 	for (int f = t; f < total; f += TOPK_THREADS) {
 		int j = f / V, row = st->row0 + j, pos = f - j * V;
 		int id = sl_len[i] > 0 ? shortlists[sl_off[i] + pos] : pos;
 		float x = logits[(size_t)row * ld + pos];
-		if (st->guard && nmt_guard_blocks(&st->guard_row[j], id, &heads[id]))
+		if (st->guard && text_guard_blocks(&st->guard_row[j], id, &heads[id]))
 			continue;
-		nmt_topk_offer(best, &count, st->k, st->live[j] + ((x - row_max[row]) - row_lse[row]), j * Vt + id);
+		engine_topk_offer(best, &count, st->k, st->live[j] + ((x - row_max[row]) - row_lse[row]), j * Vt + id);
 	}
 	local_n[(size_t)i * TOPK_THREADS + t] = count;
 }
 
-__global__ void k_topk_merge(const dsent *sents, int N, const nmt_candidate *local, const int *local_n,
-			     nmt_candidate *cand, int *n_cand)
+__global__ void k_topk_merge(const dsent *sents, int N, const engine_candidate *local, const int *local_n,
+			     engine_candidate *cand, int *n_cand)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
 	if (i >= N)
 		return;
-	nmt_candidate *best = cand + (size_t)i * NMT_MAX_BEAM;
+	engine_candidate *best = cand + (size_t)i * NMT_MAX_BEAM;
 	int n = 0;
 	for (int t = 0; t < TOPK_THREADS && sents[i].k > 0; t++) {
-		const nmt_candidate *l = local + ((size_t)i * TOPK_THREADS + t) * NMT_MAX_BEAM;
+		const engine_candidate *l = local + ((size_t)i * TOPK_THREADS + t) * NMT_MAX_BEAM;
 		for (int p = 0; p < local_n[(size_t)i * TOPK_THREADS + t]; p++)
-			nmt_topk_offer(best, &n, sents[i].k, l[p].value, l[p].flat);
+			engine_topk_offer(best, &n, sents[i].k, l[p].value, l[p].flat);
 	}
 	n_cand[i] = n;
 }
@@ -484,14 +484,14 @@ __global__ void k_carry(const float *h_next, const int32_t *from, int n, int hid
 
 /* ---- operations ------------------------------------------------------------ */
 
-/* nmt_matmul on the device: Y = X W^T (+ bias) for n inputs. */
+/* quant_matmul on the device: Y = X W^T (+ bias) for n inputs. */
 static void matmul(dev_t_ *d, const dmat &W, const float *X, int n, int ldx, const float *bias, float *Y, int ldy)
 {
 	int padded = 0;
 	if (n <= 0)
 		return;
-	if (W.format != NMT_FMT_F32) {
-		padded = nmt_matrix_padded_cols((nmt_format)W.format, W.cols);
+	if (W.format != FORMAT_F32) {
+		padded = format_matrix_padded_cols((format_encoding)W.format, W.cols);
 		LAUNCH(k_quantize, blocks((size_t)n), THREADS, X, n, ldx, W.cols, padded, (int8_t *)d->buf[B_XQ], F(B_XS));
 	}
 	LAUNCH(k_matmul, dim3(blocks((size_t)W.rows), (unsigned)n), THREADS, W, NULL, W.rows, X, ldx, (int8_t *)d->buf[B_XQ],
@@ -516,9 +516,9 @@ static void relu(float *x, size_t n)
 /* ---- the batch: buffers and tables ------------------------------------------ */
 
 /* Every device buffer the prepared batch needs. */
-static int reserve_batch(dev_t_ *d, const nmt_state *s, size_t shortlist_ids)
+static int reserve_batch(dev_t_ *d, const engine_state *s, size_t shortlist_ids)
 {
-	const nmt_dims *dm = &d->m->d;
+	const engine_dims *dm = &d->m->d;
 	size_t P = (size_t)s->total_src, N = (size_t)s->n_sents, R = N * (size_t)s->beam, fl = sizeof(float);
 	size_t e = (size_t)dm->emb, re = (size_t)dm->enc_hidden, ctx = 2 * re, r = (size_t)dm->dec_hidden;
 	size_t a = (size_t)dm->att, f = (size_t)dm->fc, V = (size_t)s->logit_stride;
@@ -535,8 +535,8 @@ static int reserve_batch(dev_t_ *d, const nmt_state *s, size_t shortlist_ids)
 		{ B_GX, R * 3 * r * fl }, { B_Z, R * f * fl }, { B_Z_NEXT, R * f * fl }, { B_T, R * e * fl },
 		{ B_LOGITS, R * V * fl }, { B_ROWS, 2 * R * 4 }, { B_CARRY, R * 4 }, { B_XQ, xrows * padded },
 		{ B_XS, xrows * fl }, { B_STEP, N * sizeof(dsent) }, { B_NORM, 2 * R * fl },
-		{ B_TOPK_LOCAL, N * TOPK_THREADS * (NMT_MAX_BEAM * sizeof(nmt_candidate) + sizeof(int)) },
-		{ B_CAND, N * NMT_MAX_BEAM * sizeof(nmt_candidate) }, { B_N_CAND, N * 4 },
+		{ B_TOPK_LOCAL, N * TOPK_THREADS * (NMT_MAX_BEAM * sizeof(engine_candidate) + sizeof(int)) },
+		{ B_CAND, N * NMT_MAX_BEAM * sizeof(engine_candidate) }, { B_N_CAND, N * 4 },
 	};
 	for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
 		if (reserve(d, need[i].b, need[i].bytes) != 0)
@@ -561,7 +561,7 @@ static int *staging(dev_t_ *d, size_t n)
  * (B_SENT_INFO: four arrays of N), the shortlists, and the encoder's step
  * tables: per direction, for steps 0, 1, ... the position each running
  * sentence writes, then the one it continues from (-1 at its start). */
-static int upload_tables(dev_t_ *d, const nmt_state *s, size_t shortlist_ids)
+static int upload_tables(dev_t_ *d, const engine_state *s, size_t shortlist_ids)
 {
 	size_t N = (size_t)s->n_sents, P = (size_t)s->total_src;
 	int *h = staging(d, 4 * N > 4 * P ? 4 * N : 4 * P);
@@ -571,7 +571,7 @@ static int upload_tables(dev_t_ *d, const nmt_state *s, size_t shortlist_ids)
 	}
 	size_t sl = 0;
 	for (size_t i = 0; i < N; i++) {
-		const nmt_sentence *st = &s->sent[i];
+		const engine_sentence *st = &s->sent[i];
 		h[i] = st->src_off;
 		h[N + i] = st->src_len;
 		h[2 * N + i] = (int)sl;
@@ -588,7 +588,7 @@ static int upload_tables(dev_t_ *d, const nmt_state *s, size_t shortlist_ids)
 		for (int i = 0; i < s->max_src; i++) {
 			size_t first = k;
 			for (size_t j = 0; j < N; j++) {   /* positions written at step i */
-				const nmt_sentence *st = &s->sent[j];
+				const engine_sentence *st = &s->sent[j];
 				if (i < st->src_len)
 					h[k++] = st->src_off + (dir == 0 ? i : st->src_len - 1 - i);
 			}
@@ -605,7 +605,7 @@ static int upload_tables(dev_t_ *d, const nmt_state *s, size_t shortlist_ids)
 /* ---- the encoder (encoder.c) ---------------------------------------------------- */
 
 /* One direction of one layer over every sentence, step by step. */
-static void gru_direction(dev_t_ *d, const nmt_state *s, int layer, int dir, const float *in, float *out)
+static void gru_direction(dev_t_ *d, const engine_state *s, int layer, int dir, const float *in, float *out)
 {
 	const dgru *g = &d->dm.enc[layer][dir];
 	int re = d->m->d.enc_hidden, ctx = 2 * re, in_dim = layer ? ctx : d->m->d.emb;
@@ -625,10 +625,10 @@ static void gru_direction(dev_t_ *d, const nmt_state *s, int layer, int dir, con
 	}
 }
 
-static int encode(void *dev, nmt_state *s, const int32_t *const *src)
+static int encode(void *dev, engine_state *s, const int32_t *const *src)
 {
 	dev_t_ *d = (dev_t_ *)dev;
-	const nmt_dims *dm = &d->m->d;
+	const engine_dims *dm = &d->m->d;
 	int N = s->n_sents, P = s->total_src, ctx = 2 * dm->enc_hidden;
 	size_t shortlist_ids = 0;
 
@@ -664,10 +664,10 @@ static int encode(void *dev, nmt_state *s, const int32_t *const *src)
 
 /* ---- a decoder step (decoder.c) and the k-best (search.c) ------------------------ */
 
-static int step(void *dev, nmt_state *s, int n)
+static int step(void *dev, engine_state *s, int n)
 {
 	dev_t_ *d = (dev_t_ *)dev;
-	const nmt_dims *dm = &d->m->d;
+	const engine_dims *dm = &d->m->d;
 	const dmodel *w = &d->dm;
 	int N = s->n_sents, e = dm->emb, r = dm->dec_hidden;
 	int a = dm->att, f = dm->fc, g = 3 * r;
@@ -687,7 +687,7 @@ static int step(void *dev, nmt_state *s, int n)
 		d->cap_host_sents = N;
 	}
 	for (int i = 0, row0 = 0; i < N; i++) {
-		const nmt_sentence *st = &s->sent[i];
+		const engine_sentence *st = &s->sent[i];
 		dsent *h = &d->host_sents[i];
 		h->row0 = row0;
 		h->n_live = st->n_live;
@@ -734,23 +734,23 @@ static int step(void *dev, nmt_state *s, int n)
 	tanh_(t, (size_t)n * e);
 	/* the tied output layer, then each sentence's k best */
 	int padded = 0;
-	if (w->tgt_emb.format != NMT_FMT_F32) {
-		padded = nmt_matrix_padded_cols((nmt_format)w->tgt_emb.format, e);
+	if (w->tgt_emb.format != FORMAT_F32) {
+		padded = format_matrix_padded_cols((format_encoding)w->tgt_emb.format, e);
 		LAUNCH(k_quantize, blocks((size_t)n), THREADS, t, n, e, e, padded, (int8_t *)d->buf[B_XQ], F(B_XS));
 	}
 	LAUNCH(k_output, dim3(blocks((size_t)s->logit_stride), (unsigned)n), THREADS,
 		w->tgt_emb, t, (int8_t *)d->buf[B_XQ], F(B_XS), padded, row_sent, sl_off, sl_len, I(B_SHORTLISTS),
 		w->out_bias, n, F(B_LOGITS), s->logit_stride);
 	const dsent *sents = (const dsent *)d->buf[B_STEP];
-	nmt_candidate *local = (nmt_candidate *)d->buf[B_TOPK_LOCAL];
+	engine_candidate *local = (engine_candidate *)d->buf[B_TOPK_LOCAL];
 	int *local_n = (int *)(local + (size_t)N * TOPK_THREADS * NMT_MAX_BEAM);
 	LAUNCH(k_row_norm, N, NMT_MAX_BEAM, F(B_LOGITS), s->logit_stride, sents, N, F(B_NORM), F(B_NORM) + n);
 	LAUNCH(k_topk_local, N, TOPK_THREADS, F(B_LOGITS), s->logit_stride, sents, N, F(B_NORM), F(B_NORM) + n,
 	       sl_off, sl_len, I(B_SHORTLISTS), dm->tgt_vocab, w->heads, local, local_n);
-	LAUNCH(k_topk_merge, blocks((size_t)N), THREADS, sents, N, local, local_n, (nmt_candidate *)d->buf[B_CAND],
+	LAUNCH(k_topk_merge, blocks((size_t)N), THREADS, sents, N, local, local_n, (engine_candidate *)d->buf[B_CAND],
 	       (int *)d->buf[B_N_CAND]);
 	CHECK(d, cudaGetLastError(), "a decoder step");
-	CHECK(d, cudaMemcpy(s->cand, d->buf[B_CAND], (size_t)N * NMT_MAX_BEAM * sizeof(nmt_candidate),
+	CHECK(d, cudaMemcpy(s->cand, d->buf[B_CAND], (size_t)N * NMT_MAX_BEAM * sizeof(engine_candidate),
 			    cudaMemcpyDeviceToHost), "a decoder step");
 	CHECK(d, cudaMemcpy(s->n_cand, d->buf[B_N_CAND], (size_t)N * sizeof(int), cudaMemcpyDeviceToHost),
 	      "a decoder step");
@@ -759,7 +759,7 @@ static int step(void *dev, nmt_state *s, int n)
 
 /* Finished hypotheses and sentences leave: the surviving rows' states,
  * compacted into the next step's. */
-static int carry(void *dev, nmt_state *s, int n)
+static int carry(void *dev, engine_state *s, int n)
 {
 	dev_t_ *d = (dev_t_ *)dev;
 	int r = d->m->d.dec_hidden;
@@ -772,11 +772,11 @@ static int carry(void *dev, nmt_state *s, int n)
 	return 0;
 }
 
-static const nmt_device_ops cuda_ops = { "cuda", encode, step, carry };
+static const engine_device_ops cuda_ops = { "cuda", encode, step, carry };
 
 /* ---- opening and closing ----------------------------------------------------------- */
 
-extern "C" void nmt_cuda_close(void *dev)
+extern "C" void gru_cuda_close(void *dev)
 {
 	dev_t_ *d = (dev_t_ *)dev;
 	if (!d)
@@ -791,12 +791,12 @@ extern "C" void nmt_cuda_close(void *dev)
 	free(d);
 }
 
-extern "C" const char *nmt_cuda_error(void *dev)
+extern "C" const char *gru_cuda_error(void *dev)
 {
 	return dev ? ((dev_t_ *)dev)->err : "no device";
 }
 
-extern "C" int nmt_cuda_open(const nmt_model *m, const nmt_device_ops **ops, void **dev, char *err,
+extern "C" int gru_cuda_open(const nmt_model *m, const engine_device_ops **ops, void **dev, char *err,
 			     size_t errlen)
 {
 	int count = 0;
@@ -805,7 +805,7 @@ extern "C" int nmt_cuda_open(const nmt_model *m, const nmt_device_ops **ops, voi
 	*ops = NULL;
 	*dev = NULL;
 	/* the GPU path is written for the GRU family's weights and state */
-	if (strcmp(m->family->arch, NMT_GRU_ARCH) != 0) {
+	if (strcmp(m->family->arch, GRU_ARCH) != 0) {
 		snprintf(err, errlen, "the CUDA path runs gru-fc-1 models only, not %s", m->family->arch);
 		return NMT_ERR_UNSUPPORTED;
 	}
@@ -821,7 +821,7 @@ extern "C" int nmt_cuda_open(const nmt_model *m, const nmt_device_ops **ops, voi
 	d->m = m;
 	if (upload_model(d) != 0) {
 		snprintf(err, errlen, "%s", d->err);
-		nmt_cuda_close(d);
+		gru_cuda_close(d);
 		return NMT_ERR_DEVICE;
 	}
 	*ops = &cuda_ops;

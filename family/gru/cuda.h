@@ -5,9 +5,9 @@
  * 4/6) picking each sentence's candidates on the device, and the rows of
  * finished hypotheses dropped from the device's state every step. The
  * search's bookkeeping (search.c) stays on the CPU and is shared with the
- * CPU path through nmt_device_ops. Builds without CUDA link cuda_none.c. */
-#ifndef NMT_ENGINE_CUDA_H
-#define NMT_ENGINE_CUDA_H
+ * CPU path through engine_device_ops. Builds without CUDA link cuda_none.c. */
+#ifndef FAMILY_GRU_CUDA_H
+#define FAMILY_GRU_CUDA_H
 #include <stddef.h>
 
 #include "../../engine/engine.h"
@@ -19,11 +19,11 @@ extern "C" {
 /* The first GPU, with model m's weights copied to it, for one translator:
  * 0, or an nmt_status and a message (NMT_ERR_UNSUPPORTED without CUDA
  * support or a usable GPU; NMT_ERR_NO_MEMORY when device memory runs out). */
-int nmt_cuda_open(const nmt_model *m, const nmt_device_ops **ops, void **dev, char *err, size_t errlen);
-void nmt_cuda_close(void *dev);
+int gru_cuda_open(const nmt_model *m, const engine_device_ops **ops, void **dev, char *err, size_t errlen);
+void gru_cuda_close(void *dev);
 
 /* What went wrong in the device's last failed call. */
-const char *nmt_cuda_error(void *dev);
+const char *gru_cuda_error(void *dev);
 
 #ifdef __cplusplus
 }

@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-int nmt_cuda_open(const nmt_model *m, const nmt_device_ops **ops, void **dev, char *err, size_t errlen)
+int gru_cuda_open(const nmt_model *m, const engine_device_ops **ops, void **dev, char *err, size_t errlen)
 {
 	(void)m;
 	*ops = NULL;
@@ -13,12 +13,12 @@ int nmt_cuda_open(const nmt_model *m, const nmt_device_ops **ops, void **dev, ch
 	return NMT_ERR_UNSUPPORTED;
 }
 
-void nmt_cuda_close(void *dev)
+void gru_cuda_close(void *dev)
 {
 	(void)dev;
 }
 
-const char *nmt_cuda_error(void *dev)
+const char *gru_cuda_error(void *dev)
 {
 	(void)dev;
 	return "no CUDA support";

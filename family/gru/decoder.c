@@ -13,15 +13,15 @@
  * GRU's input projection of it, W_ih,x x: s->gru.dec.qv_row[i] and s->gru.dec.gx_row[i]
  * point at them, in the model's precomputed table where it has the word
  * (read in place), else in s->gru.dec.qv and s->gru.dec.gx. */
-static void embedding_products(nmt_state *s, int n)
+static void embedding_products(engine_state *s, int n)
 {
 	const nmt_model *m = s->m;
-	const nmt_dims *d = &m->d;
+	const engine_dims *d = &m->d;
 	int e = d->emb, a = d->att, g = 3 * d->dec_hidden;
 
 	if (m->gru.pre_tgt == 0) {
-		nmt_matmul(&m->gru.att_V, s->gru.dec.x, n, e, NULL, s->gru.dec.qv, a, &s->kq);
-		nmt_matmul(&m->gru.dec_ih_x, s->gru.dec.x, n, e, NULL, s->gru.dec.gx, g, &s->kq);
+		quant_matmul(&m->gru.att_V, s->gru.dec.x, n, e, NULL, s->gru.dec.qv, a, &s->kq);
+		quant_matmul(&m->gru.dec_ih_x, s->gru.dec.x, n, e, NULL, s->gru.dec.gx, g, &s->kq);
 	}
 	for (int i = 0; i < n; i++) {
 		float *qv = s->gru.dec.qv + (size_t)i * a, *gx = s->gru.dec.gx + (size_t)i * g;
@@ -33,8 +33,8 @@ static void embedding_products(nmt_state *s, int n)
 			s->gru.dec.qv_row[i] = row;
 			s->gru.dec.gx_row[i] = row + a;
 		} else {
-			nmt_matmul(&m->gru.att_V, s->gru.dec.x + (size_t)i * e, 1, e, NULL, qv, a, &s->kq);
-			nmt_matmul(&m->gru.dec_ih_x, s->gru.dec.x + (size_t)i * e, 1, e, NULL, gx, g, &s->kq);
+			quant_matmul(&m->gru.att_V, s->gru.dec.x + (size_t)i * e, 1, e, NULL, qv, a, &s->kq);
+			quant_matmul(&m->gru.dec_ih_x, s->gru.dec.x + (size_t)i * e, 1, e, NULL, gx, g, &s->kq);
 			s->gru.dec.qv_row[i] = qv;
 			s->gru.dec.gx_row[i] = gx;
 		}
@@ -42,12 +42,12 @@ static void embedding_products(nmt_state *s, int n)
 }
 
 /* q = tanh(W_a h + V_a x) for every row. */
-static void attention_query(nmt_state *s, int n)
+static void attention_query(engine_state *s, int n)
 {
 	const nmt_model *m = s->m;
-	const nmt_dims *d = &m->d;
+	const engine_dims *d = &m->d;
 
-	nmt_matmul(&m->gru.att_W, s->gru.dec.h, n, d->dec_hidden, NULL, s->gru.dec.q, d->att, &s->kq);
+	quant_matmul(&m->gru.att_W, s->gru.dec.h, n, d->dec_hidden, NULL, s->gru.dec.q, d->att, &s->kq);
 	for (int i = 0; i < n; i++)
 		s->ew->add(s->gru.dec.q + (size_t)i * d->att, s->gru.dec.qv_row[i], d->att);
 	s->ew->tanh(s->gru.dec.q, n * d->att);
@@ -59,19 +59,19 @@ static void attention_query(nmt_state *s, int n)
  * A sentence's rows (its hypotheses) go together: its keys multiply all of
  * their queries in one product, and its projected states are read once
  * for all of their weighed sums. */
-static void attention_context(nmt_state *s, int n)
+static void attention_context(engine_state *s, int n)
 {
-	const nmt_dims *d = &s->m->d;
+	const engine_dims *d = &s->m->d;
 	int g = 3 * d->dec_hidden;
 
 	for (int i0 = 0, i1; i0 < n; i0 = i1) {
 		for (i1 = i0 + 1; i1 < n && s->row_sent[i1] == s->row_sent[i0]; i1++)
 			;
-		const nmt_sentence *st = &s->sent[s->row_sent[i0]];
+		const engine_sentence *st = &s->sent[s->row_sent[i0]];
 		int S = st->src_len;
-		nmt_matrix keys = { .format = NMT_FMT_F32, .rows = S, .cols = d->att,
+		quant_matrix keys = { .format = FORMAT_F32, .rows = S, .cols = d->att,
 				    .data = s->gru.enc.keys + (size_t)st->src_off * d->att };
-		nmt_matmul(&keys, s->gru.dec.q + (size_t)i0 * d->att, i1 - i0, d->att, NULL, s->gru.dec.att, S, &s->kq);
+		quant_matmul(&keys, s->gru.dec.q + (size_t)i0 * d->att, i1 - i0, d->att, NULL, s->gru.dec.att, S, &s->kq);
 		for (int i = 0; i < i1 - i0; i++)
 			s->ew->softmax(s->gru.dec.att + (size_t)i * S, S);
 		for (int i = 0; s->hist.keep_att && i < i1 - i0; i++)   /* kept for the alignments */
@@ -84,17 +84,17 @@ static void attention_context(nmt_state *s, int n)
 /* gi = (W_ih,c c + b_ih) + W_ih,x x: the input projection in two parts, the
  * context's weighed from the projected states, the embedding's computed
  * (or looked up) once per word. */
-static void gru_cell_step(nmt_state *s, int n)
+static void gru_cell_step(engine_state *s, int n)
 {
 	const nmt_model *m = s->m;
-	const nmt_dims *d = &m->d;
+	const engine_dims *d = &m->d;
 	int r = d->dec_hidden, g = 3 * r;
 
 	for (int i = 0; i < n; i++) {   /* (gi + b_ih) + gx */
 		s->ew->add(s->gru.dec.gi + (size_t)i * g, m->gru.dec.b_ih, g);
 		s->ew->add(s->gru.dec.gi + (size_t)i * g, s->gru.dec.gx_row[i], g);
 	}
-	nmt_matmul(&m->gru.dec.w_hh, s->gru.dec.h, n, r, m->gru.dec.b_hh, s->gru.dec.gh, g, &s->kq);
+	quant_matmul(&m->gru.dec.w_hh, s->gru.dec.h, n, r, m->gru.dec.b_hh, s->gru.dec.gh, g, &s->kq);
 	for (int i = 0; i < n; i++)
 		s->ew->gru_cell(r, s->gru.dec.gi + (size_t)i * g, s->gru.dec.gh + (size_t)i * g, s->gru.dec.h + (size_t)i * r,
 					 s->gru.dec.h_next + (size_t)i * r);
@@ -102,42 +102,42 @@ static void gru_cell_step(nmt_state *s, int n)
 
 /* z_0 = relu(W_in h + b); z_k = relu(W_fc z_{k-1} + b_fc) + z_{k-1};
  * t = tanh(W_T z_N + b_T). */
-static void fc_stack(nmt_state *s, int n)
+static void fc_stack(engine_state *s, int n)
 {
 	const nmt_model *m = s->m;
-	const nmt_dims *d = &m->d;
+	const engine_dims *d = &m->d;
 	int f = d->fc;
 
-	nmt_matmul(&m->gru.fc_in.w, s->gru.dec.h_next, n, d->dec_hidden, m->gru.fc_in.b, s->gru.dec.z, f, &s->kq);
+	quant_matmul(&m->gru.fc_in.w, s->gru.dec.h_next, n, d->dec_hidden, m->gru.fc_in.b, s->gru.dec.z, f, &s->kq);
 	s->ew->relu(s->gru.dec.z, n * f);
 	for (int layer = 0; layer < d->fc_layers; layer++) {
-		nmt_matmul(&m->gru.fc.w, s->gru.dec.z, n, f, m->gru.fc.b, s->gru.dec.z_next, f, &s->kq);
+		quant_matmul(&m->gru.fc.w, s->gru.dec.z, n, f, m->gru.fc.b, s->gru.dec.z_next, f, &s->kq);
 		s->ew->add_relu(s->gru.dec.z, s->gru.dec.z_next, n * f);
 	}
-	nmt_matmul(&m->gru.top.w, s->gru.dec.z, n, f, m->gru.top.b, s->gru.dec.t, d->emb, &s->kq);
+	quant_matmul(&m->gru.top.w, s->gru.dec.z, n, f, m->gru.top.b, s->gru.dec.t, d->emb, &s->kq);
 	s->ew->tanh(s->gru.dec.t, n * d->emb);
 }
 
-void nmt_gru_step(nmt_state *s, int n)
+void gru_step(engine_state *s, int n)
 {
 	const nmt_model *m = s->m;
-	const nmt_dims *d = &m->d;
+	const engine_dims *d = &m->d;
 
 	for (int i = 0; i < n; i++)   /* the embeddings the tables do not replace */
 		if (m->gru.pre_tgt == 0 || s->row_prev[i] >= m->gru.pre_tgt)
-			nmt_matrix_row(&m->tgt_emb, s->row_prev[i], s->gru.dec.x + (size_t)i * d->emb);
+			quant_matrix_row(&m->tgt_emb, s->row_prev[i], s->gru.dec.x + (size_t)i * d->emb);
 	embedding_products(s, n);
 	attention_query(s, n);
 	attention_context(s, n);
 	gru_cell_step(s, n);
 	fc_stack(s, n);
-	nmt_output_layer(s, s->gru.dec.t, n);
+	engine_output_layer(s, s->gru.dec.t, n);
 }
 
 /* Grow array p to n elements; a failure sets the caller's `failed`. */
-#define GROW(p, n) (failed |= nmt_grow(&(p), (n), sizeof *(p)))
+#define GROW(p, n) (failed |= format_grow(&(p), (n), sizeof *(p)))
 
-int nmt_decoder_reserve(nmt_decoder_state *dec, const nmt_dims *d, int rows, int positions)
+int gru_decoder_reserve(gru_decoder_state *dec, const engine_dims *d, int rows, int positions)
 {
 	int failed = 0;
 	size_t R = (size_t)rows;
@@ -169,7 +169,7 @@ int nmt_decoder_reserve(nmt_decoder_state *dec, const nmt_dims *d, int rows, int
 	return 0;
 }
 
-void nmt_decoder_free(nmt_decoder_state *dec)
+void gru_decoder_free(gru_decoder_state *dec)
 {
 	void *p[] = { dec->h, dec->h_next, dec->x, dec->q, dec->qv, (void *)dec->qv_row, (void *)dec->gx_row,
 		      dec->att, dec->gi, dec->gh, dec->gx, dec->z, dec->z_next, dec->t };

@@ -12,12 +12,12 @@
 /* Gather into s->gru.enc.h the state each sentence still running at step i of
  * direction dir continues from (zeros at its start), and into s->gru.enc.pos
  * the position it writes next. Returns how many there are. */
-static int running_rows(nmt_state *s, int i, int dir, const float *out)
+static int running_rows(engine_state *s, int i, int dir, const float *out)
 {
 	int re = s->m->d.enc_hidden, ctx = 2 * re, m = 0;
 
 	for (int j = 0; j < s->n_sents; j++) {
-		const nmt_sentence *st = &s->sent[j];
+		const engine_sentence *st = &s->sent[j];
 		if (i >= st->src_len)
 			continue;
 		int t = dir == 0 ? i : st->src_len - 1 - i;
@@ -35,7 +35,7 @@ static int running_rows(nmt_state *s, int i, int dir, const float *out)
 /* The first layer's input projections from the model's precomputed table
  * where it has the word, computed for the other positions (their
  * embeddings gathered into one product). */
-static void precomputed_projections(nmt_state *s, const nmt_gru *g, int dir)
+static void precomputed_projections(engine_state *s, const gru_layer *g, int dir)
 {
 	const nmt_model *m = s->m;
 	int re = m->d.enc_hidden, e = m->d.emb, n = 0;
@@ -46,11 +46,11 @@ static void precomputed_projections(nmt_state *s, const nmt_gru *g, int dir)
 			memcpy(s->gru.enc.gi + (size_t)p * 3 * re, m->gru.pre_enc + ((size_t)id * 2 + (size_t)dir) * 3 * re,
 			       (size_t)3 * re * sizeof(float));
 		else {
-			nmt_matrix_row(&m->src_emb, id, s->gru.enc.x + (size_t)n * e);
+			quant_matrix_row(&m->src_emb, id, s->gru.enc.x + (size_t)n * e);
 			s->gru.enc.unc[n++] = p;
 		}
 	}
-	nmt_matmul(&g->w_ih, s->gru.enc.x, n, e, g->b_ih, s->gru.enc.gi_u, 3 * re, &s->kq);
+	quant_matmul(&g->w_ih, s->gru.enc.x, n, e, g->b_ih, s->gru.enc.gi_u, 3 * re, &s->kq);
 	for (int k = 0; k < n; k++)
 		memcpy(s->gru.enc.gi + (size_t)s->gru.enc.unc[k] * 3 * re, s->gru.enc.gi_u + (size_t)k * 3 * re,
 		       (size_t)3 * re * sizeof(float));
@@ -61,18 +61,18 @@ static void precomputed_projections(nmt_state *s, const nmt_gru *g, int dir)
  * projections); the outputs go to column block dir*re of `out` (stride
  * 2re). Step i advances all sentences at once, so the recurrent product has
  * one input per sentence. */
-static void gru_direction(nmt_state *s, int layer, int dir, const float *in, float *out)
+static void gru_direction(engine_state *s, int layer, int dir, const float *in, float *out)
 {
-	const nmt_gru *g = &s->m->gru.enc[layer][dir];
+	const gru_layer *g = &s->m->gru.enc[layer][dir];
 	int re = s->m->d.enc_hidden, ctx = 2 * re, in_dim = layer ? ctx : s->m->d.emb;
 
 	if (layer == 0 && s->m->gru.pre_src > 0)
 		precomputed_projections(s, g, dir);
 	else   /* all input projections at once: one matrix product instead of one per position */
-		nmt_matmul(&g->w_ih, in, s->total_src, in_dim, g->b_ih, s->gru.enc.gi, 3 * re, &s->kq);
+		quant_matmul(&g->w_ih, in, s->total_src, in_dim, g->b_ih, s->gru.enc.gi, 3 * re, &s->kq);
 	for (int i = 0; i < s->max_src; i++) {
 		int m = running_rows(s, i, dir, out);
-		nmt_matmul(&g->w_hh, s->gru.enc.h, m, re, g->b_hh, s->gru.enc.gh, 3 * re, &s->kq);
+		quant_matmul(&g->w_hh, s->gru.enc.h, m, re, g->b_hh, s->gru.enc.gh, 3 * re, &s->kq);
 		for (int k = 0; k < m; k++) {
 			size_t pos = (size_t)s->gru.enc.pos[k];
 			s->ew->gru_cell(re, s->gru.enc.gi + pos * 3 * re, s->gru.enc.gh + (size_t)k * 3 * re,
@@ -82,10 +82,10 @@ static void gru_direction(nmt_state *s, int layer, int dir, const float *in, flo
 }
 
 /* h_0 = tanh(W_init mean_j(s_j) + b_init) for sentence i, into s->gru.enc.h0 row i. */
-static void initial_state(nmt_state *s, int i)
+static void initial_state(engine_state *s, int i)
 {
 	const nmt_model *m = s->m;
-	const nmt_sentence *st = &s->sent[i];
+	const engine_sentence *st = &s->sent[i];
 	int ctx = 2 * m->d.enc_hidden;
 	float *mean = s->gru.enc.mean, *h0 = s->gru.enc.h0 + (size_t)i * m->d.dec_hidden;
 	const float *states = s->gru.enc.states + (size_t)st->src_off * ctx;
@@ -96,14 +96,14 @@ static void initial_state(nmt_state *s, int i)
 			mean[k] += states[(size_t)j * ctx + k];
 	for (int k = 0; k < ctx; k++)
 		mean[k] /= (float)st->src_len;
-	nmt_matmul(&m->gru.init.w, mean, 1, ctx, m->gru.init.b, h0, m->d.dec_hidden, &s->kq);
+	quant_matmul(&m->gru.init.w, mean, 1, ctx, m->gru.init.b, h0, m->d.dec_hidden, &s->kq);
 	s->ew->tanh(h0, m->d.dec_hidden);
 }
 
-void nmt_gru_encode(nmt_state *s, const int32_t *const *src)
+void gru_encode(engine_state *s, const int32_t *const *src)
 {
 	const nmt_model *m = s->m;
-	const nmt_dims *d = &m->d;
+	const engine_dims *d = &m->d;
 	int ctx = 2 * d->enc_hidden;
 	float *in = s->gru.enc.layer_a, *out = s->gru.enc.layer_b;
 
@@ -111,7 +111,7 @@ void nmt_gru_encode(nmt_state *s, const int32_t *const *src)
 		memcpy(s->gru.enc.src_ids + s->sent[i].src_off, src[i], (size_t)s->sent[i].src_len * sizeof *s->gru.enc.src_ids);
 	if (m->gru.pre_src == 0)
 		for (int p = 0; p < s->total_src; p++)
-			nmt_matrix_row(&m->src_emb, s->gru.enc.src_ids[p], in + (size_t)p * d->emb);
+			quant_matrix_row(&m->src_emb, s->gru.enc.src_ids[p], in + (size_t)p * d->emb);
 	for (int l = 0; l < d->enc_layers; l++) {
 		gru_direction(s, l, 0, in, out);
 		gru_direction(s, l, 1, in, out);
@@ -120,7 +120,7 @@ void nmt_gru_encode(nmt_state *s, const int32_t *const *src)
 		out = tmp;
 	}
 	s->gru.enc.states = in;
-	nmt_matmul(&m->gru.att_U, s->gru.enc.states, s->total_src, ctx, NULL, s->gru.enc.keys, d->att, &s->kq);
+	quant_matmul(&m->gru.att_U, s->gru.enc.states, s->total_src, ctx, NULL, s->gru.enc.keys, d->att, &s->kq);
 	s->ew->tanh(s->gru.enc.keys, s->total_src * d->att);
 	/* The decoder GRU's input projection of the context is that of the
 	 * states weighed by the attention, W_ih,c c_i = sum_j a_ij (W_ih,c s_j):
@@ -128,15 +128,15 @@ void nmt_gru_encode(nmt_state *s, const int32_t *const *src)
 	 * each step's context per hypothesis (docs/DESIGN.md §4). They take the
 	 * memory of the encoder's input projections, needed no more. */
 	s->gru.enc.proj = s->gru.enc.gi;
-	nmt_matmul(&m->gru.dec_ih_c, s->gru.enc.states, s->total_src, ctx, NULL, s->gru.enc.proj, 3 * d->dec_hidden, &s->kq);
+	quant_matmul(&m->gru.dec_ih_c, s->gru.enc.states, s->total_src, ctx, NULL, s->gru.enc.proj, 3 * d->dec_hidden, &s->kq);
 	for (int i = 0; i < s->n_sents; i++)
 		initial_state(s, i);
 }
 
 /* Grow array p to n elements; a failure sets the caller's `failed`. */
-#define GROW(p, n) (failed |= nmt_grow(&(p), (n), sizeof *(p)))
+#define GROW(p, n) (failed |= format_grow(&(p), (n), sizeof *(p)))
 
-int nmt_encoder_reserve(nmt_encoder_state *e, const nmt_dims *d, int n_sents, int positions, int uncovered)
+int gru_encoder_reserve(gru_encoder_state *e, const engine_dims *d, int n_sents, int positions, int uncovered)
 {
 	int failed = 0;
 	size_t ctx = 2 * (size_t)d->enc_hidden, width = ctx > (size_t)d->emb ? ctx : (size_t)d->emb;
@@ -182,7 +182,7 @@ int nmt_encoder_reserve(nmt_encoder_state *e, const nmt_dims *d, int n_sents, in
 	return 0;
 }
 
-void nmt_encoder_free(nmt_encoder_state *e)
+void gru_encoder_free(gru_encoder_state *e)
 {
 	void *p[] = { e->layer_a, e->layer_b, e->gi, e->src_ids, e->unc, e->x, e->gi_u,
 		      e->h, e->gh, e->pos, e->mean, e->keys, e->h0 };

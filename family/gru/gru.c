@@ -21,21 +21,21 @@
 static int read_dims(nmt_model *m, char *err, size_t errlen)
 {
 	static const struct { const char *key; size_t off; long lo, hi; } fields[] = {
-		{ "src_vocab", offsetof(nmt_dims, src_vocab), 4, 1 << 22 },
-		{ "tgt_vocab", offsetof(nmt_dims, tgt_vocab), 4, 1 << 22 },
-		{ "emb", offsetof(nmt_dims, emb), 1, 1 << 14 },
-		{ "enc_hidden", offsetof(nmt_dims, enc_hidden), 1, 1 << 14 },
-		{ "enc_layers", offsetof(nmt_dims, enc_layers), 1, NMT_MAX_ENC_LAYERS },
-		{ "dec_hidden", offsetof(nmt_dims, dec_hidden), 1, 1 << 14 },
-		{ "att", offsetof(nmt_dims, att), 1, 1 << 14 },
-		{ "fc", offsetof(nmt_dims, fc), 1, 1 << 14 },
-		{ "fc_layers", offsetof(nmt_dims, fc_layers), 0, 64 },
-		{ "bos_id", offsetof(nmt_dims, bos_id), 0, 1 << 22 },
-		{ "eos_id", offsetof(nmt_dims, eos_id), 0, 1 << 22 },
+		{ "src_vocab", offsetof(engine_dims, src_vocab), 4, 1 << 22 },
+		{ "tgt_vocab", offsetof(engine_dims, tgt_vocab), 4, 1 << 22 },
+		{ "emb", offsetof(engine_dims, emb), 1, 1 << 14 },
+		{ "enc_hidden", offsetof(engine_dims, enc_hidden), 1, 1 << 14 },
+		{ "enc_layers", offsetof(engine_dims, enc_layers), 1, GRU_MAX_ENC_LAYERS },
+		{ "dec_hidden", offsetof(engine_dims, dec_hidden), 1, 1 << 14 },
+		{ "att", offsetof(engine_dims, att), 1, 1 << 14 },
+		{ "fc", offsetof(engine_dims, fc), 1, 1 << 14 },
+		{ "fc_layers", offsetof(engine_dims, fc_layers), 0, 64 },
+		{ "bos_id", offsetof(engine_dims, bos_id), 0, 1 << 22 },
+		{ "eos_id", offsetof(engine_dims, eos_id), 0, 1 << 22 },
 	};
 	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
 		long v;
-		if (nmt_meta_get_long(m->meta, m->meta_len, fields[i].key, &v) != 0)
+		if (format_meta_get_long(m->meta, m->meta_len, fields[i].key, &v) != 0)
 			return error_set(err, errlen, "corrupt model: metadata \"%s\" missing or not a number",
 				    fields[i].key);
 		if (v < fields[i].lo || v > fields[i].hi)
@@ -48,47 +48,47 @@ static int read_dims(nmt_model *m, char *err, size_t errlen)
 	return 0;
 }
 
-static int bind_linear(const nmt_tensor_dir *td, const char *prefix, int out, int in, int has_bias,
-		       nmt_linear *l, char *err, size_t errlen)
+static int bind_linear(const engine_tensor_dir *td, const char *prefix, int out, int in, int has_bias,
+		       quant_linear *l, char *err, size_t errlen)
 {
 	char name[64];
 	snprintf(name, sizeof name, "%s.weight", prefix);
-	if (nmt_bind_matrix(td, name, out, in, &l->w, err, errlen) != 0)
+	if (engine_bind_matrix(td, name, out, in, &l->w, err, errlen) != 0)
 		return -1;
 	l->b = NULL;
 	snprintf(name, sizeof name, "%s.bias", prefix);
-	return has_bias ? nmt_bind_f32(td, name, 1, out, &l->b, err, errlen) : 0;
+	return has_bias ? engine_bind_f32(td, name, 1, out, &l->b, err, errlen) : 0;
 }
 
 /* torch.nn.GRU names its tensors weight_ih_l0, ..., with "_reverse" for the
  * backward direction; nn.GRUCell has no layer suffix (suffix = ""). in = 0:
  * the input weights are bound by the caller. */
-static int bind_gru(const nmt_tensor_dir *td, const char *prefix, const char *suffix, int in, int h,
-		    nmt_gru *g, char *err, size_t errlen)
+static int bind_gru(const engine_tensor_dir *td, const char *prefix, const char *suffix, int in, int h,
+		    gru_layer *g, char *err, size_t errlen)
 {
 	char name[64];
 	snprintf(name, sizeof name, "%s.weight_ih%s", prefix, suffix);
-	if (in > 0 && nmt_bind_matrix(td, name, 3 * h, in, &g->w_ih, err, errlen) != 0)
+	if (in > 0 && engine_bind_matrix(td, name, 3 * h, in, &g->w_ih, err, errlen) != 0)
 		return -1;
 	snprintf(name, sizeof name, "%s.weight_hh%s", prefix, suffix);
-	if (nmt_bind_matrix(td, name, 3 * h, h, &g->w_hh, err, errlen) != 0)
+	if (engine_bind_matrix(td, name, 3 * h, h, &g->w_hh, err, errlen) != 0)
 		return -1;
 	snprintf(name, sizeof name, "%s.bias_ih%s", prefix, suffix);
-	if (nmt_bind_f32(td, name, 1, 3 * h, &g->b_ih, err, errlen) != 0)
+	if (engine_bind_f32(td, name, 1, 3 * h, &g->b_ih, err, errlen) != 0)
 		return -1;
 	snprintf(name, sizeof name, "%s.bias_hh%s", prefix, suffix);
-	return nmt_bind_f32(td, name, 1, 3 * h, &g->b_hh, err, errlen);
+	return engine_bind_f32(td, name, 1, 3 * h, &g->b_hh, err, errlen);
 }
 
 static int bind_tensors(nmt_model *m, char *err, size_t errlen)
 {
-	const nmt_dims *d = &m->d;
+	const engine_dims *d = &m->d;
 	int ctx = 2 * d->enc_hidden;
-	nmt_tensor_dir td;
+	engine_tensor_dir td;
 
-	if (nmt_tensor_dir_open(&m->view, &td, err, errlen) != 0 ||
-	    nmt_bind_matrix(&td, "src_emb.weight", d->src_vocab, d->emb, &m->src_emb, err, errlen) != 0 ||
-	    nmt_bind_matrix(&td, "tgt_emb.weight", d->tgt_vocab, d->emb, &m->tgt_emb, err, errlen) != 0)
+	if (engine_tensor_dir_open(&m->view, &td, err, errlen) != 0 ||
+	    engine_bind_matrix(&td, "src_emb.weight", d->src_vocab, d->emb, &m->src_emb, err, errlen) != 0 ||
+	    engine_bind_matrix(&td, "tgt_emb.weight", d->tgt_vocab, d->emb, &m->tgt_emb, err, errlen) != 0)
 		return -1;
 	for (int l = 0; l < d->enc_layers; l++)
 		for (int dir = 0; dir < 2; dir++) {
@@ -98,7 +98,7 @@ static int bind_tensors(nmt_model *m, char *err, size_t errlen)
 				     &m->gru.enc[l][dir], err, errlen) != 0)
 				return -1;
 		}
-	nmt_linear att;
+	quant_linear att;
 	if (bind_linear(&td, "init", d->dec_hidden, ctx, 1, &m->gru.init, err, errlen) != 0 ||
 	    bind_linear(&td, "att_U", d->att, ctx, 0, &att, err, errlen) != 0)
 		return -1;
@@ -110,13 +110,13 @@ static int bind_tensors(nmt_model *m, char *err, size_t errlen)
 		return -1;
 	m->gru.att_V = att.w;
 	if (bind_gru(&td, "dec", "", 0, d->dec_hidden, &m->gru.dec, err, errlen) != 0 ||
-	    nmt_bind_matrix(&td, NMT_TENSOR_DEC_IH_X, 3 * d->dec_hidden, d->emb, &m->gru.dec_ih_x, err, errlen) != 0 ||
-	    nmt_bind_matrix(&td, NMT_TENSOR_DEC_IH_C, 3 * d->dec_hidden, ctx, &m->gru.dec_ih_c, err, errlen) != 0 ||
+	    engine_bind_matrix(&td, GRU_TENSOR_DEC_IH_X, 3 * d->dec_hidden, d->emb, &m->gru.dec_ih_x, err, errlen) != 0 ||
+	    engine_bind_matrix(&td, GRU_TENSOR_DEC_IH_C, 3 * d->dec_hidden, ctx, &m->gru.dec_ih_c, err, errlen) != 0 ||
 	    bind_linear(&td, "fc_in", d->fc, d->dec_hidden, 1, &m->gru.fc_in, err, errlen) != 0 ||
 	    bind_linear(&td, "fc", d->fc, d->fc, 1, &m->gru.fc, err, errlen) != 0 ||
 	    bind_linear(&td, "top", d->emb, d->fc, 1, &m->gru.top, err, errlen) != 0)
 		return -1;
-	return nmt_bind_f32(&td, "out_bias", 1, d->tgt_vocab, &m->out_bias, err, errlen);
+	return engine_bind_f32(&td, "out_bias", 1, d->tgt_vocab, &m->out_bias, err, errlen);
 }
 
 
@@ -125,22 +125,22 @@ static int bind_tensors(nmt_model *m, char *err, size_t errlen)
  * computed now (family/gru/precomp.h), or none. */
 static int open_precomp(nmt_model *m, char *err, size_t errlen)
 {
-	const nmt_section *s = nmt_format_find(&m->view, NMT_TAG_PRECOMP);
+	const format_section *s = format_find(&m->view, FORMAT_TAG_PRECOMP);
 	long top;
-	if (!s && nmt_meta_get_long(m->meta, m->meta_len, "precompute", &top) == 0) {
+	if (!s && format_meta_get_long(m->meta, m->meta_len, "precompute", &top) == 0) {
 		if (top < 0 || top > (1L << 22))
 			return error_set(err, errlen, "corrupt model: metadata precompute=%ld out of range [0, %ld]", top,
 					1L << 22);
-		return top > 0 ? nmt_precomp_derive(m, top, err, errlen) : 0;
+		return top > 0 ? gru_precomp_derive(m, top, err, errlen) : 0;
 	}
 	if (!s)
 		return 0;
 	if (s->size < 16)
 		return error_set(err, errlen, "corrupt model: precomp section too small");
-	uint32_t n_src = nmt_rd32(s->data), n_tgt = nmt_rd32(s->data + 4);
-	uint32_t enc_cols = nmt_rd32(s->data + 8), att_cols = nmt_rd32(s->data + 12);
+	uint32_t n_src = format_rd32(s->data), n_tgt = format_rd32(s->data + 4);
+	uint32_t enc_cols = format_rd32(s->data + 8), att_cols = format_rd32(s->data + 12);
 	if (n_src > (uint32_t)m->d.src_vocab || n_tgt > (uint32_t)m->d.tgt_vocab ||
-	    enc_cols != nmt_precomp_src_cols(&m->d) || att_cols != nmt_precomp_tgt_cols(&m->d))
+	    enc_cols != gru_precomp_src_cols(&m->d) || att_cols != gru_precomp_tgt_cols(&m->d))
 		return error_set(err, errlen, "corrupt model: precomp header does not fit the model");
 	if (s->size != 16 + 4 * ((uint64_t)n_src * enc_cols + (uint64_t)n_tgt * att_cols))
 		return error_set(err, errlen, "corrupt model: precomp section has the wrong size");
@@ -153,7 +153,7 @@ static int open_precomp(nmt_model *m, char *err, size_t errlen)
 
 /* The widest input any matrix product of the model takes: the size of the
  * kernels' scratch for quantized activations. */
-static int widest_input(const nmt_dims *d)
+static int widest_input(const engine_dims *d)
 {
 	int ctx = 2 * d->enc_hidden;
 	int w[] = { d->emb + ctx, ctx, d->emb, d->enc_hidden, d->dec_hidden, d->fc, d->att };
@@ -179,34 +179,34 @@ static void gru_unbind(nmt_model *m)
 
 /* ---- the state's parts ------------------------------------------------------ */
 
-static int gru_reserve(nmt_state *s, const int32_t *const *src)
+static int gru_reserve(engine_state *s, const int32_t *const *src)
 {
 	const nmt_model *m = s->m;
 	int uncovered = 0;   /* first-layer positions without precomputed projections */
 	for (int i = 0; i < s->n_sents && m->gru.pre_src > 0; i++)
 		for (int j = 0; j < s->sent[i].src_len; j++)
 			uncovered += src[i][j] >= m->gru.pre_src;
-	return nmt_encoder_reserve(&s->gru.enc, &m->d, s->n_sents, s->total_src, uncovered) |
-	       nmt_decoder_reserve(&s->gru.dec, &m->d, s->n_sents * s->beam, s->total_src);
+	return gru_encoder_reserve(&s->gru.enc, &m->d, s->n_sents, s->total_src, uncovered) |
+	       gru_decoder_reserve(&s->gru.dec, &m->d, s->n_sents * s->beam, s->total_src);
 }
 
-static void gru_free_state(nmt_state *s)
+static void gru_free_state(engine_state *s)
 {
-	nmt_encoder_free(&s->gru.enc);
-	nmt_decoder_free(&s->gru.dec);
+	gru_encoder_free(&s->gru.enc);
+	gru_decoder_free(&s->gru.dec);
 }
 
 /* ---- the search's calls ------------------------------------------------------ */
 
 /* Each sentence's one live row starts from the encoder's h_0. */
-static void gru_start(nmt_state *s)
+static void gru_start(engine_state *s)
 {
 	memcpy(s->gru.dec.h, s->gru.enc.h0, (size_t)s->n_sents * (size_t)s->m->d.dec_hidden * sizeof *s->gru.dec.h);
 }
 
 /* The surviving rows' states, compacted from s->gru.dec.h_next into s->gru.dec.h
  * (the step has read s->gru.dec.h): dropping finished hypotheses and sentences. */
-static void gru_carry(nmt_state *s, int n)
+static void gru_carry(engine_state *s, int n)
 {
 	int r = s->m->d.dec_hidden;
 	int same = 1;   /* every row continues from itself (greedy, none finished): swap */
@@ -222,15 +222,15 @@ static void gru_carry(nmt_state *s, int n)
 		memcpy(s->gru.dec.h + (size_t)i * r, s->gru.dec.h_next + (size_t)s->carry_from[i] * r, (size_t)r * sizeof(float));
 }
 
-const nmt_family nmt_family_gru = {
-	.arch = NMT_GRU_ARCH,
+const engine_family gru_family = {
+	.arch = GRU_ARCH,
 	.bind = gru_bind,
 	.unbind = gru_unbind,
 	.reserve = gru_reserve,
 	.free_state = gru_free_state,
-	.encode = nmt_gru_encode,
+	.encode = gru_encode,
 	.start = gru_start,
-	.step = nmt_gru_step,
+	.step = gru_step,
 	.carry = gru_carry,
-	.max_len = nmt_default_max_len,
+	.max_len = engine_default_max_len,
 };

@@ -1,20 +1,20 @@
 /* The GRU family's encoder (encoder.c) and decoder step (decoder.c), as the
  * family table in gru.c names them. */
-#ifndef NMT_ENGINE_GRU_H
-#define NMT_ENGINE_GRU_H
+#ifndef FAMILY_GRU_GRU_H
+#define FAMILY_GRU_GRU_H
 #include "../../engine/engine.h"
 #include "../../engine/family.h"
 
-void nmt_gru_encode(nmt_state *s, const int32_t *const *src);
-void nmt_gru_step(nmt_state *s, int n);
+void gru_encode(engine_state *s, const int32_t *const *src);
+void gru_step(engine_state *s, int n);
 
 /* The state parts' buffers grown to hold what they are asked for (0, or
  * -1 with what was there kept), and freed. */
-int nmt_encoder_reserve(nmt_encoder_state *e, const nmt_dims *d, int n_sents, int positions, int uncovered);
-void nmt_encoder_free(nmt_encoder_state *e);
-int nmt_decoder_reserve(nmt_decoder_state *dec, const nmt_dims *d, int rows, int positions);
-void nmt_decoder_free(nmt_decoder_state *dec);
+int gru_encoder_reserve(gru_encoder_state *e, const engine_dims *d, int n_sents, int positions, int uncovered);
+void gru_encoder_free(gru_encoder_state *e);
+int gru_decoder_reserve(gru_decoder_state *dec, const engine_dims *d, int rows, int positions);
+void gru_decoder_free(gru_decoder_state *dec);
 
-extern const nmt_family nmt_family_gru;
+extern const engine_family gru_family;
 
 #endif

@@ -1,27 +1,27 @@
 /* The GRU family's own data: its weights, bound into the model by gru.c
- * (nmt_model's gru), and its per-thread state parts (nmt_state's gru),
+ * (nmt_model's gru), and its per-thread state parts (engine_state's gru),
  * reserved and freed by encoder.c and decoder.c. */
-#ifndef NMT_FAMILY_GRU_DATA_H
-#define NMT_FAMILY_GRU_DATA_H
+#ifndef FAMILY_GRU_GRU_DATA_H
+#define FAMILY_GRU_GRU_DATA_H
 #include <stdint.h>
 
 #include "../../quant/matrix.h"
 
-#define NMT_MAX_ENC_LAYERS 8
+#define GRU_MAX_ENC_LAYERS 8
 
 /* A GRU in torch.nn.GRU's layout: gates stacked (r, z, n) along the rows. */
 typedef struct {
-	nmt_matrix w_ih, w_hh;     /* [3h, in], [3h, h] */
+	quant_matrix w_ih, w_hh;     /* [3h, in], [3h, h] */
 	const float *b_ih, *b_hh;  /* [3h] */
-} nmt_gru;
+} gru_layer;
 
 typedef struct {
-	nmt_gru enc[NMT_MAX_ENC_LAYERS][2];          /* [layer][0 fwd, 1 bwd] */
-	nmt_linear init;                             /* [r, 2re] */
-	nmt_matrix att_U, att_W, att_V;              /* [a, 2re], [a, r], [a, e] */
-	nmt_gru dec;                                 /* input [e + 2re]; w_ih unused: */
-	nmt_matrix dec_ih_x, dec_ih_c;               /* its columns split: [3r, e], [3r, 2re] */
-	nmt_linear fc_in, fc, top;                   /* [f, r], [f, f], [e, f] */
+	gru_layer enc[GRU_MAX_ENC_LAYERS][2];          /* [layer][0 fwd, 1 bwd] */
+	quant_linear init;                             /* [r, 2re] */
+	quant_matrix att_U, att_W, att_V;              /* [a, 2re], [a, r], [a, e] */
+	gru_layer dec;                                 /* input [e + 2re]; w_ih unused: */
+	quant_matrix dec_ih_x, dec_ih_c;               /* its columns split: [3r, e], [3r, 2re] */
+	quant_linear fc_in, fc, top;                   /* [f, r], [f, f], [e, f] */
 	/* Precomputed per-word products (Devlin 2014 §4.2), for the first
 	 * pre_src / pre_tgt ids (0: none): the first encoder layer's input
 	 * projections W_ih e_w + b_ih, forward then backward [6re]; per target
@@ -31,7 +31,7 @@ typedef struct {
 	const float *pre_enc, *pre_att;
 	int pre_src, pre_tgt;
 	float *owned_precomp;                        /* the tables when computed at open (precomp.h) */
-} nmt_gru_weights;
+} gru_weights;
 
 /* The encoder's buffers, all sentences' positions one after the other
  * (P of them; n sentences). Reserved and freed by encoder.c. */
@@ -55,7 +55,7 @@ typedef struct {
 	float *proj;                /* [P, 3r] the decoder GRU's input projection of each state,
 	                             * W_ih,c s_j: gi's memory, free after the encoder */
 	float *h0;                  /* [n, r] each sentence's initial decoder state */
-} nmt_encoder_state;
+} gru_encoder_state;
 
 /* The decoder step's buffers, one row per live hypothesis (R rows), grouped
  * by sentence. Reserved and freed by decoder.c. */
@@ -71,11 +71,11 @@ typedef struct {
 	float *gi, *gh, *gx;        /* [R, 3r] */
 	float *z, *z_next;          /* [R, f] */
 	float *t;                   /* [R, e] */
-} nmt_decoder_state;
+} gru_decoder_state;
 
 typedef struct {
-	nmt_encoder_state enc;
-	nmt_decoder_state dec;
-} nmt_gru_state;
+	gru_encoder_state enc;
+	gru_decoder_state dec;
+} gru_state;
 
 #endif

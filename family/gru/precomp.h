@@ -6,18 +6,18 @@
  * changes no result. model-pack either stores them (the "precomp" section)
  * or asks for them in the metadata (precompute=K), and then they are
  * computed here when the model opens. */
-#ifndef NMT_ENGINE_PRECOMP_H
-#define NMT_ENGINE_PRECOMP_H
+#ifndef FAMILY_GRU_PRECOMP_H
+#define FAMILY_GRU_PRECOMP_H
 #include "../../engine/model.h"
 
 /* Floats per source and per target id. */
-size_t nmt_precomp_src_cols(const nmt_dims *d);
-size_t nmt_precomp_tgt_cols(const nmt_dims *d);
+size_t gru_precomp_src_cols(const engine_dims *d);
+size_t gru_precomp_tgt_cols(const engine_dims *d);
 /* Fill enc [n_src, src_cols] and att [n_tgt, tgt_cols] for ids 0..n-1 of
  * a bound model. -1 if out of memory. */
-int nmt_precomp_fill(const nmt_model *m, int n_src, int n_tgt, float *enc, float *att);
+int gru_precomp_fill(const nmt_model *m, int n_src, int n_tgt, float *enc, float *att);
 /* Compute the tables of the first `top` ids into memory the model owns
- * (freed by nmt_unload) and point m->pre_* at them. */
-int nmt_precomp_derive(nmt_model *m, long top, char *err, size_t errlen);
+ * (freed by engine_unload) and point m->pre_* at them. */
+int gru_precomp_derive(nmt_model *m, long top, char *err, size_t errlen);
 
 #endif

@@ -19,7 +19,7 @@
 static int meta_int(const nmt_model *m, const char *key, long lo, long hi, int *out, char *err, size_t errlen)
 {
 	long v;
-	if (nmt_meta_get_long(m->meta, m->meta_len, key, &v) != 0)
+	if (format_meta_get_long(m->meta, m->meta_len, key, &v) != 0)
 		return error_set(err, errlen, "corrupt model: metadata \"%s\" missing or not a number", key);
 	if (v < lo || v > hi)
 		return error_set(err, errlen, "corrupt model: metadata %s=%ld out of range [%ld, %ld]", key, v, lo, hi);
@@ -29,16 +29,16 @@ static int meta_int(const nmt_model *m, const char *key, long lo, long hi, int *
 
 static int read_dims(nmt_model *m, char *err, size_t errlen)
 {
-	nmt_dims *d = &m->d;
-	nmt_ssru_weights *w = &m->ssru;
+	engine_dims *d = &m->d;
+	ssru_weights *w = &m->ssru;
 	if (meta_int(m, "src_vocab", 4, 1 << 22, &d->src_vocab, err, errlen) != 0 ||
 	    meta_int(m, "tgt_vocab", 4, 1 << 22, &d->tgt_vocab, err, errlen) != 0 ||
 	    meta_int(m, "emb", 8, 1 << 14, &d->emb, err, errlen) != 0 ||
 	    meta_int(m, "heads", 1, 256, &w->heads, err, errlen) != 0 ||
 	    meta_int(m, "ffn", 1, 1 << 16, &w->ffn, err, errlen) != 0 ||
 	    meta_int(m, "dec_ffn", 1, 1 << 16, &w->dec_ffn, err, errlen) != 0 ||
-	    meta_int(m, "enc_layers", 1, NMT_SSRU_MAX_LAYERS, &w->enc_layers, err, errlen) != 0 ||
-	    meta_int(m, "dec_layers", 1, NMT_SSRU_MAX_LAYERS, &w->dec_layers, err, errlen) != 0)
+	    meta_int(m, "enc_layers", 1, SSRU_MAX_LAYERS, &w->enc_layers, err, errlen) != 0 ||
+	    meta_int(m, "dec_layers", 1, SSRU_MAX_LAYERS, &w->dec_layers, err, errlen) != 0)
 		return -1;
 	if (d->emb % w->heads != 0 || d->emb % 2 != 0)
 		return error_set(err, errlen, "corrupt model: emb %d is not an even multiple of %d heads", d->emb, w->heads);
@@ -49,72 +49,72 @@ static int read_dims(nmt_model *m, char *err, size_t errlen)
 	       meta_int(m, "eos_id", 0, d->tgt_vocab - 1, &d->eos_id, err, errlen);
 }
 
-static int bind_linear(const nmt_tensor_dir *td, const char *prefix, int out, int in, nmt_linear *l, char *err,
+static int bind_linear(const engine_tensor_dir *td, const char *prefix, int out, int in, quant_linear *l, char *err,
 		       size_t errlen)
 {
 	char name[128];
-	snprintf(name, sizeof name, "%s." NMT_SSRU_W, prefix);
-	if (nmt_bind_matrix(td, name, out, in, &l->w, err, errlen) != 0)
+	snprintf(name, sizeof name, "%s." SSRU_W, prefix);
+	if (engine_bind_matrix(td, name, out, in, &l->w, err, errlen) != 0)
 		return -1;
-	snprintf(name, sizeof name, "%s." NMT_SSRU_B, prefix);
-	return nmt_bind_f32(td, name, 1, out, &l->b, err, errlen);
+	snprintf(name, sizeof name, "%s." SSRU_B, prefix);
+	return engine_bind_f32(td, name, 1, out, &l->b, err, errlen);
 }
 
-static int bind_norm(const nmt_tensor_dir *td, const char *prefix, int d, const float **s, const float **b, char *err,
+static int bind_norm(const engine_tensor_dir *td, const char *prefix, int d, const float **s, const float **b, char *err,
 		     size_t errlen)
 {
 	char name[96];
-	snprintf(name, sizeof name, "%s." NMT_SSRU_LN_S, prefix);
-	if (nmt_bind_f32(td, name, 1, d, s, err, errlen) != 0)
+	snprintf(name, sizeof name, "%s." SSRU_LN_S, prefix);
+	if (engine_bind_f32(td, name, 1, d, s, err, errlen) != 0)
 		return -1;
-	snprintf(name, sizeof name, "%s." NMT_SSRU_LN_B, prefix);
-	return nmt_bind_f32(td, name, 1, d, b, err, errlen);
+	snprintf(name, sizeof name, "%s." SSRU_LN_B, prefix);
+	return engine_bind_f32(td, name, 1, d, b, err, errlen);
 }
 
-static int bind_attention(const nmt_tensor_dir *td, const char *prefix, int d, nmt_attention_w *a, char *err,
+static int bind_attention(const engine_tensor_dir *td, const char *prefix, int d, ssru_attention_w *a, char *err,
 			  size_t errlen)
 {
 	char name[48];
-	nmt_linear *parts[] = { &a->q, &a->k, &a->v, &a->o };
+	quant_linear *parts[] = { &a->q, &a->k, &a->v, &a->o };
 	for (int i = 0; i < 4; i++) {
-		snprintf(name, sizeof name, "%s.%c", prefix, NMT_SSRU_ATT_PROJ[i]);
+		snprintf(name, sizeof name, "%s.%c", prefix, SSRU_ATT_PROJ[i]);
 		if (bind_linear(td, name, d, d, parts[i], err, errlen) != 0)
 			return -1;
 	}
 	return bind_norm(td, prefix, d, &a->ln_s, &a->ln_b, err, errlen);
 }
 
-static int bind_ffn(const nmt_tensor_dir *td, const char *prefix, int d, int ffn, nmt_ffn_w *f, char *err,
+static int bind_ffn(const engine_tensor_dir *td, const char *prefix, int d, int ffn, ssru_ffn_w *f, char *err,
 		    size_t errlen)
 {
 	char name[96];
-	snprintf(name, sizeof name, "%s." NMT_SSRU_FFN_W1, prefix);
-	if (nmt_bind_matrix(td, name, ffn, d, &f->w1.w, err, errlen) != 0)
+	snprintf(name, sizeof name, "%s." SSRU_FFN_W1, prefix);
+	if (engine_bind_matrix(td, name, ffn, d, &f->w1.w, err, errlen) != 0)
 		return -1;
-	snprintf(name, sizeof name, "%s." NMT_SSRU_FFN_B1, prefix);
-	if (nmt_bind_f32(td, name, 1, ffn, &f->w1.b, err, errlen) != 0)
+	snprintf(name, sizeof name, "%s." SSRU_FFN_B1, prefix);
+	if (engine_bind_f32(td, name, 1, ffn, &f->w1.b, err, errlen) != 0)
 		return -1;
-	snprintf(name, sizeof name, "%s." NMT_SSRU_FFN_W2, prefix);
-	if (nmt_bind_matrix(td, name, d, ffn, &f->w2.w, err, errlen) != 0)
+	snprintf(name, sizeof name, "%s." SSRU_FFN_W2, prefix);
+	if (engine_bind_matrix(td, name, d, ffn, &f->w2.w, err, errlen) != 0)
 		return -1;
-	snprintf(name, sizeof name, "%s." NMT_SSRU_FFN_B2, prefix);
-	if (nmt_bind_f32(td, name, 1, d, &f->w2.b, err, errlen) != 0)
+	snprintf(name, sizeof name, "%s." SSRU_FFN_B2, prefix);
+	if (engine_bind_f32(td, name, 1, d, &f->w2.b, err, errlen) != 0)
 		return -1;
 	return bind_norm(td, prefix, d, &f->ln_s, &f->ln_b, err, errlen);
 }
 
-static int bind_ssru(const nmt_tensor_dir *td, int l, int d, nmt_ssru_w *r, char *err, size_t errlen)
+static int bind_ssru(const engine_tensor_dir *td, int l, int d, ssru_w *r, char *err, size_t errlen)
 {
 	char name[64], prefix[32];
-	snprintf(prefix, sizeof prefix, NMT_SSRU_DEC_RNN, l);
-	snprintf(name, sizeof name, "%s." NMT_SSRU_RNN_W, prefix);
-	if (nmt_bind_matrix(td, name, d, d, &r->w, err, errlen) != 0)
+	snprintf(prefix, sizeof prefix, SSRU_DEC_RNN, l);
+	snprintf(name, sizeof name, "%s." SSRU_RNN_W, prefix);
+	if (engine_bind_matrix(td, name, d, d, &r->w, err, errlen) != 0)
 		return -1;
-	snprintf(name, sizeof name, "%s." NMT_SSRU_RNN_WF, prefix);
-	if (nmt_bind_matrix(td, name, d, d, &r->wf, err, errlen) != 0)
+	snprintf(name, sizeof name, "%s." SSRU_RNN_WF, prefix);
+	if (engine_bind_matrix(td, name, d, d, &r->wf, err, errlen) != 0)
 		return -1;
-	snprintf(name, sizeof name, "%s." NMT_SSRU_RNN_BF, prefix);
-	if (nmt_bind_f32(td, name, 1, d, &r->bf, err, errlen) != 0)
+	snprintf(name, sizeof name, "%s." SSRU_RNN_BF, prefix);
+	if (engine_bind_f32(td, name, 1, d, &r->bf, err, errlen) != 0)
 		return -1;
 	return bind_norm(td, prefix, d, &r->ln_s, &r->ln_b, err, errlen);
 }
@@ -122,30 +122,30 @@ static int bind_ssru(const nmt_tensor_dir *td, int l, int d, nmt_ssru_w *r, char
 /* The embeddings as the metadata's "tied" says: one matrix for source,
  * target and output (all), the target's shared with the output (tgt), or
  * three (none). The output layer is always m->tgt_emb. */
-static int bind_embeddings(nmt_model *m, const nmt_tensor_dir *td, char *err, size_t errlen)
+static int bind_embeddings(nmt_model *m, const engine_tensor_dir *td, char *err, size_t errlen)
 {
 	char tied[8];
-	const nmt_dims *d = &m->d;
-	if (nmt_meta_get(m->meta, m->meta_len, "tied", tied, sizeof tied) != 0)
+	const engine_dims *d = &m->d;
+	if (format_meta_get(m->meta, m->meta_len, "tied", tied, sizeof tied) != 0)
 		return error_set(err, errlen, "corrupt model: metadata \"tied\" missing");
 	if (strcmp(tied, "all") == 0) {
 		if (d->src_vocab != d->tgt_vocab)
 			return error_set(err, errlen, "corrupt model: tied=all with two vocabulary sizes");
-		if (nmt_bind_matrix(td, NMT_SSRU_EMB, d->tgt_vocab, d->emb, &m->tgt_emb, err, errlen) != 0)
+		if (engine_bind_matrix(td, SSRU_EMB, d->tgt_vocab, d->emb, &m->tgt_emb, err, errlen) != 0)
 			return -1;
 		m->src_emb = m->ssru.dec_emb = m->tgt_emb;
 		return 0;
 	}
 	if (strcmp(tied, "tgt") != 0 && strcmp(tied, "none") != 0)
 		return error_set(err, errlen, "corrupt model: tied=%s", tied);
-	if (nmt_bind_matrix(td, NMT_SSRU_SRC_EMB, d->src_vocab, d->emb, &m->src_emb, err, errlen) != 0 ||
-	    nmt_bind_matrix(td, NMT_SSRU_TGT_EMB, d->tgt_vocab, d->emb, &m->ssru.dec_emb, err, errlen) != 0)
+	if (engine_bind_matrix(td, SSRU_SRC_EMB, d->src_vocab, d->emb, &m->src_emb, err, errlen) != 0 ||
+	    engine_bind_matrix(td, SSRU_TGT_EMB, d->tgt_vocab, d->emb, &m->ssru.dec_emb, err, errlen) != 0)
 		return -1;
 	if (strcmp(tied, "tgt") == 0) {
 		m->tgt_emb = m->ssru.dec_emb;
 		return 0;
 	}
-	return nmt_bind_matrix(td, NMT_SSRU_OUT, d->tgt_vocab, d->emb, &m->tgt_emb, err, errlen);
+	return engine_bind_matrix(td, SSRU_OUT, d->tgt_vocab, d->emb, &m->tgt_emb, err, errlen);
 }
 
 /* Which stored layer each decoder layer runs: metadata dec_tied, a comma
@@ -153,11 +153,11 @@ static int bind_embeddings(nmt_model *m, const nmt_tensor_dir *td, char *err, si
  * without it each layer its own. */
 static int read_dec_tied(const nmt_model *m, int *stored, char *err, size_t errlen)
 {
-	char list[4 * NMT_SSRU_MAX_LAYERS + 1];
+	char list[4 * SSRU_MAX_LAYERS + 1];
 	int L = m->ssru.dec_layers;
 	for (int l = 0; l < L; l++)
 		stored[l] = l + 1;
-	if (nmt_meta_get(m->meta, m->meta_len, "dec_tied", list, sizeof list) != 0)
+	if (format_meta_get(m->meta, m->meta_len, "dec_tied", list, sizeof list) != 0)
 		return 0;
 	const char *at = list;
 	for (int l = 0; l < L; l++) {
@@ -173,31 +173,31 @@ static int read_dec_tied(const nmt_model *m, int *stored, char *err, size_t errl
 
 static int ssru_bind(nmt_model *m, char *err, size_t errlen)
 {
-	nmt_ssru_weights *w = &m->ssru;
-	nmt_tensor_dir td;
+	ssru_weights *w = &m->ssru;
+	engine_tensor_dir td;
 	char prefix[32];
-	int stored[NMT_SSRU_MAX_LAYERS];
+	int stored[SSRU_MAX_LAYERS];
 
-	if (read_dims(m, err, errlen) != 0 || read_dec_tied(m, stored, err, errlen) != 0 || nmt_tensor_dir_open(&m->view, &td, err, errlen) != 0 ||
+	if (read_dims(m, err, errlen) != 0 || read_dec_tied(m, stored, err, errlen) != 0 || engine_tensor_dir_open(&m->view, &td, err, errlen) != 0 ||
 	    bind_embeddings(m, &td, err, errlen) != 0 ||
-	    nmt_bind_f32(&td, NMT_SSRU_OUT_BIAS, 1, m->d.tgt_vocab, &m->out_bias, err, errlen) != 0)
+	    engine_bind_f32(&td, SSRU_OUT_BIAS, 1, m->d.tgt_vocab, &m->out_bias, err, errlen) != 0)
 		return -1;
 	int d = m->d.emb;
 	for (int l = 0; l < w->enc_layers; l++) {
-		snprintf(prefix, sizeof prefix, NMT_SSRU_ENC_ATT, l + 1);
+		snprintf(prefix, sizeof prefix, SSRU_ENC_ATT, l + 1);
 		if (bind_attention(&td, prefix, d, &w->enc_att[l], err, errlen) != 0)
 			return -1;
-		snprintf(prefix, sizeof prefix, NMT_SSRU_ENC_FFN, l + 1);
+		snprintf(prefix, sizeof prefix, SSRU_ENC_FFN, l + 1);
 		if (bind_ffn(&td, prefix, d, w->ffn, &w->enc_ffn[l], err, errlen) != 0)
 			return -1;
 	}
 	for (int l = 0; l < w->dec_layers; l++) {
 		if (bind_ssru(&td, stored[l], d, &w->dec_rnn[l], err, errlen) != 0)
 			return -1;
-		snprintf(prefix, sizeof prefix, NMT_SSRU_DEC_ATT, stored[l]);
+		snprintf(prefix, sizeof prefix, SSRU_DEC_ATT, stored[l]);
 		if (bind_attention(&td, prefix, d, &w->dec_att[l], err, errlen) != 0)
 			return -1;
-		snprintf(prefix, sizeof prefix, NMT_SSRU_DEC_FFN, stored[l]);
+		snprintf(prefix, sizeof prefix, SSRU_DEC_FFN, stored[l]);
 		if (bind_ffn(&td, prefix, d, w->dec_ffn, &w->dec_ffn_w[l], err, errlen) != 0)
 			return -1;
 	}
@@ -210,13 +210,13 @@ static int ssru_bind(nmt_model *m, char *err, size_t errlen)
 /* ---- the state -------------------------------------------------------------- */
 
 /* Grow array p to n elements; a failure sets the caller's `failed`. */
-#define GROW(p, n) (failed |= nmt_grow(&(p), (n), sizeof *(p)))
+#define GROW(p, n) (failed |= format_grow(&(p), (n), sizeof *(p)))
 
-static int ssru_reserve(nmt_state *s, const int32_t *const *src)
+static int ssru_reserve(engine_state *s, const int32_t *const *src)
 {
 	(void)src;
-	const nmt_ssru_weights *w = &s->m->ssru;
-	nmt_ssru_state *t = &s->ssru;
+	const ssru_weights *w = &s->m->ssru;
+	ssru_state *t = &s->ssru;
 	int failed = 0, d = s->m->d.emb, L = w->dec_layers;
 	int ffn = w->ffn > w->dec_ffn ? w->ffn : w->dec_ffn;
 	int rows = s->n_sents * s->beam, side = s->max_src > s->beam ? s->max_src : s->beam;
@@ -264,9 +264,9 @@ static int ssru_reserve(nmt_state *s, const int32_t *const *src)
 	return 0;
 }
 
-static void ssru_free_state(nmt_state *s)
+static void ssru_free_state(engine_state *s)
 {
-	nmt_ssru_state *t = &s->ssru;
+	ssru_state *t = &s->ssru;
 	void *p[] = { t->x, t->y, t->q, t->k, t->v, t->kh, t->vh, t->ctx, t->hid, t->scores, t->head_out, t->ck,
 		      t->cv, t->c, t->c_next, t->rx, t->ry, t->rq, t->rctx, t->rwx, t->rfx, t->rhid };
 	for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
@@ -277,9 +277,9 @@ static void ssru_free_state(nmt_state *s)
 /* ---- the search's calls ------------------------------------------------------ */
 
 /* Every sentence's one row starts with zero cells at position 0. */
-static void ssru_start(nmt_state *s)
+static void ssru_start(engine_state *s)
 {
-	const nmt_ssru_weights *w = &s->m->ssru;
+	const ssru_weights *w = &s->m->ssru;
 	size_t per_layer = (size_t)s->n_sents * (size_t)s->beam * (size_t)s->m->d.emb;
 	memset(s->ssru.c, 0, (size_t)w->dec_layers * per_layer * sizeof *s->ssru.c);
 	s->ssru.pos = 0;
@@ -287,9 +287,9 @@ static void ssru_start(nmt_state *s)
 
 /* The cells of the rows that go on, compacted; every layer's block is laid
  * out for the whole batch's rows (n_sents x beam). */
-static void ssru_carry(nmt_state *s, int n)
+static void ssru_carry(engine_state *s, int n)
 {
-	nmt_ssru_state *t = &s->ssru;
+	ssru_state *t = &s->ssru;
 	int d = s->m->d.emb;
 	size_t block = (size_t)s->n_sents * (size_t)s->beam * (size_t)d;
 	for (int l = 0; l < s->m->ssru.dec_layers; l++)
@@ -307,14 +307,14 @@ static int ssru_max_len(int src_len)
 	return 3 * src_len;
 }
 
-const nmt_family nmt_family_ssru = {
-	.arch = NMT_SSRU_ARCH,
+const engine_family ssru_family = {
+	.arch = SSRU_ARCH,
 	.bind = ssru_bind,
 	.reserve = ssru_reserve,
 	.free_state = ssru_free_state,
-	.encode = nmt_ssru_encode,
+	.encode = ssru_encode,
 	.start = ssru_start,
-	.step = nmt_ssru_step,
+	.step = ssru_step,
 	.carry = ssru_carry,
 	.max_len = ssru_max_len,
 };

@@ -2,13 +2,13 @@
  * Transformer encoder and a decoder of SSRU layers (docs/DESIGN.md §3b).
  * ssru.c binds the weights and keeps the state; ssru_encoder.c and
  * ssru_decoder.c compute. */
-#ifndef NMT_ENGINE_SSRU_H
-#define NMT_ENGINE_SSRU_H
+#ifndef FAMILY_SSRU_SSRU_H
+#define FAMILY_SSRU_SSRU_H
 #include "../../engine/engine.h"
 #include "../../engine/family.h"
 
-void nmt_ssru_encode(nmt_state *s, const int32_t *const *src);
-void nmt_ssru_step(nmt_state *s, int n);
+void ssru_encode(engine_state *s, const int32_t *const *src);
+void ssru_step(engine_state *s, int n);
 
 /* Shared by the encoder and the decoder: sinusoidal position p's encoding
  * added to x[0..d) (sines in the first half, cosines in the second); and
@@ -16,19 +16,19 @@ void nmt_ssru_step(nmt_state *s, int n);
  * values laid out head by head (kh, vh: [H, stride P, dk] from row 0 of
  * the sentence), contexts joined into ctx [T, d]. With att (T rows att_ld
  * apart, may be NULL): the heads' weights averaged, the alignments. */
-void nmt_ssru_add_position(float *x, int d, int p);
-void nmt_ssru_attend(nmt_state *s, const float *q, int T, const float *kh, const float *vh, size_t head_stride,
+void ssru_add_position(float *x, int d, int p);
+void ssru_attend(engine_state *s, const float *q, int T, const float *kh, const float *vh, size_t head_stride,
 		     int S, float *ctx, float *att, int att_ld);
 /* y = LN(x W + b + y) row by row: a linear layer, the residual, the layer
  * norm; x [n, d], y [n, d], tmp room for [n, d]. */
-void nmt_ssru_project_norm(nmt_state *s, const nmt_linear *l, const float *x, int n, const float *ln_s,
+void ssru_project_norm(engine_state *s, const quant_linear *l, const float *x, int n, const float *ln_s,
 			   const float *ln_b, float *y, float *tmp);
 /* x's rows [n, d] as heads: out[h][p][dk] for p < n, h < H (out's heads
  * head_stride floats apart). */
-void nmt_ssru_split_heads(const float *x, int n, int d, int heads, size_t head_stride, float *out);
+void ssru_split_heads(const float *x, int n, int d, int heads, size_t head_stride, float *out);
 /* x = LN(FFN(x) + x) with hid as room for the hidden values [n, ffn] */
-void nmt_ssru_ffn(nmt_state *s, const nmt_ffn_w *f, int ffn, float *x, int n, float *hid, float *tmp);
+void ssru_ffn(engine_state *s, const ssru_ffn_w *f, int ffn, float *x, int n, float *hid, float *tmp);
 
-extern const nmt_family nmt_family_ssru;
+extern const engine_family ssru_family;
 
 #endif

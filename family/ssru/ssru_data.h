@@ -1,7 +1,7 @@
 /* The SSRU family's own data: its weights, bound into the model by ssru.c
- * (nmt_model's ssru), and its per-thread state part (nmt_state's ssru). */
-#ifndef NMT_FAMILY_SSRU_DATA_H
-#define NMT_FAMILY_SSRU_DATA_H
+ * (nmt_model's ssru), and its per-thread state part (engine_state's ssru). */
+#ifndef FAMILY_SSRU_SSRU_DATA_H
+#define FAMILY_SSRU_SSRU_DATA_H
 
 #include "../../quant/matrix.h"
 
@@ -9,32 +9,32 @@
  * multi-head attention (q, k, v, o, each W x + b, then a layer norm of the
  * output plus the input), a ReLU feed-forward block with its layer norm,
  * and an SSRU layer (W, W_f, b_f and a layer norm). */
-#define NMT_SSRU_MAX_LAYERS 16
+#define SSRU_MAX_LAYERS 16
 
 typedef struct {
-	nmt_linear q, k, v, o;
+	quant_linear q, k, v, o;
 	const float *ln_s, *ln_b;
-} nmt_attention_w;
+} ssru_attention_w;
 
 typedef struct {
-	nmt_linear w1, w2;
+	quant_linear w1, w2;
 	const float *ln_s, *ln_b;
-} nmt_ffn_w;
+} ssru_ffn_w;
 
 typedef struct {
-	nmt_matrix w, wf;
+	quant_matrix w, wf;
 	const float *bf, *ln_s, *ln_b;
-} nmt_ssru_w;
+} ssru_w;
 
 typedef struct {
 	int heads, ffn, dec_ffn, enc_layers, dec_layers;
-	nmt_matrix dec_emb;   /* the decoder's input embeddings (tgt_emb unless untied) */
-	nmt_attention_w enc_att[NMT_SSRU_MAX_LAYERS];
-	nmt_ffn_w enc_ffn[NMT_SSRU_MAX_LAYERS];
-	nmt_ssru_w dec_rnn[NMT_SSRU_MAX_LAYERS];
-	nmt_attention_w dec_att[NMT_SSRU_MAX_LAYERS];
-	nmt_ffn_w dec_ffn_w[NMT_SSRU_MAX_LAYERS];
-} nmt_ssru_weights;
+	quant_matrix dec_emb;   /* the decoder's input embeddings (tgt_emb unless untied) */
+	ssru_attention_w enc_att[SSRU_MAX_LAYERS];
+	ssru_ffn_w enc_ffn[SSRU_MAX_LAYERS];
+	ssru_w dec_rnn[SSRU_MAX_LAYERS];
+	ssru_attention_w dec_att[SSRU_MAX_LAYERS];
+	ssru_ffn_w dec_ffn_w[SSRU_MAX_LAYERS];
+} ssru_weights;
 
 /* The SSRU family's buffers (engine/ssru*.c): P source positions, R rows,
  * d = emb, H heads of dk = d / H, L decoder layers. Reserved and freed by
@@ -54,6 +54,6 @@ typedef struct {
 	float *rx, *ry, *rq, *rctx; /* [R, d] a step's rows */
 	float *rwx, *rfx;           /* [R, d] an SSRU layer's W x and W_f x + b_f */
 	float *rhid;                /* [R, dec ffn] */
-} nmt_ssru_state;
+} ssru_state;
 
 #endif

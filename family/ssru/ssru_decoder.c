@@ -10,9 +10,9 @@
 #include "ssru.h"
 #include "../../quant/ew.h"
 
-static void embed(nmt_state *s, int n)
+static void embed(engine_state *s, int n)
 {
-	nmt_ssru_state *t = &s->ssru;
+	ssru_state *t = &s->ssru;
 	int d = s->m->d.emb;
 	float scale = sqrtf((float)d);
 	for (int i = 0; i < n; i++) {
@@ -20,23 +20,23 @@ static void embed(nmt_state *s, int n)
 		if (t->pos == 0)
 			memset(x, 0, (size_t)d * sizeof *x);
 		else
-			nmt_matrix_row(&s->m->ssru.dec_emb, s->row_prev[i], x);
+			quant_matrix_row(&s->m->ssru.dec_emb, s->row_prev[i], x);
 		for (int k = 0; k < d; k++)
 			x[k] *= scale;
-		nmt_ssru_add_position(x, d, t->pos);
+		ssru_add_position(x, d, t->pos);
 	}
 }
 
 /* Layer l's SSRU over the rows, cells in place; rx = LN(ReLU(c) + rx). */
-static void ssru_layer(nmt_state *s, int l, int n)
+static void ssru_layer(engine_state *s, int l, int n)
 {
-	nmt_ssru_state *t = &s->ssru;
-	const nmt_ssru_w *r = &s->m->ssru.dec_rnn[l];
+	ssru_state *t = &s->ssru;
+	const ssru_w *r = &s->m->ssru.dec_rnn[l];
 	int d = s->m->d.emb;
 	float *c = t->c + (size_t)l * s->n_sents * s->beam * d;
 
-	nmt_matmul(&r->w, t->rx, n, d, NULL, t->rwx, d, &s->kq);
-	nmt_matmul(&r->wf, t->rx, n, d, r->bf, t->rfx, d, &s->kq);
+	quant_matmul(&r->w, t->rx, n, d, NULL, t->rwx, d, &s->kq);
+	quant_matmul(&r->wf, t->rx, n, d, r->bf, t->rfx, d, &s->kq);
 	for (int i = 0; i < n; i++)
 		s->ew->ssru(d, t->rwx + (size_t)i * d, t->rfx + (size_t)i * d, c + (size_t)i * d, t->ry + (size_t)i * d);
 	s->ew->add(t->ry, t->rx, n * d);
@@ -46,39 +46,39 @@ static void ssru_layer(nmt_state *s, int l, int n)
 
 /* Layer l's cross-attention: each sentence's rows over its source; the last
  * layer's weights, heads averaged, are the alignments. */
-static void cross_attention(nmt_state *s, int l, int n)
+static void cross_attention(engine_state *s, int l, int n)
 {
-	nmt_ssru_state *t = &s->ssru;
-	const nmt_ssru_weights *w = &s->m->ssru;
-	const nmt_attention_w *a = &w->dec_att[l];
+	ssru_state *t = &s->ssru;
+	const ssru_weights *w = &s->m->ssru;
+	const ssru_attention_w *a = &w->dec_att[l];
 	int d = s->m->d.emb, dk = d / w->heads, P = s->total_src;
 	size_t layer = (size_t)l * P * d, stride = (size_t)P * dk;
 	int keep = s->hist.keep_att && l == w->dec_layers - 1;
 
-	nmt_matmul(&a->q.w, t->rx, n, d, a->q.b, t->rq, d, &s->kq);
+	quant_matmul(&a->q.w, t->rx, n, d, a->q.b, t->rq, d, &s->kq);
 	for (int i0 = 0, i1; i0 < n; i0 = i1) {
 		for (i1 = i0 + 1; i1 < n && s->row_sent[i1] == s->row_sent[i0]; i1++)
 			;
-		const nmt_sentence *st = &s->sent[s->row_sent[i0]];
+		const engine_sentence *st = &s->sent[s->row_sent[i0]];
 		size_t off = (size_t)st->src_off * dk;
-		nmt_ssru_attend(s, t->rq + (size_t)i0 * d, i1 - i0, t->ck + layer + off, t->cv + layer + off, stride,
+		ssru_attend(s, t->rq + (size_t)i0 * d, i1 - i0, t->ck + layer + off, t->cv + layer + off, stride,
 				st->src_len, t->rctx + (size_t)i0 * d,
 				keep ? s->hist.step_att + (size_t)i0 * s->hist.att_stride : NULL, s->hist.att_stride);
 	}
-	nmt_ssru_project_norm(s, &a->o, t->rctx, n, a->ln_s, a->ln_b, t->rx, t->ry);
+	ssru_project_norm(s, &a->o, t->rctx, n, a->ln_s, a->ln_b, t->rx, t->ry);
 }
 
-void nmt_ssru_step(nmt_state *s, int n)
+void ssru_step(engine_state *s, int n)
 {
-	const nmt_ssru_weights *w = &s->m->ssru;
-	nmt_ssru_state *t = &s->ssru;
+	const ssru_weights *w = &s->m->ssru;
+	ssru_state *t = &s->ssru;
 
 	embed(s, n);
 	for (int l = 0; l < w->dec_layers; l++) {
 		ssru_layer(s, l, n);
 		cross_attention(s, l, n);
-		nmt_ssru_ffn(s, &w->dec_ffn_w[l], w->dec_ffn, t->rx, n, t->rhid, t->ry);
+		ssru_ffn(s, &w->dec_ffn_w[l], w->dec_ffn, t->rx, n, t->rhid, t->ry);
 	}
-	nmt_output_layer(s, t->rx, n);
+	engine_output_layer(s, t->rx, n);
 	t->pos++;
 }

@@ -10,7 +10,7 @@
 #include "ssru.h"
 #include "../../quant/ew.h"
 
-void nmt_ssru_add_position(float *x, int d, int p)
+void ssru_add_position(float *x, int d, int p)
 {
 	int half = d / 2;
 	float inc = logf(10000.0f) / (float)(half - 1);
@@ -21,7 +21,7 @@ void nmt_ssru_add_position(float *x, int d, int p)
 	}
 }
 
-void nmt_ssru_split_heads(const float *x, int n, int d, int heads, size_t head_stride, float *out)
+void ssru_split_heads(const float *x, int n, int d, int heads, size_t head_stride, float *out)
 {
 	int dk = d / heads;
 	for (int p = 0; p < n; p++)
@@ -30,7 +30,7 @@ void nmt_ssru_split_heads(const float *x, int n, int d, int heads, size_t head_s
 			       (size_t)dk * sizeof *out);
 }
 
-void nmt_ssru_attend(nmt_state *s, const float *q, int T, const float *kh, const float *vh, size_t head_stride,
+void ssru_attend(engine_state *s, const float *q, int T, const float *kh, const float *vh, size_t head_stride,
 		     int S, float *ctx, float *att, int att_ld)
 {
 	int d = s->m->d.emb, H = s->m->ssru.heads, dk = d / H;
@@ -39,8 +39,8 @@ void nmt_ssru_attend(nmt_state *s, const float *q, int T, const float *kh, const
 	for (int t = 0; att && t < T; t++)
 		memset(att + (size_t)t * att_ld, 0, (size_t)S * sizeof *att);
 	for (int h = 0; h < H; h++) {
-		nmt_matrix keys = { .format = NMT_FMT_F32, .rows = S, .cols = dk, .data = kh + (size_t)h * head_stride };
-		nmt_matmul(&keys, q + (size_t)h * dk, T, d, NULL, z, S, &s->kq);
+		quant_matrix keys = { .format = FORMAT_F32, .rows = S, .cols = dk, .data = kh + (size_t)h * head_stride };
+		quant_matmul(&keys, q + (size_t)h * dk, T, d, NULL, z, S, &s->kq);
 		for (int t = 0; t < T; t++) {
 			float *row = z + (size_t)t * S;
 			for (int j = 0; j < S; j++)
@@ -55,77 +55,77 @@ void nmt_ssru_attend(nmt_state *s, const float *q, int T, const float *kh, const
 	}
 }
 
-void nmt_ssru_project_norm(nmt_state *s, const nmt_linear *l, const float *x, int n, const float *ln_s,
+void ssru_project_norm(engine_state *s, const quant_linear *l, const float *x, int n, const float *ln_s,
 			   const float *ln_b, float *y, float *tmp)
 {
 	int d = s->m->d.emb;
-	nmt_matmul(&l->w, x, n, l->w.cols, l->b, tmp, d, &s->kq);
+	quant_matmul(&l->w, x, n, l->w.cols, l->b, tmp, d, &s->kq);
 	s->ew->add(tmp, y, n * d);
 	for (int i = 0; i < n; i++)
 		s->ew->layer_norm(tmp + (size_t)i * d, d, ln_s, ln_b, y + (size_t)i * d);
 }
 
-void nmt_ssru_ffn(nmt_state *s, const nmt_ffn_w *f, int ffn, float *x, int n, float *hid, float *tmp)
+void ssru_ffn(engine_state *s, const ssru_ffn_w *f, int ffn, float *x, int n, float *hid, float *tmp)
 {
-	nmt_matmul(&f->w1.w, x, n, s->m->d.emb, f->w1.b, hid, ffn, &s->kq);
+	quant_matmul(&f->w1.w, x, n, s->m->d.emb, f->w1.b, hid, ffn, &s->kq);
 	s->ew->relu(hid, n * ffn);
-	nmt_ssru_project_norm(s, &f->w2, hid, n, f->ln_s, f->ln_b, x, tmp);
+	ssru_project_norm(s, &f->w2, hid, n, f->ln_s, f->ln_b, x, tmp);
 }
 
 /* Each position's source embedding, scaled by sqrt(d), plus its position's
  * encoding (0 for a sentence's first piece). */
-static void embed(nmt_state *s, const int32_t *const *src)
+static void embed(engine_state *s, const int32_t *const *src)
 {
 	int d = s->m->d.emb;
 	float scale = sqrtf((float)d);
 	for (int i = 0; i < s->n_sents; i++)
 		for (int j = 0; j < s->sent[i].src_len; j++) {
 			float *x = s->ssru.x + (size_t)(s->sent[i].src_off + j) * d;
-			nmt_matrix_row(&s->m->src_emb, src[i][j], x);
+			quant_matrix_row(&s->m->src_emb, src[i][j], x);
 			for (int k = 0; k < d; k++)
 				x[k] *= scale;
-			nmt_ssru_add_position(x, d, j);
+			ssru_add_position(x, d, j);
 		}
 }
 
-static void self_attention(nmt_state *s, const nmt_attention_w *a)
+static void self_attention(engine_state *s, const ssru_attention_w *a)
 {
-	nmt_ssru_state *t = &s->ssru;
+	ssru_state *t = &s->ssru;
 	int d = s->m->d.emb, P = s->total_src, H = s->m->ssru.heads, dk = d / H;
 	size_t stride = (size_t)P * dk;
 
-	nmt_matmul(&a->q.w, t->x, P, d, a->q.b, t->q, d, &s->kq);
-	nmt_matmul(&a->k.w, t->x, P, d, a->k.b, t->k, d, &s->kq);
-	nmt_matmul(&a->v.w, t->x, P, d, a->v.b, t->v, d, &s->kq);
-	nmt_ssru_split_heads(t->k, P, d, H, stride, t->kh);
-	nmt_ssru_split_heads(t->v, P, d, H, stride, t->vh);
+	quant_matmul(&a->q.w, t->x, P, d, a->q.b, t->q, d, &s->kq);
+	quant_matmul(&a->k.w, t->x, P, d, a->k.b, t->k, d, &s->kq);
+	quant_matmul(&a->v.w, t->x, P, d, a->v.b, t->v, d, &s->kq);
+	ssru_split_heads(t->k, P, d, H, stride, t->kh);
+	ssru_split_heads(t->v, P, d, H, stride, t->vh);
 	for (int i = 0; i < s->n_sents; i++) {
-		const nmt_sentence *st = &s->sent[i];
+		const engine_sentence *st = &s->sent[i];
 		size_t off = (size_t)st->src_off;
-		nmt_ssru_attend(s, t->q + off * d, st->src_len, t->kh + off * dk, t->vh + off * dk, stride, st->src_len,
+		ssru_attend(s, t->q + off * d, st->src_len, t->kh + off * dk, t->vh + off * dk, stride, st->src_len,
 				t->ctx + off * d, NULL, 0);
 	}
-	nmt_ssru_project_norm(s, &a->o, t->ctx, P, a->ln_s, a->ln_b, t->x, t->y);
+	ssru_project_norm(s, &a->o, t->ctx, P, a->ln_s, a->ln_b, t->x, t->y);
 }
 
-void nmt_ssru_encode(nmt_state *s, const int32_t *const *src)
+void ssru_encode(engine_state *s, const int32_t *const *src)
 {
-	const nmt_ssru_weights *w = &s->m->ssru;
-	nmt_ssru_state *t = &s->ssru;
+	const ssru_weights *w = &s->m->ssru;
+	ssru_state *t = &s->ssru;
 	int d = s->m->d.emb, P = s->total_src;
 
 	embed(s, src);
 	for (int l = 0; l < w->enc_layers; l++) {
 		self_attention(s, &w->enc_att[l]);
-		nmt_ssru_ffn(s, &w->enc_ffn[l], w->ffn, t->x, P, t->hid, t->y);
+		ssru_ffn(s, &w->enc_ffn[l], w->ffn, t->x, P, t->hid, t->y);
 	}
 	/* each decoder layer's keys and values of the encoder's output, head by head */
 	for (int l = 0; l < w->dec_layers; l++) {
-		const nmt_attention_w *a = &w->dec_att[l];
+		const ssru_attention_w *a = &w->dec_att[l];
 		size_t layer = (size_t)l * P * d, stride = (size_t)P * (d / w->heads);
-		nmt_matmul(&a->k.w, t->x, P, d, a->k.b, t->k, d, &s->kq);
-		nmt_matmul(&a->v.w, t->x, P, d, a->v.b, t->v, d, &s->kq);
-		nmt_ssru_split_heads(t->k, P, d, w->heads, stride, t->ck + layer);
-		nmt_ssru_split_heads(t->v, P, d, w->heads, stride, t->cv + layer);
+		quant_matmul(&a->k.w, t->x, P, d, a->k.b, t->k, d, &s->kq);
+		quant_matmul(&a->v.w, t->x, P, d, a->v.b, t->v, d, &s->kq);
+		ssru_split_heads(t->k, P, d, w->heads, stride, t->ck + layer);
+		ssru_split_heads(t->v, P, d, w->heads, stride, t->cv + layer);
 	}
 }

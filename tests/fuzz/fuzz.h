@@ -2,8 +2,8 @@
  * with clang -fsanitize=fuzzer by `make fuzz`; linked with replay.c instead
  * by `make test`, which runs each harness over its committed corpus (seeds
  * and every input that once failed). */
-#ifndef NMT_TESTS_FUZZ_H
-#define NMT_TESTS_FUZZ_H
+#ifndef TESTS_FUZZ_FUZZ_H
+#define TESTS_FUZZ_FUZZ_H
 #include <stddef.h>
 #include <stdint.h>
 

@@ -32,19 +32,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int how = data[0] % 3;
 	const char *html = (const char *)data + 1;
 	size_t len = size - 1;
-	nmt_html h = { 0 };
-	nmt_html_render_buf b = { 0 };
-	FUZZ_ASSERT(nmt_html_parse(&h, html, len) == 0);
+	text_html h = { 0 };
+	text_html_render_buf b = { 0 };
+	FUZZ_ASSERT(text_html_parse(&h, html, len) == 0);
 	int words = 0;
 	for (size_t i = 0; i < h.text_len; i++)
 		words += !is_space(h.text[i]) && (i == 0 || is_space(h.text[i - 1]));
 	int *src_of = malloc(((size_t)words + 1) * sizeof *src_of);
 	for (int w = 0; w < words; w++)   /* identity, shifted by one, or reversed */
 		src_of[w] = how == 0 ? w : how == 1 ? (w + 1) % words : words - 1 - w;
-	FUZZ_ASSERT(nmt_html_render(&h, html, len, h.text, h.text_len, src_of, words, NULL, 0, &b) == 0);
+	FUZZ_ASSERT(text_html_render(&h, html, len, h.text, h.text_len, src_of, words, NULL, 0, &b) == 0);
 	FUZZ_ASSERT(html_tags_in_order(&h, html, b.out, b.len));
 	free(src_of);
-	nmt_html_free(&h);
-	nmt_html_render_free(&b);
+	text_html_free(&h);
+	text_html_render_free(&b);
 	return 0;
 }

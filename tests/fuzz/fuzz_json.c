@@ -23,10 +23,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 /* s written as {"k": s} and parsed back must give s again */
 static void round_trip(const char *s, size_t n)
 {
-	nmt_buf b = { 0 };
-	nmt_buf_puts(&b, "{\"k\":");
-	nmt_buf_json_string(&b, s, n);
-	nmt_buf_puts(&b, "}");
+	server_buf b = { 0 };
+	server_buf_puts(&b, "{\"k\":");
+	server_buf_json_string(&b, s, n);
+	server_buf_puts(&b, "}");
 	FUZZ_ASSERT(!b.failed);
 	json_object o;
 	char err[128];
@@ -34,7 +34,7 @@ static void round_trip(const char *s, size_t n)
 	const json_member *m = json_get(&o, "k");
 	FUZZ_ASSERT(m && m->kind == JSON_STRING && m->str_len == n && memcmp(m->str, s, n) == 0);
 	json_object_free(&o);
-	nmt_buf_free(&b);
+	server_buf_free(&b);
 }
 
 static void check_json(const char *buf, size_t len)

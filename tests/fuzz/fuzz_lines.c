@@ -31,11 +31,11 @@ static int expected_line(const uint8_t *data, size_t size, size_t *at, const uin
 }
 
 /* Every complete line the reader holds now: each must be the next one expected. */
-static void take_lines(nmt_lines *r, const uint8_t *data, size_t size, size_t *at)
+static void take_lines(cli_lines *r, const uint8_t *data, size_t size, size_t *at)
 {
 	char *line;
 	size_t len;
-	while (nmt_lines_next(r, &line, &len)) {
+	while (cli_lines_next(r, &line, &len)) {
 		const uint8_t *want;
 		size_t want_len;
 		FUZZ_ASSERT(expected_line(data, size, at, &want, &want_len));
@@ -55,21 +55,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int fds[2];
 	if (pipe(fds) != 0)
 		return 0;
-	nmt_lines r;
-	nmt_lines_init(&r, fds[0]);
+	cli_lines r;
+	cli_lines_init(&r, fds[0]);
 	for (size_t sent = 0; sent < size;) {
 		size_t n = size - sent < piece ? size - sent : piece;
 		FUZZ_ASSERT(write(fds[1], data + sent, n) == (ssize_t)n);
 		sent += n;
-		FUZZ_ASSERT(nmt_lines_fill(&r) == 1);
+		FUZZ_ASSERT(cli_lines_fill(&r) == 1);
 		take_lines(&r, data, size, &at);
 	}
 	close(fds[1]);
-	FUZZ_ASSERT(nmt_lines_fill(&r) == 0);   /* end of input: a last line without newline now counts */
+	FUZZ_ASSERT(cli_lines_fill(&r) == 0);   /* end of input: a last line without newline now counts */
 	take_lines(&r, data, size, &at);
 	FUZZ_ASSERT(at == size);   /* every line came out */
 	FUZZ_ASSERT(r.start == r.end);
-	nmt_lines_free(&r);
+	cli_lines_free(&r);
 	close(fds[0]);
 	return 0;
 }

@@ -23,11 +23,11 @@ static int is_space(char c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
 }
 
-static void check(const char *text, size_t size, const nmt_split_lang *lang)
+static void check(const char *text, size_t size, const text_split_lang *lang)
 {
 	size_t pos = 0, start, end, last = 0;
 	int n = 0;
-	while (nmt_spans_next(text, size, lang->nouns_capitalised, &pos, &start, &end)) {
+	while (text_spans_next(text, size, lang->nouns_capitalised, &pos, &start, &end)) {
 		FUZZ_ASSERT(last <= start && start < end && end <= size && pos == end);
 		last = end;
 		n++;
@@ -36,9 +36,9 @@ static void check(const char *text, size_t size, const nmt_split_lang *lang)
 
 	size_t room_per_byte = strlen(lang->placeholder) + 2;
 	char *subst = malloc(size * room_per_byte + 1);
-	nmt_protected *spans = malloc((size + 1) * sizeof *spans);
+	text_protected *spans = malloc((size + 1) * sizeof *spans);
 	int n_spans;
-	size_t len = nmt_protect_source(lang, text, size, subst, spans, (int)size + 1, &n_spans);
+	size_t len = text_protect_source(lang, text, size, subst, spans, (int)size + 1, &n_spans);
 	FUZZ_ASSERT(n_spans == n && len <= size * room_per_byte);
 
 	/* the substituted text as a translation: its words aligned to themselves */
@@ -57,7 +57,7 @@ static void check(const char *text, size_t size, const nmt_split_lang *lang)
 	char *out = malloc(room);
 	float *out_lp = malloc((out_words_room + 1) * sizeof *out_lp);
 	int *out_src = malloc((out_words_room + 1) * sizeof *out_src), out_words;
-	size_t out_len = nmt_place_spans(subst, len, lp, src, words, spans, n_spans, out, out_lp, out_src, &out_words);
+	size_t out_len = text_place_spans(subst, len, lp, src, words, spans, n_spans, out, out_lp, out_src, &out_words);
 	FUZZ_ASSERT(out_len < room && (size_t)out_words <= out_words_room);
 	for (int s = 0; s < n_spans; s++)   /* every span is back */
 		FUZZ_ASSERT(spans[s].len == 0 || memmem(out, out_len, spans[s].text, spans[s].len) != NULL);
@@ -72,7 +72,7 @@ static void check(const char *text, size_t size, const nmt_split_lang *lang)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	check((const char *)data, size, nmt_split_lang_for("en"));
-	check((const char *)data, size, nmt_split_lang_for("de"));
+	check((const char *)data, size, text_split_lang_for("en"));
+	check((const char *)data, size, text_split_lang_for("de"));
 	return 0;
 }

@@ -23,17 +23,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size == 0)
 		return 0;
-	const nmt_split_lang *lang = nmt_split_lang_for(codes[data[0] % (sizeof codes / sizeof *codes)]);
+	const text_split_lang *lang = text_split_lang_for(codes[data[0] % (sizeof codes / sizeof *codes)]);
 	const char *text = (const char *)data + 1;
 	size_t len = size - 1, pos = 0, start, end, last = 0, second_start = 0, second_end = 0;
 	int n = 0;
 
-	while (nmt_split_next(lang, text, len, &pos, &start, &end)) {
+	while (text_split_next(lang, text, len, &pos, &start, &end)) {
 		FUZZ_ASSERT(last <= start && start < end && end <= len && pos == end);
-		FUZZ_ASSERT(!nmt_split_is_space((unsigned char)text[start]));
-		FUZZ_ASSERT(!nmt_split_is_space((unsigned char)text[end - 1]));
+		FUZZ_ASSERT(!text_split_is_space((unsigned char)text[start]));
+		FUZZ_ASSERT(!text_split_is_space((unsigned char)text[end - 1]));
 		for (size_t j = last; j < start; j++)
-			FUZZ_ASSERT(nmt_split_is_space((unsigned char)text[j]));
+			FUZZ_ASSERT(text_split_is_space((unsigned char)text[j]));
 		if (n++ == 1) {
 			second_start = start;
 			second_end = end;
@@ -42,10 +42,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	FUZZ_ASSERT(pos == len);
 	for (size_t j = last; j < len; j++)
-		FUZZ_ASSERT(nmt_split_is_space((unsigned char)text[j]));
+		FUZZ_ASSERT(text_split_is_space((unsigned char)text[j]));
 	if (n >= 2) {   /* from the second sentence on, alone */
 		size_t p2 = second_start, s2, e2;
-		FUZZ_ASSERT(nmt_split_next(lang, text, len, &p2, &s2, &e2) && s2 == second_start && e2 == second_end);
+		FUZZ_ASSERT(text_split_next(lang, text, len, &p2, &s2, &e2) && s2 == second_start && e2 == second_end);
 	}
 	return 0;
 }

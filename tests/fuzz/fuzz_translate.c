@@ -16,15 +16,15 @@
 #define MAX_LINES 16
 
 static nmt_model *model;
-static nmt_translator *translator;
+static engine_translator *translator;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
 	char err[256];
-	if (nmt_load_file(MODEL_PATH, 1, &model, err, sizeof err) != 0 ||
-	    !(translator = nmt_translator_new(model))) {
+	if (engine_load_file(MODEL_PATH, 1, &model, err, sizeof err) != 0 ||
+	    !(translator = engine_translator_new(model))) {
 		fprintf(stderr, "fuzz_translate: %s (make test builds it; run from the repository root)\n", err);
 		exit(1);
 	}
@@ -50,7 +50,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size < 2)
 		return 0;
-	nmt_search_options o = { .beam = 1 + data[0] % 4, .alpha = (data[1] >> 4) / 8.0,
+	engine_search_options o = { .beam = 1 + data[0] % 4, .alpha = (data[1] >> 4) / 8.0,
 				 .use_shortlist = data[1] & 1, .max_len = (data[1] >> 1 & 7) * 5 };
 	o.nbest = 1 + (data[0] >> 2) % o.beam;
 	o.split = data[0] >> 4 & 1;
@@ -70,7 +70,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	emitted e = { 0, o.nbest };
 	char err[256];
-	FUZZ_ASSERT(nmt_translator_batch(translator, &o, lines, lens, n, check_line, &e, err, sizeof err) == 0);
+	FUZZ_ASSERT(engine_translator_batch(translator, &o, lines, lens, n, check_line, &e, err, sizeof err) == 0);
 	FUZZ_ASSERT(e.next == n);
 	return 0;
 }
