@@ -1,6 +1,6 @@
 #!/bin/sh
 # Runs every cmocka test binary given as an argument (through $RUNNER, e.g.
-# qemu, if set), then the end-to-end tests, and prints one closing line
+# qemu, if set), then the end-to-end tests, then the docs' path check, and prints one closing line
 # "N passed, M failed".
 passed=0
 failed=0
@@ -47,5 +47,7 @@ if [ -n "${PYTEST:-}" ]; then   # the Python binding's tests (python/tests)
 	passed=$((passed + ${p:-0}))
 	failed=$((failed + ${f:-0}))
 fi
+# the paths README.md and docs/ name exist
+if sh tests/doc_paths.sh; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
