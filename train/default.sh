@@ -72,10 +72,11 @@
 # (0: every task-2 caption; N: the first N of each file, for a quick run),
 # PYTHON=/usr/bin/python3. Run from the repository root after `make`.
 set -eu
+. train/common.sh
 . train/logged.sh
 OUT=${1:-train/runs/default}
-CORPUS=${CORPUS:-../shared/data/multi30k}
-MONO=${MONO:-../shared/data/multi30k-task2}
+CORPUS=${CORPUS:-$MULTI30K}
+MONO=${MONO:-$MULTI30K_TASK2}
 GRU_MIN=${GRU_MIN:-103}
 TEACHER_MIN=${TEACHER_MIN:-130}
 TEACHER_FT_MIN=${TEACHER_FT_MIN:-16}

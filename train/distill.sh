@@ -16,8 +16,9 @@
 # teacher's vocabulary lacks) or is empty is replaced by the human reference:
 # the student should not learn to emit <unk>.
 set -eu
+. train/common.sh
 TEACHER=$1
-CORPUS=${2:-../shared/data/multi30k}
+CORPUS=${2:-$MULTI30K}
 OUT=${3:-train/runs/kd/corpus}
 SRC=${SRC:-en}
 TGT=${TGT:-de}

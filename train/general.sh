@@ -68,13 +68,13 @@
 # STUDENT_DIMS (the embedded default's shape),
 # PYTHON=/usr/bin/python3. Run from the repository root after `make`.
 set -eu
+. train/common.sh
 . train/logged.sh
 . train/choose.sh
 OUT=${1:?usage: train/general.sh OUT_DIR [DIRECTION ...]}
 shift
 DIRECTIONS=${*:-ende deen}
-OPEN=${OPEN:-../shared/data/open-parallel}
-MULTI30K=${MULTI30K:-../shared/data/multi30k}
+OPEN=${OPEN:-$OPEN_PARALLEL}
 VOCAB=${VOCAB:-16000}
 STUDENT_MIN=${STUDENT_MIN:-900}
 QAT_MIN=${QAT_MIN:-120}
@@ -82,7 +82,7 @@ BT_MIN=${BT_MIN:-300}
 BT_WEIGHT=${BT_WEIGHT:-1}
 BATCH_VOCAB=${BATCH_VOCAB:-1024}
 STUDENT_DIMS=${STUDENT_DIMS:-"--emb 256 --enc-hidden 128 --dec-hidden 192 --att 128 --fc 256 --fc-layers 1"}
-PY=${PYTHON:-/usr/bin/python3}
+PY=$PYTHON
 mkdir -p "$OUT"
 
 timed() { # timed NAME CMD...: CMD, its duration appended to OUT/steps.log

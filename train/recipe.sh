@@ -20,8 +20,9 @@
 # To make the result the embedded default: train/install_default.sh OUT_DIR
 # (README.md, "Training a model", has the commands that made the default).
 set -eu
+. train/common.sh
 . train/logged.sh
-CORPUS=${1:-../shared/data/multi30k}
+CORPUS=${1:-$MULTI30K}
 OUT=${2:-train/runs/ende}
 SRC=${SRC:-en}
 TGT=${TGT:-de}
