@@ -24,9 +24,9 @@ typedef struct {
 
 struct nmt_session {
 	const nmt_model *model;
-	engine_translator **translators;   /* [n_translators]: [0] made at once, the others when first needed */
+	engine_translator **translators; /* [n_translators]: [0] made at once, the others when first needed */
 	int n_translators;
-	engine_translator *gpu;            /* the one on the GPU, made when first asked for */
+	engine_translator *gpu;         /* the one on the GPU, made when first asked for */
 
 	/* the call being run */
 	engine_search_options search;

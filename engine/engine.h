@@ -24,12 +24,12 @@ typedef struct {
 	 * increasing id order. */
 	const int32_t *shortlist;
 	int shortlist_len;
-	quant_matrix out_w;           /* q8/q4 with a shortlist: its own rows gathered (data NULL otherwise) */
+	quant_matrix out_w;         /* q8/q4 with a shortlist: its own rows gathered (data NULL otherwise) */
 	const float *out_bias;      /* the output bias of those rows */
 
 	/* the beam (search.c) */
 	int n_live, n_fin;
-	text_guard_limits guard;     /* the repetition guard's limits, from its source */
+	text_guard_limits guard;    /* the repetition guard's limits, from its source */
 	int32_t prev[NMT_MAX_BEAM];         /* each live hypothesis's last token */
 	int live_slot[NMT_MAX_BEAM];        /* and where it sits in the history */
 	float live_score[NMT_MAX_BEAM];     /* and its log-probability */
@@ -101,11 +101,11 @@ typedef struct {
  * reserving and freeing its own buffers. */
 typedef struct engine_state {
 	const nmt_model *m;
-	const struct quant_ew *ew;    /* the element-wise kernels of the model's ISA (quant/ew.h) */
-	quant_kscratch kq;            /* the matrix products' quantized activations */
+	const struct quant_ew *ew;  /* the element-wise kernels of the model's ISA (quant/ew.h) */
+	quant_kscratch kq;          /* the matrix products' quantized activations */
 	int beam;                   /* of the prepared batch */
 	int n_sents, cap_sents;
-	engine_sentence *sent;         /* [cap_sents] */
+	engine_sentence *sent;      /* [cap_sents] */
 	int total_src, max_src;     /* positions of all sentences; the longest */
 
 	/* the rows of a step, as the search hands them to the decoder and
@@ -118,8 +118,8 @@ typedef struct engine_state {
 	int cap_logit_stride;
 	int32_t *carry_from;        /* [R] the row of the step before that each row continues */
 	int guard_on;               /* the prepared batch runs the repetition guard */
-	text_guard_row *guard;       /* [R] what each row of this step may not continue with */
-	engine_candidate *cand;        /* [cap_sents * NMT_MAX_BEAM] each sentence's best continuations */
+	text_guard_row *guard;      /* [R] what each row of this step may not continue with */
+	engine_candidate *cand;     /* [cap_sents * NMT_MAX_BEAM] each sentence's best continuations */
 	int *n_cand;                /* [cap_sents] */
 
 	union {                     /* the model family's own parts (its _data.h) */

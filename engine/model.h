@@ -29,7 +29,7 @@ typedef struct {
 
 struct nmt_model {
 	engine_dims d;
-	quant_matrix src_emb, tgt_emb;                 /* [Vs, e], [Vt, e] */
+	quant_matrix src_emb, tgt_emb;               /* [Vs, e], [Vt, e] */
 	/* the family's own weights (family/gru/gru_data.h, family/ssru/ssru_data.h): those of m->family */
 	union {
 		gru_weights gru;
@@ -37,8 +37,8 @@ struct nmt_model {
 	};
 	const float *out_bias;                       /* [Vt] */
 	spm_model *src_vocab, *tgt_vocab;
-	text_cases *src_cases, *tgt_cases;            /* their pieces' case classes, for the repetition guard */
-	engine_vmap vmap;                               /* valid if has_vmap */
+	text_cases *src_cases, *tgt_cases;           /* their pieces' case classes, for the repetition guard */
+	engine_vmap vmap;                            /* valid if has_vmap */
 	int has_vmap;
 	/* What every shortlist holds, the map's 0-grams and EOS: their ids in
 	 * increasing order, their output biases and, for q8/q4, their rows of
@@ -64,15 +64,15 @@ struct nmt_model {
 	size_t map_len;
 	int owns_map;                                /* munmap on close */
 	void *owned_copy;                            /* free on close: an aligned copy of the caller's buffer */
-	const struct quant_qdot *qdot;                 /* q8/q4 dot products for this CPU */
-	const struct engine_family *family;             /* its architecture's methods (family.h) */
+	const struct quant_qdot *qdot;               /* q8/q4 dot products for this CPU */
+	const struct engine_family *family;          /* its architecture's methods (family.h) */
 	int max_input;                               /* the widest input of any of its matrix products */
 };
 
 /* The engine's side of loading a model; nmt.h's nmt_model_open,
  * nmt_model_open_buffer and nmt_model_close (api/model.c) are built on these.
  * `how` is a set of these bits (the same values as nmt.h's NMT_OPEN_*): */
-#define ENGINE_LOAD_VERIFY 1u   /* check every section's checksum */
+#define ENGINE_LOAD_VERIFY 1u /* check every section's checksum */
 #define ENGINE_LOAD_METADATA 2u /* header, section table and metadata only:
 			      * nothing bound or computed, no translating */
 /* Map a packed file read-only and bind everything `how` asks for. 0, or on error a

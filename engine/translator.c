@@ -245,7 +245,7 @@ static int add_sentence(engine_translator *t, const engine_search_options *o, co
 	if (o->case_fold && in_capitals(written, written_len, t->sent_spans, n_spans)) {
 		if (format_reserve(&t->cased, &t->cased_cap, written_len + 1, 1) != 0)
 			return -1;
-		text_case_to_sentence(written, written_len, t->cased);   /* (the same length) */
+		text_case_to_sentence(written, written_len, t->cased);  /* (the same length) */
 		/* what is protected as written stays so: a quoted name in capitals
 		 * ("EL CORAZON") is one only in capitals */
 		for (int k = 0; k < n_spans; k++)
@@ -352,7 +352,7 @@ static int decode_batch(engine_translator *t, const engine_search_options *given
 		int n_out = t->n_hyps[b] < 1 ? 1 : t->n_hyps[b];   /* (search always finishes one) */
 		if (retry && loops(t, u, hyps, t->n_hyps[b]))
 			retry[(*n_retry)++] = keys[b];
-		else if (engine_tr_keep_outputs(t, given, u, b, hyps, n_out) != 0)   /* (alignments where asked for, or spans need them) */
+		else if (engine_tr_keep_outputs(t, given, u, b, hyps, n_out) != 0) /* (alignments where asked for, or spans need them) */
 			goto oom;
 	}
 	return 0;
@@ -398,7 +398,7 @@ static int decode_units(engine_translator *t, const engine_search_options *o, in
 	t->texts_len = 0;
 	t->words_len = 0;
 	t->rev_len = 0;
-	if (format_reserve(&t->texts, &t->texts_cap, 1, 1) != 0) {   /* (never a NULL base) */
+	if (format_reserve(&t->texts, &t->texts_cap, 1, 1) != 0) { /* (never a NULL base) */
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}

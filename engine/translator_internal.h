@@ -44,7 +44,7 @@ typedef struct {
 
 struct engine_translator {
 	const nmt_model *m;
-	const text_split_lang *lang;          /* the source language's sentence rules */
+	const text_split_lang *lang;         /* the source language's sentence rules */
 	engine_state state;
 	spm_scratch *src_scratch, *tgt_scratch, *word_scratch;
 	int32_t *ids;                        /* every unit's source ids + EOS, one after the other */
@@ -57,10 +57,10 @@ struct engine_translator {
 	size_t words_len, words_cap;
 	float *sums;                         /* scratch: target x source word attention */
 	size_t sums_cap;
-	text_protected *spans;                /* the units' protected spans */
+	text_protected *spans;               /* the units' protected spans */
 	size_t n_spans, spans_cap;
 	char *subst;                         /* scratch: a sentence with its spans replaced */
-	text_protected *sent_spans;           /* scratch: and its spans */
+	text_protected *sent_spans;          /* scratch: and its spans */
 	size_t sent_spans_cap;
 	size_t subst_cap;
 	char *cased;                         /* scratch: a sentence in capitals in sentence case */
@@ -76,7 +76,7 @@ struct engine_translator {
 	int lines_cap;
 	const int32_t **src;                 /* [pass_cap] one pass's sources */
 	int *batch_len;                      /* [pass_cap] and their lengths */
-	engine_hypothesis *hyps;                /* [pass_cap * NMT_MAX_BEAM] */
+	engine_hypothesis *hyps;             /* [pass_cap * NMT_MAX_BEAM] */
 	int *n_hyps;                         /* [pass_cap] */
 	unit_key *retry;                     /* [pass_cap] a pass's units searched again with the guard */
 	int pass_cap;
@@ -90,7 +90,7 @@ struct engine_translator {
 	size_t line_align_cap[NMT_MAX_BEAM];
 	int *pairs;                          /* scratch: a line's (source, target) word pairs */
 	size_t pairs_cap;
-	text_markup *markup;                  /* HTML lines' scratch, made when first needed */
+	text_markup *markup;                 /* HTML lines' scratch, made when first needed */
 	int *rev;                            /* the units' source words' target words */
 	size_t rev_len, rev_cap;
 	int *line_rev[NMT_MAX_BEAM];         /* a line's, during emit */

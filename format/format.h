@@ -20,23 +20,23 @@
 
 /* Header layout (byte offsets). */
 enum {
-	FORMAT_H_MAGIC = 0,        /* char[8] "NMTMODEL" */
-	FORMAT_H_VERSION = 8,      /* u32 */
-	FORMAT_H_NSECTIONS = 12,   /* u32 */
-	FORMAT_H_FILE_SIZE = 16,   /* u64: the whole file, to catch truncation early */
-	FORMAT_H_TABLE_CRC = 24,   /* u32: CRC-32 of the section table */
+	FORMAT_H_MAGIC = 0,     /* char[8] "NMTMODEL" */
+	FORMAT_H_VERSION = 8,   /* u32 */
+	FORMAT_H_NSECTIONS = 12, /* u32 */
+	FORMAT_H_FILE_SIZE = 16, /* u64: the whole file, to catch truncation early */
+	FORMAT_H_TABLE_CRC = 24, /* u32: CRC-32 of the section table */
 	/* bytes [28, 60) reserved, zero */
-	FORMAT_H_HEADER_CRC = 60,  /* u32: CRC-32 of header bytes [0, 60) */
+	FORMAT_H_HEADER_CRC = 60, /* u32: CRC-32 of header bytes [0, 60) */
 };
 
 /* Section table entry layout (byte offsets within the 48-byte entry). */
 enum {
-	FORMAT_S_TAG = 0,          /* char[16], NUL-padded ASCII */
-	FORMAT_S_OFFSET = 16,      /* u64, from the start of the file */
-	FORMAT_S_SIZE = 24,        /* u64 */
-	FORMAT_S_ALIGN = 32,       /* u32, power of two >= 64; offset % align == 0 */
-	FORMAT_S_CRC = 36,         /* u32: CRC-32 of the section's bytes */
-	FORMAT_S_FLAGS = 40,       /* u32: FORMAT_SECTION_* */
+	FORMAT_S_TAG = 0,       /* char[16], NUL-padded ASCII */
+	FORMAT_S_OFFSET = 16,   /* u64, from the start of the file */
+	FORMAT_S_SIZE = 24,     /* u64 */
+	FORMAT_S_ALIGN = 32,    /* u32, power of two >= 64; offset % align == 0 */
+	FORMAT_S_CRC = 36,      /* u32: CRC-32 of the section's bytes */
+	FORMAT_S_FLAGS = 40,    /* u32: FORMAT_SECTION_* */
 };
 
 /* A bulk section's checksum is only verified by `nmt info --verify`: hashing
@@ -45,23 +45,23 @@ enum {
 #define FORMAT_SECTION_BULK 1u
 
 /* Section tags. */
-#define FORMAT_TAG_META "meta"           /* key=value lines, UTF-8 */
-#define FORMAT_TAG_TENSORS "tensors"     /* tensor directory */
-#define FORMAT_TAG_WEIGHTS "weights"     /* tensor data, bulk */
+#define FORMAT_TAG_META "meta"        /* key=value lines, UTF-8 */
+#define FORMAT_TAG_TENSORS "tensors"  /* tensor directory */
+#define FORMAT_TAG_WEIGHTS "weights"  /* tensor data, bulk */
 #define FORMAT_TAG_SRC_VOCAB "src.vocab" /* SentencePiece blob, see docs/TOKENIZER.md */
 #define FORMAT_TAG_TGT_VOCAB "tgt.vocab"
-#define FORMAT_TAG_PRECOMP "precomp"     /* per-word input projections, bulk (optional) */
+#define FORMAT_TAG_PRECOMP "precomp"  /* per-word input projections, bulk (optional) */
 
 /* Tensor directory: u32 count, u32 reserved, then count 64-byte entries. */
 #define FORMAT_TENSOR_ENTRY_SIZE 64
 #define FORMAT_TENSOR_NAME_LEN 32
 enum {
-	FORMAT_T_NAME = 0,         /* char[32], NUL-padded */
-	FORMAT_T_DTYPE = 32,       /* u32: format_encoding (weights.h) */
-	FORMAT_T_ROWS = 36,        /* u32 */
-	FORMAT_T_COLS = 40,        /* u32: a vector is 1 x n */
-	FORMAT_T_OFFSET = 48,      /* u64, from the start of the weights section, 64-aligned */
-	FORMAT_T_SIZE = 56,        /* u64 bytes */
+	FORMAT_T_NAME = 0,      /* char[32], NUL-padded */
+	FORMAT_T_DTYPE = 32,    /* u32: format_encoding (weights.h) */
+	FORMAT_T_ROWS = 36,     /* u32 */
+	FORMAT_T_COLS = 40,     /* u32: a vector is 1 x n */
+	FORMAT_T_OFFSET = 48,   /* u64, from the start of the weights section, 64-aligned */
+	FORMAT_T_SIZE = 56,     /* u64 bytes */
 };
 
 /* A tensor's bytes are format/weights.h's layout for its format. */

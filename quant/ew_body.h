@@ -179,7 +179,7 @@ QUANT_EW_INLINE void quant_ew_weighted_sums_nb(const float *w, const int NB, con
 		_Pragma("GCC unroll 4") for (int b = 0; b < NB; b++)
 			acc[b][0] = acc[b][1] = (quant_ew_vec){ 0 };
 		for (int j = 0; j < n_rows; j++) {
-			quant_ew_vec r0, r1;   /* unaligned loads */
+			quant_ew_vec r0, r1; /* unaligned loads */
 			memcpy(&r0, rows + (size_t)j * n + k0, sizeof r0);
 			memcpy(&r1, rows + (size_t)j * n + k0 + L, sizeof r1);
 			_Pragma("GCC unroll 4") for (int b = 0; b < NB; b++) {

@@ -29,7 +29,7 @@ typedef struct {
 struct quant_qdot;
 
 typedef struct {
-	const struct quant_qdot *qdot;   /* the dot products for q8/q4 (quant/qdot.h) */
+	const struct quant_qdot *qdot; /* the dot products for q8/q4 (quant/qdot.h) */
 	int8_t *xq;       /* QUANT_KBATCH rows of padded columns */
 	float *x_scale;   /* QUANT_KBATCH */
 	int cap_cols;

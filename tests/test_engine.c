@@ -506,7 +506,7 @@ static void test_max_len_bounds_output(void **state)
 		for (int r = 0; r < n; r++)
 			assert_true(out[r].len <= max_len);
 	}
-	assert_int_equal(engine_default_max_len(1), 12);   /* ceil(1.5 + 10) */
+	assert_int_equal(engine_default_max_len(1), 12); /* ceil(1.5 + 10) */
 	assert_int_equal(engine_default_max_len(10), 25);
 	engine_state_free(&s);
 }

@@ -340,7 +340,7 @@ static void test_hostile_vmap(void **state)
 
 	struct { size_t at; uint32_t value; } edits[] = {
 		{ off, 0 },                          /* max_n 0 */
-		{ off, ENGINE_VMAP_MAX_N + 1 },         /* max_n too large */
+		{ off, ENGINE_VMAP_MAX_N + 1 },      /* max_n too large */
 		{ off + 8, n_slots - 1 },            /* n_slots not a power of two */
 		{ off + 8, n_slots * 2 },            /* n_slots disagrees with the size */
 		{ off + 12, 3 },                     /* an id width other than 2 or 4 */

@@ -184,7 +184,7 @@ static void test_twins_share_a_class(void **state)
 	int32_t Ein = id_of(v, "\xe2\x96\x81" "Ein"), ein = id_of(v, "\xe2\x96\x81" "ein");
 	int32_t eine = id_of(v, "\xe2\x96\x81" "eine");
 	assert_int_equal(text_cases_class(model->tgt_cases, Ein), text_cases_class(model->tgt_cases, ein));
-	assert_int_equal(text_cases_class(model->tgt_cases, ein), Ein < ein ? Ein : ein);   /* the smallest id */
+	assert_int_equal(text_cases_class(model->tgt_cases, ein), Ein < ein ? Ein : ein);  /* the smallest id */
 	assert_int_not_equal(text_cases_class(model->tgt_cases, eine), text_cases_class(model->tgt_cases, ein));
 	assert_int_equal(class_size(model->tgt_cases, Ein), 2);
 	assert_int_equal(text_cases_next(model->tgt_cases, Ein), ein);

@@ -46,7 +46,7 @@ static void test_plain_text_and_nodes(void **state)
 	assert_int_equal(h.n_nodes, 3);
 	assert_int_equal(h.nodes[0].kind, TEXT_HTML_ELEMENT);
 	assert_int_equal(h.nodes[0].open_len, strlen("<b class=\"x > y\">"));
-	assert_int_equal(h.nodes[2].kind, TEXT_HTML_POINT);   /* <br> */
+	assert_int_equal(h.nodes[2].kind, TEXT_HTML_POINT);  /* <br> */
 	/* untranslated elements are points, whole */
 	parse("Run <code>ls <b>-l</b></code> and <span translate=\"no\">Acme Inc</span> now.");
 	assert_string_equal(h.text, "Run  and  now.");
@@ -95,7 +95,7 @@ static void test_well_formed_on_hostile_markup(void **state)
 				"<b><i><u>a b c</u></i></b> d e" };
 	for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
 		parse(cases[c]);
-		text_html in = h;   /* (h is reused: take this parse out of it) */
+		text_html in = h;  /* (h is reused: take this parse out of it) */
 		memset(&h, 0, sizeof h);
 		int words = 0, src[64];
 		for (size_t i = 0; i < in.text_len; i++)

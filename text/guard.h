@@ -41,7 +41,7 @@
 #define TEXT_GUARD_PERIOD 12
 #define TEXT_GUARD_NGRAM 4
 #define TEXT_GUARD_COPIES 2
-#define TEXT_GUARD_IDS 32      /* pieces one row may have blocked by the piece rules */
+#define TEXT_GUARD_IDS 32     /* pieces one row may have blocked by the piece rules */
 #define TEXT_GUARD_UNIT 3
 #define TEXT_GUARD_UNIT_COPIES 3
 /* pieces of history a row's rules look back over, at most */
@@ -49,7 +49,7 @@
 
 /* The first letters of a target piece, as the letter rule sees them. */
 typedef struct {
-	uint32_t cp[TEXT_GUARD_UNIT];   /* its first codepoints */
+	uint32_t cp[TEXT_GUARD_UNIT];  /* its first codepoints */
 	int8_t len;                    /* how many (at most TEXT_GUARD_UNIT) */
 	int8_t starts_word;            /* U+2581 first, or a control piece: it continues no word */
 } text_piece_head;
@@ -58,13 +58,13 @@ typedef struct {
 typedef struct {
 	int8_t n_ids, n_units;
 	int8_t unit_len[TEXT_GUARD_UNIT];
-	int32_t ids[TEXT_GUARD_IDS];                       /* pieces that would repeat an n-gram */
-	uint32_t unit[TEXT_GUARD_UNIT][TEXT_GUARD_UNIT];   /* letter units its word ends in too often */
+	int32_t ids[TEXT_GUARD_IDS];                      /* pieces that would repeat an n-gram */
+	uint32_t unit[TEXT_GUARD_UNIT][TEXT_GUARD_UNIT]; /* letter units its word ends in too often */
 } text_guard_row;
 
 /* A sentence's limits, from its source. */
 typedef struct {
-	int copies[TEXT_GUARD_PERIOD + 1];   /* [p]: copies of a p-gram allowed in a row */
+	int copies[TEXT_GUARD_PERIOD + 1];  /* [p]: copies of a p-gram allowed in a row */
 	int ngram_copies;                    /* copies of an TEXT_GUARD_NGRAM-gram allowed anywhere */
 	int letters;                         /* 0: the letter rule is off */
 } text_guard_limits;

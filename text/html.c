@@ -226,7 +226,7 @@ static int tag(text_html *h, const char *html, size_t len, size_t i, size_t e, i
 				}
 			}
 		}
-		return add_node(h, TEXT_HTML_POINT, top, i, e - i) < 0 ? -1 : 0;   /* a stray end tag */
+		return add_node(h, TEXT_HTML_POINT, top, i, e - i) < 0 ? -1 : 0;  /* a stray end tag */
 	}
 	if (name_in(html + name, n, VERBATIM_ELEMENTS) || says_no_translate(html, i, e)) {
 		size_t end = html[e - 2] == '/' ? 0 : matching_end(html, len, e, html + name, n);

@@ -34,7 +34,7 @@ typedef struct {
 } text_html_node;
 
 typedef struct {
-	text_html_node *nodes;  /* in input order */
+	text_html_node *nodes; /* in input order */
 	int n_nodes;
 	size_t cap_nodes;
 	char *text;            /* the plain text */

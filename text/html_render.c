@@ -77,7 +77,7 @@ static int children(render *r, int node, int until)
 		const text_html_node *n = &r->h->nodes[c];
 		if (words_until(r, r->start[c]) != 0)
 			return -1;
-		if (n->kind == TEXT_HTML_POINT) {   /* spaced on either side as in the source */
+		if (n->kind == TEXT_HTML_POINT) {  /* spaced on either side as in the source */
 			int before = n->open > 0 && is_space(r->html[n->open - 1]);
 			size_t next = n->open + n->open_len;
 			int after = next < r->html_len && is_space(r->html[next]);

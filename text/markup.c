@@ -9,11 +9,11 @@
 #include "../format/grow.h"
 
 struct text_markup {
-	text_html *lines;                      /* [cap] each line parsed */
+	text_html *lines;                     /* [cap] each line parsed */
 	int cap;
 	const char **plain;                   /* [cap] their plain texts */
 	size_t *plain_len;
-	text_html_render_buf out[NMT_MAX_BEAM];   /* a line's translations, rendered */
+	text_html_render_buf out[NMT_MAX_BEAM];  /* a line's translations, rendered */
 	int *src_of;                          /* scratch: each target word's source word */
 	size_t cap_src_of;
 	/* the call being run */

@@ -11,14 +11,14 @@
 
 typedef struct {
 	uint32_t start, len; /* bytes of the normalized text; len 0 = merged away */
-	int32_t prev, next;  /* neighbours in the current symbol list, -1 at the ends */
-	int frozen;	     /* user-defined symbol: never merged */
+	int32_t prev, next; /* neighbours in the current symbol list, -1 at the ends */
+	int frozen;        /* user-defined symbol: never merged */
 } symbol;
 
 typedef struct {
 	int32_t left, right; /* symbol indices */
 	float score;
-	uint32_t len; /* combined length when queued: stale if it changed */
+	uint32_t len;      /* combined length when queued: stale if it changed */
 } pair;
 
 /* Merge history of UNUSED pieces: text[start, start+len) was made of len_left + rest. */

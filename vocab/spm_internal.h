@@ -34,10 +34,10 @@ enum {
 };
 
 /* Blob layout constants (see docs/TOKENIZER.md). */
-#define SPM_MAGIC "nmtspm1" /* 8 bytes including the NUL */
+#define SPM_MAGIC "nmtspm1"           /* 8 bytes including the NUL */
 #define SPM_HEADER_SIZE 96u
-#define SPM_PIECE_REC 16u  /* u32 str_off, u32 str_len, f32 score, u32 type */
-#define SPM_DECODER_REC 8u /* decode-only: u32 str_off, u16 str_len, u16 type */
+#define SPM_PIECE_REC 16u             /* u32 str_off, u32 str_len, f32 score, u32 type */
+#define SPM_DECODER_REC 8u            /* decode-only: u32 str_off, u16 str_len, u16 type */
 #define SPM_ALIGN 16u
 enum { SPM_SEC_PIECES, SPM_SEC_STRINGS, SPM_SEC_HASH, SPM_SEC_TRIE, SPM_SEC_NORM, SPM_SEC_UNK_SURFACE, SPM_N_SECTIONS };
 #define SPM_SECTION_TABLE 40u	   /* offset of {u32 off, u32 size} x SPM_N_SECTIONS */
@@ -47,21 +47,21 @@ enum { SPM_SEC_PIECES, SPM_SEC_STRINGS, SPM_SEC_HASH, SPM_SEC_TRIE, SPM_SEC_NORM
 #define SPM_SPACE_SYMBOL "\xe2\x96\x81"
 
 struct spm_model {
-	const uint8_t *pieces;	 /* n_pieces records of rec_size bytes */
-	uint32_t rec_size;	 /* SPM_PIECE_REC, or SPM_DECODER_REC in a decode-only blob */
-	const uint8_t *strings;	 /* piece text, referenced by the records */
-	const uint8_t *hash;	 /* n_slots little-endian u32: 0 = empty, else id + 1 */
-	uint8_t *built_hash;	 /* the table spm_open built when the blob stores none, else NULL */
-	const uint8_t *trie;	 /* darts-clone units (u32) of the precompiled charsmap */
-	const char *norm;	 /* NUL-terminated replacement strings of the charsmap */
+	const uint8_t *pieces; /* n_pieces records of rec_size bytes */
+	uint32_t rec_size;   /* SPM_PIECE_REC, or SPM_DECODER_REC in a decode-only blob */
+	const uint8_t *strings; /* piece text, referenced by the records */
+	const uint8_t *hash; /* n_slots little-endian u32: 0 = empty, else id + 1 */
+	uint8_t *built_hash; /* the table spm_open built when the blob stores none, else NULL */
+	const uint8_t *trie; /* darts-clone units (u32) of the precompiled charsmap */
+	const char *norm;    /* NUL-terminated replacement strings of the charsmap */
 	const char *unk_surface; /* what <unk> decodes to */
 	uint32_t n_pieces, strings_len, n_slots, trie_units, norm_len, unk_surface_len;
 	uint32_t model_type, flags;
 	int32_t unk_id, bos_id, eos_id, pad_id;
 	float min_score, max_score; /* over NORMAL pieces, as SentencePiece computes them */
-	uint32_t max_match_len;	    /* longest NORMAL/USER_DEFINED/UNUSED piece in bytes */
-	uint32_t max_user_len;	    /* longest USER_DEFINED piece in bytes (0: none) */
-	int inner_space;	    /* some matchable piece holds the normalizer's space past its
+	uint32_t max_match_len; /* longest NORMAL/USER_DEFINED/UNUSED piece in bytes */
+	uint32_t max_user_len;  /* longest USER_DEFINED piece in bytes (0: none) */
+	int inner_space;        /* some matchable piece holds the normalizer's space past its
                                  * first byte; when none does, no piece crosses a word start */
 };
 

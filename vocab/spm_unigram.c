@@ -11,7 +11,7 @@
 
 /* Best path ending at a byte position. */
 typedef struct {
-	int32_t id;	   /* last piece of the path */
+	int32_t id;    /* last piece of the path */
 	int32_t starts_at; /* where that piece starts; -1 = position not reached */
 	float score;
 } best_end;

@@ -57,7 +57,7 @@ struct dmodel {
 	dgru enc[GRU_MAX_ENC_LAYERS][2];
 	dmat init, att_U, att_W, att_V, dec_ih_x, dec_ih_c, dec_hh, fc_in, fc, top;
 	const float *init_b, *dec_b_ih, *dec_b_hh, *fc_in_b, *fc_b, *top_b, *out_bias;
-	const text_piece_head *heads;   /* [Vt] each target piece's head, for the repetition guard */
+	const text_piece_head *heads;  /* [Vt] each target piece's head, for the repetition guard */
 };
 
 /* What the search tells the device about a sentence each step. */

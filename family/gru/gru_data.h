@@ -11,17 +11,17 @@
 
 /* A GRU in torch.nn.GRU's layout: gates stacked (r, z, n) along the rows. */
 typedef struct {
-	quant_matrix w_ih, w_hh;     /* [3h, in], [3h, h] */
+	quant_matrix w_ih, w_hh;   /* [3h, in], [3h, h] */
 	const float *b_ih, *b_hh;  /* [3h] */
 } gru_layer;
 
 typedef struct {
-	gru_layer enc[GRU_MAX_ENC_LAYERS][2];          /* [layer][0 fwd, 1 bwd] */
-	quant_linear init;                             /* [r, 2re] */
-	quant_matrix att_U, att_W, att_V;              /* [a, 2re], [a, r], [a, e] */
-	gru_layer dec;                                 /* input [e + 2re]; w_ih unused: */
-	quant_matrix dec_ih_x, dec_ih_c;               /* its columns split: [3r, e], [3r, 2re] */
-	quant_linear fc_in, fc, top;                   /* [f, r], [f, f], [e, f] */
+	gru_layer enc[GRU_MAX_ENC_LAYERS][2];        /* [layer][0 fwd, 1 bwd] */
+	quant_linear init;                           /* [r, 2re] */
+	quant_matrix att_U, att_W, att_V;            /* [a, 2re], [a, r], [a, e] */
+	gru_layer dec;                               /* input [e + 2re]; w_ih unused: */
+	quant_matrix dec_ih_x, dec_ih_c;             /* its columns split: [3r, e], [3r, 2re] */
+	quant_linear fc_in, fc, top;                 /* [f, r], [f, f], [e, f] */
 	/* Precomputed per-word products (Devlin 2014 §4.2), for the first
 	 * pre_src / pre_tgt ids (0: none): the first encoder layer's input
 	 * projections W_ih e_w + b_ih, forward then backward [6re]; per target

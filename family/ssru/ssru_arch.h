@@ -16,10 +16,10 @@
 #define SSRU_OUT_BIAS "out_bias"
 
 /* Block prefixes. */
-#define SSRU_ENC_ATT "enc.%d.att"   /* self-attention */
+#define SSRU_ENC_ATT "enc.%d.att"       /* self-attention */
 #define SSRU_ENC_FFN "enc.%d.ffn"
-#define SSRU_DEC_RNN "dec.%d.rnn"   /* the SSRU layer */
-#define SSRU_DEC_ATT "dec.%d.att"   /* cross-attention */
+#define SSRU_DEC_RNN "dec.%d.rnn"       /* the SSRU layer */
+#define SSRU_DEC_ATT "dec.%d.att"       /* cross-attention */
 #define SSRU_DEC_FFN "dec.%d.ffn"
 
 /* Parts. Attention: PREFIX.q.w, PREFIX.q.b, ... for each of
@@ -33,8 +33,8 @@
 #define SSRU_FFN_B1 "b1"
 #define SSRU_FFN_W2 "w2"
 #define SSRU_FFN_B2 "b2"
-#define SSRU_RNN_W "w"    /* W x */
-#define SSRU_RNN_WF "wf"  /* the forget gate's W_f x + b_f */
+#define SSRU_RNN_W "w"        /* W x */
+#define SSRU_RNN_WF "wf"      /* the forget gate's W_f x + b_f */
 #define SSRU_RNN_BF "bf"
 
 #endif

@@ -28,7 +28,7 @@ typedef struct {
 
 typedef struct {
 	int heads, ffn, dec_ffn, enc_layers, dec_layers;
-	quant_matrix dec_emb;   /* the decoder's input embeddings (tgt_emb unless untied) */
+	quant_matrix dec_emb; /* the decoder's input embeddings (tgt_emb unless untied) */
 	ssru_attention_w enc_att[SSRU_MAX_LAYERS];
 	ssru_ffn_w enc_ffn[SSRU_MAX_LAYERS];
 	ssru_w dec_rnn[SSRU_MAX_LAYERS];
