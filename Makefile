@@ -6,7 +6,7 @@
 #   make libnmt.so       the shared library (nmt.h's API and the default model), for python/
 #   make test ARCH=aarch64  the same, cross-built and run under qemu-aarch64-static
 #   make test SANITIZE=1 the same, built with clang -fsanitize=address,undefined and the engine's asserts
-#   make DEBUG=1         the binaries with the engine's asserts compiled in
+#   make DEBUG=1         the binaries (and make test DEBUG=1 the tests) with the engine's asserts
 #   make SLEEF=1         also ./nmt-sleef: dynamic, element-wise math on SLEEF
 #   make CUDA=1          also ./nmt-cuda: dynamic, with the CUDA path (--device cuda)
 #   make test-cuda CUDA=1  its tests (they skip, saying why, without a GPU)
@@ -29,10 +29,10 @@ MULTI30K ?= ../shared/data/multi30k
 # on every ISA (quant/f32_scalar.c). -fno-trapping-math lets the branch-free
 # math of quant/vecmath.h be vectorized (nothing reads the FP exception flags);
 # gcc also needs its dynamic vectorizer cost model for those loops at -O2.
-# The engine's asserts (docs/DESIGN.md §1, "Invariants") are compiled in by
-# SANITIZE=1 and DEBUG=1, out of every other build.
-NDEBUG_FLAG = $(if $(filter 1,$(SANITIZE) $(DEBUG)),,-DNDEBUG)
-CFLAGS_COMMON = -std=c11 -D_GNU_SOURCE -ffp-contract=off -fno-trapping-math -Wall -Wextra -Werror -O2 -g0 -ffunction-sections -fdata-sections $(NDEBUG_FLAG)
+# The engine's asserts (docs/DESIGN.md §1, "Invariants") are compiled out
+# (-DNDEBUG) of every build but the sanitized tests (SANITIZE=1) and DEBUG=1
+# builds, whose variants add -UNDEBUG.
+CFLAGS_COMMON = -std=c11 -D_GNU_SOURCE -ffp-contract=off -fno-trapping-math -Wall -Wextra -Werror -O2 -g0 -ffunction-sections -fdata-sections -DNDEBUG
 gcc_only = $(if $(findstring clang,$(1)),,-fvect-cost-model=dynamic)
 CFLAGS   ?=
 LDLIBS   = -lm
@@ -134,8 +134,8 @@ $(1)/cli/embedded-$$(EMBED_TAG).o: cli/embedded.S $$(EMBED_MODEL)
 	$(2) $$(EMBED_FLAGS) -c $$< -o $$@
 endef
 
-# The binaries are relinked when ARCH changes (their objects live apart).
-ARCH_STAMP = build/arch-$(if $(ARCH),$(ARCH),native)
+# The binaries are relinked when ARCH or DEBUG changes (their objects live apart).
+ARCH_STAMP = build/arch-$(if $(ARCH),$(ARCH),native)$(if $(filter 1,$(DEBUG)),-debug)
 
 $(ARCH_STAMP):
 	@mkdir -p build
@@ -146,7 +146,7 @@ $(ARCH_STAMP):
 all: nmt model-pack $(if $(SANITIZE),,libnmt.a)
 
 # ---- static binaries (musl) ---------------------------------------------
-$(eval $(call variant,$(B),$(MUSL_CC)))
+$(eval $(call variant,$(B),$(MUSL_CC),$(if $(filter 1,$(DEBUG)),-UNDEBUG)))
 # What runs once per line or per file (the API, the command line, the file
 # reader, text handling, the tokenizer, the server) is compiled for size: 13 KB less
 # in the static binary, whose budget with the default model is 4 MB.
@@ -314,7 +314,8 @@ install-check: build/tiny.nmt
 	@echo "install-check: installed header, library and pkg-config file build the example, and it translates; the installed nmt finds the installed models"
 
 # ---- tests (host compiler, cmocka) --------------------------------------
-$(eval $(call variant,$(H),$(HOST_CC),$(SAN)))
+ASSERTS_H = $(if $(filter 1,$(SANITIZE) $(DEBUG)),-UNDEBUG)
+$(eval $(call variant,$(H),$(HOST_CC),$(SAN) $(ASSERTS_H)))
 
 # the embedded-model symbols with no model, for test programs that link the CLI's code
 $(H)/cli/embedded.o build/fuzz/cli/embedded.o: cli/embedded.S
@@ -349,7 +350,7 @@ $(H)/tests/protect_tool: $(H)/tests/protect_tool.o $(LIB_HOST)
 # tests on a real GPU.
 $(H)/family/gru/cuda_emu.o: family/gru/cuda.cu tests/cuda_emu.h
 	@mkdir -p $(dir $@)
-	$(HOST_CXX) -std=c++17 -x c++ $(filter-out -std=c11,$(CFLAGS_COMMON)) $(SAN) -DNMT_CUDA_EMULATE \
+	$(HOST_CXX) -std=c++17 -x c++ $(filter-out -std=c11,$(CFLAGS_COMMON)) $(SAN) $(ASSERTS_H) -DNMT_CUDA_EMULATE \
 		-include tests/cuda_emu.h -I. -MMD -MP -c $< -o $@
 
 # nmt with the emulated GPU path (--device cuda runs cuda.cu on the CPU):
@@ -461,7 +462,7 @@ F = build/fuzz
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 LIB_FUZZ = $(patsubst %.c,$(F)/%.o,$(LIB_SRC) $(PACK_SRC) $(CLI_SRC)) $(F)/cli/embedded.o
 
-$(eval $(call variant,$(F),clang,-g -fsanitize=fuzzer-no-link $(FUZZ_SAN)))
+$(eval $(call variant,$(F),clang,-g -fsanitize=fuzzer-no-link $(FUZZ_SAN) -UNDEBUG))
 
 $(F)/fuzz_%: $(F)/tests/fuzz/fuzz_%.o $(LIB_FUZZ)
 	clang -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $^ $(LDLIBS) -lpthread
