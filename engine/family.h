@@ -44,5 +44,7 @@ typedef struct engine_family {
 
 /* The family whose arch is `arch`, or NULL. */
 const engine_family *engine_family_for(const char *arch);
+/* The arch values this build knows, for a message ("A nor B"). */
+const char *engine_family_names(void);
 
 #endif

@@ -150,7 +150,7 @@ int engine_load_memory(const void *buf, size_t len, unsigned how, nmt_model **ou
 	m->meta_len = (size_t)meta->size;
 	char arch[32];
 	if (format_meta_get(m->meta, m->meta_len, "arch", arch, sizeof arch) != 0 || !(m->family = engine_family_for(arch))) {
-		error_set(err, errlen, "unsupported model architecture (metadata \"arch\" is neither gru-fc-1 nor transformer-ssru)");
+		error_set(err, errlen, "unsupported model architecture (metadata \"arch\" is neither %s)", engine_family_names());
 		goto fail;
 	}
 	if (how & ENGINE_LOAD_METADATA) {
