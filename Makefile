@@ -344,6 +344,10 @@ $(H)/tests/split_tool: $(H)/tests/split_tool.o $(LIB_HOST)
 $(H)/tests/protect_tool: $(H)/tests/protect_tool.o $(LIB_HOST)
 	$(HOST_CC) $(SAN) -o $@ $^ $(LDLIBS)
 
+# The language profile's features for train/langid.py (the classifier's own code).
+$(H)/tests/langid_tool: $(H)/tests/langid_tool.o $(LIB_HOST)
+	$(HOST_CC) $(SAN) -o $@ $^ $(LDLIBS)
+
 # The CUDA path's tests, run here on family/gru/cuda.cu itself compiled for the
 # CPU (tests/cuda_emu.h): every kernel, buffer and table of the GPU path
 # against the CPU engine, on any machine. make test-cuda CUDA=1 runs the same
@@ -488,7 +492,7 @@ bench-kernels: $(H)/bench/kernels
 # Objects and binaries made only on the way to another target: kept, but a
 # missing one is remade (a bare .SECONDARY: would make every target
 # intermediate, and a deleted or renamed prerequisite would go unnoticed).
-.SECONDARY: $(TESTS:=.o) $(H)/tests/spm_tool.o $(H)/tests/split_tool.o $(H)/tests/protect_tool.o $(H)/tests/http_tool.o $(H)/bench/kernels.o build/a64/test_quant \
+.SECONDARY: $(TESTS:=.o) $(H)/tests/spm_tool.o $(H)/tests/split_tool.o $(H)/tests/protect_tool.o $(H)/tests/langid_tool.o $(H)/tests/http_tool.o $(H)/bench/kernels.o build/a64/test_quant \
 	$(foreach n,$(FUZZ_NAMES),$(H)/tests/fuzz/fuzz_$(n).o $(F)/tests/fuzz/fuzz_$(n).o) $(H)/tests/fuzz/replay.o $(LIB_FUZZ) \
 	$(EXAMPLES:=.o)
 
