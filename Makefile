@@ -164,8 +164,9 @@ $(eval $(call variant,$(B),$(MUSL_CC),$(if $(filter 1,$(DEBUG)),-UNDEBUG)))
 # model and model-pack, on every kernel.)
 COLD_ENGINE = engine/family engine/model engine/state engine/tensors engine/translator engine/translator_output \
 	engine/vmap family/gru/arch family/gru/gru family/gru/precomp family/ssru/ssru
-# The text pipeline's per-line work, all but the repetition guard, which runs every decode step.
-COLD_TEXT = $(filter-out text/guard,$(basename $(wildcard text/*.c)))
+# The text pipeline's per-line work, all but the repetition guard, which runs every decode step,
+# and language identification, which runs once per input character (nmt detect: 3x the speed at -O2).
+COLD_TEXT = $(filter-out text/guard text/langid,$(basename $(wildcard text/*.c)))
 $(B)/api/%.o $(B)/common/%.o $(B)/cli/%.o $(B)/server/%.o $(B)/format/%.o $(B)/vocab/%.o $(B)/main.o \
 	$(foreach f,$(COLD_ENGINE) $(COLD_TEXT),$(B)/$(f).o): private CFLAGS += -Os
 # On x86-64 the generic element-wise kernels run only for NMT_KERNELS=scalar

@@ -136,9 +136,12 @@ int text_langid_script(uint32_t c)
 #define FNV_OFFSET 2166136261u
 #define FNV_PRIME 16777619u
 
-/* The last characters of the normalized form, newest first. */
+/* The last characters of the normalized form: a ring, the newest at
+ * recent[last] (no shifting: musl's memmove, which a shift loop becomes,
+ * made this 3x slower). */
 typedef struct {
 	uint32_t recent[TEXT_LANGID_MAX_ORDER];
+	unsigned last;
 	int filled;
 } gram_window;
 
@@ -147,14 +150,14 @@ typedef struct {
  * every order), folded to the bucket count. */
 static void push(const text_langid_shape *s, gram_window *w, uint32_t c, text_langid_sink sink, void *ctx)
 {
-	memmove(w->recent + 1, w->recent, (TEXT_LANGID_MAX_ORDER - 1) * sizeof *w->recent);
-	w->recent[0] = c;
+	w->last = (w->last + 1) % TEXT_LANGID_MAX_ORDER;
+	w->recent[w->last] = c;
 	if (w->filled < s->max_order)
 		w->filled++;
 	uint32_t h = FNV_OFFSET, buckets[TEXT_LANGID_MAX_ORDER];
 	int n = 0;
 	for (int k = 0; k < w->filled; k++) {
-		h = (h ^ w->recent[k]) * FNV_PRIME;
+		h = (h ^ w->recent[(w->last + TEXT_LANGID_MAX_ORDER - (unsigned)k) % TEXT_LANGID_MAX_ORDER]) * FNV_PRIME;
 		if (k + 1 >= s->min_order)
 			buckets[n++] = (h ^ h >> 16) & (s->buckets - 1);
 	}
@@ -162,18 +165,37 @@ static void push(const text_langid_shape *s, gram_window *w, uint32_t c, text_la
 		sink(ctx, buckets, n);
 }
 
+/* The small letter of text[i]'s character if it is a letter, else 0 (in
+ * *used its length). ASCII, most of the text in most languages, is told
+ * apart without decoding; the rest goes through common/utf8.h. */
+static uint32_t letter_at(const char *text, size_t len, size_t i, size_t *used, int *script)
+{
+	unsigned char b = (unsigned char)text[i];
+	if (b < 0x80) {
+		*used = 1;
+		*script = TEXT_SCRIPT_LATIN;
+		b |= 0x20;
+		return b >= 'a' && b <= 'z' ? b : 0;
+	}
+	uint32_t c = utf8_decode(text + i, len - i, used);
+	if (!utf8_is_letter(c))
+		return 0;
+	*script = text_langid_script(c);
+	return text_case_lower_char(c);
+}
+
 void text_langid_scan(const text_langid_shape *s, const char *text, size_t len, text_langid_sink sink, void *ctx,
 		      uint64_t *letters)
 {
-	gram_window w = { { 0 }, 0 };
-	int space = 1;
+	gram_window w = { { 0 }, 0, 0 };
+	int space = 1, script;
 	push(s, &w, ' ', sink, ctx);
 	for (size_t i = 0, used; i < len; i += used) {
-		uint32_t c = utf8_decode(text + i, len - i, &used);
-		if (utf8_is_letter(c)) {
+		uint32_t c = letter_at(text, len, i, &used, &script);
+		if (c) {
 			if (letters)
-				letters[text_langid_script(c)]++;
-			push(s, &w, text_case_lower_char(c), sink, ctx);
+				letters[script]++;
+			push(s, &w, c, sink, ctx);
 			space = 0;
 		} else if (!space) {
 			push(s, &w, ' ', sink, ctx);
