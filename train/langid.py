@@ -24,8 +24,11 @@ trained on: a capital first, . ! or ? last, no digits or markup; at most
 SHORT_PER_LANG per language, seeded.
 
 Chosen by measurement on FLORES dev (validation only: never trained on),
-ties broken by the short set: the bucket count (the profile must stay within
-200 KB), the n-gram orders and the smoothing. Writes the profile and a log of
+ties broken by the short set, then the smaller profile: the bucket count,
+the n-gram orders and the smoothing. The profile may take MAX_BYTES (100 KB;
+the issue allows 200 KB): it is embedded in ./nmt, whose budget with the
+default model is 4 MB (Makefile), and 32768 buckets (164 KB) took the binary
+past it for one more short sentence right out of 968 (models/langid.log). Writes the profile and a log of
 what was chosen and every configuration's accuracies.
 """
 import argparse
@@ -46,7 +49,7 @@ SCRIPT_LATIN = 1   # TEXT_SCRIPT_LATIN in text/langid.h
 HOLD = 50
 MAX_CHARS = 20_000_000
 SHORT_PER_LANG = 300
-MAX_BYTES = 200 * 1024
+MAX_BYTES = 100 * 1024
 TOOL = "build/host/tests/langid_tool"
 SEED = 17
 BAD = re.compile(r"[%<>{}_\\]")
@@ -190,7 +193,8 @@ def main():
                    + (" (Multi30k captions only: the open-parallel set has no Czech)" if l == "cs" else ""))
     log.append(f"short set: {len(short)} sentences of 3..6 words ({a.short}): "
                + ", ".join(f"{l} {sum(1 for x in short if x[0] == l)}" for l in LANGS))
-    log.append("config (buckets orders alpha): FLORES-dev accuracy per language among the five, mean; short set")
+    log.append("config (buckets orders alpha): FLORES-dev accuracy per language among the five, mean; short set"
+               f" (profiles over {MAX_BYTES} bytes measured, not chosen)")
     best = None
     prof = os.path.join(tmp, "p.bin")
     for buckets in [8192, 16384, 32768]:
@@ -198,8 +202,6 @@ def main():
             c = np.stack([counts(paths[l], buckets, lo, hi) for l in LANGS])
             for alpha in [0.01, 0.1, 0.5]:
                 data = profile_bytes(c, buckets, lo, hi, alpha)
-                if len(data) > MAX_BYTES:
-                    continue
                 with open(prof, "wb") as f:
                     f.write(data)
                 acc = evaluate(prof, flores, short)
@@ -208,7 +210,7 @@ def main():
                            + f" mean {mean:.4f}; short {acc['short']:.4f}")
                 print(log[-1], flush=True)
                 key = (round(mean, 4), acc["short"], -buckets)
-                if best is None or key > best[0]:
+                if len(data) <= MAX_BYTES and (best is None or key > best[0]):
                     best = (key, data, f"{buckets} {lo}-{hi} {alpha}", acc, mean)
     _, data, name, acc, mean = best
     with open(a.out, "wb") as f:
