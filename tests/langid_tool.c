@@ -7,7 +7,10 @@
  *                                   MIN..MAX fell in each bucket, one line each
  *   langid_tool --classify PROFILE [CODES] < text  each line's best code
  *                                   among CODES (comma-separated; default all),
- *                                   "und" for none */
+ *                                   "und" for none
+ *   langid_tool --scores PROFILE < text  each line's score for every language
+ *                                   of the profile, in its order (the sums of
+ *                                   table bytes, before the scale) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +27,8 @@ static void count_buckets(void *ctx, const uint32_t *buckets, int n)
 static int usage(void)
 {
 	fprintf(stderr,
-		"usage: langid_tool --normalize | --count BUCKETS MIN MAX | --classify PROFILE [CODES] < text\n");
+		"usage: langid_tool --normalize | --count BUCKETS MIN MAX | --classify PROFILE [CODES]"
+		" | --scores PROFILE < text\n");
 	return 2;
 }
 
@@ -91,6 +95,35 @@ static uint64_t parse_codes(const text_langid *p, const char *codes)
 	return mask;
 }
 
+typedef struct {
+	const text_langid *p;
+	uint64_t sum[TEXT_LANGID_MAX_LANGS];
+} line_scores;
+
+static void add_rows(void *ctx, const uint32_t *buckets, int n)
+{
+	line_scores *s = ctx;
+	for (int k = 0; k < n; k++)
+		for (int l = 0; l < s->p->n_langs; l++)
+			s->sum[l] += s->p->table[(size_t)buckets[k] * (size_t)s->p->n_langs + (size_t)l];
+}
+
+static int scores(const text_langid *p)
+{
+	char *line = NULL;
+	size_t cap = 0, len;
+	while (next_line(&line, &cap, &len)) {
+		line_scores s = { .p = p };
+		text_langid_scan(&p->shape, line, len, add_rows, &s, NULL);
+		for (int l = 0; l < p->n_langs; l++)
+			printf("%s%llu", l ? " " : "", (unsigned long long)s.sum[l]);
+		putchar('\n');
+	}
+	free(line);
+	return 0;
+}
+
+/* --classify and --scores: the profile, then each line. */
 static int classify(int argc, char **argv)
 {
 	static unsigned char buf[(1 << 24) + 4096];
@@ -104,6 +137,8 @@ static int classify(int argc, char **argv)
 		fprintf(stderr, "langid_tool: %s: %s\n", argv[2], err);
 		return 1;
 	}
+	if (strcmp(argv[1], "--scores") == 0)
+		return scores(&p);
 	uint64_t mask = argc > 3 ? parse_codes(&p, argv[3]) : text_langid_all(&p);
 	text_langid_guess g[TEXT_LANGID_MAX_LANGS];
 	char *line = NULL;
@@ -121,6 +156,8 @@ int main(int argc, char **argv)
 	if (argc == 5 && strcmp(argv[1], "--count") == 0)
 		return count(argv);
 	if ((argc == 3 || argc == 4) && strcmp(argv[1], "--classify") == 0)
+		return classify(argc, argv);
+	if (argc == 3 && strcmp(argv[1], "--scores") == 0)
 		return classify(argc, argv);
 	return usage();
 }

@@ -49,7 +49,7 @@ typedef struct {
 typedef struct {
 	text_langid_shape shape;
 	int n_langs;
-	double scale;   /* a table byte q means -log P(bucket | language) = q * scale */
+	double scale;   /* a table byte's weight in the softmax: -log P(bucket | language) per unit / temperature */
 	char codes[TEXT_LANGID_MAX_LANGS][TEXT_LANGID_CODE_SIZE];   /* NUL-terminated */
 	unsigned char scripts[TEXT_LANGID_MAX_LANGS];
 	const unsigned char *table;   /* [buckets][n_langs] */
