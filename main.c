@@ -3,6 +3,7 @@
  *   nmt [-m MODEL] [-b BEAM] [--nbest N] [-t THREADS] [--progress|-q] < input > output
  *   nmt info [--verify] [MODEL]
  *   nmt models
+ *   nmt detect [--json] [--langs CODES] [--profile FILE] < text   (cli/detect.c)
  *   nmt serve [--host H] [--port P] [-t N] [-m MODEL]...   (server/serve.c)
  *
  * Errors are one line on stderr starting "nmt: ", exit status 1 (2 for bad
@@ -25,6 +26,7 @@
 #include "common/number.h"
 #include "cli/embedded.h"
 #include "cli/catalog.h"
+#include "cli/detect.h"
 #include "cli/lines.h"
 #include "cli/pivot.h"
 #include "cli/progress.h"
@@ -48,6 +50,7 @@ static void usage(FILE *f)
 	fprintf(f, "usage: nmt [options] < input > output\n"
 	      "       nmt info [--verify] [MODEL]\n"
 	      "       nmt models\n"
+	      "       nmt detect [--json] [--langs CODES] < text   (the language of each line)\n"
 	      "       nmt serve [--host 127.0.0.1] [--port 5000] [-t N] [-m MODEL]... (nmt serve --help)\n"
 	      "Translates stdin line by line with the embedded model or MODEL.\n"
 	      "  -m, --model FILE     packed model (.nmt) to use instead of the embedded one\n"
@@ -600,6 +603,8 @@ int main(int argc, char **argv)
 		return cmd_info(argc, argv);
 	if (argc >= 2 && strcmp(argv[1], "models") == 0)
 		return cmd_models(argc, argv);
+	if (argc >= 2 && strcmp(argv[1], "detect") == 0)
+		return cli_detect_main(argc - 1, argv + 1);
 	if (argc >= 2 && strcmp(argv[1], "serve") == 0)
 		return server_main(argc - 1, argv + 1);
 	parse_args(argc, argv, &o);

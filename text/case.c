@@ -133,6 +133,11 @@ void text_case_to_lower(const char *text, size_t len, char *out)
 	}
 }
 
+uint32_t text_case_lower_char(uint32_t c)
+{
+	return lower_of(c);
+}
+
 void text_case_to_upper(const char *text, size_t len, char *out)
 {
 	for (size_t i = 0, used; i < len; i += used) {

@@ -13,6 +13,7 @@
 #ifndef TEXT_CASE_H
 #define TEXT_CASE_H
 #include <stddef.h>
+#include <stdint.h>
 
 /* What text_case_scan has seen of a text so far. */
 typedef struct {
@@ -39,6 +40,10 @@ void text_case_to_sentence(const char *text, size_t len, char *out);
 /* text[0..len) with every letter small into out[0..len) (the same
  * length: a capital whose small letter is longer stays as it is). */
 void text_case_to_lower(const char *text, size_t len, char *out);
+
+/* The small letter of character c, or c itself (the same UTF-8 length:
+ * what text_case_to_lower does to each character). */
+uint32_t text_case_lower_char(uint32_t c);
 
 /* text[0..len) in capitals into out[0..len): "ß" becomes "SS". */
 void text_case_to_upper(const char *text, size_t len, char *out);
