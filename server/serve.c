@@ -441,7 +441,7 @@ static int whole_number(const char *s, size_t n, long *out)
 		n--;
 	while (n > 0 && (*s == ' ' || *s == '\t' || *s == '\n'))
 		s++, n--;
-	if (n == 0 || n >= sizeof buf)
+	if (n == 0 || n >= sizeof buf || (n > 1 && s[0] == '+' && s[1] == '-'))
 		return -1;
 	memcpy(buf, s, n);
 	buf[n] = '\0';
