@@ -575,19 +575,13 @@ static int read_fields(params *p, fields *f, char *why, size_t whylen)
 	} else if (q && q->kind != JSON_STRING) {
 		snprintf(why, whylen, "Invalid request: q must be a string or an array of strings");
 		return 400;
-	} else {
-		int rc = q ? 1 : param(p, "q", &f->q_text, &f->q_len);
-		if (rc < 0)
-			goto malformed;
-		if (q) {
-			f->q_text = q->str;
-			f->q_len = q->str_len;
-		}
-		if (rc == 1) {
-			f->texts = &f->q_text;
-			f->lens = &f->q_len;
-			f->count = 1;
-		}
+	} else if (param(p, "q", &f->q_text, &f->q_len) < 0) {
+		goto malformed;
+	}
+	if (f->q_text) {
+		f->texts = &f->q_text;
+		f->lens = &f->q_len;
+		f->count = 1;
 	}
 	if (param_alternatives(p, &f->alternatives) != 0) {
 		snprintf(why, whylen, "Invalid request: alternatives parameter is not a number");
@@ -598,6 +592,7 @@ malformed:
 	snprintf(why, whylen, "Invalid request: malformed parameters");
 	return 400;
 }
+
 /* "... is not supported" naming the language no model serves, 0 when
  * there is a way from f->source to f->target (its models in chain). */
 static int check_pair(const server *s, const fields *f, int chain[2], int *hops, char *why, size_t whylen)
