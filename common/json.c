@@ -359,7 +359,12 @@ static int member_value(json_cursor *c, json_member *m)
 		return array_of_strings(c, m);
 	default:
 		m->kind = JSON_OTHER;
-		return json_skip(c);
+		json_peek(c);   /* past the whitespace, so that raw begins at the value */
+		m->raw = c->p;
+		if (json_skip(c) != 0)
+			return -1;
+		m->raw_len = (size_t)(c->p - m->raw);
+		return 0;
 	}
 }
 

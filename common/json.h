@@ -51,6 +51,8 @@ typedef struct {
 	char **items;    /* JSON_STRINGS: an array whose every element is a string */
 	size_t *item_lens;
 	int n_items;
+	const char *raw;   /* JSON_OTHER: the value's text, a pointer into the parsed text (a number, true, {...}) */
+	size_t raw_len;
 } json_member;
 
 typedef struct {

@@ -54,8 +54,36 @@ static long request_line(const char *s, size_t n, http_request *r)
 			return -400;
 	memcpy(r->path, target, path_n);
 	r->path[path_n] = '\0';
+	if (query) {
+		r->query_at = (size_t)(query + 1 - s);
+		r->query_len = (size_t)(sp2 - query - 1);
+	}
 	r->keep_alive = r->minor == 1;
 	return 0;
+}
+
+/* The boundary="..." (or unquoted) parameter of a Content-Type value, kept
+ * when it is 1..70 characters (RFC 2046); otherwise the body is refused
+ * later for having none. */
+static void boundary(const char *v, size_t vn, http_request *r)
+{
+	r->boundary[0] = '\0';
+	for (size_t i = 0; i + 9 <= vn; i++) {
+		if (!equals_nocase(v + i, 9, "boundary=") || (i > 0 && v[i - 1] != ';' && v[i - 1] != ' '))
+			continue;
+		const char *b = v + i + 9, *end = v + vn;
+		int quoted = b < end && *b == '"';
+		b += quoted;
+		const char *e = b;
+		while (e < end && (quoted ? *e != '"' : *e != ';' && *e != ' '))
+			e++;
+		size_t n = (size_t)(e - b);
+		if (n >= 1 && n <= 70 && (!quoted || e < end)) {
+			memcpy(r->boundary, b, n);
+			r->boundary[n] = '\0';
+		}
+		return;
+	}
 }
 
 static long header(const char *s, size_t n, http_request *r)
@@ -100,6 +128,7 @@ static long header(const char *s, size_t n, http_request *r)
 		while (k > 0 && r->content_type[k - 1] == ' ')
 			k--;
 		r->content_type[k] = '\0';
+		boundary(v, vn, r);
 	}
 	return 0;
 }

@@ -12,6 +12,8 @@ typedef struct {
 	int keep_alive;          /* the connection stays open after the answer */
 	long long content_length;   /* -1 when absent */
 	char content_type[64];   /* lowercased, parameters dropped ("application/json") */
+	char boundary[72];       /* multipart/form-data's boundary parameter (RFC 2046: 1..70 chars), or "" */
+	size_t query_at, query_len;   /* the target's query (after '?') as an offset into the head, or 0, 0 */
 } http_request;
 
 /* Parse the head in buf[0..len). Returns its length in bytes (through the

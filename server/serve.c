@@ -8,6 +8,7 @@
 #include "serve.h"
 
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <netinet/in.h>
@@ -27,11 +28,15 @@
 #include "buf.h"
 #include "form.h"
 #include "http.h"
+#include "multipart.h"
+#include "spec.h"
 #include "../common/error.h"
 #include "../common/json.h"
 #include "../common/number.h"
 
 #define MAX_MODELS 32
+/* LibreTranslate's default --alternatives-limit */
+#define ALTERNATIVES_LIMIT 3
 
 typedef struct {
 	nmt_model *model;
@@ -56,6 +61,8 @@ typedef struct {
 	pthread_cond_t changed;       /* a worker freed, or a connection closed */
 	int connections;
 	int stopping;                 /* SIGTERM/SIGINT: answer what is in flight, then exit */
+	char **api_keys;              /* --api-keys: a request must name one of them */
+	int n_api_keys;
 } server;
 
 typedef struct {
@@ -112,7 +119,8 @@ static int respond(int fd, int status, const char *body, size_t body_len, int ke
 	server_buf b = { 0 };
 	server_buf_printf(&b,
 		       "HTTP/1.1 %d %s\r\nContent-Type: application/json\r\nContent-Length: %zu\r\n"
-		       "Access-Control-Allow-Origin: *\r\nAccess-Control-Allow-Headers: Content-Type\r\n"
+		       "Access-Control-Allow-Origin: *\r\n"
+		       "Access-Control-Allow-Headers: Content-Type, Authorization, Accept, Origin, X-Requested-With\r\n"
 		       "Access-Control-Allow-Methods: GET, POST, OPTIONS\r\nConnection: %s\r\n\r\n",
 		       status, http_reason(status), body_len, keep_alive ? "keep-alive" : "close");
 	server_buf_add(&b, body, body_len);
@@ -246,16 +254,65 @@ typedef struct {
 	const size_t *lens;
 	int count;
 	int html;
+	long alternatives;   /* 0..ALTERNATIVES_LIMIT */
 } request_texts;
 
-/* Translate and append "translatedText": a string, or an array when q was
- * one. 0, or the HTTP status of the failure with *why set. */
+/* Append "alternatives": text i's other n-best translations, at most n,
+ * each once and none equal to the best (LibreTranslate's filter_unique). */
+static void alternatives_of(const nmt_result *r, int i, long n, server_buf *b)
+{
+	const nmt_translation *best = nmt_result_get(r, i, 0);
+	int k_max = nmt_result_nbest(r, i), put = 0;
+	server_buf_puts(b, "[");
+	for (int k = 1; k < k_max && put < n; k++) {
+		const nmt_translation *t = nmt_result_get(r, i, k);
+		int seen = t->len == best->len && memcmp(t->text, best->text, t->len) == 0;
+		for (int j = 1; j < k && !seen; j++) {
+			const nmt_translation *u = nmt_result_get(r, i, j);
+			seen = u->len == t->len && memcmp(u->text, t->text, t->len) == 0;
+		}
+		if (!seen) {
+			server_buf_puts(b, put++ ? "," : "");
+			server_buf_json_string(b, t->text, t->len);
+		}
+	}
+	server_buf_puts(b, "]");
+}
+
+/* The answer: "translatedText" a string, or an array when q was one, and
+ * "alternatives" when asked for (a list, or a list per text). */
+static void translation_body(const nmt_result *r, const request_texts *q, int as_array, server_buf *b)
+{
+	server_buf_puts(b, as_array ? "{\"translatedText\":[" : "{\"translatedText\":");
+	for (int i = 0; i < q->count; i++) {
+		const nmt_translation *t = nmt_result_get(r, i, 0);
+		server_buf_puts(b, i ? "," : "");
+		server_buf_json_string(b, t->text, t->len);
+	}
+	server_buf_puts(b, as_array ? "]" : "");
+	if (q->alternatives > 0) {
+		server_buf_puts(b, as_array ? ",\"alternatives\":[" : ",\"alternatives\":");
+		for (int i = 0; i < q->count; i++) {
+			server_buf_puts(b, i ? "," : "");
+			alternatives_of(r, i, q->alternatives, b);
+		}
+		server_buf_puts(b, as_array ? "]" : "");
+	}
+	server_buf_puts(b, "}");
+}
+
+/* Translate and append the answer. 0, or the HTTP status of the failure
+ * with *why set. Alternatives come from the n-best list: nbest one more
+ * than asked for, the beam widened to hold them. */
 static int translate(server *s, const int chain[2], int hops, const request_texts *q, int as_array, server_buf *b,
 		     const char **why)
 {
 	nmt_options o = s->options;
 	o.html = q->html;
 	o.threads = 1;
+	o.nbest = 1 + (int)q->alternatives;
+	if (o.beam < o.nbest)
+		o.beam = o.nbest;
 	nmt_error err = { 0 };
 	nmt_result *r = NULL, *mid = NULL;
 	worker *w = take_worker(s);
@@ -269,126 +326,414 @@ static int translate(server *s, const int chain[2], int hops, const request_text
 		*why = "translation failed";
 		return 500;
 	}
-	server_buf_puts(b, as_array ? "{\"translatedText\":[" : "{\"translatedText\":");
-	for (int i = 0; i < q->count; i++) {
-		const nmt_translation *t = nmt_result_get(r, i, 0);
-		server_buf_puts(b, i ? "," : "");
-		server_buf_json_string(b, t->text, t->len);
-	}
-	server_buf_puts(b, as_array ? "]}" : "}");
+	translation_body(r, q, as_array, b);
 	nmt_result_free(r);
 	return 0;
 }
 
-/* The request's fields, from a JSON or a form body. */
+/* ---- parameters ----------------------------------------------------------------- */
+
+/* Where a request's parameters come from, as LibreTranslate reads them: a
+ * JSON body alone, or else the query string and then a form or multipart
+ * body (Flask's request.values). */
+typedef enum { BODY_NONE, BODY_JSON, BODY_FORM, BODY_MULTIPART } body_kind;
+
+#define MAX_OWNED 8
+
 typedef struct {
+	const char *query, *body, *boundary;
+	size_t query_len, body_len;
+	body_kind kind;
 	json_object json;
-	char *form_q, *form_source, *form_target, *form_format;
-	size_t form_q_len;
-	const char *source, *target, *format;
-	const char *const *texts;
-	const size_t *lens;
-	int count, is_array;
-} fields;
+	char *owned[MAX_OWNED];   /* decoded values, freed with the params */
+	int n_owned;
+} params;
 
-static void fields_free(fields *f)
+static void params_free(params *p)
 {
-	json_object_free(&f->json);
-	free(f->form_q);
-	free(f->form_source);
-	free(f->form_target);
-	free(f->form_format);
+	json_object_free(&p->json);
+	for (int i = 0; i < p->n_owned; i++)
+		free(p->owned[i]);
 }
 
-static const char *string_member(const json_object *o, const char *key)
+/* 0, or the status with *why: the body's kind from its Content-Type (a body
+ * without one is read as JSON, as before query strings were read). */
+static int params_open(const http_request *r, const char *head, const char *body, size_t len, params *p, char *why,
+		       size_t whylen)
 {
-	const json_member *m = json_get(o, key);
-	return m && m->kind == JSON_STRING ? m->str : NULL;
-}
-
-/* 0, or the status with *why */
-static int read_fields(const http_request *r, const char *body, size_t len, fields *f, char *why, size_t whylen)
-{
+	*p = (params){ .query = head + r->query_at, .query_len = r->query_len, .boundary = r->boundary };
+	p->body = body;
+	p->body_len = len;
 	if (strcmp(r->content_type, "application/x-www-form-urlencoded") == 0) {
-		size_t n;
-		if (form_get(body, len, "q", &f->form_q, &f->form_q_len) < 0 ||
-		    form_get(body, len, "source", &f->form_source, &n) < 0 ||
-		    form_get(body, len, "target", &f->form_target, &n) < 0 ||
-		    form_get(body, len, "format", &f->form_format, &n) < 0) {
-			snprintf(why, whylen, "Invalid request: malformed form body");
+		p->kind = BODY_FORM;
+	} else if (strcmp(r->content_type, "multipart/form-data") == 0) {
+		p->kind = BODY_MULTIPART;
+		if (!r->boundary[0]) {
+			snprintf(why, whylen, "Invalid request: multipart/form-data without a boundary");
 			return 400;
 		}
-		f->source = f->form_source;
-		f->target = f->form_target;
-		f->format = f->form_format;
-		if (f->form_q) {
-			f->texts = (const char *const *)&f->form_q;
-			f->lens = &f->form_q_len;
-			f->count = 1;
-		}
-		return 0;
-	}
-	if (strcmp(r->content_type, "application/json") != 0 && r->content_type[0] != '\0') {
-		snprintf(why, whylen, "Unsupported content type %s (use application/json or a form)", r->content_type);
+	} else if (strcmp(r->content_type, "application/json") == 0 || (r->content_type[0] == '\0' && len > 0)) {
+		p->kind = BODY_JSON;
+		return json_parse_object(body, len, &p->json, why, whylen) != 0 ? 400 : 0;
+	} else if (r->content_type[0] != '\0') {
+		snprintf(why, whylen,
+			 "Unsupported content type %.64s (use application/json, a form or multipart/form-data)",
+			 r->content_type);
 		return 415;
-	}
-	if (json_parse_object(body, len, &f->json, why, whylen) != 0)
-		return 400;
-	f->source = string_member(&f->json, "source");
-	f->target = string_member(&f->json, "target");
-	f->format = string_member(&f->json, "format");
-	const json_member *q = json_get(&f->json, "q");
-	if (q && q->kind == JSON_STRING) {
-		f->texts = (const char *const *)&q->str;
-		f->lens = &q->str_len;
-		f->count = 1;
-	} else if (q && q->kind == JSON_STRINGS) {
-		f->texts = (const char *const *)q->items;
-		f->lens = q->item_lens;
-		f->count = q->n_items;
-		f->is_array = 1;
-	} else if (q) {
-		snprintf(why, whylen, "Invalid request: q must be a string or an array of strings");
-		return 400;
 	}
 	return 0;
 }
 
+/* A copy of v[0..n), NUL-terminated and owned by p; NULL when out of room. */
+static char *params_keep(params *p, const char *v, size_t n)
+{
+	char *c = p->n_owned < MAX_OWNED ? malloc(n + 1) : NULL;
+	if (!c)
+		return NULL;
+	memcpy(c, v, n);
+	c[n] = '\0';
+	return p->owned[p->n_owned++] = c;
+}
+
+/* A form-encoded field from s[0..n) (the query string or a form body). */
+static int form_field(params *p, const char *s, size_t n, const char *name, const char **v, size_t *len)
+{
+	char *got;
+	int rc = form_get(s, n, name, &got, len);
+	if (rc == 1 && p->n_owned < MAX_OWNED)
+		*v = p->owned[p->n_owned++] = got;
+	else if (rc == 1)
+		free(got), rc = -1;
+	return rc;
+}
+
+/* The string parameter name: 1 with *v (NUL-terminated, *len bytes), 0 if
+ * absent, -1 if the query or body is malformed (or memory ran out). In
+ * JSON, a member that is not a string counts as absent. */
+static int param(params *p, const char *name, const char **v, size_t *len)
+{
+	if (p->kind == BODY_JSON) {
+		const json_member *m = json_get(&p->json, name);
+		if (!m || m->kind != JSON_STRING)
+			return 0;
+		*v = m->str;
+		*len = m->str_len;
+		return 1;
+	}
+	int rc = form_field(p, p->query, p->query_len, name, v, len);
+	if (rc != 0 || p->kind == BODY_NONE)
+		return rc;
+	if (p->kind == BODY_FORM)
+		return form_field(p, p->body, p->body_len, name, v, len);
+	const char *raw;
+	if ((rc = server_multipart_get(p->body, p->body_len, p->boundary, name, &raw, len)) == 1 &&
+	    !(*v = params_keep(p, raw, *len)))
+		rc = -1;
+	return rc;
+}
+
+/* A whole number as Python's int() reads one (LibreTranslate's
+ * alternatives): optional spaces and sign, digits; 0 or -1. */
+static int whole_number(const char *s, size_t n, long *out)
+{
+	char buf[24];
+	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n'))
+		n--;
+	while (n > 0 && (*s == ' ' || *s == '\t' || *s == '\n'))
+		s++, n--;
+	if (n == 0 || n >= sizeof buf || (n > 1 && s[0] == '+' && s[1] == '-'))
+		return -1;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	return number_parse_long(buf[0] == '+' ? buf + 1 : buf, -100000000, 100000000, out);
+}
+
+/* The alternatives parameter: 0 absent (or JSON null) or read into *n, -1
+ * not a number. A JSON number is truncated as int() truncates 2.5; a string
+ * must hold a whole number. */
+static int param_alternatives(params *p, long *n)
+{
+	*n = 0;
+	if (p->kind == BODY_JSON) {
+		const json_member *m = json_get(&p->json, "alternatives");
+		if (m && m->kind == JSON_OTHER && m->raw && m->raw_len >= 4 && memcmp(m->raw, "null", 4) == 0)
+			return 0;
+		if (m && m->kind == JSON_OTHER && m->raw) {
+			char buf[32];
+			char *end;
+			if (m->raw_len >= sizeof buf || !strchr("-0123456789", m->raw[0]))
+				return -1;
+			memcpy(buf, m->raw, m->raw_len);
+			buf[m->raw_len] = '\0';
+			double d = strtod(buf, &end);
+			if (d > 1e8 || d < -1e8)
+				return -1;
+			*n = (long)d;
+			return 0;
+		}
+		if (!m)
+			return 0;
+		if (m->kind != JSON_STRING)
+			return -1;
+		return whole_number(m->str, m->str_len, n);
+	}
+	const char *v;
+	size_t len;
+	int rc = param(p, "alternatives", &v, &len);
+	return rc < 0 ? -1 : rc == 0 ? 0 : whole_number(v, len, n);
+}
+
+/* ---- access ----------------------------------------------------------------------- */
+
+/* 1 if key equals one of the --api-keys; every listed key is compared in
+ * full, so that the time taken says nothing about how much of one matched. */
+static int key_listed(const server *s, const char *key, size_t len)
+{
+	int listed = 0;
+	for (int i = 0; i < s->n_api_keys; i++) {
+		size_t n = strlen(s->api_keys[i]);
+		unsigned char diff = n != len;
+		for (size_t k = 0; k < n; k++)
+			diff |= (unsigned char)(s->api_keys[i][k] ^ (k < len ? key[k] : 0));
+		listed |= diff == 0;
+	}
+	return listed;
+}
+
+/* LibreTranslate's access check with --api-keys: no key is a 400 asking for
+ * one, a key not listed a 403. 0 when the request may go on. */
+static int check_access(const server *s, params *p, char *why, size_t whylen)
+{
+	const char *key;
+	size_t len;
+	if (s->n_api_keys == 0)
+		return 0;
+	int rc = param(p, "api_key", &key, &len);
+	if (rc < 0) {
+		snprintf(why, whylen, "Invalid request: malformed parameters");
+		return 400;
+	}
+	if (rc == 0 || len == 0) {
+		snprintf(why, whylen, "Please contact the server operator to get an API key");
+		return 400;
+	}
+	if (!key_listed(s, key, len)) {
+		snprintf(why, whylen, "Invalid API key");
+		return 403;
+	}
+	return 0;
+}
+
+/* ---- /translate ------------------------------------------------------------------- */
+
+/* The request's fields, from any of the parameter sources. */
+typedef struct {
+	const char *source, *target, *format;
+	const char *const *texts;
+	const size_t *lens;
+	int count, is_array;
+	long alternatives;
+	const char *q_text;      /* q when it is one string */
+	size_t q_len;
+	char src[16], tgt[16];   /* source and target as LibreTranslate reads codes */
+} fields;
+
+/* A language code as LibreTranslate's iso2model reads it: lowercased, and
+ * its alias (zh-Hans) for the code nmt's models use (zh). Codes too long
+ * for any model stay as given, to be named in "... is not supported". */
+static const char *language_code(const char *code, char out[16])
+{
+	size_t n = strlen(code);
+	if (n >= 16)
+		return code;
+	for (size_t i = 0; i <= n; i++)
+		out[i] = (char)tolower((unsigned char)code[i]);
+	if (strcmp(out, "zh-hans") == 0)
+		strcpy(out, "zh");
+	return out;
+}
+
+/* 0, or the status with *why */
+static int read_fields(params *p, fields *f, char *why, size_t whylen)
+{
+	static const char *const names[] = { "source", "target", "format" };
+	const char **dest[] = { &f->source, &f->target, &f->format };
+	size_t len;
+	for (int i = 0; i < 3; i++)
+		if (param(p, names[i], dest[i], &len) < 0)
+			goto malformed;
+	if (f->source)
+		f->source = language_code(f->source, f->src);
+	if (f->target)
+		f->target = language_code(f->target, f->tgt);
+	const json_member *q = p->kind == BODY_JSON ? json_get(&p->json, "q") : NULL;
+	if (q && q->kind == JSON_STRINGS) {
+		f->texts = (const char *const *)q->items;
+		f->lens = q->item_lens;
+		f->count = q->n_items;
+		f->is_array = 1;
+	} else if (q && q->kind != JSON_STRING) {
+		snprintf(why, whylen, "Invalid request: q must be a string or an array of strings");
+		return 400;
+	} else if (param(p, "q", &f->q_text, &f->q_len) < 0) {
+		goto malformed;
+	}
+	if (f->q_text) {
+		f->texts = &f->q_text;
+		f->lens = &f->q_len;
+		f->count = 1;
+	}
+	if (param_alternatives(p, &f->alternatives) != 0) {
+		snprintf(why, whylen, "Invalid request: alternatives parameter is not a number");
+		return 400;
+	}
+	return 0;
+malformed:
+	snprintf(why, whylen, "Invalid request: malformed parameters");
+	return 400;
+}
+
+/* "... is not supported" naming the language no model serves, 0 when
+ * there is a way from f->source to f->target (its models in chain). */
+static int check_pair(const server *s, const fields *f, int chain[2], int *hops, char *why, size_t whylen)
+{
+	if ((*hops = route(s, f->source, f->target, chain)) > 0)
+		return 0;
+	const char *codes[2 * MAX_MODELS];
+	int n = languages(s, codes), known_src = 0, known_tgt = 0;
+	for (int i = 0; i < n; i++) {
+		known_src |= strcmp(codes[i], f->source) == 0;
+		known_tgt |= strcmp(codes[i], f->target) == 0;
+	}
+	const char *which = !known_src ? f->source : !known_tgt ? f->target : "this language pair";
+	snprintf(why, whylen, "%.40s is not supported", which);
+	return 400;
+}
+
+/* The checks LibreTranslate makes, in its order: 0, or the status with *why. */
+static int check_fields(const server *s, const fields *f, int chain[2], int *hops, char *why, size_t whylen)
+{
+	/* LibreTranslate's `if not q`: no q, an empty text or an empty list; so for the codes */
+	int no_q = f->count == 0 || (!f->is_array && f->lens[0] == 0);
+	const char *missing = no_q ? "q" : !f->source || !f->source[0] ? "source" : NULL;
+	if (!missing && (!f->target || !f->target[0]))
+		missing = "target";
+	if (missing) {
+		snprintf(why, whylen, "Invalid request: missing %s parameter", missing);
+		return 400;
+	}
+	if (f->alternatives > ALTERNATIVES_LIMIT) {
+		snprintf(why, whylen, "Invalid request: alternatives parameter must be <= %d", ALTERNATIVES_LIMIT);
+		return 400;
+	}
+	if (f->format && strcmp(f->format, "text") != 0 && strcmp(f->format, "html") != 0) {
+		snprintf(why, whylen, "Invalid request: format must be text or html, not %.40s", f->format);
+		return 400;
+	}
+	if (strcmp(f->source, "auto") == 0) {
+		snprintf(why, whylen, "source auto (language detection) is not supported: name the source language");
+		return 400;
+	}
+	return check_pair(s, f, chain, hops, why, whylen);
+}
+
 /* POST /translate */
-static int handle_translate(server *s, const http_request *r, const char *body, size_t len, server_buf *out, char *why,
-			    size_t whylen)
+static int handle_translate(server *s, params *p, server_buf *out, char *why, size_t whylen)
 {
 	fields f = { 0 };
-	int status = read_fields(r, body, len, &f, why, whylen), chain[2], hops = 0;
-	const char *missing = !f.texts ? "q" : !f.source ? "source" : !f.target ? "target" : NULL;
-	if (status == 0 && missing) {
-		snprintf(why, whylen, "Invalid request: missing %s parameter", missing);
-		status = 400;
-	} else if (status == 0 && f.format && strcmp(f.format, "text") != 0 && strcmp(f.format, "html") != 0) {
-		snprintf(why, whylen, "Invalid request: format must be text or html, not %.40s", f.format);
-		status = 400;
-	} else if (status == 0 && strcmp(f.source, "auto") == 0) {
-		snprintf(why, whylen, "source auto (language detection) is not supported: name the source language");
-		status = 400;
-	} else if (status == 0 && !(hops = route(s, f.source, f.target, chain))) {
-		const char *codes[2 * MAX_MODELS];
-		int n = languages(s, codes), known_src = 0, known_tgt = 0;
-		for (int i = 0; i < n; i++) {
-			known_src |= strcmp(codes[i], f.source) == 0;
-			known_tgt |= strcmp(codes[i], f.target) == 0;
-		}
-		snprintf(why, whylen, "%.40s is not supported", !known_src ? f.source : !known_tgt ? f.target : "this language pair");
-		status = 400;
-	}
+	int chain[2], hops = 0, status = check_access(s, p, why, whylen);
+	if (status == 0)
+		status = read_fields(p, &f, why, whylen);
+	if (status == 0)
+		status = check_fields(s, &f, chain, &hops, why, whylen);
 	if (status == 0) {
-		request_texts q = { f.texts, f.lens, f.count, f.format && strcmp(f.format, "html") == 0 };
+		if (f.alternatives < 0)
+			f.alternatives = 0;   /* LibreTranslate's max(0, n) */
+		int html = f.format && strcmp(f.format, "html") == 0;
+		request_texts q = { f.texts, f.lens, f.count, html, f.alternatives };
 		const char *fail = NULL;
 		status = translate(s, chain, hops, &q, f.is_array, out, &fail);
 		if (status)
 			snprintf(why, whylen, "%s", fail);
 	}
-	fields_free(&f);
 	return status;
+}
+
+/* POST /suggest: LibreTranslate's answer on a server whose suggestions
+ * are off, after the same access check as /translate. */
+static int handle_suggest(const server *s, params *p, char *why, size_t whylen)
+{
+	int status = check_access(s, p, why, whylen);
+	if (status == 0) {
+		snprintf(why, whylen, "Suggestions are disabled on this server.");
+		status = 403;
+	}
+	return status;
+}
+
+/* GET /frontend/settings: LibreTranslate's fields with nmt's values: no
+ * character limit (the body limit applies), no suggestions, no files, and
+ * the first model's pair as the default languages. */
+static void settings_body(const server *s, server_buf *b)
+{
+	const char *src = s->models[0].src, *tgt = s->models[0].tgt;
+	server_buf_printf(b,
+			  "{\"charLimit\":-1,\"frontendTimeout\":500,\"apiKeys\":%s,\"keyRequired\":%s,"
+			  "\"suggestions\":false,\"filesTranslation\":false,\"supportedFilesFormat\":[],"
+			  "\"language\":{\"source\":{\"code\":",
+			  s->n_api_keys ? "true" : "false", s->n_api_keys ? "true" : "false");
+	server_buf_json_string(b, src, strlen(src));
+	server_buf_puts(b, ",\"name\":");
+	server_buf_json_string(b, language_name(src), strlen(language_name(src)));
+	server_buf_puts(b, "},\"target\":{\"code\":");
+	server_buf_json_string(b, tgt, strlen(tgt));
+	server_buf_puts(b, ",\"name\":");
+	server_buf_json_string(b, language_name(tgt), strlen(language_name(tgt)));
+	server_buf_puts(b, "}}}");
+}
+
+/* The routes: path, method, and what answers it. */
+typedef enum { ROUTE_LANGUAGES, ROUTE_TRANSLATE, ROUTE_SUGGEST, ROUTE_HEALTH, ROUTE_SETTINGS, ROUTE_SPEC } route_id;
+
+static const struct {
+	const char *path, *method;
+} routes[] = {
+	[ROUTE_LANGUAGES] = { "/languages", "GET" },  [ROUTE_TRANSLATE] = { "/translate", "POST" },
+	[ROUTE_SUGGEST] = { "/suggest", "POST" },     [ROUTE_HEALTH] = { "/health", "GET" },
+	[ROUTE_SETTINGS] = { "/frontend/settings", "GET" }, [ROUTE_SPEC] = { "/spec", "GET" },
+};
+
+/* Answer a request that is not OPTIONS into out: its status, with *why
+ * for an error. */
+static int dispatch(server *s, const http_request *r, const char *head, const char *body, size_t body_len,
+		    server_buf *out, char *why, size_t whylen)
+{
+	int id = -1;
+	for (int i = 0; i < (int)(sizeof routes / sizeof *routes) && id < 0; i++)
+		if (strcmp(r->path, routes[i].path) == 0)
+			id = i;
+	if (id < 0)
+		return 404;
+	if (strcmp(r->method, routes[id].method) != 0)
+		return 405;
+	if (id == ROUTE_LANGUAGES) {
+		languages_body(s, out);
+	} else if (id == ROUTE_HEALTH) {
+		server_buf_puts(out, "{\"status\":\"ok\"}");
+	} else if (id == ROUTE_SETTINGS) {
+		settings_body(s, out);
+	} else if (id == ROUTE_SPEC) {
+		server_buf_puts(out, server_spec_json);
+	} else {
+		params p;
+		int status = params_open(r, head, body, body_len, &p, why, whylen);
+		if (status == 0)
+			status = id == ROUTE_TRANSLATE ? handle_translate(s, &p, out, why, whylen)
+						       : handle_suggest(s, &p, why, whylen);
+		params_free(&p);
+		return status;
+	}
+	return 0;
 }
 
 /* ---- connections ----------------------------------------------------------------- */
@@ -478,21 +823,10 @@ static int serve_request(server *s, connection *c, server_buf *in)
 	server_buf out = { 0 };
 	char why[256] = "";
 	int status = 200;
-	if (strcmp(r.method, "OPTIONS") == 0) {
+	if (strcmp(r.method, "OPTIONS") == 0)
 		status = 204;
-	} else if (strcmp(r.path, "/languages") == 0) {
-		if (strcmp(r.method, "GET") == 0)
-			languages_body(s, &out);
-		else
-			status = 405;
-	} else if (strcmp(r.path, "/translate") == 0) {
-		if (strcmp(r.method, "POST") != 0)
-			status = 405;
-		else if ((status = handle_translate(s, &r, body, body_len, &out, why, sizeof why)) == 0)
-			status = 200;
-	} else {
-		status = 404;
-	}
+	else if ((status = dispatch(s, &r, in->data, body, body_len, &out, why, sizeof why)) == 0)
+		status = 200;
 	int rc;
 	if (out.failed) {
 		rc = respond_error(c->fd, 500, "out of memory", 0);
@@ -643,6 +977,35 @@ static void open_models(server *s, char **paths, int n_paths)
 	}
 }
 
+/* --api-keys FILE: one key a line (surrounding spaces and empty lines
+ * ignored). Exits with a message when it cannot be read or lists none. */
+static void read_api_keys(server *s, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		error_exit("nmt: serve", 1, "--api-keys %s: %s", path, strerror(errno));
+	char line[1024];
+	while (fgets(line, sizeof line, f)) {
+		size_t n = strlen(line);
+		char *k = line;
+		while (n > 0 && isspace((unsigned char)line[n - 1]))
+			line[--n] = '\0';
+		while (isspace((unsigned char)*k))
+			k++;
+		if (!*k)
+			continue;
+		char **grown = realloc(s->api_keys, (size_t)(s->n_api_keys + 1) * sizeof *grown);
+		char *key = strdup(k);
+		if (!grown || !key)
+			error_exit("nmt: serve", 1, "out of memory");
+		s->api_keys = grown;
+		s->api_keys[s->n_api_keys++] = key;
+	}
+	fclose(f);
+	if (s->n_api_keys == 0)
+		error_exit("nmt: serve", 1, "--api-keys %s lists no key", path);
+}
+
 static long number_arg(const char *s, const char *what, long lo, long hi)
 {
 	long v;
@@ -654,13 +1017,15 @@ static long number_arg(const char *s, const char *what, long lo, long hi)
 static void serve_usage(FILE *f)
 {
 	fputs("usage: nmt serve [--host 127.0.0.1] [--port 5000] [-t N] [-m MODEL]... [options]\n"
-	      "Answers LibreTranslate's API: POST /translate (q, source, target, format), GET /languages.\n"
+	      "Answers LibreTranslate's API: POST /translate (q, source, target, format, alternatives, api_key),\n"
+	      "GET /languages, /health, /frontend/settings, /spec, POST /suggest.\n"
 	      "  -m, --model FILE     a model to serve (repeatable; default: every installed model)\n"
 	      "  -t, --threads N      translations at once (default: one per core)\n"
 	      "  -b, --beam N         beam size (default 4)\n"
 	      "      --max-body N     largest request body in bytes (default 1048576)\n"
 	      "      --max-connections N  connections at once (default 64)\n"
 	      "      --timeout S      seconds a request may take to arrive (default 10)\n"
+	      "      --api-keys FILE  accept only requests whose api_key is a line of FILE\n"
 	      "  -q, --quiet          no line on stderr when listening\n",
 	      f);
 }
@@ -673,6 +1038,7 @@ int server_main(int argc, char **argv)
 		{ "beam", required_argument, NULL, 'b' },     { "max-body", required_argument, NULL, 'B' },
 		{ "max-connections", required_argument, NULL, 'C' }, { "timeout", required_argument, NULL, 'T' },
 		{ "quiet", no_argument, NULL, 'q' },          { "help", no_argument, NULL, 'h' },
+		{ "api-keys", required_argument, NULL, 'K' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static server s;   /* large (the worker table); one per process */
@@ -701,6 +1067,7 @@ int server_main(int argc, char **argv)
 		case 'C': s.max_connections = (int)number_arg(optarg, "--max-connections", 1, 100000); break;
 		case 'T': s.timeout_ms = 1000 * (int)number_arg(optarg, "--timeout", 1, 3600); break;
 		case 'q': s.quiet = 1; break;
+		case 'K': read_api_keys(&s, optarg); break;
 		case 'm':
 			if (n_paths == MAX_MODELS)
 				usage_error("serve: at most %s models", "32");
@@ -752,6 +1119,9 @@ int server_main(int argc, char **argv)
 			nmt_session_free(s.workers[w].sessions[i]);
 	for (int i = 0; i < s.n_models; i++)
 		nmt_model_close(s.models[i].model);
+	for (int i = 0; i < s.n_api_keys; i++)
+		free(s.api_keys[i]);
+	free(s.api_keys);
 	if (!s.quiet)
 		fprintf(stderr, "nmt: serve: stopped\n");
 	return 0;

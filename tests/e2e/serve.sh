@@ -16,6 +16,18 @@ serve_start() { # serve_start LOG [options]: starts nmt serve, sets SPID and POR
 		sleep 0.25
 	done
 }
+# answers STATUS BODY CURL_ARGS...: curl gets exactly this status and body
+answers() {
+	a_status=$1 a_body=$2
+	shift 2
+	[ "$(curl -s -o "$TMP/answer" -w '%{http_code}' "$@")" = "$a_status" ] && [ "$(cat "$TMP/answer")" = "$a_body" ]
+}
+# answers_like STATUS ERE CURL_ARGS...: the same, the body matching the whole extended regex
+answers_like() {
+	a_status=$1 a_re=$2
+	shift 2
+	[ "$(curl -s -o "$TMP/answer" -w '%{http_code}' "$@")" = "$a_status" ] && grep -Eqx "$a_re" "$TMP/answer"
+}
 if command -v curl >/dev/null 2>&1 && [ -n "${HTTP_TOOL:-}" ]; then
 	serve_start "$TMP/serve.log" -t 2 -m "$M" --max-body 4096 --timeout 2
 	check "serve: listening" test -n "$PORT"
@@ -49,7 +61,82 @@ if command -v curl >/dev/null 2>&1 && [ -n "${HTTP_TOOL:-}" ]; then
 	check "serve: pipelined requests both answered" test "$(grep -o 'HTTP/1.1 200' "$TMP/pipe.out" | wc -l)" -eq 2
 	printf 'BROKEN\r\n\r\n' | $HTTP_TOOL "$PORT" >"$TMP/bad.out"
 	check "serve: a malformed request line -> 400" grep -q '^HTTP/1.1 400' "$TMP/bad.out"
+	# the rest of LibreTranslate's routes
+	check "serve: GET /health" answers 200 '{"status":"ok"}' "$U/health"
+	check "serve: GET /frontend/settings: LibreTranslate's fields, nmt's values" answers 200 \
+		'{"charLimit":-1,"frontendTimeout":500,"apiKeys":false,"keyRequired":false,"suggestions":false,"filesTranslation":false,"supportedFilesFormat":[],"language":{"source":{"code":"en","name":"English"},"target":{"code":"de","name":"German"}}}' \
+		"$U/frontend/settings"
+	check "serve: GET /spec is Swagger 2.0" answers_like 200 '\{"swagger":"2\.0",.*\}' "$U/spec"
+	for route in /translate /languages /suggest /health /frontend/settings /spec; do
+		check "serve: /spec describes $route" grep -qF "\"$route\":{" "$TMP/answer"
+	done
+	check "serve: /spec names every /translate parameter" sh -c 'for p in q source target format alternatives api_key; do grep -qF "\"name\":\"$p\"" "$1" || exit 1; done' - "$TMP/answer"
+	check "serve: POST /suggest: disabled, as LibreTranslate says" answers 403 \
+		'{"error":"Suggestions are disabled on this server."}' -d 'q=a&s=b&source=en&target=de' "$U/suggest"
+	check "serve: POST /health -> 405" answers_like 405 '\{"error":.*\}' -d x=1 "$U/health"
+	# alternatives: the n-best list after the best, which stays nmt's translation
+	T='"A dog runs along the beach."'
+	check "serve: alternatives 2 (JSON number)" answers_like 200 "\\{\"translatedText\":\"$want\",\"alternatives\":\\[(\"[^\"]*\")?(,\"[^\"]*\")?\\]\\}" \
+		-H "$J" -d "{\"q\":$T,\"source\":\"en\",\"target\":\"de\",\"alternatives\":2}" "$U/translate"
+	check "serve: ... at most 2, none equal to the best" sh -c 'n=$(grep -o "\",\"" "$1" | wc -l); [ "$n" -le 2 ] && ! grep -qF "\"alternatives\":[\"$2\"" "$1"' - "$TMP/answer" "$want"
+	check "serve: alternatives for a q array: a list per text" answers_like 200 \
+		"\\{\"translatedText\":\\[\"$want\",\"[^\"]*\"\\],\"alternatives\":\\[\\[[^]]*\\],\\[[^]]*\\]\\]\\}" \
+		-H "$J" -d "{\"q\":[$T,\"A cat.\"],\"source\":\"en\",\"target\":\"de\",\"alternatives\":\"1\"}" "$U/translate"
+	check "serve: alternatives 0 adds nothing" answers 200 "{\"translatedText\":\"$want\"}" \
+		-H "$J" -d "{\"q\":$T,\"source\":\"en\",\"target\":\"de\",\"alternatives\":0}" "$U/translate"
+	check "serve: alternatives over the limit -> 400" answers 400 '{"error":"Invalid request: alternatives parameter must be <= 3"}' \
+		-H "$J" -d "{\"q\":$T,\"source\":\"en\",\"target\":\"de\",\"alternatives\":4}" "$U/translate"
+	check "serve: alternatives not a number -> 400" answers 400 '{"error":"Invalid request: alternatives parameter is not a number"}' \
+		-d 'q=x&source=en&target=de&alternatives=two' "$U/translate"
+	# every parameter source LibreTranslate reads
+	check "serve: parameters in the query string" answers 200 "{\"translatedText\":\"$want\"}" \
+		-X POST "$U/translate?q=A%20dog%20runs%20along%20the%20beach.&source=en&target=de"
+	check "serve: the query string, then a form body" answers 200 "{\"translatedText\":\"$want\"}" \
+		--data-urlencode 'q=A dog runs along the beach.' "$U/translate?source=en&target=de"
+	check "serve: a multipart/form-data body" answers 200 "{\"translatedText\":\"$want\"}" \
+		-F 'q=A dog runs along the beach.' -F source=en -F target=de "$U/translate"
+	check "serve: multipart with alternatives and the query string" answers_like 200 \
+		"\\{\"translatedText\":\"$want\",\"alternatives\":\\[[^]]*\\]\\}" \
+		-F 'q=A dog runs along the beach.' -F alternatives=1 "$U/translate?source=en&target=de"
+	check "serve: a JSON body alone (the query string is not read with it)" answers 400 \
+		'{"error":"Invalid request: missing source parameter"}' -H "$J" -d '{"q":"x"}' "$U/translate?source=en&target=de"
+	check "serve: a malformed multipart body -> 400" answers 400 '{"error":"Invalid request: malformed parameters"}' \
+		-H 'Content-Type: multipart/form-data; boundary=zz' --data-binary 'not multipart' "$U/translate"
+	check "serve: multipart without a boundary -> 400" answers_like 400 '\{"error":"Invalid request: multipart.*"\}' \
+		-H 'Content-Type: multipart/form-data' --data-binary 'x' "$U/translate"
+	check "serve: a malformed query string -> 400" answers 400 '{"error":"Invalid request: malformed parameters"}' \
+		-X POST "$U/translate?q=%zz&source=en&target=de"
+	check "serve: an empty q -> 400 missing q" answers 400 '{"error":"Invalid request: missing q parameter"}' \
+		-H "$J" -d '{"q":"","source":"en","target":"de"}' "$U/translate"
+	# language codes as LibreTranslate reads them: any case, its aliases
+	check "serve: language codes in any case" answers 200 "{\"translatedText\":\"$want\"}" \
+		-H "$J" -d "{\"q\":$T,\"source\":\"EN\",\"target\":\"De\"}" "$U/translate"
+	check "serve: zh-Hans is LibreTranslate's alias of zh" answers 400 '{"error":"zh is not supported"}' \
+		-H "$J" -d '{"q":"x","source":"en","target":"zh-Hans"}' "$U/translate"
+	check "serve: CORS preflight allows the headers clients send" sh -c "curl -si -X OPTIONS -H 'Origin: http://x' -H 'Access-Control-Request-Method: POST' -H 'Access-Control-Request-Headers: authorization,content-type' $U/translate | tr -d '\r' >$TMP/cors && grep -q '^HTTP/1.1 204' $TMP/cors && grep -qi '^Access-Control-Allow-Headers: .*Content-Type.*Authorization' $TMP/cors && grep -qi '^Access-Control-Allow-Methods: .*POST' $TMP/cors && grep -qi '^Access-Control-Allow-Origin: \*' $TMP/cors"
+	check "serve: still serving after the bad requests" answers 200 '{"status":"ok"}' "$U/health"
 	kill "$SPID"; wait "$SPID" 2>/dev/null
+	# --api-keys: a request without a listed api_key is refused as LibreTranslate refuses it
+	printf 'k1\n\n  k2  \n' >"$TMP/keys"
+	serve_start "$TMP/serve4.log" -t 1 -m "$M" --api-keys "$TMP/keys"
+	U="http://127.0.0.1:$PORT"
+	check "serve: --api-keys: no key -> 400 asking for one" answers 400 \
+		'{"error":"Please contact the server operator to get an API key"}' -H "$J" -d "{\"q\":$T,\"source\":\"en\",\"target\":\"de\"}" "$U/translate"
+	check "serve: --api-keys: an unlisted key -> 403" answers 403 '{"error":"Invalid API key"}' \
+		-H "$J" -d "{\"q\":$T,\"source\":\"en\",\"target\":\"de\",\"api_key\":\"k\"}" "$U/translate"
+	check "serve: --api-keys: a listed key in JSON" answers 200 "{\"translatedText\":\"$want\"}" \
+		-H "$J" -d "{\"q\":$T,\"source\":\"en\",\"target\":\"de\",\"api_key\":\"k1\"}" "$U/translate"
+	check "serve: --api-keys: a listed key (spaces trimmed) in a form" answers 200 "{\"translatedText\":\"$want\"}" \
+		--data-urlencode 'q=A dog runs along the beach.' -d source=en -d target=de -d api_key=k2 "$U/translate"
+	check "serve: --api-keys: a listed key in the query string" answers 200 "{\"translatedText\":\"$want\"}" \
+		-F 'q=A dog runs along the beach.' -F source=en -F target=de "$U/translate?api_key=k1"
+	check "serve: --api-keys: /suggest checks the key first" answers 403 '{"error":"Invalid API key"}' -d 'api_key=nope' "$U/suggest"
+	check "serve: --api-keys: /languages needs no key" sh -c "curl -s $U/languages | grep -q English"
+	check "serve: --api-keys: /frontend/settings says keys are required" sh -c "curl -s $U/frontend/settings | grep -qF '\"apiKeys\":true,\"keyRequired\":true'"
+	kill "$SPID"; wait "$SPID" 2>/dev/null
+	expect_error "serve: --api-keys with a missing file" 1 $NMT serve --port 0 -m "$M" --api-keys "$TMP/no-such-keys"
+	: >"$TMP/nokeys"
+	expect_error "serve: --api-keys listing no key" 1 $NMT serve --port 0 -m "$M" --api-keys "$TMP/nokeys"
 	# SIGTERM while a request is arriving (40 ms a byte): it is still answered
 	printf 'POST /translate HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 53\r\n\r\n{"q":"A dog runs.","source":"en","target":"de"}      ' >"$TMP/term.req"
 	serve_start "$TMP/serve2.log" -t 1 -m "$M" --timeout 30

@@ -26,6 +26,8 @@ static void check(const char *buf, size_t len, size_t max_head)
 		FUZZ_ASSERT(memchr(r.content_type, '\0', sizeof r.content_type));
 		FUZZ_ASSERT(r.minor == 0 || r.minor == 1);
 		FUZZ_ASSERT(r.content_length >= -1);
+		FUZZ_ASSERT(r.query_at <= (size_t)rc && r.query_len <= (size_t)rc - r.query_at);
+		FUZZ_ASSERT(memchr(r.boundary, '\0', sizeof r.boundary));
 	} else if (rc < 0) {
 		FUZZ_ASSERT(rc == -400 || rc == -431 || rc == -501 || rc == -505);
 	} else {
