@@ -11,6 +11,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <pthread.h>
@@ -24,6 +25,7 @@
 #include <unistd.h>
 
 #include "../cli/catalog.h"
+#include "../cli/detect.h"
 #include "../cli/pivot.h"
 #include "buf.h"
 #include "form.h"
@@ -33,6 +35,7 @@
 #include "../common/error.h"
 #include "../common/json.h"
 #include "../common/number.h"
+#include "../text/langid.h"
 
 #define MAX_MODELS 32
 /* LibreTranslate's default --alternatives-limit */
@@ -63,6 +66,9 @@ typedef struct {
 	int stopping;                 /* SIGTERM/SIGINT: answer what is in flight, then exit */
 	char **api_keys;              /* --api-keys: a request must name one of them */
 	int n_api_keys;
+	text_langid langid;           /* the embedded language profile (cli/detect.h) */
+	int has_langid;               /* 0: none embedded, /detect and source auto answer 500 */
+	uint64_t detect_langs;        /* the candidates: the served languages the profile knows */
 } server;
 
 typedef struct {
@@ -217,6 +223,125 @@ static void languages_body(const server *s, server_buf *b)
 	server_buf_puts(b, "]");
 }
 
+/* ---- language detection ------------------------------------------------------------- */
+
+/* At most this many guesses for a text, and only those of at least this
+ * confidence after the first (LibreTranslate's Detector: langdetect's top
+ * 3, which leaves out what is below 0.1). */
+#define DETECT_TOP 3
+#define DETECT_FLOOR 0.1
+
+/* A language LibreTranslate's detect_languages gives: its code, the
+ * confidence in 0..100, and the characters of the texts it was found in. */
+typedef struct {
+	const char *code;
+	double confidence;
+	double length;
+} detection;
+
+/* Characters, as Python's len() counts them: UTF-8 lead bytes. */
+static size_t characters(const char *s, size_t n)
+{
+	size_t c = 0;
+	for (size_t i = 0; i < n; i++)
+		c += ((unsigned char)s[i] & 0xC0) != 0x80;
+	return c;
+}
+
+/* The served languages the profile knows, as a candidate mask; 0 if none
+ * is embedded. */
+static void open_langid(server *s)
+{
+	char err[256];
+	const char *codes[2 * MAX_MODELS];
+	if (cli_langid_profile_size == 0 ||
+	    text_langid_open(cli_langid_profile, cli_langid_profile_size, &s->langid, err, sizeof err) != 0)
+		return;
+	s->has_langid = 1;
+	int n = languages(s, codes);
+	for (int i = 0; i < n; i++) {
+		int k = text_langid_find(&s->langid, codes[i], strlen(codes[i]));
+		if (k >= 0)
+			s->detect_langs |= (uint64_t)1 << k;
+	}
+}
+
+/* LibreTranslate's detect_languages over texts[0..count): each text's
+ * guesses (at most DETECT_TOP, confidence rounded to a whole percent; "en"
+ * at 0 for a text without one), then for a batch (q an array) one entry a
+ * language, its confidence the mean over the texts it was guessed for and
+ * its length their sum; sorted by confidence times length, best first
+ * (stable). Writes out[] (room for count * DETECT_TOP) and returns how
+ * many; out holds at least one. */
+static int detect_languages(const server *s, const char *const *texts, const size_t *lens, int count, int batch,
+			    detection *out)
+{
+	int n = 0;
+	double total = 0;
+	for (int i = 0; i < count; i++) {
+		text_langid_guess g[TEXT_LANGID_MAX_LANGS];
+		int k = text_langid_classify(&s->langid, texts[i], lens[i], s->detect_langs, g);
+		double len = (double)characters(texts[i], lens[i]);
+		if (k == 0)
+			out[n++] = (detection){ "en", 0.0, len };
+		for (int j = 0; j < k && j < DETECT_TOP && (j == 0 || g[j].confidence >= DETECT_FLOOR); j++)
+			out[n++] = (detection){ s->langid.codes[g[j].lang], rint(g[j].confidence * 100), len };
+	}
+	for (int i = 0; i < n; i++)
+		total += out[i].length;
+	if (batch) {   /* one entry a language, in order of first appearance */
+		int m = 0;
+		for (int i = 0; i < n; i++) {
+			int j = 0, times = 1;
+			while (j < m && strcmp(out[j].code, out[i].code) != 0)
+				j++;
+			if (j < m)
+				continue;
+			detection d = out[i];
+			for (int k = i + 1; k < n; k++)
+				if (strcmp(out[k].code, d.code) == 0) {
+					d.confidence += out[k].confidence;
+					d.length += out[k].length;
+					times++;
+				}
+			d.confidence /= times;
+			out[m++] = d;
+		}
+		n = m;
+	}
+	for (int i = 1; i < n && total > 0; i++) {   /* insertion sort: stable, as Python's sort */
+		detection d = out[i];
+		int j = i;
+		for (; j > 0 && out[j - 1].confidence * out[j - 1].length < d.confidence * d.length; j--)
+			out[j] = out[j - 1];
+		out[j] = d;
+	}
+	return n;
+}
+
+/* A confidence (0..100) as Python writes a float: the fewest decimals, at
+ * least one, that read back as it (90.0, 49.5, 33.333333333333336). */
+static void confidence_json(server_buf *b, double v)
+{
+	char num[48];
+	for (int decimals = 1; decimals <= 17; decimals++) {
+		snprintf(num, sizeof num, "%.*f", decimals, v);
+		if (strtod(num, NULL) == v)
+			break;
+	}
+	server_buf_puts(b, num);
+}
+
+/* {"confidence":90.0,"language":"de"} */
+static void detection_json(server_buf *b, const detection *d)
+{
+	server_buf_puts(b, "{\"confidence\":");
+	confidence_json(b, d->confidence);
+	server_buf_puts(b, ",\"language\":");
+	server_buf_json_string(b, d->code, strlen(d->code));
+	server_buf_puts(b, "}");
+}
+
 /* ---- translating ----------------------------------------------------------------- */
 
 static worker *take_worker(server *s)
@@ -254,7 +379,8 @@ typedef struct {
 	const size_t *lens;
 	int count;
 	int html;
-	long alternatives;   /* 0..ALTERNATIVES_LIMIT */
+	long alternatives;             /* 0..ALTERNATIVES_LIMIT */
+	const detection *detected;     /* source auto: the language found, else NULL */
 } request_texts;
 
 /* Append "alternatives": text i's other n-best translations, at most n,
@@ -279,22 +405,36 @@ static void alternatives_of(const nmt_result *r, int i, long n, server_buf *b)
 	server_buf_puts(b, "]");
 }
 
-/* The answer: "translatedText" a string, or an array when q was one, and
- * "alternatives" when asked for (a list, or a list per text). */
+/* The answer, in LibreTranslate's order: "translatedText" a string, or an
+ * array when q was one; with source auto "detectedLanguage", the one
+ * detection (repeated for each text when q was an array); "alternatives"
+ * when asked for (a list, or a list per text). r NULL: the texts
+ * unchanged (source and target the same language), without alternatives. */
 static void translation_body(const nmt_result *r, const request_texts *q, int as_array, server_buf *b)
 {
 	server_buf_puts(b, as_array ? "{\"translatedText\":[" : "{\"translatedText\":");
 	for (int i = 0; i < q->count; i++) {
-		const nmt_translation *t = nmt_result_get(r, i, 0);
+		const nmt_translation *t = r ? nmt_result_get(r, i, 0) : NULL;
 		server_buf_puts(b, i ? "," : "");
-		server_buf_json_string(b, t->text, t->len);
+		server_buf_json_string(b, t ? t->text : q->texts[i], t ? t->len : q->lens[i]);
 	}
 	server_buf_puts(b, as_array ? "]" : "");
+	if (q->detected) {
+		server_buf_puts(b, as_array ? ",\"detectedLanguage\":[" : ",\"detectedLanguage\":");
+		for (int i = 0; i < (as_array ? q->count : 1); i++) {
+			server_buf_puts(b, i ? "," : "");
+			detection_json(b, q->detected);
+		}
+		server_buf_puts(b, as_array ? "]" : "");
+	}
 	if (q->alternatives > 0) {
 		server_buf_puts(b, as_array ? ",\"alternatives\":[" : ",\"alternatives\":");
 		for (int i = 0; i < q->count; i++) {
 			server_buf_puts(b, i ? "," : "");
-			alternatives_of(r, i, q->alternatives, b);
+			if (r)
+				alternatives_of(r, i, q->alternatives, b);
+			else
+				server_buf_puts(b, "[]");
 		}
 		server_buf_puts(b, as_array ? "]" : "");
 	}
@@ -536,6 +676,8 @@ typedef struct {
 	const char *q_text;      /* q when it is one string */
 	size_t q_len;
 	char src[16], tgt[16];   /* source and target as LibreTranslate reads codes */
+	detection detected;      /* source auto: the language found (source then names it) */
+	int auto_detect;
 } fields;
 
 /* A language code as LibreTranslate's iso2model reads it: lowercased, and
@@ -553,6 +695,30 @@ static const char *language_code(const char *code, char out[16])
 	return out;
 }
 
+/* q: a string, or in JSON an array of strings. 0, or the status with *why. */
+static int read_q(params *p, fields *f, char *why, size_t whylen)
+{
+	const json_member *q = p->kind == BODY_JSON ? json_get(&p->json, "q") : NULL;
+	if (q && q->kind == JSON_STRINGS) {
+		f->texts = (const char *const *)q->items;
+		f->lens = q->item_lens;
+		f->count = q->n_items;
+		f->is_array = 1;
+	} else if (q && q->kind != JSON_STRING) {
+		snprintf(why, whylen, "Invalid request: q must be a string or an array of strings");
+		return 400;
+	} else if (param(p, "q", &f->q_text, &f->q_len) < 0) {
+		snprintf(why, whylen, "Invalid request: malformed parameters");
+		return 400;
+	}
+	if (f->q_text) {
+		f->texts = &f->q_text;
+		f->lens = &f->q_len;
+		f->count = 1;
+	}
+	return 0;
+}
+
 /* 0, or the status with *why */
 static int read_fields(params *p, fields *f, char *why, size_t whylen)
 {
@@ -566,23 +732,9 @@ static int read_fields(params *p, fields *f, char *why, size_t whylen)
 		f->source = language_code(f->source, f->src);
 	if (f->target)
 		f->target = language_code(f->target, f->tgt);
-	const json_member *q = p->kind == BODY_JSON ? json_get(&p->json, "q") : NULL;
-	if (q && q->kind == JSON_STRINGS) {
-		f->texts = (const char *const *)q->items;
-		f->lens = q->item_lens;
-		f->count = q->n_items;
-		f->is_array = 1;
-	} else if (q && q->kind != JSON_STRING) {
-		snprintf(why, whylen, "Invalid request: q must be a string or an array of strings");
-		return 400;
-	} else if (param(p, "q", &f->q_text, &f->q_len) < 0) {
-		goto malformed;
-	}
-	if (f->q_text) {
-		f->texts = &f->q_text;
-		f->lens = &f->q_len;
-		f->count = 1;
-	}
+	int status = read_q(p, f, why, whylen);
+	if (status != 0)
+		return status;
 	if (param_alternatives(p, &f->alternatives) != 0) {
 		snprintf(why, whylen, "Invalid request: alternatives parameter is not a number");
 		return 400;
@@ -594,24 +746,52 @@ malformed:
 }
 
 /* "... is not supported" naming the language no model serves, 0 when
- * there is a way from f->source to f->target (its models in chain). */
+ * there is a way from f->source to f->target (its models in chain), or
+ * (*hops 0) both are the same served language, whose texts are answered
+ * unchanged as LibreTranslate's identity translation answers them. */
 static int check_pair(const server *s, const fields *f, int chain[2], int *hops, char *why, size_t whylen)
 {
-	if ((*hops = route(s, f->source, f->target, chain)) > 0)
-		return 0;
 	const char *codes[2 * MAX_MODELS];
 	int n = languages(s, codes), known_src = 0, known_tgt = 0;
 	for (int i = 0; i < n; i++) {
 		known_src |= strcmp(codes[i], f->source) == 0;
 		known_tgt |= strcmp(codes[i], f->target) == 0;
 	}
+	if ((*hops = route(s, f->source, f->target, chain)) > 0 || (known_src && strcmp(f->source, f->target) == 0))
+		return 0;
+	if (f->auto_detect && known_src && known_tgt) {   /* LibreTranslate's words when no translator reads it */
+		snprintf(why, whylen, "%.40s (%.40s) is not available as a target language from %.40s (%.40s)",
+			 language_name(f->target), f->target, language_name(f->source), f->source);
+		return 400;
+	}
 	const char *which = !known_src ? f->source : !known_tgt ? f->target : "this language pair";
 	snprintf(why, whylen, "%.40s is not supported", which);
 	return 400;
 }
 
+/* source auto: the language of the texts, as LibreTranslate finds it (all
+ * of them together), becomes the source. 0, or the status with *why. */
+static int detect_source(const server *s, fields *f, char *why, size_t whylen)
+{
+	if (!s->has_langid) {
+		snprintf(why, whylen, "language detection is not available: this build embeds no language profile");
+		return 500;
+	}
+	detection *d = malloc((size_t)f->count * DETECT_TOP * sizeof *d);
+	if (!d) {
+		snprintf(why, whylen, "out of memory");
+		return 500;
+	}
+	detect_languages(s, f->texts, f->lens, f->count, f->is_array, d);
+	f->detected = d[0];
+	f->source = d[0].code;
+	f->auto_detect = 1;
+	free(d);
+	return 0;
+}
+
 /* The checks LibreTranslate makes, in its order: 0, or the status with *why. */
-static int check_fields(const server *s, const fields *f, int chain[2], int *hops, char *why, size_t whylen)
+static int check_fields(const server *s, fields *f, int chain[2], int *hops, char *why, size_t whylen)
 {
 	/* LibreTranslate's `if not q`: no q, an empty text or an empty list; so for the codes */
 	int no_q = f->count == 0 || (!f->is_array && f->lens[0] == 0);
@@ -631,8 +811,9 @@ static int check_fields(const server *s, const fields *f, int chain[2], int *hop
 		return 400;
 	}
 	if (strcmp(f->source, "auto") == 0) {
-		snprintf(why, whylen, "source auto (language detection) is not supported: name the source language");
-		return 400;
+		int status = detect_source(s, f, why, whylen);
+		if (status != 0)
+			return status;
 	}
 	return check_pair(s, f, chain, hops, why, whylen);
 }
@@ -650,13 +831,50 @@ static int handle_translate(server *s, params *p, server_buf *out, char *why, si
 		if (f.alternatives < 0)
 			f.alternatives = 0;   /* LibreTranslate's max(0, n) */
 		int html = f.format && strcmp(f.format, "html") == 0;
-		request_texts q = { f.texts, f.lens, f.count, html, f.alternatives };
+		request_texts q = { f.texts, f.lens, f.count, html, f.alternatives, f.auto_detect ? &f.detected : NULL };
 		const char *fail = NULL;
-		status = translate(s, chain, hops, &q, f.is_array, out, &fail);
-		if (status)
+		if (hops == 0)
+			translation_body(NULL, &q, f.is_array, out);
+		else if ((status = translate(s, chain, hops, &q, f.is_array, out, &fail)) != 0)
 			snprintf(why, whylen, "%s", fail);
 	}
 	return status;
+}
+
+/* POST /detect: LibreTranslate's list of the languages q may be in, best
+ * first: [{"confidence": 0..100, "language": code}, ...], at most three for
+ * a string (one entry a language, over all texts, for an array), after the
+ * same access check as /translate. */
+static int handle_detect(const server *s, params *p, server_buf *out, char *why, size_t whylen)
+{
+	fields f = { 0 };
+	int status = check_access(s, p, why, whylen);
+	if (status == 0)
+		status = read_q(p, &f, why, whylen);
+	if (status != 0)
+		return status;
+	if (f.count == 0 || (!f.is_array && f.lens[0] == 0)) {
+		snprintf(why, whylen, "Invalid request: missing q parameter");
+		return 400;
+	}
+	if (!s->has_langid) {
+		snprintf(why, whylen, "language detection is not available: this build embeds no language profile");
+		return 500;
+	}
+	detection *d = malloc((size_t)f.count * DETECT_TOP * sizeof *d);
+	if (!d) {
+		snprintf(why, whylen, "out of memory");
+		return 500;
+	}
+	int n = detect_languages(s, f.texts, f.lens, f.count, f.is_array, d);
+	server_buf_puts(out, "[");
+	for (int i = 0; i < n; i++) {
+		server_buf_puts(out, i ? "," : "");
+		detection_json(out, &d[i]);
+	}
+	server_buf_puts(out, "]");
+	free(d);
+	return 0;
 }
 
 /* POST /suggest: LibreTranslate's answer on a server whose suggestions
@@ -693,12 +911,15 @@ static void settings_body(const server *s, server_buf *b)
 }
 
 /* The routes: path, method, and what answers it. */
-typedef enum { ROUTE_LANGUAGES, ROUTE_TRANSLATE, ROUTE_SUGGEST, ROUTE_HEALTH, ROUTE_SETTINGS, ROUTE_SPEC } route_id;
+typedef enum {
+	ROUTE_LANGUAGES, ROUTE_TRANSLATE, ROUTE_DETECT, ROUTE_SUGGEST, ROUTE_HEALTH, ROUTE_SETTINGS, ROUTE_SPEC
+} route_id;
 
 static const struct {
 	const char *path, *method;
 } routes[] = {
 	[ROUTE_LANGUAGES] = { "/languages", "GET" },  [ROUTE_TRANSLATE] = { "/translate", "POST" },
+	[ROUTE_DETECT] = { "/detect", "POST" },
 	[ROUTE_SUGGEST] = { "/suggest", "POST" },     [ROUTE_HEALTH] = { "/health", "GET" },
 	[ROUTE_SETTINGS] = { "/frontend/settings", "GET" }, [ROUTE_SPEC] = { "/spec", "GET" },
 };
@@ -729,6 +950,7 @@ static int dispatch(server *s, const http_request *r, const char *head, const ch
 		int status = params_open(r, head, body, body_len, &p, why, whylen);
 		if (status == 0)
 			status = id == ROUTE_TRANSLATE ? handle_translate(s, &p, out, why, whylen)
+				 : id == ROUTE_DETECT  ? handle_detect(s, &p, out, why, whylen)
 						       : handle_suggest(s, &p, why, whylen);
 		params_free(&p);
 		return status;
@@ -1017,8 +1239,9 @@ static long number_arg(const char *s, const char *what, long lo, long hi)
 static void serve_usage(FILE *f)
 {
 	fputs("usage: nmt serve [--host 127.0.0.1] [--port 5000] [-t N] [-m MODEL]... [options]\n"
-	      "Answers LibreTranslate's API: POST /translate (q, source, target, format, alternatives, api_key),\n"
-	      "GET /languages, /health, /frontend/settings, /spec, POST /suggest.\n"
+	      "Answers LibreTranslate's API: POST /translate (q, source or auto, target, format, alternatives,\n"
+	      "api_key), POST /detect (q, api_key), GET /languages, /health, /frontend/settings, /spec,\n"
+	      "POST /suggest.\n"
 	      "  -m, --model FILE     a model to serve (repeatable; default: every installed model)\n"
 	      "  -t, --threads N      translations at once (default: one per core)\n"
 	      "  -b, --beam N         beam size (default 4)\n"
@@ -1081,6 +1304,7 @@ int server_main(int argc, char **argv)
 	if (optind < argc)
 		usage_error("serve: unexpected argument \"%s\"", argv[optind]);
 	open_models(&s, paths, n_paths);
+	open_langid(&s);
 	pthread_mutex_init(&s.lock, NULL);
 	pthread_cond_init(&s.changed, NULL);
 	int fd = listen_on(host, port);
