@@ -67,7 +67,7 @@ if command -v curl >/dev/null 2>&1 && [ -n "${HTTP_TOOL:-}" ]; then
 		'{"charLimit":-1,"frontendTimeout":500,"apiKeys":false,"keyRequired":false,"suggestions":false,"filesTranslation":false,"supportedFilesFormat":[],"language":{"source":{"code":"en","name":"English"},"target":{"code":"de","name":"German"}}}' \
 		"$U/frontend/settings"
 	check "serve: GET /spec is Swagger 2.0" answers_like 200 '\{"swagger":"2\.0",.*\}' "$U/spec"
-	for route in /translate /languages /suggest /health /frontend/settings /spec; do
+	for route in /translate /languages /detect /suggest /health /frontend/settings /spec; do
 		check "serve: /spec describes $route" grep -qF "\"$route\":{" "$TMP/answer"
 	done
 	check "serve: /spec names every /translate parameter" sh -c 'for p in q source target format alternatives api_key; do grep -qF "\"name\":\"$p\"" "$1" || exit 1; done' - "$TMP/answer"
@@ -113,6 +113,40 @@ if command -v curl >/dev/null 2>&1 && [ -n "${HTTP_TOOL:-}" ]; then
 		-H "$J" -d "{\"q\":$T,\"source\":\"EN\",\"target\":\"De\"}" "$U/translate"
 	check "serve: zh-Hans is LibreTranslate's alias of zh" answers 400 '{"error":"zh is not supported"}' \
 		-H "$J" -d '{"q":"x","source":"en","target":"zh-Hans"}' "$U/translate"
+	# language detection (the profile embedded in nmt; candidates: the served languages, en and de)
+	C='[0-9]+\.[0-9]+'
+	check "serve: POST /detect an English sentence (a form)" answers_like 200 "\\[\\{\"confidence\":$C,\"language\":\"en\"\\}(,.*)?\\]" \
+		--data-urlencode 'q=A dog runs along the beach with its owner.' "$U/detect"
+	check "serve: POST /detect a German sentence (JSON)" answers_like 200 "\\[\\{\"confidence\":$C,\"language\":\"de\"\\}(,.*)?\\]" \
+		-H "$J" -d '{"q":"Ein Hund läuft mit seinem Besitzer am Strand entlang."}' "$U/detect"
+	check "serve: /detect: confidence in 0..100, at most 3 guesses" sh -c 'grep -Eqx "\[\{\"confidence\":(100|[0-9]{1,2})\.[0-9]+,\"language\":\"[a-z]+\"\}(,\{[^}]*\}){0,2}\]" "$1"' - "$TMP/answer"
+	check "serve: /detect: no letters -> en at 0, as LibreTranslate" answers 200 '[{"confidence":0.0,"language":"en"}]' \
+		-H "$J" -d '{"q":"1234 ..."}' "$U/detect"
+	check "serve: /detect: q an array, one list for all" answers_like 200 "\\[\\{\"confidence\":$C,\"language\":\"(en|de)\"\\},\\{\"confidence\":$C,\"language\":\"(en|de)\"\\}\\]" \
+		-H "$J" -d '{"q":["A dog runs along the beach.","Ein Hund läuft am Strand entlang."]}' "$U/detect"
+	check "serve: /detect without q -> 400" answers 400 '{"error":"Invalid request: missing q parameter"}' -d x=1 "$U/detect"
+	check "serve: GET /detect -> 405" answers_like 405 '\{"error":.*\}' "$U/detect"
+	check "serve: source auto: translated from the language found, detectedLanguage added" answers_like 200 \
+		"\\{\"translatedText\":\"$want\",\"detectedLanguage\":\\{\"confidence\":$C,\"language\":\"en\"\\}\\}" \
+		-H "$J" -d "{\"q\":$T,\"source\":\"auto\",\"target\":\"de\"}" "$U/translate"
+	check "serve: source auto (a form, any case)" answers_like 200 \
+		"\\{\"translatedText\":\"$want\",\"detectedLanguage\":\\{\"confidence\":$C,\"language\":\"en\"\\}\\}" \
+		--data-urlencode 'q=A dog runs along the beach.' -d source=Auto -d target=de "$U/translate"
+	check "serve: source auto on an array: one detection, repeated for each text" answers_like 200 \
+		"\\{\"translatedText\":\\[\"$want\",\"$want\"\\],\"detectedLanguage\":\\[(\\{\"confidence\":$C,\"language\":\"en\"\\}),\\1\\]\\}" \
+		-H "$J" -d "{\"q\":[$T,$T],\"source\":\"auto\",\"target\":\"de\"}" "$U/translate"
+	check "serve: source auto with alternatives: detectedLanguage before them" answers_like 200 \
+		"\\{\"translatedText\":\"$want\",\"detectedLanguage\":\\{[^}]*\\},\"alternatives\":\\[.*\\]\\}" \
+		-H "$J" -d "{\"q\":$T,\"source\":\"auto\",\"target\":\"de\",\"alternatives\":1}" "$U/translate"
+	G='"Ein Hund läuft mit seinem Besitzer am Strand entlang."'
+	check "serve: source auto, the language found = target: the text unchanged" answers_like 200 \
+		"\\{\"translatedText\":$G,\"detectedLanguage\":\\{\"confidence\":$C,\"language\":\"de\"\\}\\}" \
+		-H "$J" -d "{\"q\":$G,\"source\":\"auto\",\"target\":\"de\"}" "$U/translate"
+	check "serve: source = target: the text unchanged (LibreTranslate's identity)" answers 200 "{\"translatedText\":$T}" \
+		-H "$J" -d "{\"q\":$T,\"source\":\"en\",\"target\":\"en\"}" "$U/translate"
+	check "serve: source auto, no model from the language found -> LibreTranslate's 400" answers 400 \
+		'{"error":"English (en) is not available as a target language from German (de)"}' \
+		-H "$J" -d "{\"q\":$G,\"source\":\"auto\",\"target\":\"en\"}" "$U/translate"
 	check "serve: CORS preflight allows the headers clients send" sh -c "curl -si -X OPTIONS -H 'Origin: http://x' -H 'Access-Control-Request-Method: POST' -H 'Access-Control-Request-Headers: authorization,content-type' $U/translate | tr -d '\r' >$TMP/cors && grep -q '^HTTP/1.1 204' $TMP/cors && grep -qi '^Access-Control-Allow-Headers: .*Content-Type.*Authorization' $TMP/cors && grep -qi '^Access-Control-Allow-Methods: .*POST' $TMP/cors && grep -qi '^Access-Control-Allow-Origin: \*' $TMP/cors"
 	check "serve: still serving after the bad requests" answers 200 '{"status":"ok"}' "$U/health"
 	kill "$SPID"; wait "$SPID" 2>/dev/null
@@ -130,6 +164,12 @@ if command -v curl >/dev/null 2>&1 && [ -n "${HTTP_TOOL:-}" ]; then
 		--data-urlencode 'q=A dog runs along the beach.' -d source=en -d target=de -d api_key=k2 "$U/translate"
 	check "serve: --api-keys: a listed key in the query string" answers 200 "{\"translatedText\":\"$want\"}" \
 		-F 'q=A dog runs along the beach.' -F source=en -F target=de "$U/translate?api_key=k1"
+	check "serve: --api-keys: /detect without a key -> 400" answers 400 \
+		'{"error":"Please contact the server operator to get an API key"}' -d 'q=A dog runs.' "$U/detect"
+	check "serve: --api-keys: /detect with an unlisted key -> 403" answers 403 '{"error":"Invalid API key"}' \
+		-d 'q=A dog runs.' -d api_key=k3 "$U/detect"
+	check "serve: --api-keys: /detect with a listed key" answers_like 200 '\[\{"confidence":[0-9.]+,"language":"en"\}.*\]' \
+		-H "$J" -d '{"q":"A dog runs along the beach.","api_key":"k2"}' "$U/detect"
 	check "serve: --api-keys: /suggest checks the key first" answers 403 '{"error":"Invalid API key"}' -d 'api_key=nope' "$U/suggest"
 	check "serve: --api-keys: /languages needs no key" sh -c "curl -s $U/languages | grep -q English"
 	check "serve: --api-keys: /frontend/settings says keys are required" sh -c "curl -s $U/frontend/settings | grep -qF '\"apiKeys\":true,\"keyRequired\":true'"
