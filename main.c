@@ -442,7 +442,7 @@ static int same_language_run(const int *langs, int i, int count)
 static void translate_auto(cli_auto *a, const cli_options *cli, const char *const *lines, const size_t *lens,
 			   int count, unsigned long line_no, int flush_each)
 {
-	static int langs[CHUNK_LINES];
+	int langs[CHUNK_LINES];
 	nmt_session *s[2];
 	nmt_error err;
 	for (int i = 0; i < count; i++)
