@@ -52,3 +52,13 @@ expect_error "-l auto-xx: no model into xx" 1 $L $NMT -l auto-xx
 check "... says so in one line" sh -c "$L $NMT -l auto-xx 2>&1 </dev/null | grep -qx 'nmt: no installed model .* translates into xx, directly or through en (nmt models lists them)'"
 expect_error "-l auto-de --json: refused" 2 $L $NMT -l auto-de --json
 check "-l auto-de: empty input, empty output" sh -c "$L $NMT -l auto-de </dev/null | wc -c | grep -qx 0"
+# Each model is opened once for translating (and once more by the catalog's
+# scan of the metadata), however the languages alternate: en-de serves the
+# English lines and the French ones' second step.
+if command -v strace >/dev/null 2>&1 && strace -o /dev/null true 2>/dev/null && [ -z "${RUNNER:-}" ] && [ -z "${E2E_SANITIZED:-}" ]; then
+	for n in 1 2 5 2 1; do sed -n ${n}p "$TMP/auto.in"; done >"$TMP/auto.alt"
+	$L strace -f -e trace=open,openat -o "$TMP/auto.trace" $NMT -l auto-de <"$TMP/auto.alt" >"$TMP/auto.altout" 2>/dev/null
+	check "-l auto-de: alternating languages, each model opened once" sh -c \
+		"test \$(grep -c 'b-ende.nmt\"' $TMP/auto.trace) -eq 2 && test \$(grep -c 'a-fren.nmt\"' $TMP/auto.trace) -eq 2 && test \$(wc -l <$TMP/auto.altout) -eq 5"
+	check "... and the lines in order" sh -c "sed -n 4p $TMP/auto.altout | cmp -s - $TMP/auto.en && sed -n 5p $TMP/auto.altout | grep -qxF \"\$(sed -n 1p $TMP/auto.fr)\""
+fi
