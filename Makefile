@@ -194,13 +194,14 @@ $(foreach d,$(DIRECTIONS),$(eval $(call direction_rule,$(call direction_field,$(
 # the native packer a cross build packs its models with
 $(eval $(call variant,build/native,musl-gcc))
 
-build/native/model-pack: $(patsubst %.c,build/native/%.o,pack/main.c $(PACK_SRC) $(LIB_SRC))
+build/native/model-pack: $(patsubst %.c,build/native/%.o,pack/main.c $(PACK_SRC) $(LIB_SRC)) build/native/cli/langid_profile.o
 	musl-gcc -static -o $@ $^ $(LDLIBS)
 
 models: $(MODEL_VARIANTS) $(DIRECTION_VARIANTS)
 	@ls -l $(MODEL_VARIANTS) $(DIRECTION_VARIANTS)
 
-LIB_MUSL = $(patsubst %.c,$(B)/%.o,$(LIB_SRC))
+# The library carries the language profile, for nmt_detect.
+LIB_MUSL = $(patsubst %.c,$(B)/%.o,$(LIB_SRC)) $(B)/cli/langid_profile.o
 
 # make SLEEF=1: also ./nmt-sleef, dynamically linked (glibc), whose array
 # math runs on SLEEF's vector functions (quant/vecmath_sleef.c).
@@ -236,10 +237,10 @@ build/cuda/family/gru/cuda.o: family/gru/cuda.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) -std=c++17 -O2 -fmad=false -arch=$(NVCC_ARCH) -I. -Xcompiler -Wall,-Wextra,-Werror -MMD -MP -c $< -o $@
 
-CUDA_OBJS = $(patsubst %.c,build/cuda/%.o,$(CUDA_LIB_SRC)) build/cuda/family/gru/cuda.o
+CUDA_OBJS = $(patsubst %.c,build/cuda/%.o,$(CUDA_LIB_SRC)) build/cuda/family/gru/cuda.o build/cuda/cli/langid_profile.o
 
 nmt-cuda: build/cuda/main.o $(patsubst %.c,build/cuda/%.o,$(CLI_SRC)) build/cuda/cli/embedded-$(EMBED_TAG).o \
-		build/cuda/cli/langid_profile.o $(CUDA_OBJS)
+		$(CUDA_OBJS)
 	$(HOST_CC) -o $@ $^ $(CUDA_LIBS) $(LDLIBS)
 
 # The GPU against the CPU engine on the tiny model in each weight format;
@@ -276,13 +277,14 @@ model-pack: $(B)/pack/main.o $(patsubst %.c,$(B)/%.o,$(PACK_SRC)) $(LIB_MUSL) $(
 # nmt_embedded_model_size, which the Python package opens when given no model).
 $(eval $(call variant,build/pic,$(HOST_CC),-fPIC))
 
-libnmt.so: $(patsubst %.c,build/pic/%.o,$(LIB_SRC)) build/pic/cli/embedded-$(EMBED_TAG).o api/libnmt.map
+libnmt.so: $(patsubst %.c,build/pic/%.o,$(LIB_SRC)) build/pic/cli/embedded-$(EMBED_TAG).o build/pic/cli/langid_profile.o \
+		api/libnmt.map
 	$(HOST_CC) -shared -Wl,-soname,libnmt.so -Wl,--version-script=api/libnmt.map -o $@ $(filter %.o,$^) -lpthread $(LDLIBS)
 
 # ---- the library for programs that embed nmt -----------------------------
 # libnmt.a for the host's own C library (glibc here), so programs built with
 # the system compiler can link it: nmt.h's API (docs/API.md).
-$(H)/libnmt.a: $(patsubst %.c,$(H)/%.o,$(LIB_SRC))
+$(H)/libnmt.a: $(patsubst %.c,$(H)/%.o,$(LIB_SRC)) $(H)/cli/langid_profile.o
 	rm -f $@
 	$(AR) rcs $@ $^
 

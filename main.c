@@ -25,6 +25,7 @@
 #include "common/json.h"
 #include "common/number.h"
 #include "cli/embedded.h"
+#include "cli/auto.h"
 #include "cli/catalog.h"
 #include "cli/detect.h"
 #include "cli/lines.h"
@@ -57,6 +58,8 @@ static void usage(FILE *f)
 	      "  -l, --langs SRC-TGT  the installed model from SRC to TGT (nmt models lists\n"
 	      "                       them), or two chained through English; also\n"
 	      "      --from SRC --to TGT\n"
+	      "                       SRC auto: each line from the language nmt detect names\n"
+	      "                       (a line in TGT, or without letters, is copied unchanged)\n"
 	      "  -b, --beam N         beam size 1..8 (default 4; 1 = greedy)\n"
 	      "      --nbest N        print the N best translations per line (N <= beam) as\n"
 	      "                       \"LINE ||| TRANSLATION ||| SCORE ||| LOGPROB\"\n"
@@ -214,6 +217,8 @@ static void parse_args(int argc, char **argv, cli_options *o)
 		die(2, "--from and --to go together (or -l SRC-TGT)");
 	if (o->from && o->model_path)
 		die(2, "-m and -l (--from/--to) both choose the model: give one");
+	if (o->from && strcmp(o->from, "auto") == 0 && (o->json || o->nmt.nbest > 1 || o->nmt.alignment))
+		die(2, "-l auto-%s translates plain text: not with --json, --nbest or --alignment", o->to);
 }
 
 static nmt_model *load_model(const char *path, unsigned flags)
@@ -422,10 +427,75 @@ static void free_alignments(char **align, int count)
 	free(align);
 }
 
+/* Lines i.. that are in the same language as line i (langs[i]); their number. */
+static int same_language_run(const int *langs, int i, int count)
+{
+	int j = i + 1;
+	while (j < count && langs[j] == langs[i])
+		j++;
+	return j - i;
+}
+
+/* -l auto-TGT: each run of consecutive lines in one language is translated
+ * together, with that language's models; a line that needs no translation
+ * (in TGT, or without letters) is written as it is. */
+static void translate_auto(cli_auto *a, const cli_options *cli, const char *const *lines, const size_t *lens,
+			   int count, unsigned long line_no, int flush_each)
+{
+	int langs[CHUNK_LINES];
+	nmt_session *s[2];
+	nmt_error err;
+	for (int i = 0; i < count; i++)
+		langs[i] = cli_auto_language(a, lines[i], lens[i]);
+	for (int i = 0, run; i < count; i += run) {
+		run = same_language_run(langs, i, count);
+		if (langs[i] < 0) {
+			for (int k = i; k < i + run; k++) {
+				write_or_die(lines[k], lens[k]);
+				write_or_die("\n", 1);
+			}
+			continue;
+		}
+		int n;
+		nmt_result *r;
+		char **align;
+		unsigned long first = line_no + (unsigned long)i + 1, last = line_no + (unsigned long)(i + run);
+		if (cli_auto_sessions(a, langs[i], &cli->nmt, s, &n, &err) != NMT_OK)
+			die(1, "lines %lu-%lu (%s): %s", first, last, a->profile.codes[langs[i]], err.message);
+		if (translate_chain(s, n, &cli->nmt, lines + i, lens + i, run, &r, &align, &err) != NMT_OK)
+			die(1, "lines %lu-%lu: %s", first, last, err.message);
+		write_result(r, align, first - 1, cli, 0);
+		nmt_result_free(r);
+		free_alignments(align, run);
+	}
+	if (flush_each && fflush(stdout) != 0)
+		die(1, "error writing output: %s", strerror(errno));
+}
+
+/* A chunk of lines through the session(s), or with a (-l auto-TGT) each
+ * line through its own language's. */
+static void translate_chunk(nmt_session *const *sessions, int n_models, cli_auto *a, const cli_options *cli,
+			    const char *const *lines, const size_t *lens, int count, unsigned long line_no,
+			    int flush_each)
+{
+	nmt_result *r;
+	char **align;
+	nmt_error err;
+	if (a) {
+		translate_auto(a, cli, lines, lens, count, line_no, flush_each);
+		return;
+	}
+	if (translate_chain(sessions, n_models, &cli->nmt, lines, lens, count, &r, &align, &err) != NMT_OK)
+		die(1, "lines %lu-%lu: %s", line_no + 1, line_no + (unsigned long)count, err.message);
+	write_result(r, align, line_no, cli, flush_each);
+	nmt_result_free(r);
+	free_alignments(align, count);
+}
+
 /* Translate stdin as it arrives: whatever complete lines are buffered (at
  * most CHUNK_LINES) form a batch, so a line sent alone through a pipe is
  * answered at once and a file is translated in full batches. */
-static void translate_stream(nmt_model *const *models, int n_models, const cli_options *cli)
+static void translate_stream(nmt_model *const *models, int n_models, cli_auto *a, const cli_options *cli)
 {
 	const nmt_options *o = &cli->nmt;
 	static const char *lines[CHUNK_LINES];
@@ -456,13 +526,7 @@ static void translate_stream(nmt_model *const *models, int n_models, const cli_o
 			lens[count++] = len;
 		}
 		if (count > 0) {
-			nmt_result *r;
-			char **align;
-			if (translate_chain(sessions, n_models, o, lines, lens, count, &r, &align, &err) != NMT_OK)
-				die(1, "lines %lu-%lu: %s", line_no + 1, line_no + (unsigned long)count, err.message);
-			write_result(r, align, line_no, cli, flush_each);
-			nmt_result_free(r);
-			free_alignments(align, count);
+			translate_chunk(sessions, n_models, a, cli, lines, lens, count, line_no, flush_each);
 			long long bytes = 0, words = 0;
 			for (int i = 0; i < count; i++) {
 				bytes += (long long)lens[i] + 1;
@@ -595,6 +659,22 @@ static int choose_models(const cli_options *o, nmt_model **models)
 	return n;
 }
 
+/* -l auto-TGT: the installed models into TGT, each opened when a line first needs it. */
+static int translate_auto_stream(const cli_options *o)
+{
+	cli_auto a;
+	char err[256];
+	char *path = cli_catalog_search_path();
+	if (!path)
+		die(1, "out of memory");
+	if (cli_auto_open(&a, o->to, cli_langid_profile, cli_langid_profile_size, path, err, sizeof err) != 0)
+		die(1, "%s", err);
+	free(path);
+	translate_stream(NULL, 0, &a, o);
+	cli_auto_close(&a);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	cli_options o;
@@ -608,13 +688,15 @@ int main(int argc, char **argv)
 	if (argc >= 2 && strcmp(argv[1], "serve") == 0)
 		return server_main(argc - 1, argv + 1);
 	parse_args(argc, argv, &o);
+	if (o.from && strcmp(o.from, "auto") == 0)
+		return translate_auto_stream(&o);
 	nmt_model *models[2];
 	int n = 1;
 	if (o.from)
 		n = choose_models(&o, models);
 	else
 		models[0] = load_model(o.model_path, 0);
-	translate_stream(models, n, &o);
+	translate_stream(models, n, NULL, &o);
 	for (int i = 0; i < n; i++)
 		nmt_model_close(models[i]);
 	return 0;

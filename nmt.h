@@ -198,6 +198,25 @@ const char *nmt_result_text(const nmt_result *result, int i, int k);
 
 void nmt_result_free(nmt_result *result);   /* NULL is allowed */
 
+/* ---- languages ------------------------------------------------------------ */
+
+/* One guess at a text's language. */
+typedef struct {
+	char language[16];   /* the code, "en", "de", ... NUL-terminated */
+	double confidence;   /* 0..1; the guesses of one text sum to 1 */
+} nmt_detection;
+
+/* The language of text[0..len) (UTF-8) among candidates[0..n_candidates)
+ * (codes such as "en"; n_candidates 0: every language the profile knows),
+ * with the language profile embedded in the library (`nmt detect`'s, made
+ * by train/langid.py). Writes up to max_out guesses into out, best first,
+ * and their number into *n_out: 0 means "und", a text without letters or
+ * in a script none of the candidates is written in. NMT_ERR_ARGUMENT for a
+ * candidate the profile does not know, NMT_ERR_UNSUPPORTED when the build
+ * embeds no profile. Allocates nothing; any thread may call it. */
+nmt_status nmt_detect(const char *text, size_t len, const char *const *candidates, int n_candidates,
+		      nmt_detection *out, int max_out, int *n_out, nmt_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -588,6 +588,40 @@ static void test_words_and_alignments(void **state)
 	nmt_session_free(s);
 }
 
+/* nmt_detect over the embedded profile: known sentences among given
+ * candidates, best first with confidences summing to 1; "und" (no guess)
+ * for a text without letters; unknown candidates and NULLs refused. */
+static void test_detect(void **state)
+{
+	(void)state;
+	nmt_detection d[8];
+	nmt_error err;
+	int n = -1;
+	const char *ende[] = { "en", "de" }, *bad[] = { "en", "xx-not-a-code" };
+	const char *de = "Ein Hund rennt am Strand entlang.";
+	nmt_status rc = nmt_detect(de, strlen(de), ende, 2, d, 8, &n, &err);
+	if (rc == NMT_ERR_UNSUPPORTED) {
+		skip();   /* a build without a profile (LANGID_PROFILE=) */
+	}
+	assert_int_equal(rc, NMT_OK);
+	assert_int_equal(n, 2);
+	assert_string_equal(d[0].language, "de");
+	assert_string_equal(d[1].language, "en");
+	assert_true(d[0].confidence >= d[1].confidence);
+	assert_true(d[0].confidence + d[1].confidence > 0.999 && d[0].confidence + d[1].confidence < 1.001);
+	/* every language of the profile, but only as many as asked for */
+	const char *en = "A dog runs along the beach.";
+	assert_int_equal(nmt_detect(en, strlen(en), NULL, 0, d, 1, &n, &err), NMT_OK);
+	assert_int_equal(n, 1);
+	assert_string_equal(d[0].language, "en");
+	assert_int_equal(nmt_detect("123 !?", 6, ende, 2, d, 8, &n, &err), NMT_OK);
+	assert_int_equal(n, 0);
+	assert_int_equal(nmt_detect(en, strlen(en), bad, 2, d, 8, &n, &err), NMT_ERR_ARGUMENT);
+	assert_non_null(strstr(err.message, "xx-not-a-code"));
+	assert_int_equal(nmt_detect(en, strlen(en), ende, 2, d, 8, NULL, &err), NMT_ERR_ARGUMENT);
+	assert_int_equal(nmt_detect(NULL, 3, ende, 2, d, 8, &n, NULL), NMT_ERR_ARGUMENT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -604,6 +638,7 @@ int main(void)
 		cmocka_unit_test(test_newline_inside_text),
 		cmocka_unit_test(test_words_and_alignments),
 		cmocka_unit_test(test_devices),
+		cmocka_unit_test(test_detect),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

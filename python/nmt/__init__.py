@@ -4,6 +4,9 @@
     with nmt.Translator() as t:               # the built-in English->German model
         for r in t.translate(["A dog runs.", "Two men talk."]):
             print(r.translation, r.score)
+    nmt.detect("Der Hund läuft.")             # 'de'
+    nmt.translate("Le chien court.", source="auto", target="de")   # installed models, pivot
+
 
 The C library (libnmt.so) does the work, the GIL released, on `threads`
 threads of its own; a Translator may be shared by Python threads (each gets
@@ -15,9 +18,11 @@ import dataclasses
 import os
 import threading
 
-__all__ = ['Translator', 'Translation', 'NmtError', 'library_path']
+__all__ = ['Translator', 'Translation', 'NmtError', 'Model', 'library_path', 'detect', 'models', 'translate']
 
 NMT_MAX_BEAM = 8
+NMT_OPEN_METADATA = 2
+PIVOT = 'en'   # the language two models are chained through (nmt -l, cli/catalog.h)
 _CHUNK = 1024   # texts handed to the library at a time (bounds its memory)
 
 
@@ -41,6 +46,10 @@ class _Translation(ctypes.Structure):   # nmt.h's nmt_translation
     _fields_ = [('text', ctypes.c_char_p), ('len', ctypes.c_size_t), ('logprob', ctypes.c_float),
                 ('score', ctypes.c_float), ('n_words', ctypes.c_int),
                 ('word_logprob', ctypes.POINTER(ctypes.c_float)), ('alignment', ctypes.c_char_p)]
+
+
+class _Detection(ctypes.Structure):   # nmt.h's nmt_detection
+    _fields_ = [('language', ctypes.c_char * 16), ('confidence', ctypes.c_double)]
 
 
 @dataclasses.dataclass
@@ -95,6 +104,11 @@ def _library():
             lib.nmt_result_get.restype = ctypes.POINTER(_Translation)
             lib.nmt_result_free.argtypes = [P]
             lib.nmt_version.restype = ctypes.c_char_p
+            lib.nmt_model_file_size.argtypes = [P]
+            lib.nmt_model_file_size.restype = ctypes.c_size_t
+            lib.nmt_detect.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.POINTER(ctypes.c_char_p),
+                                       ctypes.c_int, ctypes.POINTER(_Detection), ctypes.c_int,
+                                       ctypes.POINTER(ctypes.c_int), E]
             _lib = lib
         return _lib
 
@@ -109,7 +123,7 @@ class Translator:
     model built into libnmt.so (English->German); `threads` the threads a
     translate call uses (default: one per core)."""
 
-    def __init__(self, model=None, threads=None):
+    def __init__(self, model=None, threads=None, _flags=0):
         lib = _library()
         self._lib, self._model = lib, ctypes.c_void_p()
         self.threads = int(threads) if threads else (os.cpu_count() or 1)
@@ -121,10 +135,11 @@ class Translator:
             if size == 0:
                 raise NmtError('this libnmt.so has no built-in model: give model=PATH')
             data = ctypes.addressof(ctypes.c_char.in_dll(lib, 'nmt_embedded_model'))
-            _check(lib.nmt_model_open_buffer(data, size, 0, ctypes.byref(self._model), ctypes.byref(err)), err)
+            _check(lib.nmt_model_open_buffer(data, size, _flags, ctypes.byref(self._model), ctypes.byref(err)),
+                   err)
         else:
             path = os.fsencode(model)
-            _check(lib.nmt_model_open(path, 0, ctypes.byref(self._model), ctypes.byref(err)), err)
+            _check(lib.nmt_model_open(path, _flags, ctypes.byref(self._model), ctypes.byref(err)), err)
         self._local = threading.local()
         self._sessions, self._lock = [], threading.Lock()
 
@@ -223,3 +238,147 @@ class Translator:
 def version():
     """The library's version."""
     return _library().nmt_version().decode()
+
+
+def detect(text, candidates=None, confidences=False):
+    """The language of `text` (a str), with the language profile built into
+    libnmt.so (nmt detect's): its code ("de"), or "und" for a text without
+    letters or in a script no candidate is written in. `candidates` a list
+    of codes (default: every language of the profile). With
+    confidences=True a list of (code, confidence) pairs instead, best
+    first, the confidences summing to 1 ([] for "und")."""
+    if not isinstance(text, str):
+        raise TypeError('text must be a string')
+    lib, err = _library(), _Error()
+    codes = [c.encode() for c in candidates] if candidates is not None else []
+    cands = (ctypes.c_char_p * max(len(codes), 1))(*codes)
+    out, n = (_Detection * 64)(), ctypes.c_int()
+    data = text.encode('utf-8', 'surrogateescape')
+    _check(lib.nmt_detect(data, len(data), cands, len(codes), out, 64, ctypes.byref(n), ctypes.byref(err)), err)
+    found = [(out[i].language.decode(), float(out[i].confidence)) for i in range(n.value)]
+    if confidences:
+        return found
+    return found[0][0] if found else 'und'
+
+
+@dataclasses.dataclass
+class Model:
+    """An installed model: its languages, family, weight format, size in
+    bytes, and file (None: the model built into libnmt.so)."""
+    src: str
+    tgt: str
+    arch: str
+    quant: str
+    size: int
+    path: str = None
+
+
+def models_path():
+    """The directories models() searches, in order: $NMT_MODELS
+    (colon-separated), ~/.local/share/nmt, /usr/local/share/nmt/models (where
+    `make install` puts the shipped models), as nmt -l does."""
+    dirs = [d for d in os.environ.get('NMT_MODELS', '').split(':') if d]
+    home = os.environ.get('HOME')
+    if home:
+        dirs.append(os.path.join(home, '.local', 'share', 'nmt'))
+    return dirs + ['/usr/local/share/nmt/models']
+
+
+def _describe(path):
+    t = Translator(path, threads=1, _flags=NMT_OPEN_METADATA)
+    try:
+        return Model(t.metadata('src_lang') or 'und', t.metadata('tgt_lang') or 'und', t.metadata('arch') or '?',
+                     t.metadata('quant') or '?', int(t._lib.nmt_model_file_size(t._model)), path)
+    finally:
+        t.close()
+
+
+def models():
+    """The installed models, in the order nmt -l chooses among them: the
+    *.nmt files of models_path()'s directories (each in name order), then
+    the built-in one. Files that are not models are skipped."""
+    found = []
+    for d in models_path():
+        try:
+            names = sorted(n for n in os.listdir(d) if n.endswith('.nmt') and len(n) > 4)
+        except OSError:
+            continue
+        for name in names:
+            try:
+                found.append(_describe(os.path.join(d, name)))
+            except NmtError:
+                pass
+    if ctypes.c_size_t.in_dll(_library(), 'nmt_embedded_model_size').value:
+        found.append(_describe(None))
+    return found
+
+
+def _route(installed, src, tgt):
+    """The models from src to tgt: a direct one, or two through PIVOT; None."""
+    def find(s, t):
+        return next((m for m in installed if m.src == s and m.tgt == t), None)
+    direct = find(src, tgt)
+    if direct:
+        return [direct]
+    first, second = find(src, PIVOT), find(PIVOT, tgt)
+    return [first, second] if first and second else None
+
+
+def translate(texts, source, target, beam=4, threads=None):
+    """Translate a string (its translation, a str) or a list of strings (a
+    list of str, in order) from `source` into `target` with the installed
+    models (models()): the one for the pair, or two chained through English.
+    source="auto": each text from the language detect() names for it, among
+    the installed models' source languages that reach `target` (texts in
+    `target`, or without letters, come back unchanged); the texts of one
+    language are translated together. Each model needed is opened once per
+    call; for many calls with one pair, a Translator is cheaper."""
+    single = isinstance(texts, str)
+    items = [texts] if single else list(texts)
+    if not all(isinstance(t, str) for t in items):
+        raise TypeError('texts must be a string or a list of strings')
+    installed = models()
+    if source == 'auto':
+        langs = _detect_sources(installed, items, target)
+    else:
+        if source != target and _route(installed, source, target) is None:
+            raise NmtError(f'no installed model translates {source} to {target}, directly or through {PIVOT}')
+        langs = [source] * len(items)
+    out = list(items)
+    opened = {}
+    try:
+        for lang in dict.fromkeys(langs):
+            route = _route(installed, lang, target) if lang != target else None
+            if route is None:
+                continue   # already in target, or "und"
+            at = [i for i, l in enumerate(langs) if l == lang]
+            batch = [items[i] for i in at]
+            for m in route:
+                if m.path not in opened:
+                    opened[m.path] = Translator(m.path, threads)
+                batch = [r.translation for r in opened[m.path].translate(batch, beam=beam)]
+            for i, t in zip(at, batch):
+                out[i] = t
+    finally:
+        for t in opened.values():
+            t.close()
+    return out[0] if single else out
+
+
+def _detect_sources(installed, items, target):
+    """Each text's language among the sources that reach target, and target."""
+    sources = [m.src for m in installed if m.src != target and _route(installed, m.src, target)]
+    cands = list(dict.fromkeys(sources + [target]))
+    usable = [c for c in cands if _profile_knows(c)]
+    if not [c for c in usable if c != target]:
+        raise NmtError(f'no installed model whose language the profile knows translates into {target}, '
+                       f'directly or through {PIVOT}')
+    return [detect(t, usable) for t in items]
+
+
+def _profile_knows(code):
+    try:
+        detect('', [code])
+        return True
+    except NmtError:
+        return False
