@@ -43,6 +43,8 @@ LIB_SRC  = $(wildcard api/*.c) $(wildcard common/*.c) $(wildcard format/*.c) $(w
 PACK_SRC = $(filter-out pack/main.c,$(wildcard pack/*.c))
 # The command line's input reader (nmt only; main.c uses nmt.h's API).
 CLI_SRC  = $(wildcard cli/*.c server/*.c)
+# nmt serve's page (server/page.html), embedded by server/page.S.
+CLI_ASM  = server/page
 TEST_SRC = $(wildcard tests/test_*.c)
 
 # The default model: packed at build time from the committed checkpoint and
@@ -141,6 +143,10 @@ $(1)/cli/embedded-$$(EMBED_TAG).o: cli/embedded.S $$(EMBED_MODEL)
 $(1)/cli/langid_profile.o: cli/langid_profile.S $$(LANGID_PROFILE)
 	@mkdir -p $$(dir $$@)
 	$(2) $$(LANGID_FLAGS) -c $$< -o $$@
+
+$(1)/server/page.o: server/page.S server/page.html
+	@mkdir -p $$(dir $$@)
+	$(2) -c $$< -o $$@
 endef
 
 # The binaries are relinked when ARCH or DEBUG changes (their objects live apart).
@@ -210,7 +216,7 @@ all: nmt-sleef
 endif
 $(eval $(call variant,build/sleef,$(HOST_CC),-DNMT_WITH_SLEEF))
 
-nmt-sleef: $(patsubst %.c,build/sleef/%.o,main.c $(CLI_SRC) $(LIB_SRC)) build/sleef/cli/embedded-$(EMBED_TAG).o \
+nmt-sleef: $(patsubst %.c,build/sleef/%.o,main.c $(CLI_SRC) $(LIB_SRC)) $(CLI_ASM:%=build/sleef/%.o) build/sleef/cli/embedded-$(EMBED_TAG).o \
 		build/sleef/cli/langid_profile.o
 	$(HOST_CC) -o $@ $^ -lsleef -lpthread $(LDLIBS)
 
@@ -239,7 +245,7 @@ build/cuda/family/gru/cuda.o: family/gru/cuda.cu
 
 CUDA_OBJS = $(patsubst %.c,build/cuda/%.o,$(CUDA_LIB_SRC)) build/cuda/family/gru/cuda.o build/cuda/cli/langid_profile.o
 
-nmt-cuda: build/cuda/main.o $(patsubst %.c,build/cuda/%.o,$(CLI_SRC)) build/cuda/cli/embedded-$(EMBED_TAG).o \
+nmt-cuda: build/cuda/main.o $(patsubst %.c,build/cuda/%.o,$(CLI_SRC)) $(CLI_ASM:%=build/cuda/%.o) build/cuda/cli/embedded-$(EMBED_TAG).o \
 		$(CUDA_OBJS)
 	$(HOST_CC) -o $@ $^ $(CUDA_LIBS) $(LDLIBS)
 
@@ -264,7 +270,7 @@ test-cuda: nmt-cuda build/cuda/tests/test_cuda build/tiny.nmt build/tiny.q8.nmt 
 # nmt is main.c on the library's API, linked like any program embedding it.
 # The shipped static programs carry no symbol table (-s): 30-50 KB an edge
 # device need not store; build/host/ keeps symbols for debugging.
-nmt: $(B)/main.o $(patsubst %.c,$(B)/%.o,$(CLI_SRC)) $(B)/cli/embedded-$(EMBED_TAG).o $(B)/cli/langid_profile.o \
+nmt: $(B)/main.o $(patsubst %.c,$(B)/%.o,$(CLI_SRC)) $(CLI_ASM:%=$(B)/%.o) $(B)/cli/embedded-$(EMBED_TAG).o $(B)/cli/langid_profile.o \
 		$(B)/libnmt.a $(ARCH_STAMP)
 	$(MUSL_CC) -static -s -Wl,--gc-sections -o $@ $(filter %.o,$^) $(B)/libnmt.a -lpthread $(LDLIBS)
 
@@ -337,7 +343,7 @@ $(H)/cli/embedded.o build/fuzz/cli/embedded.o: cli/embedded.S
 	@mkdir -p $(dir $@)
 	$(HOST_CC) -c $< -o $@
 
-LIB_HOST = $(patsubst %.c,$(H)/%.o,$(LIB_SRC) $(PACK_SRC) $(CLI_SRC)) $(H)/cli/embedded.o $(H)/cli/langid_profile.o
+LIB_HOST = $(patsubst %.c,$(H)/%.o,$(LIB_SRC) $(PACK_SRC) $(CLI_SRC)) $(CLI_ASM:%=$(H)/%.o) $(H)/cli/embedded.o $(H)/cli/langid_profile.o
 TESTS    = $(patsubst tests/%.c,$(H)/tests/%,$(TEST_SRC))
 ifeq ($(ARCH),aarch64)
 # (the GPU path's emulation needs a C++ cross compiler: tested on the host)
@@ -479,7 +485,7 @@ memcheck: build/host/nmt build/host/model-pack build/tiny_vmap_small.nmt $(EMBED
 FUZZ_SECONDS ?= 60
 F = build/fuzz
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-LIB_FUZZ = $(patsubst %.c,$(F)/%.o,$(LIB_SRC) $(PACK_SRC) $(CLI_SRC)) $(F)/cli/embedded.o $(F)/cli/langid_profile.o
+LIB_FUZZ = $(patsubst %.c,$(F)/%.o,$(LIB_SRC) $(PACK_SRC) $(CLI_SRC)) $(CLI_ASM:%=$(F)/%.o) $(F)/cli/embedded.o $(F)/cli/langid_profile.o
 
 $(eval $(call variant,$(F),clang,-g -fsanitize=fuzzer-no-link $(FUZZ_SAN) -UNDEBUG))
 

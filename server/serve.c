@@ -31,6 +31,7 @@
 #include "form.h"
 #include "http.h"
 #include "multipart.h"
+#include "page.h"
 #include "spec.h"
 #include "../common/error.h"
 #include "../common/json.h"
@@ -120,19 +121,35 @@ static int send_all(int fd, const char *p, size_t n)
 	return 0;
 }
 
-static int respond(int fd, int status, const char *body, size_t body_len, int keep_alive)
+/* The page's headers (GET /): HTML, and a Content-Security-Policy that
+ * lets it run only its own inline script and style and talk only to this
+ * server (no other origin, no frames, no forms sent anywhere). */
+#define PAGE_HEADERS                                                                                          \
+	"Content-Type: text/html; charset=utf-8\r\n"                                                          \
+	"Content-Security-Policy: default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; " \
+	"connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'\r\n"                \
+	"X-Content-Type-Options: nosniff\r\nCache-Control: no-cache\r\n"
+#define JSON_HEADERS "Content-Type: application/json\r\n"
+
+/* An answer with the given headers (JSON_HEADERS or PAGE_HEADERS). */
+static int respond_as(int fd, int status, const char *headers, const char *body, size_t body_len, int keep_alive)
 {
 	server_buf b = { 0 };
 	server_buf_printf(&b,
-		       "HTTP/1.1 %d %s\r\nContent-Type: application/json\r\nContent-Length: %zu\r\n"
+		       "HTTP/1.1 %d %s\r\n%sContent-Length: %zu\r\n"
 		       "Access-Control-Allow-Origin: *\r\n"
 		       "Access-Control-Allow-Headers: Content-Type, Authorization, Accept, Origin, X-Requested-With\r\n"
 		       "Access-Control-Allow-Methods: GET, POST, OPTIONS\r\nConnection: %s\r\n\r\n",
-		       status, http_reason(status), body_len, keep_alive ? "keep-alive" : "close");
+		       status, http_reason(status), headers, body_len, keep_alive ? "keep-alive" : "close");
 	server_buf_add(&b, body, body_len);
 	int rc = b.failed ? -1 : send_all(fd, b.data, b.len);
 	server_buf_free(&b);
 	return rc;
+}
+
+static int respond(int fd, int status, const char *body, size_t body_len, int keep_alive)
+{
+	return respond_as(fd, status, JSON_HEADERS, body, body_len, keep_alive);
 }
 
 /* LibreTranslate's error body: {"error": "..."} */
@@ -912,7 +929,8 @@ static void settings_body(const server *s, server_buf *b)
 
 /* The routes: path, method, and what answers it. */
 typedef enum {
-	ROUTE_LANGUAGES, ROUTE_TRANSLATE, ROUTE_DETECT, ROUTE_SUGGEST, ROUTE_HEALTH, ROUTE_SETTINGS, ROUTE_SPEC
+	ROUTE_LANGUAGES, ROUTE_TRANSLATE, ROUTE_DETECT, ROUTE_SUGGEST, ROUTE_HEALTH, ROUTE_SETTINGS, ROUTE_SPEC,
+	ROUTE_PAGE, ROUTE_INDEX
 } route_id;
 
 static const struct {
@@ -922,12 +940,13 @@ static const struct {
 	[ROUTE_DETECT] = { "/detect", "POST" },
 	[ROUTE_SUGGEST] = { "/suggest", "POST" },     [ROUTE_HEALTH] = { "/health", "GET" },
 	[ROUTE_SETTINGS] = { "/frontend/settings", "GET" }, [ROUTE_SPEC] = { "/spec", "GET" },
+	[ROUTE_PAGE] = { "/", "GET" },                [ROUTE_INDEX] = { "/index.html", "GET" },
 };
 
 /* Answer a request that is not OPTIONS into out: its status, with *why
- * for an error. */
+ * for an error; *page set when out is the page (HTML), not JSON. */
 static int dispatch(server *s, const http_request *r, const char *head, const char *body, size_t body_len,
-		    server_buf *out, char *why, size_t whylen)
+		    server_buf *out, int *page, char *why, size_t whylen)
 {
 	int id = -1;
 	for (int i = 0; i < (int)(sizeof routes / sizeof *routes) && id < 0; i++)
@@ -945,6 +964,9 @@ static int dispatch(server *s, const http_request *r, const char *head, const ch
 		settings_body(s, out);
 	} else if (id == ROUTE_SPEC) {
 		server_buf_puts(out, server_spec_json);
+	} else if (id == ROUTE_PAGE || id == ROUTE_INDEX) {
+		server_buf_add(out, server_page, server_page_size);
+		*page = 1;
 	} else {
 		params p;
 		int status = params_open(r, head, body, body_len, &p, why, whylen);
@@ -1044,17 +1066,17 @@ static int serve_request(server *s, connection *c, server_buf *in)
 	const char *body = in->data + head;
 	server_buf out = { 0 };
 	char why[256] = "";
-	int status = 200;
+	int status = 200, page = 0;
 	if (strcmp(r.method, "OPTIONS") == 0)
 		status = 204;
-	else if ((status = dispatch(s, &r, in->data, body, body_len, &out, why, sizeof why)) == 0)
+	else if ((status = dispatch(s, &r, in->data, body, body_len, &out, &page, why, sizeof why)) == 0)
 		status = 200;
 	int rc;
 	if (out.failed) {
 		rc = respond_error(c->fd, 500, "out of memory", 0);
 		keep = 0;
 	} else if (status == 200 || status == 204) {
-		rc = respond(c->fd, status, out.data ? out.data : "", out.len, keep);
+		rc = respond_as(c->fd, status, page ? PAGE_HEADERS : JSON_HEADERS, out.data ? out.data : "", out.len, keep);
 	} else {
 		rc = respond_error(c->fd, status, why[0] ? why : http_reason(status), keep);
 	}
