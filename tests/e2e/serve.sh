@@ -71,6 +71,17 @@ if command -v curl >/dev/null 2>&1 && [ -n "${HTTP_TOOL:-}" ]; then
 		check "serve: /spec describes $route" grep -qF "\"$route\":{" "$TMP/answer"
 	done
 	check "serve: /spec names every /translate parameter" sh -c 'for p in q source target format alternatives api_key; do grep -qF "\"name\":\"$p\"" "$1" || exit 1; done' - "$TMP/answer"
+	# the page (server/page.html, embedded): HTML under a strict Content-Security-Policy
+	curl -s -D "$TMP/page.head" -o "$TMP/page.html" "$U/"
+	check "serve: GET / is 200" grep -q '^HTTP/1.1 200 ' "$TMP/page.head"
+	check "serve: GET / is the embedded server/page.html" cmp -s "$TMP/page.html" server/page.html
+	check "serve: GET / is text/html; charset=utf-8" grep -qix 'Content-Type: text/html; charset=utf-8.' "$TMP/page.head"
+	check "serve: GET /'s Content-Security-Policy: nothing but itself and this server" grep -qx \
+		"Content-Security-Policy: default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'.\\{0,1\\}" "$TMP/page.head"
+	check "serve: GET / is nosniff" grep -qix 'X-Content-Type-Options: nosniff.' "$TMP/page.head"
+	check "serve: the page loads nothing from elsewhere" sh -c "! grep -Eq '(src|href)=|https?://|@import|url\\(' server/page.html"
+	check "serve: GET /index.html is the page too" sh -c "curl -s $U/index.html | cmp -s - server/page.html"
+	check "serve: POST / -> 405" answers_like 405 '\{"error":.*\}' -d x=1 "$U/"
 	check "serve: POST /suggest: disabled, as LibreTranslate says" answers 403 \
 		'{"error":"Suggestions are disabled on this server."}' -d 'q=a&s=b&source=en&target=de' "$U/suggest"
 	check "serve: POST /health -> 405" answers_like 405 '\{"error":.*\}' -d x=1 "$U/health"
