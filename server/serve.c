@@ -1263,7 +1263,7 @@ static void serve_usage(FILE *f)
 	fputs("usage: nmt serve [--host 127.0.0.1] [--port 5000] [-t N] [-m MODEL]... [options]\n"
 	      "Answers LibreTranslate's API: POST /translate (q, source or auto, target, format, alternatives,\n"
 	      "api_key), POST /detect (q, api_key), GET /languages, /health, /frontend/settings, /spec,\n"
-	      "POST /suggest.\n"
+	      "POST /suggest; a translation page at GET /.\n"
 	      "  -m, --model FILE     a model to serve (repeatable; default: every installed model)\n"
 	      "  -t, --threads N      translations at once (default: one per core)\n"
 	      "  -b, --beam N         beam size (default 4)\n"

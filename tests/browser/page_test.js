@@ -10,6 +10,7 @@
 // Exits 0 with "browser: ..." lines when the page translates, 1 on a
 // failure, 77 when chromium is not installed (CHROMIUM names another).
 "use strict";
+const sleep = ms => new Promise(r => setTimeout(r, ms));
 const { spawn, spawnSync } = require("child_process");
 const fs = require("fs");
 const os = require("os");
@@ -26,16 +27,26 @@ if (spawnSync("sh", ["-c", `command -v ${CHROMIUM}`]).status !== 0) {
 }
 
 const children = [];
-let profile = null;
-function finish(code, msg) {
+let profile = null, finishing = false;
+// stop the server and the browser, wait for them, remove the profile, exit
+async function finish(code, msg) {
+  if (finishing) return;
+  finishing = true;
   if (msg) console.log(msg);
-  for (const c of children) if (c.exitCode === null) c.kill("SIGKILL");
-  if (profile) fs.rmSync(profile, { recursive: true, force: true });
+  const gone = children.filter(c => c.exitCode === null && c.signalCode === null)
+    .map(c => new Promise(r => { c.on("exit", r); c.kill("SIGKILL"); }));
+  await Promise.race([Promise.all(gone), sleep(5000)]);
+  if (profile) {
+    try {
+      fs.rmSync(profile, { recursive: true, force: true, maxRetries: 5 });
+    } catch (e) {
+      console.log(`browser: note: ${profile} not removed: ${e.message}`);
+    }
+  }
   process.exit(code);
 }
 const fail = msg => finish(1, "browser: FAIL: " + msg);
 setTimeout(() => fail("did not finish in 120 s"), 120000).unref();
-const sleep = ms => new Promise(r => setTimeout(r, ms));
 
 // nmt serve on a port the system picks, read from its first line
 function startServer() {
@@ -98,13 +109,19 @@ function startBrowser() {
     listeners.push(l);
   });
   const on = l => listeners.push(l);   // every event, for good
-  return { send, once, on };
+  const close = async () => {   // a clean exit, which removes its helper processes
+    b.removeAllListeners("exit");   // (no longer a failure)
+    const exited = new Promise(r => b.on("exit", r));
+    send("Browser.close").catch(() => {});
+    await Promise.race([exited, sleep(5000)]);
+  };
+  return { send, once, on, close };
 }
 
 async function main() {
   const port = await startServer();
   const url = `http://127.0.0.1:${port}/`;
-  const { send, once, on } = startBrowser();
+  const { send, once, on, close } = startBrowser();
   const { targetInfos } = await send("Target.getTargets");
   let page = targetInfos.find(t => t.type === "page");
   if (!page) page = { targetId: (await send("Target.createTarget", { url: "about:blank" })).targetId };
@@ -168,7 +185,30 @@ async function main() {
   const file = path.join(OUT, "page.png");
   fs.writeFileSync(file, Buffer.from(shot.data, "base64"));
   console.log(`browser: screenshot ${file}`);
+
+  // then "Detect language" and HTML mode (the pickers set by script, the
+  // click real): the detected language and the tags come back
+  const translateAgain = async () => {
+    await evaluate('document.getElementById("out").textContent = ""');
+    await click("go");
+    let o = "";
+    for (let i = 0; i < 600 && !o; i++, await sleep(100)) {
+      o = await evaluate('document.getElementById("out").textContent');
+      const err = await evaluate('document.getElementById("error").textContent');
+      if (err) throw new Error(`the page shows an error: ${err}`);
+    }
+    return o;
+  };
+  await evaluate(`(() => { const s = document.getElementById("source"); s.value = "auto";
+    s.dispatchEvent(new Event("change")); document.getElementById("format").value = "html";
+    document.getElementById("q").value = "A <b>dog</b> runs in the park."; })()`);
+  const html = await translateAgain();
+  const detected = await evaluate('document.getElementById("detected").textContent');
+  if (!/^Detected: English \(/.test(detected)) return fail(`source auto: the page shows ${JSON.stringify(detected)}, not the detected English`);
+  if (!/<b>.*<\/b>/.test(html)) return fail(`HTML mode: the translation ${JSON.stringify(html)} lost the tags`);
+  console.log(`browser: Detect language and HTML: "${html}", ${detected}`);
   if (errors.length) return fail(`console errors: ${errors.join("; ")}`);
+  await close();
   finish(0, "browser: ok");
 }
 main().catch(e => fail(e.stack || String(e)));

@@ -16,7 +16,7 @@ else
 	e2e_status=$?
 	if [ "$e2e_status" -eq 0 ]; then
 		ok
-		sed -n 's/^browser: typed/note: browser: typed/p; s/^browser: screenshot/note: browser: screenshot/p' "$TMP/browser.out"
+		sed -n 's/^browser: \(typed\|Detect\|screenshot\)/note: browser: \1/p' "$TMP/browser.out"
 	else
 		bad "browser: the page translates in headless Chromium (status $e2e_status): $(tail -n 5 "$TMP/browser.out")"
 	fi
