@@ -428,7 +428,7 @@ build/tiny_vmap_%.nmt: $(PACKER) tests/fixtures/tiny/vmap_%.txt tests/fixtures/t
 
 # The fuzz harnesses (tests/fuzz/) replayed over their committed corpora,
 # seeds and every input that once failed, by the end-to-end tests.
-FUZZ_NAMES = model tokenizer lines translate split spans html marian http json form langid
+FUZZ_NAMES = model tokenizer lines translate split spans html marian http json form langid inflate
 REPLAYS  = $(foreach n,$(FUZZ_NAMES),$(H)/tests/fuzz/replay_$(n))
 
 $(H)/tests/fuzz/replay_%: $(H)/tests/fuzz/fuzz_%.o $(H)/tests/fuzz/replay.o $(LIB_HOST)

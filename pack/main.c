@@ -290,7 +290,7 @@ static int pack_marian_shortlist(const char *path, const char *const vocabs[2], 
 	marian_lex lex;
 	char err[512];
 	if (marian_lex_read(path, src, tgt, &lex, err, sizeof err) != 0)
-		die(1, "%s: %s", path, err);
+		die(1, "%s", err);
 	size_t n_ids = (size_t)lex.offsets[Vs];
 	uint32_t *zero = malloc(((size_t)lex.first + n_ids + 2) * sizeof *zero);
 	uint64_t *offsets = malloc(((size_t)Vs + 1) * sizeof *offsets);

@@ -172,9 +172,11 @@ int marian_lex_read(const char *path, const spm_model *src_sp, const spm_model *
 	memset(lex, 0, sizeof *lex);
 	if (pack_read_file(path, &buf, &n, err, errlen) != 0)
 		return -1;
-	int rc = marian_lex_parse(buf, n, src_sp, tgt_sp, lex, err, errlen);
+	char why[384];
+	int rc = marian_lex_parse(buf, n, src_sp, tgt_sp, lex, why, sizeof why);
 	free(buf);
-	return rc;
+	/* every message names the file, as pack_read_file's do */
+	return rc == 0 ? 0 : error_set(err, errlen, "%s: %s", path, why);
 }
 
 int marian_lex_parse(const uint8_t *buf, size_t n, const spm_model *src_sp, const spm_model *tgt_sp,

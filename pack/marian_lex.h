@@ -17,7 +17,8 @@ typedef struct {
 } marian_lex;
 
 /* The vocabularies give the sizes and, for the text form, the pieces' ids
- * (both opened with encoding tables). 0, or -1 with a one-line message. */
+ * (both opened with encoding tables). 0, or -1 with a one-line message
+ * naming the file. */
 int marian_lex_read(const char *path, const spm_model *src_sp, const spm_model *tgt_sp, marian_lex *lex,
 		    char *err, size_t errlen);
 /* The same from the file's bytes. */

@@ -77,6 +77,29 @@ expect_error "marian: unsupported configuration named" 1 $PACK --marian $MF/unsu
 check "marian: ... names the key" sh -c "$PACK --marian $MF/unsupported.npz $V1 -o $NOOUT 2>&1 | grep -q 'transformer-ffn-activation: swish'"
 expect_error "marian: --marian without --vocab" 2 $PACK --marian $MF/all.npz -o "$NOOUT"
 expect_error "marian: vocabulary of the wrong size" 1 $PACK --marian $MF/all.npz --vocab tests/fixtures/spm/uni_ident.model -o "$NOOUT"
+# Firefox Translations publishes its files gzipped: model-pack reads any
+# input ending in .gz (or starting with gzip's magic) through its own decoder
+# (common/inflate.c), giving the very file the plain inputs give.
+for g in all.npz all.intgemm8.bin small.lex.bin; do gzip -6 -c $MF/$g >"$TMP/gz.$g.gz"; done
+gzip -9 -c $FIX/tgt.model >"$TMP/gz.tgt.spm.gz"
+$PACK --marian $MF/all.npz $V1 --shortlist $MF/small.lex.bin -o "$TMP/m_plain_sl.nmt" 2>/dev/null
+check "marian: pack gzipped .npz, vocabulary and shortlist" $PACK --marian "$TMP/gz.all.npz.gz" --vocab "$TMP/gz.tgt.spm.gz" --shortlist "$TMP/gz.small.lex.bin.gz" -o "$TMP/m_gz_sl.nmt"
+check "marian: ... byte-identical to the plain files' pack" cmp "$TMP/m_plain_sl.nmt" "$TMP/m_gz_sl.nmt"
+check "marian: pack gzipped intgemm8 .bin" $PACK --marian "$TMP/gz.all.intgemm8.bin.gz" $V1 -o "$TMP/m_gz8.nmt"
+check "marian: ... byte-identical to the plain file's pack" cmp "$TMP/m_all8.nmt" "$TMP/m_gz8.nmt"
+cp "$TMP/gz.all.npz.gz" "$TMP/gz.renamed.npz"
+check "marian: gzip's magic under a plain name is decoded too" $PACK --marian "$TMP/gz.renamed.npz" $V1 -o "$TMP/m_gzr.nmt"
+check "marian: ... byte-identical" cmp "$TMP/m_all.nmt" "$TMP/m_gzr.nmt"
+head -c 3000 "$TMP/gz.all.npz.gz" >"$TMP/gz.trunc.npz.gz"
+expect_error "marian: truncated .gz model" 1 $PACK --marian "$TMP/gz.trunc.npz.gz" $V1 -o "$NOOUT"
+check "marian: ... names the file" sh -c "$PACK --marian $TMP/gz.trunc.npz.gz $V1 -o $NOOUT 2>&1 | grep -q '^model-pack: $TMP/gz.trunc.npz.gz: truncated'"
+cp "$TMP/gz.tgt.spm.gz" "$TMP/gz.badcrc.spm.gz"
+gzn=$(wc -c <"$TMP/gz.badcrc.spm.gz")
+printf '\377' | dd of="$TMP/gz.badcrc.spm.gz" bs=1 seek=$((gzn - 8)) conv=notrunc 2>/dev/null
+expect_error "marian: .gz vocabulary with a bad CRC-32" 1 $PACK --marian $MF/all.npz --vocab "$TMP/gz.badcrc.spm.gz" -o "$NOOUT"
+check "marian: ... names the file and the checksum" sh -c "$PACK --marian $MF/all.npz --vocab $TMP/gz.badcrc.spm.gz -o $NOOUT 2>&1 | grep -q 'gz.badcrc.spm.gz: CRC-32 mismatch'"
+cp $MF/small.lex.bin "$TMP/gz.notgzip.lex.gz"
+expect_error "marian: a .gz name on a file that is not gzip" 1 $PACK --marian $MF/all.npz $V1 --shortlist "$TMP/gz.notgzip.lex.gz" -o "$NOOUT"
 head -c 5000 $MF/all.npz >"$TMP/trunc.npz"
 expect_error "marian: truncated .npz" 1 $PACK --marian "$TMP/trunc.npz" $V1 -o "$NOOUT"
 head -c 5000 $MF/all.bin >"$TMP/trunc.bin"
