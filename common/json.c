@@ -106,8 +106,11 @@ static int escape(json_cursor *c, char tmp[4], size_t *n)
 		return 0;
 	}
 	const char *hit = e ? strchr(from, e) : NULL;
-	if (!hit)
+	/* the byte is named in hex when it would not print: error messages are one line */
+	if (!hit && e > ' ' && e < 0x7f)
 		return fail(c, "JSON: bad escape \\%c", e);
+	if (!hit)
+		return fail(c, "JSON: bad escape \\ before byte 0x%02x", (unsigned char)e);
 	tmp[0] = to[hit - from];
 	*n = 1;
 	return 0;
