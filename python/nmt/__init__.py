@@ -21,6 +21,7 @@ import threading
 __all__ = ['Translator', 'Translation', 'NmtError', 'Model', 'library_path', 'detect', 'models', 'translate']
 
 NMT_MAX_BEAM = 8
+NMT_SPLIT_NONE, NMT_SPLIT_SENTENCE = 0, 1   # nmt.h
 NMT_OPEN_METADATA = 2
 PIVOT = 'en'   # the language two models are chained through (nmt -l, cli/catalog.h)
 _CHUNK = 1024   # texts handed to the library at a time (bounds its memory)
@@ -50,6 +51,30 @@ class _Translation(ctypes.Structure):   # nmt.h's nmt_translation
 
 class _Detection(ctypes.Structure):   # nmt.h's nmt_detection
     _fields_ = [('language', ctypes.c_char * 16), ('confidence', ctypes.c_double)]
+
+
+# The per-call options a keyword sets: name -> how its value goes into nmt_options.
+_OPTION_FIELDS = {
+    'max_length': int, 'alpha': float, 'batch': int,
+    'shortlist': lambda v: int(bool(v)), 'protect_spans': lambda v: int(bool(v)),
+    'repeat_guard': lambda v: int(bool(v)), 'case_fold': lambda v: int(bool(v)),
+    'split': lambda v: NMT_SPLIT_SENTENCE if v else NMT_SPLIT_NONE,
+}
+_DEVICES = {'cpu': 0, 'cuda': 1}
+
+
+def _set_options(opts, options):
+    """Set the keyword options on opts; the library checks the ranges."""
+    for name, value in options.items():
+        if name == 'device':
+            if value not in _DEVICES:
+                raise ValueError(f"device must be 'cpu' or 'cuda', not {value!r}")
+            opts.device = _DEVICES[value]
+        elif name in _OPTION_FIELDS:
+            setattr(opts, name, _OPTION_FIELDS[name](value))
+        else:
+            raise TypeError(f'unknown option {name!r} (the options: device, '
+                            + ', '.join(sorted(_OPTION_FIELDS)) + ')')
 
 
 @dataclasses.dataclass
@@ -165,12 +190,18 @@ class Translator:
             self._local.session = s
         return s
 
-    def translate(self, texts, beam=4, html=False, alignment=False, nbest=1):
+    def translate(self, texts, beam=4, html=False, alignment=False, nbest=1, **options):
         """Translate a string (one Translation, or a list of nbest) or a list
         of strings (a list of those, in order). Each string is a paragraph:
         split into sentences, each translated, joined as they stood. Bytes
         that are not UTF-8 travel as surrogate escapes (errors=
-        'surrogateescape'), both ways, as nmt passes them through."""
+        'surrogateescape'), both ways, as nmt passes them through.
+
+        The C API's other per-call options, by keyword (nmt.h's nmt_options;
+        the defaults are its): max_length (target pieces, 0 = 1.5 x source +
+        10), alpha (length normalization), shortlist, batch (texts decoded
+        together, 0 = automatic), device ('cpu' or 'cuda'), split (False: each
+        string is one sentence), protect_spans, repeat_guard, case_fold."""
         single = isinstance(texts, str)
         items = [texts] if single else list(texts)
         if not all(isinstance(t, str) for t in items):
@@ -181,6 +212,7 @@ class Translator:
         self._lib.nmt_options_init(ctypes.byref(opts))
         opts.beam, opts.nbest, opts.threads = beam, nbest, self.threads
         opts.html, opts.alignment = int(bool(html)), int(bool(alignment))
+        _set_options(opts, options)
         out = []
         for at in range(0, len(items), _CHUNK):
             out += self._batch(items[at:at + _CHUNK], opts, nbest)
@@ -324,10 +356,13 @@ def _route(installed, src, tgt):
     return [first, second] if first and second else None
 
 
-def translate(texts, source, target, beam=4, threads=None):
+def translate(texts, source, target, beam=4, threads=None, **options):
     """Translate a string (its translation, a str) or a list of strings (a
     list of str, in order) from `source` into `target` with the installed
     models (models()): the one for the pair, or two chained through English.
+    The keyword options are Translator.translate's (html, max_length, alpha,
+    shortlist, batch, device, split, protect_spans, repeat_guard, case_fold),
+    given to each model of the chain.
     source="auto": each text from the language detect() names for it, among
     the installed models' source languages that reach `target` (texts in
     `target`, or without letters, come back unchanged); the texts of one
@@ -337,6 +372,9 @@ def translate(texts, source, target, beam=4, threads=None):
     items = [texts] if single else list(texts)
     if not all(isinstance(t, str) for t in items):
         raise TypeError('texts must be a string or a list of strings')
+    for name in ('nbest', 'alignment'):
+        if name in options:
+            raise TypeError(f'{name} is a Translator option: a chain of models gives one translation')
     installed = models()
     if source == 'auto':
         langs = _detect_sources(installed, items, target)
@@ -356,7 +394,7 @@ def translate(texts, source, target, beam=4, threads=None):
             for m in route:
                 if m.path not in opened:
                     opened[m.path] = Translator(m.path, threads)
-                batch = [r.translation for r in opened[m.path].translate(batch, beam=beam)]
+                batch = [r.translation for r in opened[m.path].translate(batch, beam=beam, **options)]
             for i, t in zip(at, batch):
                 out[i] = t
     finally:

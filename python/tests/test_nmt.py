@@ -154,3 +154,38 @@ def test_pip_installs_it_offline(tmp_path):
     out = subprocess.run([sys.executable, '-c', code], env=env, cwd=str(tmp_path), capture_output=True, text=True,
                          check=True).stdout.split('\n')
     assert out[0].startswith(str(target)) and out[1] == cli(['Women sing.'])[0]
+
+
+OPTION_TEXTS = TEXTS + ['THE 2 DOGS RUN ACROSS 15 METERS AT 10:30.', 'A dog runs. A cat sleeps.',
+                        'Loremipsumdolorsitamet consectetur adipiscing elit sed do eiusmod']
+
+
+# each option changes some line of OPTION_TEXTS on its model, so the
+# equality with the command line shows the option reached the engine
+@pytest.mark.parametrize('model,options,flags', [
+    (None, {'max_length': 4}, ['--max-length', '4']),
+    (None, {'alpha': 3.0}, ['--alpha', '3']),
+    (None, {'shortlist': False}, ['--no-shortlist']),
+    (None, {'split': False}, ['--split', 'none']),
+    (None, {'protect_spans': False}, ['--no-protect']),
+    (None, {'case_fold': False, 'batch': 1}, ['--no-case-fold', '--batch', '1']),
+    (TINY, {'repeat_guard': False}, ['--no-repeat-guard']),
+])
+def test_per_call_options_as_the_command_line(model, options, flags):
+    model_args = ['-m', model] if model else []
+    with nmt.Translator(model=model, threads=1) as t:
+        got = [r.translation for r in t.translate(OPTION_TEXTS, beam=2, **options)]
+    assert got == cli(OPTION_TEXTS, *model_args, '-b', '2', *flags)
+    assert got != cli(OPTION_TEXTS, *model_args, '-b', '2')
+
+def test_per_call_option_errors(translator):
+    with pytest.raises(nmt.NmtError, match='max_length'):
+        translator.translate('A dog.', max_length=-1)
+    with pytest.raises(nmt.NmtError, match='alpha'):
+        translator.translate('A dog.', alpha=float('nan'))
+    with pytest.raises(ValueError, match='device'):
+        translator.translate('A dog.', device='tpu')
+    with pytest.raises(TypeError, match='unknown option'):
+        translator.translate('A dog.', speed=2)
+    with pytest.raises(TypeError, match='nbest is a Translator option'):
+        nmt.translate('A dog.', 'en', 'de', nbest=2)
