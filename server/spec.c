@@ -1,6 +1,6 @@
 #include "spec.h"
 
-/* Written compact, as the server sends it; kept in step with serve.c's
+/* Written compact, as the server sends it; kept in step with routes.c's
  * routes and parameters by hand (tests/e2e/serve.sh checks that every
  * route it serves is described). */
 const char server_spec_json[] =
