@@ -1,6 +1,6 @@
 /* The server's parameter parsers: form and query-string fields
  * (server/form.c), multipart/form-data bodies (server/multipart.c) and the
- * boundary and query the request head keeps (server/http.c), on what
+ * boundary, query and Host the request head keeps (server/http.c), on what
  * clients send and on malformed bodies, which are refused, never read past. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -136,7 +136,7 @@ static void test_multipart_files(void **state)
 	expect_file(FILE_PART("file", "a.txt") "x\r\n--b\r\nbroken\r\n\r\ny\r\n--b--", "file", "<malformed>", NULL);
 }
 
-static void test_head_boundary_and_query(void **state)
+static void test_head_boundary_query_and_host(void **state)
 {
 	(void)state;
 	const char *head = "POST /translate?q=A+dog&source=en HTTP/1.1\r\n"
@@ -152,6 +152,16 @@ static void test_head_boundary_and_query(void **state)
 	assert_true(http_parse_head(plain, strlen(plain), 16384, &r) > 0);
 	assert_string_equal(r.boundary, "abc");
 	assert_int_equal(r.query_len, 0);
+	assert_string_equal(r.host, "");   /* none given */
+	const char *hosts = "GET / HTTP/1.1\r\nHost: [::1]:5000\r\nHost: other\r\n\r\n";
+	assert_true(http_parse_head(hosts, strlen(hosts), 16384, &r) > 0);
+	assert_string_equal(r.host, "[::1]:5000");   /* the first */
+	const char *odd = "GET / HTTP/1.1\r\nHost: a\"b/c\r\n\r\n";
+	assert_true(http_parse_head(odd, strlen(odd), 16384, &r) > 0);
+	assert_string_equal(r.host, "");   /* not a host: not kept */
+	const char *named = "GET / HTTP/1.1\r\nhost:  translate.example.org:8080 \r\n\r\n";
+	assert_true(http_parse_head(named, strlen(named), 16384, &r) > 0);
+	assert_string_equal(r.host, "translate.example.org:8080");
 	const char *unclosed = "GET / HTTP/1.1\r\nContent-Type: multipart/form-data; boundary=\"abc\r\n\r\n";
 	assert_true(http_parse_head(unclosed, strlen(unclosed), 16384, &r) > 0);
 	assert_string_equal(r.boundary, "");
@@ -164,7 +174,7 @@ int main(void)
 		cmocka_unit_test(test_multipart_fields),
 		cmocka_unit_test(test_multipart_malformed),
 		cmocka_unit_test(test_multipart_files),
-		cmocka_unit_test(test_head_boundary_and_query),
+		cmocka_unit_test(test_head_boundary_query_and_host),
 	};
 	return cmocka_run_group_tests_name("form", tests, NULL, NULL);
 }
