@@ -20,7 +20,7 @@ typedef struct {
 	int fd;
 } connection;
 
-static long long now_ms(void)
+long long server_now_ms(void)
 {
 	struct timespec t;
 	clock_gettime(CLOCK_MONOTONIC, &t);
@@ -33,7 +33,7 @@ static long long now_ms(void)
 static int wait_readable(server *s, int fd, long long deadline, int idle)
 {
 	for (;;) {
-		long long left = deadline - now_ms();
+		long long left = deadline - server_now_ms();
 		if (left <= 0)
 			return 0;
 		struct pollfd p = { .fd = fd, .events = POLLIN };
@@ -79,7 +79,7 @@ static int read_until(server *s, connection *c, server_buf *in, size_t want, lon
  * timeout applies until the first byte, --timeout from then on (*deadline). */
 static long read_head(server *s, connection *c, server_buf *in, http_request *r, long long *deadline)
 {
-	long long start = now_ms();
+	long long start = server_now_ms();
 	int timed_out = 0;
 	long head;
 	*deadline = start + s->idle_ms;
@@ -91,7 +91,7 @@ static long read_head(server *s, connection *c, server_buf *in, http_request *r,
 			return 0;
 		}
 		if (in->len > 0 && *deadline == start + s->idle_ms)
-			*deadline = now_ms() + s->timeout_ms;   /* the request has begun */
+			*deadline = server_now_ms() + s->timeout_ms;   /* the request has begun */
 	}
 	if (head < 0) {
 		int status = (int)-head;
@@ -127,20 +127,19 @@ static int read_body(server *s, connection *c, server_buf *in, const http_reques
 /* Answer the request whose head and body are in in: 0 sent, -1 not. */
 static int answer(server *s, connection *c, const server_buf *in, const http_request *r, long head, int *keep)
 {
-	size_t body_len = r->content_length > 0 ? (size_t)r->content_length : 0;
+	server_request q = { r, in->data, in->data + head, r->content_length > 0 ? (size_t)r->content_length : 0 };
 	server_buf out = { 0 };
-	char why[256] = "";
-	int status = 200, page = 0, rc;
+	char why[256] = "", headers[SERVER_HEADERS_MAX] = SERVER_JSON_HEADERS;
+	int status = 200, rc;
 	if (strcmp(r->method, "OPTIONS") == 0)
 		status = 204;
-	else if ((status = server_dispatch(s, r, in->data, in->data + head, body_len, &out, &page, why, sizeof why)) == 0)
+	else if ((status = server_dispatch(s, &q, &out, headers, why, sizeof why)) == 0)
 		status = 200;
 	if (out.failed) {
 		rc = server_respond_error(c->fd, 500, "out of memory", 0);
 		*keep = 0;
 	} else if (status == 200 || status == 204) {
-		rc = server_respond(c->fd, status, page ? SERVER_PAGE_HEADERS : SERVER_JSON_HEADERS,
-				    out.data ? out.data : "", out.len, *keep);
+		rc = server_respond(c->fd, status, headers, out.data ? out.data : "", out.len, *keep);
 	} else {
 		rc = server_respond_error(c->fd, status, why[0] ? why : http_reason(status), *keep);
 	}

@@ -70,6 +70,16 @@ int server_languages(const server *s, const char *codes[2 * SERVER_MAX_MODELS])
 	return n;
 }
 
+int server_language_served(const server *s, const char *code)
+{
+	const char *codes[2 * SERVER_MAX_MODELS];
+	int n = server_languages(s, codes);
+	for (int i = 0; i < n; i++)
+		if (strcmp(codes[i], code) == 0)
+			return 1;
+	return 0;
+}
+
 /* [{"code","name","targets":[...]}] for every language a model reads or
  * writes, as LibreTranslate lists them, with the languages each translates
  * into (directly or through the pivot; maybe none). */

@@ -166,8 +166,9 @@ static void serve_usage(FILE *f)
 {
 	fputs("usage: nmt serve [--host 127.0.0.1] [--port 5000] [-t N] [-m MODEL]... [options]\n"
 	      "Answers LibreTranslate's API: POST /translate (q, source or auto, target, format, alternatives,\n"
-	      "api_key), POST /detect (q, api_key), GET /languages, /health, /frontend/settings, /spec,\n"
-	      "POST /suggest; a translation page at GET /.\n"
+	      "api_key), POST /detect (q, api_key), POST /translate_file (file: .txt, .html or .htm; source or\n"
+	      "auto, target, api_key) and GET /download_file/NAME, GET /languages, /health, /frontend/settings,\n"
+	      "/spec, POST /suggest; a translation page at GET /.\n"
 	      "  -m, --model FILE     a model to serve (repeatable; default: every installed model)\n"
 	      "  -t, --threads N      translations at once (default: one per core)\n"
 	      "  -b, --beam N         beam size (default 4)\n"
@@ -283,6 +284,7 @@ static void shut_down(server *s, int fd)
 	for (int i = 0; i < s->n_api_keys; i++)
 		free(s->api_keys[i]);
 	free(s->api_keys);
+	server_files_free(&s->files);
 }
 
 int server_main(int argc, char **argv)
@@ -296,9 +298,11 @@ int server_main(int argc, char **argv)
 	server_open_langid(s);
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_cond_init(&s->changed, NULL);
+	server_files_init(&s->files, 2 * s->max_body > SERVER_FILES_MIN_BYTES ? 2 * s->max_body : SERVER_FILES_MIN_BYTES);
 	int fd = listen_on(u.host, u.port);
 	if (fd < 0 || pipe(stop_pipe) != 0)
 		return 1;
+	snprintf(s->address, sizeof s->address, strchr(u.host, ':') ? "[%.64s]:%d" : "%.64s:%d", u.host, bound_port(fd));
 	catch_signals();
 	if (!s->quiet)
 		fprintf(stderr, "nmt: serving %d model%s on http://%s:%d with %d thread%s\n", s->n_models,

@@ -7,6 +7,8 @@
  *   languages.c   language names and codes, which models make a way from one to another, /languages
  *   detect.c      language detection as LibreTranslate answers it, /detect
  *   translate.c   the worker slots, /translate's fields, checks and answer
+ *   translate_file.c  /translate_file and /download_file: files translated whole
+ *   files.c       the translated files, kept in memory until downloaded or expired
  *   routes.c      the route table and the small routes (/health, /frontend/settings, /spec, /, /suggest)
  *   connection.c  reading requests from a connection and answering them, a thread each
  *   serve.c       server_main: options, models, the API key file, the accept loop
@@ -41,6 +43,30 @@ typedef struct {
 	int busy;
 } server_worker;
 
+/* The translated files (files.c): at most SERVER_FILES_MAX of them and
+ * max_bytes in all, each for SERVER_FILES_TTL_MS; the oldest go first. */
+#define SERVER_FILES_MAX 64
+#define SERVER_FILES_MIN_BYTES ((size_t)64 << 20)   /* max_bytes: this, or twice --max-body if more */
+#define SERVER_FILES_TTL_MS (30 * 60 * 1000)        /* LibreTranslate removes its files after 30 minutes */
+#define SERVER_FILE_ID_BYTES 16                     /* the random part of a name: 128 bits */
+#define SERVER_FILE_DOWNLOAD_MAX 127                /* the longest name a download is saved under */
+#define SERVER_FILE_NAME_MAX (2 * SERVER_FILE_ID_BYTES + 1 + SERVER_FILE_DOWNLOAD_MAX + 1)
+
+typedef struct {
+	char name[SERVER_FILE_NAME_MAX];   /* 32 random hex digits, '.', the name it is saved under */
+	char *data;
+	size_t len;
+	int html;                          /* text/html, else text/plain */
+	long long created_ms;              /* server_now_ms() when kept */
+} server_file;
+
+typedef struct {
+	pthread_mutex_t lock;
+	server_file files[SERVER_FILES_MAX];   /* oldest first */
+	int n;
+	size_t bytes, max_bytes;
+} server_files;
+
 typedef struct {
 	server_model models[SERVER_MAX_MODELS];
 	int n_models;
@@ -58,6 +84,8 @@ typedef struct {
 	text_langid langid;           /* the embedded language profile (cli/detect.h) */
 	int has_langid;               /* 0: none embedded, /detect and source auto answer 500 */
 	uint64_t detect_langs;        /* the candidates: the served languages the profile knows */
+	server_files files;           /* POST /translate_file's results */
+	char address[80];             /* host:port listened on, for a request without a Host header */
 } server;
 
 /* At most this many guesses for a text (LibreTranslate's langdetect top 3). */
@@ -70,6 +98,17 @@ typedef struct {
 	double confidence;
 	double length;
 } server_detection;
+
+/* A request as the routes see it. */
+typedef struct {
+	const http_request *http;
+	const char *head;             /* the head's bytes, where the query string lies */
+	const char *body;
+	size_t body_len;
+} server_request;
+
+/* Room for the header lines of an answer (server_dispatch's headers). */
+#define SERVER_HEADERS_MAX 512
 
 /* ---- respond.c ---- */
 
@@ -155,6 +194,8 @@ int server_find_model(const server *s, const char *src, const char *tgt);
 int server_route(const server *s, const char *src, const char *tgt, int chain[2]);
 /* Every language a model reads or writes, each once, in order of appearance. */
 int server_languages(const server *s, const char *codes[2 * SERVER_MAX_MODELS]);
+/* 1 if a model reads or writes the language code. */
+int server_language_served(const server *s, const char *code);
 /* GET /languages */
 void server_languages_body(const server *s, server_buf *b);
 
@@ -173,19 +214,64 @@ void server_detection_json(server_buf *b, const server_detection *d);
 
 /* ---- translate.c ---- */
 
+/* Translate texts[0..count) along chain (hops models: one, or two through
+ * English) with options o, on a worker slot (waiting for one), into *r. */
+nmt_status server_translate_batch(server *s, const int chain[2], int hops, const nmt_options *o,
+				  const char *const *texts, const size_t *lens, int count, nmt_result **r);
+/* source auto: the language of f's texts becomes f->source. 0, or the status with *why. */
+int server_detect_source(const server *s, server_fields *f, char *why, size_t whylen);
+/* The way from f->source to f->target: 0 with chain and *hops (0: the same
+ * served language, its texts answered unchanged), or 400 with *why naming
+ * what is not supported. */
+int server_check_pair(const server *s, const server_fields *f, int chain[2], int *hops, char *why, size_t whylen);
+
 /* POST /translate, POST /detect: 0 with the answer in out, or the status
  * with *why. */
 int server_handle_translate(server *s, server_params *p, server_buf *out, char *why, size_t whylen);
 int server_handle_detect(const server *s, server_params *p, server_buf *out, char *why, size_t whylen);
 
+/* ---- translate_file.c ---- */
+
+#define SERVER_DOWNLOAD_PREFIX "/download_file/"
+
+/* POST /translate_file: 0 with {"translatedFileUrl": ...} in out, or the
+ * status with *why. */
+int server_handle_translate_file(server *s, server_params *p, const http_request *r, server_buf *out, char *why,
+				 size_t whylen);
+/* GET /download_file/NAME: 0 with the file in out and its header lines in
+ * headers, or the status with *why. */
+int server_handle_download(server *s, const char *name, server_buf *out, char headers[SERVER_HEADERS_MAX], char *why,
+			   size_t whylen);
+/* The extensions /translate_file takes, as a JSON array (/frontend/settings). */
+void server_file_formats_json(server_buf *b);
+
+/* ---- files.c ---- */
+
+void server_files_init(server_files *f, size_t max_bytes);
+void server_files_free(server_files *f);
+/* Keep data[0..len) (malloc'd; the store owns it from here, even on
+ * failure) as a file saved under download_name: 0 with its new name, or
+ * -1 when it is larger than the store or no random name can be drawn.
+ * Older files make room. */
+int server_files_put(server_files *f, const char *download_name, int html, char *data, size_t len,
+		     char name[SERVER_FILE_NAME_MAX]);
+/* The file called name: 1 with a copy of it appended to out, *html and the
+ * name it is saved under; 0 if there is none (never made, or expired). */
+int server_files_get(server_files *f, const char *name, server_buf *out, int *html, char *download_name,
+		     size_t download_len);
+
 /* ---- routes.c ---- */
 
-/* Answer a request that is not OPTIONS into out: its status, with *why
- * for an error; *page set when out is the page (HTML), not JSON. */
-int server_dispatch(server *s, const http_request *r, const char *head, const char *body, size_t body_len,
-		    server_buf *out, int *page, char *why, size_t whylen);
+/* Answer a request that is not OPTIONS: its status (0 for 200), with the
+ * body in out and its header lines in headers (JSON's unless a route says
+ * otherwise), or *why for an error. */
+int server_dispatch(server *s, const server_request *q, server_buf *out, char headers[SERVER_HEADERS_MAX], char *why,
+		    size_t whylen);
 
 /* ---- connection.c ---- */
+
+/* Milliseconds on the monotonic clock. */
+long long server_now_ms(void);
 
 /* Serve the accepted connection fd on a thread of its own (or refuse it
  * with a 503 past --max-connections); it is closed when done. */

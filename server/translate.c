@@ -41,9 +41,7 @@ static nmt_session *session_of(server *s, server_worker *w, int i, nmt_error *er
 	return w->sessions[i];
 }
 
-/* Translate texts[0..count) along chain (hops models: one, or two through
- * English) on a worker slot, one thread, into *r. */
-static nmt_status translate_batch(server *s, const int chain[2], int hops, const nmt_options *o,
+nmt_status server_translate_batch(server *s, const int chain[2], int hops, const nmt_options *o,
 				  const char *const *texts, const size_t *lens, int count, nmt_result **r)
 {
 	nmt_error err = { 0 };
@@ -148,7 +146,7 @@ static int translate(server *s, const int chain[2], int hops, const request_text
 	if (o.beam < o.nbest)
 		o.beam = o.nbest;
 	nmt_result *r = NULL;
-	if (translate_batch(s, chain, hops, &o, q->texts, q->lens, q->count, &r) != NMT_OK) {
+	if (server_translate_batch(s, chain, hops, &o, q->texts, q->lens, q->count, &r) != NMT_OK) {
 		*why = "translation failed";
 		return 500;
 	}
@@ -186,7 +184,7 @@ static int read_fields(server_params *p, server_fields *f, char *why, size_t why
  * there is a way from f->source to f->target (its models in chain), or
  * (*hops 0) both are the same served language, whose texts are answered
  * unchanged as LibreTranslate's identity translation answers them. */
-static int check_pair(const server *s, const server_fields *f, int chain[2], int *hops, char *why, size_t whylen)
+int server_check_pair(const server *s, const server_fields *f, int chain[2], int *hops, char *why, size_t whylen)
 {
 	const char *codes[2 * SERVER_MAX_MODELS];
 	int n = server_languages(s, codes), known_src = 0, known_tgt = 0;
@@ -208,8 +206,8 @@ static int check_pair(const server *s, const server_fields *f, int chain[2], int
 }
 
 /* source auto: the language of the texts, as LibreTranslate finds it (all
- * of them together), becomes the source. 0, or the status with *why. */
-static int detect_source(const server *s, server_fields *f, char *why, size_t whylen)
+ * of them together), becomes the source. */
+int server_detect_source(const server *s, server_fields *f, char *why, size_t whylen)
 {
 	if (!s->has_langid) {
 		snprintf(why, whylen, "language detection is not available: this build embeds no language profile");
@@ -249,11 +247,11 @@ static int check_fields(const server *s, server_fields *f, int chain[2], int *ho
 		return 400;
 	}
 	if (strcmp(f->source, "auto") == 0) {
-		int status = detect_source(s, f, why, whylen);
+		int status = server_detect_source(s, f, why, whylen);
 		if (status != 0)
 			return status;
 	}
-	return check_pair(s, f, chain, hops, why, whylen);
+	return server_check_pair(s, f, chain, hops, why, whylen);
 }
 
 int server_handle_translate(server *s, server_params *p, server_buf *out, char *why, size_t whylen)
