@@ -142,9 +142,13 @@ static int read_upload(server_params *p, server_fields *f, upload *u, char *why,
 /* LibreTranslate's checks, in its order: 0, or the status with *why. */
 static int check_upload(const server *s, const server_fields *f, upload *u, char *why, size_t whylen)
 {
-	const char *missing = !u->name || u->name_len == 0 ? "file" : !f->source || !f->source[0] ? "source"
-			      : !f->target || !f->target[0]                 ? "target"
-									    : NULL;
+	const char *missing = NULL;
+	if (!u->name || u->name_len == 0)   /* Flask's `not file`: no file, or one without a name */
+		missing = "file";
+	else if (!f->source || !f->source[0])
+		missing = "source";
+	else if (!f->target || !f->target[0])
+		missing = "target";
 	if (missing) {
 		snprintf(why, whylen, "Invalid request: missing %s parameter", missing);
 		return 400;
@@ -155,9 +159,11 @@ static int check_upload(const server *s, const server_fields *f, upload *u, char
 		snprintf(why, whylen, "Invalid request: file format not supported");
 		return 400;
 	}
-	const char *unknown = strcmp(f->source, "auto") != 0 && !server_language_served(s, f->source) ? f->source
-			      : !server_language_served(s, f->target)                               ? f->target
-												    : NULL;
+	const char *unknown = NULL;
+	if (strcmp(f->source, "auto") != 0 && !server_language_served(s, f->source))
+		unknown = f->source;
+	else if (!server_language_served(s, f->target))
+		unknown = f->target;
 	if (unknown) {
 		snprintf(why, whylen, "%.40s is not supported", unknown);
 		return 400;
@@ -174,6 +180,7 @@ static int detect_upload(const server *s, server_fields *f, const upload *u, cha
 	size_t len = u->len;
 	if (formats[u->format].html) {
 		if (text_html_parse(&h, u->data, u->len) != 0) {
+			text_html_free(&h);
 			snprintf(why, whylen, "out of memory");
 			return 500;
 		}
@@ -197,7 +204,20 @@ static void add_translation(const nmt_result *r, int i, server_buf *out)
 	server_buf_add(out, t->text, t->len);
 }
 
-/* A text file, line by line: each line (its \n or \r\n taken off) is a
+/* The line at *p, before end: its text (*len bytes) is what precedes its
+ * ending, "\n", "\r\n" or none at the end of the file (*ending_len
+ * bytes, right after the text); *p moves past it. */
+static const char *next_line(const char **p, const char *end, size_t *len, size_t *ending_len)
+{
+	const char *line = *p, *nl = memchr(line, '\n', (size_t)(end - line));
+	size_t cr = nl && nl > line && nl[-1] == '\r';
+	*len = (size_t)((nl ? nl : end) - line) - cr;
+	*ending_len = nl ? cr + 1 : 0;
+	*p = nl ? nl + 1 : end;
+	return line;
+}
+
+/* A text file, line by line: each line (its ending taken off) is a
  * paragraph translated as nmt translates a line, then ended as it was
  * ended, so the file keeps its lines. 0, or -1 when translation fails. */
 static int translate_lines(server *s, const int chain[2], int hops, const upload *u, server_buf *out)
@@ -206,24 +226,17 @@ static int translate_lines(server *s, const int chain[2], int hops, const upload
 	o.threads = 1;
 	const char *p = u->data, *end = u->data + u->len;
 	while (p < end) {
-		const char *texts[LINES_PER_BATCH], *ends[LINES_PER_BATCH];
-		size_t lens[LINES_PER_BATCH], end_lens[LINES_PER_BATCH];
+		const char *texts[LINES_PER_BATCH];
+		size_t lens[LINES_PER_BATCH], ending_lens[LINES_PER_BATCH];
 		int n = 0;
-		for (; n < LINES_PER_BATCH && p < end; n++) {
-			const char *nl = memchr(p, '\n', (size_t)(end - p)), *stop = nl ? nl : end;
-			size_t cr = stop > p && stop[-1] == '\r' && nl;
-			texts[n] = p;
-			lens[n] = (size_t)(stop - p) - cr;
-			ends[n] = stop - cr;
-			end_lens[n] = cr + (nl != NULL);
-			p = nl ? nl + 1 : end;
-		}
+		for (; n < LINES_PER_BATCH && p < end; n++)
+			texts[n] = next_line(&p, end, &lens[n], &ending_lens[n]);
 		nmt_result *r = NULL;
 		if (server_translate_batch(s, chain, hops, &o, texts, lens, n, &r) != NMT_OK)
 			return -1;
 		for (int i = 0; i < n; i++) {
 			add_translation(r, i, out);
-			server_buf_add(out, ends[i], end_lens[i]);
+			server_buf_add(out, texts[i] + lens[i], ending_lens[i]);
 		}
 		nmt_result_free(r);
 	}
@@ -283,9 +296,13 @@ static int translate_upload(server *s, server_fields *f, const upload *u, char n
 	if (status != 0)
 		return status;
 	server_buf file = { 0 };
-	int failed = hops == 0                    ? (server_buf_add(&file, u->data, u->len), 0)
-		     : formats[u->format].html ? translate_html(s, chain, hops, u, &file)
-					       : translate_lines(s, chain, hops, u, &file);
+	int failed = 0;
+	if (hops == 0)   /* source and target the same language: the file as it came */
+		server_buf_add(&file, u->data, u->len);
+	else if (formats[u->format].html)
+		failed = translate_html(s, chain, hops, u, &file);
+	else
+		failed = translate_lines(s, chain, hops, u, &file);
 	char saved_as[SERVER_FILE_DOWNLOAD_MAX + 1];
 	download_name(u, f->target, saved_as);
 	if (failed || file.failed) {

@@ -181,6 +181,8 @@ if command -v curl >/dev/null 2>&1 && [ -n "${HTTP_TOOL:-}" ]; then
 	check "serve: /translate_file source auto" answers_like 200 '\{"translatedFileUrl":"http://[^"]*/download_file/[0-9a-f]{32}\.lines_de\.txt"\}' \
 		-F file=@"$TMP/lines.txt" -F source=auto -F target=de "$U/translate_file"
 	check "serve: ... translated from the language found" sh -c 'curl -s "$1" | cmp -s - "$2"' - "$(fileurl)" "$TMP/lines.want"
+	curl -s -F file=@"$TMP/crlf.txt" -F source=en -F target=en -o "$TMP/answer" "$U/translate_file"
+	check "serve: /translate_file source = target: the file unchanged" sh -c 'curl -s "$1" | cmp -s - "$2"' - "$(fileurl)" "$TMP/crlf.txt"
 	printf '<!DOCTYPE html>\n<html><body>\n<h1>The dog</h1>\n<p>A <b>dog</b> runs along the <a href="x.html">beach</a>.</p>\n</body></html>\n' >"$TMP/page.html"
 	curl -s -F file=@"$TMP/page.html" -F source=en -F target=de -o "$TMP/answer" "$U/translate_file"
 	curl -s -D "$TMP/html.head" -o "$TMP/html.got" "$(fileurl)"
