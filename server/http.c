@@ -86,6 +86,21 @@ static void boundary(const char *v, size_t vn, http_request *r)
 	}
 }
 
+/* The Host header, kept for the addresses the server writes into answers
+ * (POST /translate_file's download URL): only what a host name, an IPv4
+ * or a bracketed IPv6 address and a port are made of, so nothing else can
+ * ride into them. The first one counts. */
+static void host(const char *v, size_t vn, http_request *r)
+{
+	if (r->host[0] || vn == 0 || vn >= sizeof r->host)
+		return;
+	for (size_t i = 0; i < vn; i++)
+		if (!isalnum((unsigned char)v[i]) && !strchr(".-:[]", v[i]))
+			return;
+	memcpy(r->host, v, vn);
+	r->host[vn] = '\0';
+}
+
 static long header(const char *s, size_t n, http_request *r)
 {
 	const char *colon = memchr(s, ':', n);
@@ -121,6 +136,8 @@ static long header(const char *s, size_t n, http_request *r)
 			r->keep_alive = 0;
 		else if (equals_nocase(v, vn, "keep-alive"))
 			r->keep_alive = 1;
+	} else if (equals_nocase(s, name_n, "host")) {
+		host(v, vn, r);
 	} else if (equals_nocase(s, name_n, "content-type")) {
 		size_t k = 0;
 		for (; k < vn && v[k] != ';' && k + 1 < sizeof r->content_type; k++)

@@ -14,6 +14,7 @@ typedef struct {
 	char content_type[64];   /* lowercased, parameters dropped ("application/json") */
 	char boundary[72];       /* multipart/form-data's boundary parameter (RFC 2046: 1..70 chars), or "" */
 	size_t query_at, query_len;   /* the target's query (after '?') as an offset into the head, or 0, 0 */
+	char host[256];          /* the first Host header when it is only a host[:port] (letters, digits, ".-:[]"), or "" */
 } http_request;
 
 /* Parse the head in buf[0..len). Returns its length in bytes (through the

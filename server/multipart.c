@@ -57,8 +57,10 @@ static int disposition_param(const char *v, size_t n, const char *key, const cha
 }
 
 typedef struct {
-	const char *name;   /* the field's name, or NULL for a file */
+	const char *name;       /* the part's name */
 	size_t name_len;
+	const char *filename;   /* a file's name (maybe empty), or NULL for a field */
+	size_t filename_len;
 } part_head;
 
 /* The headers of a part, p[0..n) up to and including the empty line: its
@@ -86,21 +88,22 @@ static long part_headers(const char *p, size_t n, part_head *h)
 		const char *v = colon + 1, *end = s + line;
 		while (v < end && (*v == ' ' || *v == '\t'))
 			v++;
-		const char *file;
-		size_t file_len;
-		int has_file = disposition_param(v, (size_t)(end - v), "filename=", &file, &file_len);
+		int has_file = disposition_param(v, (size_t)(end - v), "filename=", &h->filename, &h->filename_len);
 		if (!starts_nocase(v, (size_t)(end - v), "form-data") || has_file < 0 ||
 		    disposition_param(v, (size_t)(end - v), "name=", &h->name, &h->name_len) != 1)
 			return -1;
-		if (has_file)
-			h->name = NULL;
+		if (!has_file)
+			h->filename = NULL;
 		named = 1;
 	}
 	return named ? (long)at : -1;
 }
 
-int server_multipart_get(const char *body, size_t len, const char *boundary, const char *name, const char **value,
-			 size_t *value_len)
+/* The first part called name that is a file (want_file) or a field: 1
+ * with *out, 0 if none, -1 if the body is malformed anywhere (so whichever
+ * part is asked for, a malformed body is refused alike). */
+static int find_part(const char *body, size_t len, const char *boundary, const char *name, int want_file,
+		     server_multipart_part *out)
 {
 	size_t blen = strlen(boundary), nlen = strlen(name);
 	int found = 0;
@@ -121,11 +124,28 @@ int server_multipart_get(const char *body, size_t len, const char *boundary, con
 		const char *end = find_delimiter(body + at, len - at, boundary, blen);
 		if (!end)
 			return -1;
-		if (!found && h.name && h.name_len == nlen && memcmp(h.name, name, nlen) == 0) {
-			*value = body + at;
-			*value_len = (size_t)(end - (body + at));
+		if (!found && (h.filename != NULL) == want_file && h.name_len == nlen && memcmp(h.name, name, nlen) == 0) {
+			*out = (server_multipart_part){ body + at, (size_t)(end - (body + at)), h.filename, h.filename_len };
 			found = 1;
 		}
 		at = (size_t)(end - body) + 4 + blen;
 	}
+}
+
+int server_multipart_get(const char *body, size_t len, const char *boundary, const char *name, const char **value,
+			 size_t *value_len)
+{
+	server_multipart_part part;
+	int rc = find_part(body, len, boundary, name, 0, &part);
+	if (rc == 1) {
+		*value = part.value;
+		*value_len = part.value_len;
+	}
+	return rc;
+}
+
+int server_multipart_file(const char *body, size_t len, const char *boundary, const char *name,
+			  server_multipart_part *file)
+{
+	return find_part(body, len, boundary, name, 1, file);
 }

@@ -14,4 +14,20 @@
 int server_multipart_get(const char *body, size_t len, const char *boundary, const char *name, const char **value,
 			 size_t *value_len);
 
+/* A part as found in the body: its content, and a file's name as the
+ * Content-Disposition gives it (raw: quotes taken off, nothing decoded;
+ * maybe empty). */
+typedef struct {
+	const char *value;
+	size_t value_len;
+	const char *filename;
+	size_t filename_len;
+} server_multipart_part;
+
+/* The first file called name (a part with a filename, as Flask's
+ * request.files holds them): 1 with *file, 0 if none, -1 if the body is
+ * malformed. */
+int server_multipart_file(const char *body, size_t len, const char *boundary, const char *name,
+			  server_multipart_part *file);
+
 #endif

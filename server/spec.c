@@ -1,6 +1,6 @@
 #include "spec.h"
 
-/* Written compact, as the server sends it; kept in step with serve.c's
+/* Written compact, as the server sends it; kept in step with routes.c's
  * routes and parameters by hand (tests/e2e/serve.sh checks that every
  * route it serves is described). */
 const char server_spec_json[] =
@@ -47,6 +47,27 @@ const char server_spec_json[] =
 	"\"400\":{\"description\":\"an error\",\"schema\":{\"$ref\":\"#/definitions/error\"}},"
 	"\"403\":{\"description\":\"an error\",\"schema\":{\"$ref\":\"#/definitions/error\"}},"
 	"\"500\":{\"description\":\"an error\",\"schema\":{\"$ref\":\"#/definitions/error\"}}}}},"
+	"\"/translate_file\":{\"post\":{\"summary\":\"Translate a file\",\"tags\":[\"translate\"],"
+	"\"consumes\":[\"multipart/form-data\"],\"parameters\":[{\"name\":\"file\",\"in\":\"formData\","
+	"\"type\":\"file\",\"required\":true,\"description\":\"the file to translate: .txt (translated line by "
+	"line) or .html, .htm (one HTML document, as format html)\"},{\"name\":\"source\",\"in\":\"formData\","
+	"\"type\":\"string\",\"required\":true,\"description\":\"the source language code, or auto to detect "
+	"it\"},{\"name\":\"target\",\"in\":\"formData\",\"type\":\"string\",\"required\":true,"
+	"\"description\":\"the target language code\"},{\"name\":\"api_key\",\"in\":\"formData\","
+	"\"type\":\"string\",\"required\":false,\"description\":\"an API key (required when the server was "
+	"started with --api-keys)\"}],\"responses\":{\"200\":{\"description\":\"where to download the "
+	"translated file (kept in memory for 30 minutes at most)\",\"schema\":{\"type\":\"object\","
+	"\"properties\":{\"translatedFileUrl\":{\"type\":\"string\"}}}},\"400\":{\"description\":\"an error\","
+	"\"schema\":{\"$ref\":\"#/definitions/error\"}},\"403\":{\"description\":\"an error\","
+	"\"schema\":{\"$ref\":\"#/definitions/error\"}},\"413\":{\"description\":\"an error\","
+	"\"schema\":{\"$ref\":\"#/definitions/error\"}},\"415\":{\"description\":\"an error\","
+	"\"schema\":{\"$ref\":\"#/definitions/error\"}},\"500\":{\"description\":\"an error\","
+	"\"schema\":{\"$ref\":\"#/definitions/error\"}}}}},\"/download_file/{filename}\":{\"get\":{"
+	"\"summary\":\"Download a translated file\",\"tags\":[\"translate\"],\"produces\":[\"text/plain\","
+	"\"text/html\"],\"parameters\":[{\"name\":\"filename\",\"in\":\"path\",\"type\":\"string\","
+	"\"required\":true,\"description\":\"the name translatedFileUrl ends in\"}],\"responses\":{\"200\":{"
+	"\"description\":\"the translated file, as an attachment\",\"schema\":{\"type\":\"file\"}},"
+	"\"404\":{\"description\":\"no such file, or it has expired\",\"schema\":{\"$ref\":\"#/definitions/error\"}}}}},"
 	"\"/suggest\":{\"post\":{\"summary\":\"Suggest a translation (disabled on this server)\","
 	"\"tags\":[\"feedback\"],\"parameters\":[{\"name\":\"q\",\"in\":\"formData\","
 	"\"type\":\"string\",\"required\":true,\"description\":\"the original text\"},"

@@ -1,6 +1,6 @@
 /* The server's parameter parsers: form and query-string fields
  * (server/form.c), multipart/form-data bodies (server/multipart.c) and the
- * boundary and query the request head keeps (server/http.c), on what
+ * boundary, query and Host the request head keeps (server/http.c), on what
  * clients send and on malformed bodies, which are refused, never read past. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -95,7 +95,48 @@ static void test_multipart_malformed(void **state)
 	expect_part(PART("q") "x\r\n--b\r\nbroken\r\n\r\ny\r\n--b--", "q", "<malformed>");
 }
 
-static void test_head_boundary_and_query(void **state)
+/* The file name of a multipart body (boundary "b"): its content and
+ * filename, or "<absent>" / "<malformed>". */
+static void expect_file(const char *body, const char *name, const char *want, const char *want_filename)
+{
+	server_multipart_part f = { 0 };
+	int rc = server_multipart_file(body, strlen(body), "b", name, &f);
+	if (rc == 1) {
+		assert_int_equal(f.value_len, strlen(want));
+		assert_memory_equal(f.value, want, f.value_len);
+		assert_non_null(f.filename);
+		assert_int_equal(f.filename_len, strlen(want_filename));
+		assert_memory_equal(f.filename, want_filename, f.filename_len);
+	} else {
+		assert_string_equal(rc == 0 ? "<absent>" : "<malformed>", want);
+	}
+}
+
+#define FILE_PART(name, filename) \
+	"--b\r\nContent-Disposition: form-data; name=\"" name "\"; filename=\"" filename "\"\r\n" \
+	"Content-Type: text/plain\r\n\r\n"
+
+static void test_multipart_files(void **state)
+{
+	(void)state;
+	const char *body = PART("file") "a field, not a file\r\n" PART("source") "en\r\n"
+		FILE_PART("file", "notes.txt") "A dog.\r\nA cat.\n\r\n"
+		FILE_PART("file", "second.txt") "x\r\n"
+		"--b\r\nContent-Disposition: form-data; filename=page.html; name=doc\r\n\r\n<p>Hi</p>\r\n--b--\r\n";
+	expect_file(body, "file", "A dog.\r\nA cat.\n", "notes.txt");   /* the first file, past the field */
+	expect_file(body, "doc", "<p>Hi</p>", "page.html");              /* unquoted, filename first */
+	expect_file(body, "source", "<absent>", NULL);                  /* a field, not a file */
+	expect_file(body, "q", "<absent>", NULL);
+	expect_part(body, "file", "a field, not a file");               /* and fields never match files */
+	expect_file(FILE_PART("file", "") "x\r\n--b--", "file", "x", "");   /* an empty filename is still a file */
+	expect_file(FILE_PART("file", "a.txt") "\r\n--b--", "file", "", "a.txt");
+	expect_file("--b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.txt\r\n\r\nx\r\n--b--", "file",
+		    "<malformed>", NULL);   /* an unclosed quote */
+	expect_file(FILE_PART("file", "a.txt") "x", "file", "<malformed>", NULL);   /* never closed */
+	expect_file(FILE_PART("file", "a.txt") "x\r\n--b\r\nbroken\r\n\r\ny\r\n--b--", "file", "<malformed>", NULL);
+}
+
+static void test_head_boundary_query_and_host(void **state)
 {
 	(void)state;
 	const char *head = "POST /translate?q=A+dog&source=en HTTP/1.1\r\n"
@@ -111,6 +152,16 @@ static void test_head_boundary_and_query(void **state)
 	assert_true(http_parse_head(plain, strlen(plain), 16384, &r) > 0);
 	assert_string_equal(r.boundary, "abc");
 	assert_int_equal(r.query_len, 0);
+	assert_string_equal(r.host, "");   /* none given */
+	const char *hosts = "GET / HTTP/1.1\r\nHost: [::1]:5000\r\nHost: other\r\n\r\n";
+	assert_true(http_parse_head(hosts, strlen(hosts), 16384, &r) > 0);
+	assert_string_equal(r.host, "[::1]:5000");   /* the first */
+	const char *odd = "GET / HTTP/1.1\r\nHost: a\"b/c\r\n\r\n";
+	assert_true(http_parse_head(odd, strlen(odd), 16384, &r) > 0);
+	assert_string_equal(r.host, "");   /* not a host: not kept */
+	const char *named = "GET / HTTP/1.1\r\nhost:  translate.example.org:8080 \r\n\r\n";
+	assert_true(http_parse_head(named, strlen(named), 16384, &r) > 0);
+	assert_string_equal(r.host, "translate.example.org:8080");
 	const char *unclosed = "GET / HTTP/1.1\r\nContent-Type: multipart/form-data; boundary=\"abc\r\n\r\n";
 	assert_true(http_parse_head(unclosed, strlen(unclosed), 16384, &r) > 0);
 	assert_string_equal(r.boundary, "");
@@ -122,7 +173,8 @@ int main(void)
 		cmocka_unit_test(test_form_fields),
 		cmocka_unit_test(test_multipart_fields),
 		cmocka_unit_test(test_multipart_malformed),
-		cmocka_unit_test(test_head_boundary_and_query),
+		cmocka_unit_test(test_multipart_files),
+		cmocka_unit_test(test_head_boundary_query_and_host),
 	};
 	return cmocka_run_group_tests_name("form", tests, NULL, NULL);
 }

@@ -64,10 +64,10 @@ if command -v curl >/dev/null 2>&1 && [ -n "${HTTP_TOOL:-}" ]; then
 	# the rest of LibreTranslate's routes
 	check "serve: GET /health" answers 200 '{"status":"ok"}' "$U/health"
 	check "serve: GET /frontend/settings: LibreTranslate's fields, nmt's values" answers 200 \
-		'{"charLimit":-1,"frontendTimeout":500,"apiKeys":false,"keyRequired":false,"suggestions":false,"filesTranslation":false,"supportedFilesFormat":[],"language":{"source":{"code":"en","name":"English"},"target":{"code":"de","name":"German"}}}' \
+		'{"charLimit":-1,"frontendTimeout":500,"apiKeys":false,"keyRequired":false,"suggestions":false,"filesTranslation":true,"supportedFilesFormat":[".txt",".html",".htm"],"language":{"source":{"code":"en","name":"English"},"target":{"code":"de","name":"German"}}}' \
 		"$U/frontend/settings"
 	check "serve: GET /spec is Swagger 2.0" answers_like 200 '\{"swagger":"2\.0",.*\}' "$U/spec"
-	for route in /translate /languages /detect /suggest /health /frontend/settings /spec; do
+	for route in /translate /languages /detect /suggest /health /frontend/settings /spec /translate_file '/download_file/{filename}'; do
 		check "serve: /spec describes $route" grep -qF "\"$route\":{" "$TMP/answer"
 	done
 	check "serve: /spec names every /translate parameter" sh -c 'for p in q source target format alternatives api_key; do grep -qF "\"name\":\"$p\"" "$1" || exit 1; done' - "$TMP/answer"
@@ -159,6 +159,62 @@ if command -v curl >/dev/null 2>&1 && [ -n "${HTTP_TOOL:-}" ]; then
 		'{"error":"English (en) is not available as a target language from German (de)"}' \
 		-H "$J" -d "{\"q\":$G,\"source\":\"auto\",\"target\":\"en\"}" "$U/translate"
 	check "serve: CORS preflight allows the headers clients send" sh -c "curl -si -X OPTIONS -H 'Origin: http://x' -H 'Access-Control-Request-Method: POST' -H 'Access-Control-Request-Headers: authorization,content-type' $U/translate | tr -d '\r' >$TMP/cors && grep -q '^HTTP/1.1 204' $TMP/cors && grep -qi '^Access-Control-Allow-Headers: .*Content-Type.*Authorization' $TMP/cors && grep -qi '^Access-Control-Allow-Methods: .*POST' $TMP/cors && grep -qi '^Access-Control-Allow-Origin: \*' $TMP/cors"
+	# POST /translate_file, then GET /download_file/NAME, as LibreTranslate answers them
+	printf 'A dog runs along the beach.\n\nA man reads a book.\nThe cat sleeps on the sofa.\n' >"$TMP/lines.txt"
+	$NMT -m "$M" <"$TMP/lines.txt" >"$TMP/lines.want"
+	fileurl() { sed -n 's/^{"translatedFileUrl":"\(.*\)"}$/\1/p' "$TMP/answer"; }
+	check "serve: /translate_file a .txt -> the URL of its translation" answers_like 200 \
+		"\\{\"translatedFileUrl\":\"http://127\\.0\\.0\\.1:$PORT/download_file/[0-9a-f]{32}\\.lines_de\\.txt\"\\}" \
+		-F file=@"$TMP/lines.txt" -F source=en -F target=de "$U/translate_file"
+	url=$(fileurl)
+	curl -s -D "$TMP/file.head" -o "$TMP/file.got" "$url"
+	check "serve: the downloaded .txt is nmt's translation, line for line" cmp -s "$TMP/file.got" "$TMP/lines.want"
+	check "serve: ... as an attachment named as LibreTranslate names it" grep -qx 'Content-Disposition: attachment; filename=lines_de.txt.' "$TMP/file.head"
+	check "serve: ... text/plain" grep -qix 'Content-Type: text/plain; charset=utf-8.' "$TMP/file.head"
+	check "serve: ... and again, until it expires" sh -c 'curl -s "$1" | cmp -s - "$2"' - "$url" "$TMP/lines.want"
+	curl -s -F file=@"$TMP/lines.txt" -F source=en -F target=de -o "$TMP/answer" "$U/translate_file"
+	check "serve: each upload gets a name of its own" test "$(fileurl)" != "$url"
+	sed 's/$/\r/' "$TMP/lines.txt" >"$TMP/crlf.txt"
+	sed 's/$/\r/' "$TMP/lines.want" >"$TMP/crlf.want"
+	curl -s -F file=@"$TMP/crlf.txt" -F source=en -F target=de -o "$TMP/answer" "$U/translate_file"
+	check "serve: a .txt with CRLF lines keeps them" sh -c 'curl -s "$1" | cmp -s - "$2"' - "$(fileurl)" "$TMP/crlf.want"
+	check "serve: /translate_file source auto" answers_like 200 '\{"translatedFileUrl":"http://[^"]*/download_file/[0-9a-f]{32}\.lines_de\.txt"\}' \
+		-F file=@"$TMP/lines.txt" -F source=auto -F target=de "$U/translate_file"
+	check "serve: ... translated from the language found" sh -c 'curl -s "$1" | cmp -s - "$2"' - "$(fileurl)" "$TMP/lines.want"
+	curl -s -F file=@"$TMP/crlf.txt" -F source=en -F target=en -o "$TMP/answer" "$U/translate_file"
+	check "serve: /translate_file source = target: the file unchanged" sh -c 'curl -s "$1" | cmp -s - "$2"' - "$(fileurl)" "$TMP/crlf.txt"
+	printf '<!DOCTYPE html>\n<html><body>\n<h1>The dog</h1>\n<p>A <b>dog</b> runs along the <a href="x.html">beach</a>.</p>\n</body></html>\n' >"$TMP/page.html"
+	curl -s -F file=@"$TMP/page.html" -F source=en -F target=de -o "$TMP/answer" "$U/translate_file"
+	curl -s -D "$TMP/html.head" -o "$TMP/html.got" "$(fileurl)"
+	check "serve: an .html file keeps its tags" sh -c 'grep -o "<[^>]*>" "$1" >"$1.tags" && grep -o "<[^>]*>" "$2" | cmp -s - "$1.tags"' - "$TMP/page.html" "$TMP/html.got"
+	check "serve: ... its text translated" sh -c '! grep -q "runs along" "$1"' - "$TMP/html.got"
+	check "serve: ... text/html, named page_de.html" sh -c 'grep -qix "Content-Type: text/html; charset=utf-8." "$1" && grep -qx "Content-Disposition: attachment; filename=page_de.html." "$1"' - "$TMP/html.head"
+	cp "$TMP/page.html" "$TMP/page.htm"
+	check "serve: .htm too" answers_like 200 '\{"translatedFileUrl":"[^"]*\.page_de\.htm"\}' -F file=@"$TMP/page.htm" -F source=en -F target=de "$U/translate_file"
+	cp "$TMP/lines.txt" "$TMP/lines.pdf"
+	check "serve: /translate_file another extension -> 400" answers 400 '{"error":"Invalid request: file format not supported"}' \
+		-F file=@"$TMP/lines.pdf" -F source=en -F target=de "$U/translate_file"
+	check "serve: /translate_file without a file -> 400" answers 400 '{"error":"Invalid request: missing file parameter"}' \
+		-F source=en -F target=de "$U/translate_file"
+	check "serve: ... a file field that is not a file -> 400" answers 400 '{"error":"Invalid request: missing file parameter"}' \
+		-F 'file=A dog.' -F source=en -F target=de "$U/translate_file"
+	check "serve: /translate_file without a target -> 400" answers 400 '{"error":"Invalid request: missing target parameter"}' \
+		-F file=@"$TMP/lines.txt" -F source=en "$U/translate_file"
+	check "serve: /translate_file a language no model serves -> 400" answers 400 '{"error":"fr is not supported"}' \
+		-F file=@"$TMP/lines.txt" -F source=en -F target=fr "$U/translate_file"
+	check "serve: /translate_file a file over --max-body -> 413" answers_like 413 '\{"error":"Request body too large.*"\}' \
+		-F file=@"$TMP/body5k;filename=big.txt" -F source=en -F target=de "$U/translate_file"
+	check "serve: the download URL names the request's Host" answers_like 200 '\{"translatedFileUrl":"http://translate\.example:8080/download_file/[^"]*"\}' \
+		-H 'Host: translate.example:8080' -F file=@"$TMP/lines.txt" -F source=en -F target=de "$U/translate_file"
+	check "serve: a download of an unknown name -> 404" answers_like 404 '\{"error":".*"\}' "$U/download_file/0123456789abcdef0123456789abcdef.lines_de.txt"
+	printf 'A dog.\n' >"$TMP/one.txt"
+	curl -s -F file=@"$TMP/one.txt" -F source=en -F target=de -o "$TMP/answer" "$U/translate_file"
+	first=$(fileurl)
+	for i in $(seq 64); do curl -s -F file=@"$TMP/one.txt" -F source=en -F target=de -o "$TMP/answer" "$U/translate_file"; done
+	last=$(fileurl)
+	check "serve: the store keeps 64 files: the 65th pushes out the oldest" answers_like 404 '\{"error":".*"\}' "$first"
+	check "serve: ... and keeps the newest" sh -c 'test "$(curl -s -o /dev/null -w "%{http_code}" "$1")" = 200' - "$last"
+	check "serve: GET /translate_file -> 405" answers_like 405 '\{"error":.*\}' "$U/translate_file"
 	check "serve: still serving after the bad requests" answers 200 '{"status":"ok"}' "$U/health"
 	kill "$SPID"; wait "$SPID" 2>/dev/null
 	# --api-keys: a request without a listed api_key is refused as LibreTranslate refuses it
@@ -182,6 +238,12 @@ if command -v curl >/dev/null 2>&1 && [ -n "${HTTP_TOOL:-}" ]; then
 	check "serve: --api-keys: /detect with a listed key" answers_like 200 '\[\{"confidence":[0-9.]+,"language":"en"\}.*\]' \
 		-H "$J" -d '{"q":"A dog runs along the beach.","api_key":"k2"}' "$U/detect"
 	check "serve: --api-keys: /suggest checks the key first" answers 403 '{"error":"Invalid API key"}' -d 'api_key=nope' "$U/suggest"
+	check "serve: --api-keys: /translate_file without a key -> 400" answers 400 \
+		'{"error":"Please contact the server operator to get an API key"}' -F file=@"$TMP/lines.txt" -F source=en -F target=de "$U/translate_file"
+	check "serve: --api-keys: /translate_file with an unlisted key -> 403" answers 403 '{"error":"Invalid API key"}' \
+		-F file=@"$TMP/lines.txt" -F source=en -F target=de -F api_key=k3 "$U/translate_file"
+	check "serve: --api-keys: /translate_file with a listed key" answers_like 200 '\{"translatedFileUrl":"[^"]*\.lines_de\.txt"\}' \
+		-F file=@"$TMP/lines.txt" -F source=en -F target=de -F api_key=k1 "$U/translate_file"
 	check "serve: --api-keys: /languages needs no key" sh -c "curl -s $U/languages | grep -q English"
 	check "serve: --api-keys: /frontend/settings says keys are required" sh -c "curl -s $U/frontend/settings | grep -qF '\"apiKeys\":true,\"keyRequired\":true'"
 	kill "$SPID"; wait "$SPID" 2>/dev/null

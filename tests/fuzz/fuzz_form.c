@@ -1,6 +1,7 @@
 /* The server's parameter parsers on any bytes: query strings and
  * application/x-www-form-urlencoded bodies (server/form.c) and
- * multipart/form-data bodies (server/multipart.c). The first byte picks the
+ * multipart/form-data bodies (server/multipart.c), their fields and their
+ * files. The first byte picks the
  * parser (and, for multipart, a boundary length); the rest is the input,
  * copied to an exact-size buffer so that reading past it is caught. A value
  * found lies within the input, and a decoded one is NUL-terminated and no
@@ -49,6 +50,18 @@ static void check_multipart(const char *buf, size_t len, const char *boundary)
 		first = rc;
 		if (rc == 1)
 			FUZZ_ASSERT(v >= buf && n <= len && (size_t)(v - buf) <= len - n);
+	}
+	/* a file part too (POST /translate_file's "file"): its content and
+	 * filename lie within the input, and malformed is malformed still */
+	for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
+		server_multipart_part f = { 0 };
+		int rc = server_multipart_file(buf, len, boundary, k ? keys[k] : "file", &f);
+		FUZZ_ASSERT(rc >= -1 && rc <= 1);
+		FUZZ_ASSERT(first == 2 || (first < 0) == (rc < 0));
+		if (rc == 1)
+			FUZZ_ASSERT(f.value >= buf && f.value_len <= len && (size_t)(f.value - buf) <= len - f.value_len &&
+				    f.filename >= buf && f.filename_len <= len &&
+				    (size_t)(f.filename - buf) <= len - f.filename_len);
 	}
 }
 
