@@ -4,6 +4,7 @@
  *              [--src-lang L] [--tgt-lang L] -o OUT.nmt CHECKPOINT.safetensors SRC.model TGT.model
  *   model-pack --marian MODEL.npz|MODEL.bin --vocab SPM [--vocab TGT_SPM]
  *              [--quant f32|q8|q4] [--src-lang L] [--tgt-lang L] -o OUT.nmt
+ *   model-pack --marian DIR [--quant f32|q8|q4] [--src-lang L] [--tgt-lang L] -o OUT.nmt
  *
  * The checkpoint is what train/export.py writes: safetensors whose
  * __metadata__ holds the model's dimensions (train/model.py Config). A
@@ -14,12 +15,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../common/error.h"
 #include "../common/number.h"
 #include "../family/gru/arch.h"
 #include "../quant/matrix.h"
 #include "../vocab/spm.h"
+#include "marian_dir.h"
 #include "marian_import.h"
 #include "precomp.h"
 #include "safetensors.h"
@@ -70,7 +73,16 @@ static void usage(FILE *f)
 	      "                       as the model's vocabulary map\n"
 	      "      --vmap FILE      or an n-gram vocabulary map (train/vmap.py) made on the\n"
 	      "                       same vocabularies\n"
-	      "      --src-lang L, --tgt-lang L   language codes to record (default und)\n", f);
+	      "      --src-lang L, --tgt-lang L   language codes to record (default und)\n"
+	      "\n"
+	      "       model-pack --marian DIR [--quant F] [--src-lang L] [--tgt-lang L] -o OUT.nmt\n"
+	      "The same from a folder as Firefox Translations publishes them: the model\n"
+	      "(model.PAIR.intgemm.alphas.bin, else model.PAIR.intgemm8.bin, else the one *.bin\n"
+	      "or *.npz), the vocabulary (vocab.PAIR.spm, or srcvocab.PAIR.spm and\n"
+	      "trgvocab.PAIR.spm), the shortlist if there is one (lex.*.PAIR.s2t.bin), each\n"
+	      "gzipped or not; the languages from PAIR (enfr: en, fr) or metadata.json's\n"
+	      "sourceLanguage and targetLanguage, unless --src-lang/--tgt-lang give them.\n"
+	      "What it found is listed on stderr.\n", f);
 }
 
 static int meta_int(const st_file *ck, const char *key, long lo, long hi)
@@ -244,30 +256,49 @@ static void pack_vmap_file(const char *path, int src_vocab, int tgt_vocab, pack_
 /* model-pack --marian: the model, its vocabularies (one shared, or source
  * and target) and the vocabulary map if given: Marian's lexical shortlist,
  * or an n-gram map made for these vocabularies (a model of this family
- * trained by train/train.py --family ssru on nmt's own vocabularies), through
- * marian_import.c. */
+ * trained by train/train.py --family ssru on nmt's own vocabularies), named
+ * one by one or found in a folder (marian_dir.h), through marian_import.c. */
 static int pack_marian(const char *model, const char *const vocabs[2], int n_vocabs, format_encoding quant,
 		       const char *src_lang, const char *tgt_lang, const char *vmap, const char *shortlist,
 		       const char *output, int extra)
 {
 	char err[512];
+	struct stat st;
+	int is_dir = stat(model, &st) == 0 && S_ISDIR(st.st_mode);
 	pack_file out = { .n = 0 };
 	marian_import_files f = { .model = model, .vocabs = { vocabs[0], vocabs[1] }, .n_vocabs = n_vocabs,
 				  .shortlist = shortlist, .vmap = vmap, .src_lang = src_lang, .tgt_lang = tgt_lang,
 				  .quant = quant };
+	marian_dir d = { 0 };
 
-	if (!output || extra != 0 || n_vocabs == 0)
-		die(2, "--marian needs -o OUT.nmt and --vocab SPM (twice for separate vocabularies), and no other files");
+	if (is_dir && (n_vocabs || shortlist))
+		die(2, "--marian DIR finds the vocabulary and the shortlist in DIR; --vocab and --shortlist go with "
+		       "--marian MODEL");
+	if (!output || extra != 0 || (n_vocabs == 0 && !is_dir))
+		die(2, "--marian needs -o OUT.nmt and a folder, or a model and --vocab SPM (twice for separate "
+		       "vocabularies), and no other files");
 	if (vmap && shortlist)
 		die(2, "--vmap and --shortlist both give the vocabulary map: one of them");
 	for (const char *l = src_lang; l; l = l == src_lang ? tgt_lang : NULL)
 		if (strlen(l) > 16 || strpbrk(l, "\n=") || *l == '\0')
 			die(2, "a language code is a short word, not \"%s\"", l);
+	if (is_dir) {
+		if (marian_dir_find(model, src_lang, tgt_lang, &d, err, sizeof err) != 0)
+			die(1, "%s", err);
+		if (vmap && d.shortlist)
+			die(2, "--vmap and %s both give the vocabulary map: one of them (or name the files one by one)",
+			    d.shortlist);
+		marian_dir_print(&d, stderr);
+		f = (marian_import_files){ .model = d.model, .vocabs = { d.vocab[0], d.vocab[1] }, .n_vocabs = d.n_vocabs,
+					   .shortlist = d.shortlist, .vmap = vmap, .src_lang = d.src[0] ? d.src : NULL,
+					   .tgt_lang = d.tgt[0] ? d.tgt : NULL, .quant = quant };
+	}
 	if (marian_import(&f, &out, err, sizeof err) != 0)
 		die(1, "%s", err);
 	if (pack_write(&out, output, err, sizeof err) != 0)
 		die(1, "%s", err);
 	pack_free(&out);
+	marian_dir_free(&d);
 	return 0;
 }
 
