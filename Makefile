@@ -43,6 +43,9 @@ LIB_SRC  = $(wildcard api/*.c) $(wildcard common/*.c) $(wildcard format/*.c) $(w
 PACK_SRC = $(filter-out pack/main.c,$(wildcard pack/*.c))
 # The command line's input reader (nmt only; main.c uses nmt.h's API).
 CLI_SRC  = $(wildcard cli/*.c server/*.c)
+# nmt install reads a Marian model's folder with the packer's reader of them
+# (every program linking CLI_SRC links these too); model-pack packs it.
+CLI_PACK_SRC = pack/marian_dir.c pack/file.c
 # nmt serve's page (server/page.html), embedded by server/page.S.
 CLI_ASM  = server/page
 TEST_SRC = $(wildcard tests/test_*.c)
@@ -218,7 +221,7 @@ all: nmt-sleef
 endif
 $(eval $(call variant,build/sleef,$(HOST_CC),-DNMT_WITH_SLEEF))
 
-nmt-sleef: $(patsubst %.c,build/sleef/%.o,main.c $(CLI_SRC) $(LIB_SRC)) $(CLI_ASM:%=build/sleef/%.o) build/sleef/cli/embedded-$(EMBED_TAG).o \
+nmt-sleef: $(patsubst %.c,build/sleef/%.o,main.c $(CLI_SRC) $(CLI_PACK_SRC) $(LIB_SRC)) $(CLI_ASM:%=build/sleef/%.o) build/sleef/cli/embedded-$(EMBED_TAG).o \
 		build/sleef/cli/langid_profile.o
 	$(HOST_CC) -o $@ $^ -lsleef -lpthread $(LDLIBS)
 
@@ -247,7 +250,7 @@ build/cuda/family/gru/cuda.o: family/gru/cuda.cu
 
 CUDA_OBJS = $(patsubst %.c,build/cuda/%.o,$(CUDA_LIB_SRC)) build/cuda/family/gru/cuda.o build/cuda/cli/langid_profile.o
 
-nmt-cuda: build/cuda/main.o $(patsubst %.c,build/cuda/%.o,$(CLI_SRC)) $(CLI_ASM:%=build/cuda/%.o) build/cuda/cli/embedded-$(EMBED_TAG).o \
+nmt-cuda: build/cuda/main.o $(patsubst %.c,build/cuda/%.o,$(CLI_SRC) $(CLI_PACK_SRC)) $(CLI_ASM:%=build/cuda/%.o) build/cuda/cli/embedded-$(EMBED_TAG).o \
 		$(CUDA_OBJS)
 	$(HOST_CC) -o $@ $^ $(CUDA_LIBS) $(LDLIBS)
 
@@ -272,7 +275,7 @@ test-cuda: nmt-cuda build/cuda/tests/test_cuda build/tiny.nmt build/tiny.q8.nmt 
 # nmt is main.c on the library's API, linked like any program embedding it.
 # The shipped static programs carry no symbol table (-s): 30-50 KB an edge
 # device need not store; build/host/ keeps symbols for debugging.
-nmt: $(B)/main.o $(patsubst %.c,$(B)/%.o,$(CLI_SRC)) $(CLI_ASM:%=$(B)/%.o) $(B)/cli/embedded-$(EMBED_TAG).o $(B)/cli/langid_profile.o \
+nmt: $(B)/main.o $(patsubst %.c,$(B)/%.o,$(CLI_SRC) $(CLI_PACK_SRC)) $(CLI_ASM:%=$(B)/%.o) $(B)/cli/embedded-$(EMBED_TAG).o $(B)/cli/langid_profile.o \
 		$(B)/libnmt.a $(ARCH_STAMP)
 	$(MUSL_CC) -static -s -Wl,--gc-sections -o $@ $(filter %.o,$^) $(B)/libnmt.a -lpthread $(LDLIBS)
 

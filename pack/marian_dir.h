@@ -1,5 +1,5 @@
 /* A Marian model's folder as Firefox Translations publishes one
- * (`model-pack --marian DIR`): which file is the model,
+ * (`model-pack --marian DIR`, `nmt install DIR`): which file is the model,
  * which the vocabularies, the shortlist and metadata.json, found by their
  * names (each may end in .gz), and the languages, from the pair in those
  * names (`enfr`: en, fr) or from metadata.json. docs/MARIAN.md has the

@@ -1,5 +1,6 @@
 # A Marian model's folder as Firefox Translations publishes one, packed by
-# model-pack --marian DIR: the files found by their names (gzipped or not), the languages from the
+# model-pack --marian DIR and installed by nmt install (FILE.nmt or DIR):
+# the files found by their names (gzipped or not), the languages from the
 # names or metadata.json, the same packed file as the files named one by
 # one, and the errors. The folders are made here from the Marian fixture
 # (tests/fixtures/marian, an en->de model on the tiny fixture's vocabulary).
@@ -122,3 +123,59 @@ check "folders: a truncated .gz model: status 1" test $? -eq 1
 check "folders: ... the last line names it" sh -c "tail -n 1 $TMP/corrupt.err | grep -q '^model-pack: $TMP/corrupt/model.ende.intgemm.alphas.bin.gz: truncated'"
 expect_error "folders: --vocab with a folder" 2 $PACK --marian "$TMP/ff" --vocab $FIX/tgt.model -o "$NOOUT"
 expect_error "folders: --vmap with a folder's shortlist" 2 $PACK --marian "$TMP/ff" --vmap $FIX/vmap_small.txt -o "$NOOUT"
+
+# ---- nmt install -------------------------------------------------------------------
+# A home of its own; nmt's user folder is ~/.local/share/nmt (cli/catalog.h).
+I="env HOME=$TMP/home NMT_MODELS="
+U=$TMP/home/.local/share/nmt
+installed() { # installed NAME: no temporary file left, and NAME the only model
+	[ "$(ls -A "$U")" = "$1" ]
+}
+check "install: a packed file" sh -c "$I $NMT install $TMP/files.nmt >$TMP/inst.out"
+check "install: ... says where it went" grep -qx "installed en -> de (transformer-ssru, f32, $(wc -c <"$TMP/files.nmt") bytes) as $U/en-de.nmt" "$TMP/inst.out"
+check "install: ... copied byte for byte" cmp "$TMP/files.nmt" "$U/en-de.nmt"
+check "install: ... nothing else left there" installed en-de.nmt
+expect_error "install: again without --force" 1 $I $NMT install "$TMP/files.nmt"
+check "install: ... says how to replace it" grep -q "en-de.nmt is installed already (nmt install --force replaces it)" "$TMP/err"
+head -c 20000 "$TMP/ff.nmt" >"$TMP/broken.nmt"
+expect_error "install: a truncated model" 1 $I $NMT install --force "$TMP/broken.nmt"
+cp "$TMP/ff.nmt" "$TMP/flipped.nmt"
+printf '\001' | dd of="$TMP/flipped.nmt" bs=1 seek=30000 conv=notrunc 2>/dev/null
+expect_error "install: a model with a damaged section (checksums verified)" 1 $I $NMT install --force "$TMP/flipped.nmt"
+expect_error "install: a file that is no model" 1 $I $NMT install --force "$FIX/tgt.model"
+$PACK --marian $MF/all.npz --vocab $FIX/tgt.model -o "$TMP/und.nmt" 2>/dev/null
+expect_error "install: a model that names no languages" 1 $I $NMT install --force "$TMP/und.nmt"
+check "install: ... nothing replaced" cmp "$TMP/files.nmt" "$U/en-de.nmt"
+expect_error "install: --quant with a packed file" 2 $I $NMT install --quant q4 "$TMP/files.nmt"
+expect_error "install: a missing file" 1 $I $NMT install "$TMP/nope.nmt"
+expect_error "install: no HOME" 1 env -u HOME NMT_MODELS= $NMT install "$TMP/files.nmt"
+if [ "$NMT" = "$NMT_BIN" ]; then   # (it runs the model-pack beside it: not under a runner such as qemu)
+	check "install: a Firefox folder, --force (packed q8 on the way)" sh -c "$I $NMT install --force $TMP/ff >$TMP/inst.out 2>$TMP/inst.err"
+	check "install: ... says what it found" grep -q '^  shortlist  *lex.50.50.ende.s2t.bin.gz$' "$TMP/inst.err"
+	check "install: ... and where it went" grep -q "^installed en -> de (transformer-ssru, q8, .* as $U/en-de.nmt\$" "$TMP/inst.out"
+	$PACK --marian "$TMP/ff" --quant q8 -o "$TMP/ff.q8.nmt" 2>/dev/null
+	check "install: ... the file model-pack --marian DIR --quant q8 makes" cmp "$TMP/ff.q8.nmt" "$U/en-de.nmt"
+	check "install: ... nothing else left there" installed en-de.nmt
+	check "install: nmt models lists it" sh -c "$I $NMT models | grep -Eq '^en-de +transformer-ssru +q8 .*$U/en-de.nmt\$'"
+	$I $NMT -l en-de $MO <"$TMP/in.txt" >"$TMP/l.out"
+	$NMT -m "$U/en-de.nmt" $MO <"$TMP/in.txt" >"$TMP/m.out"
+	check "install: nmt -l en-de translates with it, as -m FILE does" cmp "$TMP/m.out" "$TMP/l.out"
+	check "install: ... 3 lines" test "$(wc -l <"$TMP/l.out")" -eq 3
+	check "install: ... not the embedded en-de model, which it comes before" sh -c "! $NMT $MO <$TMP/in.txt 2>/dev/null | cmp -s - $TMP/l.out"
+	expect_error "install: a folder again without --force" 1 $I $NMT install "$TMP/ff"
+	check "install: a second pair, with srcvocab and trgvocab, --quant f32" sh -c "$I $NMT install --quant f32 --src-lang de --tgt-lang en $TMP/two >/dev/null 2>&1"
+	$PACK --marian "$TMP/two" --src-lang de --tgt-lang en -o "$TMP/two.deen.nmt" 2>/dev/null
+	check "install: ... under its languages, as model-pack packs it" cmp "$TMP/two.deen.nmt" "$U/de-en.nmt"
+	check "install: ... listed beside the first" sh -c "$I $NMT models | grep -q '^de-en .*$U/de-en.nmt\$' && $I $NMT models | grep -q '^en-de .*$U/en-de.nmt\$'"
+	expect_error "install: an empty folder" 1 $I $NMT install "$TMP/empty"
+	expect_error "install: a folder without languages" 1 $I $NMT install "$TMP/nolang"
+	check "install: ... asks for them" grep -q "give --src-lang and --tgt-lang" "$TMP/err"
+	$I $NMT install --force "$TMP/corrupt" >/dev/null 2>"$TMP/corrupt.err"
+	check "install: a folder with a truncated .gz model: status 1" test $? -eq 1
+	check "install: ... model-pack's message last" sh -c "tail -n 1 $TMP/corrupt.err | grep -q '^model-pack: .*model.ende.intgemm.alphas.bin.gz: truncated'"
+	check "install: ... the installed model kept, no temporary file left" sh -c "cmp -s $TMP/ff.q8.nmt $U/en-de.nmt && [ \"\$(ls -A $U)\" = \"de-en.nmt
+en-de.nmt\" ]"
+	mkdir -p "$TMP/first"
+	cp "$TMP/files.nmt" "$TMP/first/ende.nmt"
+	check "install: a note when another model comes first for nmt -l" sh -c "env HOME=$TMP/home NMT_MODELS=$TMP/first $NMT install --force $TMP/files.nmt 2>&1 >/dev/null | grep -q '^nmt: note: nmt -l en-de takes $TMP/first/ende.nmt'"
+fi
