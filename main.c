@@ -3,6 +3,7 @@
  *   nmt [-m MODEL] [-b BEAM] [--nbest N] [-t THREADS] [--progress|-q] < input > output
  *   nmt info [--verify] [MODEL]
  *   nmt models
+ *   nmt install [--force] FILE.nmt|DIR   (cli/install.c)
  *   nmt detect [--json] [--langs CODES] [--profile FILE] < text   (cli/detect.c)
  *   nmt serve [--host H] [--port P] [-t N] [-m MODEL]...   (server/serve.c)
  *
@@ -28,6 +29,7 @@
 #include "cli/auto.h"
 #include "cli/catalog.h"
 #include "cli/detect.h"
+#include "cli/install.h"
 #include "cli/lines.h"
 #include "cli/pivot.h"
 #include "cli/progress.h"
@@ -51,6 +53,7 @@ static void usage(FILE *f)
 	fprintf(f, "usage: nmt [options] < input > output\n"
 	      "       nmt info [--verify] [MODEL]\n"
 	      "       nmt models\n"
+	      "       nmt install [--force] FILE.nmt|DIR   (a model for nmt -l; nmt install --help)\n"
 	      "       nmt detect [--json] [--langs CODES] < text   (the language of each line)\n"
 	      "       nmt serve [--host 127.0.0.1] [--port 5000] [-t N] [-m MODEL]... (nmt serve --help)\n"
 	      "Translates stdin line by line with the embedded model or MODEL.\n"
@@ -687,6 +690,8 @@ int main(int argc, char **argv)
 		return cli_detect_main(argc - 1, argv + 1);
 	if (argc >= 2 && strcmp(argv[1], "serve") == 0)
 		return server_main(argc - 1, argv + 1);
+	if (argc >= 2 && strcmp(argv[1], "install") == 0)
+		return cli_install_main(argc - 1, argv + 1);
 	parse_args(argc, argv, &o);
 	if (o.from && strcmp(o.from, "auto") == 0)
 		return translate_auto_stream(&o);

@@ -29,6 +29,18 @@ static void beside_program(char *out, size_t size)
 	}
 }
 
+char *cli_catalog_user_dir(void)
+{
+	const char *home = getenv("HOME");
+	if (!home || !*home)
+		return NULL;
+	size_t n = strlen(home) + sizeof CLI_CATALOG_USER_DIR + 1;
+	char *p = malloc(n);
+	if (p)
+		snprintf(p, n, "%s/" CLI_CATALOG_USER_DIR, home);
+	return p;
+}
+
 char *cli_catalog_search_path(void)
 {
 	const char *env = getenv("NMT_MODELS"), *home = getenv("HOME");
@@ -38,8 +50,8 @@ char *cli_catalog_search_path(void)
 	char *p = malloc(n);
 	if (p)
 		snprintf(p, n, "%s%s%s%s%s%s%s/share/nmt/models", env && *env ? env : "", env && *env ? ":" : "",
-			 home && *home ? home : "", home && *home ? "/.local/share/nmt:" : "", near, *near ? ":" : "",
-			 NMT_PREFIX);
+			 home && *home ? home : "", home && *home ? "/" CLI_CATALOG_USER_DIR ":" : "", near,
+			 *near ? ":" : "", NMT_PREFIX);
 	return p;
 }
 

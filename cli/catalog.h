@@ -12,6 +12,8 @@
 #include "../nmt.h"
 
 #define CLI_PIVOT_LANG "en"
+/* The user's own models, under $HOME: where nmt install puts them. */
+#define CLI_CATALOG_USER_DIR ".local/share/nmt"
 
 typedef struct {
 	char *path;             /* NULL: the embedded model */
@@ -27,6 +29,8 @@ typedef struct {
 
 /* The directories searched, colon-separated, in order (malloc'd). */
 char *cli_catalog_search_path(void);
+/* $HOME/.local/share/nmt (malloc'd), or NULL when HOME is unset or empty. */
+char *cli_catalog_user_dir(void);
 /* Read every model of `search_path` (colon-separated directories; missing
  * ones are skipped) and, with `embedded`, the embedded one. A file that is
  * not a model is reported through warn (may be NULL) and skipped. 0, or -1

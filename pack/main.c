@@ -4,6 +4,7 @@
  *              [--src-lang L] [--tgt-lang L] -o OUT.nmt CHECKPOINT.safetensors SRC.model TGT.model
  *   model-pack --marian MODEL.npz|MODEL.bin --vocab SPM [--vocab TGT_SPM]
  *              [--quant f32|q8|q4] [--src-lang L] [--tgt-lang L] -o OUT.nmt
+ *   model-pack --marian DIR [--quant f32|q8|q4] [--src-lang L] [--tgt-lang L] -o OUT.nmt
  *
  * The checkpoint is what train/export.py writes: safetensors whose
  * __metadata__ holds the model's dimensions (train/model.py Config). A
@@ -14,18 +15,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../common/error.h"
 #include "../common/number.h"
 #include "../family/gru/arch.h"
 #include "../quant/matrix.h"
 #include "../vocab/spm.h"
-#include "file.h"
-#include "marian_lex.h"
-#include "marian_pack.h"
+#include "marian_dir.h"
+#include "marian_import.h"
 #include "precomp.h"
 #include "safetensors.h"
 #include "vmap_pack.h"
+#include "vocab.h"
 #include "writer.h"
 
 #define MODEL_PACK_VERSION "0.1.0"
@@ -71,7 +73,16 @@ static void usage(FILE *f)
 	      "                       as the model's vocabulary map\n"
 	      "      --vmap FILE      or an n-gram vocabulary map (train/vmap.py) made on the\n"
 	      "                       same vocabularies\n"
-	      "      --src-lang L, --tgt-lang L   language codes to record (default und)\n", f);
+	      "      --src-lang L, --tgt-lang L   language codes to record (default und)\n"
+	      "\n"
+	      "       model-pack --marian DIR [--quant F] [--src-lang L] [--tgt-lang L] -o OUT.nmt\n"
+	      "The same from a folder as Firefox Translations publishes them: the model\n"
+	      "(model.PAIR.intgemm.alphas.bin, else model.PAIR.intgemm8.bin, else the one *.bin\n"
+	      "or *.npz), the vocabulary (vocab.PAIR.spm, or srcvocab.PAIR.spm and\n"
+	      "trgvocab.PAIR.spm), the shortlist if there is one (lex.*.PAIR.s2t.bin), each\n"
+	      "gzipped or not; the languages from PAIR (enfr: en, fr) or metadata.json's\n"
+	      "sourceLanguage and targetLanguage, unless --src-lang/--tgt-lang give them.\n"
+	      "What it found is listed on stderr.\n", f);
 }
 
 static int meta_int(const st_file *ck, const char *key, long lo, long hi)
@@ -195,48 +206,15 @@ static void pack_weights(const st_file *ck, const engine_dims *d, format_encodin
 		die(1, "too many sections");
 }
 
-static uint8_t *read_file(const char *path, size_t *len)
-{
-	uint8_t *buf;
-	char err[512];
-	if (pack_read_file(path, &buf, len, err, sizeof err) != 0)
-		die(1, "%s", err);
-	return buf;
-}
-
 /* Pack a SentencePiece model and check it against the checkpoint's vocabulary.
  * The target side is only ever decoded, so it is packed without the tables
  * only encoding reads (vocab/spm.h: spm_pack_decoder). */
-static int pack_vocab(const char *path, const char *tag, int expect_size, int bos, int eos, int decode_only,
-		      pack_file *out)
+static void pack_vocab_or_die(const char *path, const char *tag, int expect_size, int bos, int eos, int decode_only,
+			      pack_file *out)
 {
-	size_t len, blob_len;
-	uint8_t *proto = read_file(path, &len), *blob;
-	char err[256];
-	spm_model *sp;
-
-	int rc = decode_only ? spm_pack_decoder(proto, len, &blob, &blob_len, err, sizeof err)
-			     : spm_pack(proto, len, &blob, &blob_len, err, sizeof err);
-	if (rc != 0)
-		die(1, "%s: %s", path, err);
-	free(proto);
-	/* Open what was packed, exactly as the engine will. (The blob from malloc
-	 * is at least 16-byte aligned; the engine's mapping gives 64.) */
-	if (spm_open(blob, blob_len, &sp, err, sizeof err) != 0)
-		die(1, "%s: packed vocabulary does not open: %s", path, err);
-	if (spm_vocab_size(sp) != expect_size)
-		die(1, "%s has %d pieces but the checkpoint was trained with %d", path, spm_vocab_size(sp),
-		    expect_size);
-	if (bos >= 0 && (spm_bos_id(sp) != bos || spm_eos_id(sp) != eos))
-		die(1, "%s has bos/eos ids %d/%d but the checkpoint uses %d/%d", path, spm_bos_id(sp),
-		    spm_eos_id(sp), bos, eos);
-	if (spm_eos_id(sp) < 0)
-		die(1, "%s has no end-of-sentence piece (train it with --eos_id)", path);
-	int ids = spm_bos_id(sp) * (1 << 24) + spm_eos_id(sp);   /* both, for --marian's metadata */
-	spm_close(sp);
-	if (pack_add_section(out, tag, blob, blob_len, 0) != 0)
-		die(1, "too many sections");
-	return ids;
+	char err[512];
+	if (pack_vocab(path, tag, expect_size, bos, eos, decode_only, out, NULL, NULL, err, sizeof err) != 0)
+		die(1, "%s", err);
 }
 
 /* precompute: the ids whose tables the engine computes at open (0: none);
@@ -263,84 +241,6 @@ static void pack_meta(const st_file *ck, const engine_dims *d, format_encoding q
 		die(1, "too many sections");
 }
 
-/* A vocabulary opened with its encoding tables (for looking pieces up),
- * and the packed bytes it lives in (*blob, freed after spm_close). */
-static spm_model *open_full_vocab(const char *path, uint8_t **blob)
-{
-	size_t len, blob_len;
-	uint8_t *proto = read_file(path, &len);
-	spm_model *sp;
-	char err[256];
-	if (spm_pack(proto, len, blob, &blob_len, err, sizeof err) != 0 || spm_open(*blob, blob_len, &sp, err, sizeof err) != 0)
-		die(1, "%s: %s", path, err);
-	free(proto);
-	return sp;
-}
-
-/* Marian's lexical shortlist as the vocabulary map, so that each sentence's
- * output vocabulary is the one marian-decoder uses: the first ids, every
- * source piece's candidates (the end-of-sentence piece's in every list),
- * and with one shared vocabulary the source pieces themselves. */
-static int pack_marian_shortlist(const char *path, const char *const vocabs[2], int n_vocabs, pack_file *out)
-{
-	uint8_t *src_blob, *tgt_blob = NULL;
-	spm_model *src = open_full_vocab(vocabs[0], &src_blob);
-	spm_model *tgt = n_vocabs == 2 ? open_full_vocab(vocabs[1], &tgt_blob) : src;
-	int shared = n_vocabs == 1, Vs = spm_vocab_size(src), Vt = spm_vocab_size(tgt), eos = spm_eos_id(src);
-	marian_lex lex;
-	char err[512];
-	if (marian_lex_read(path, src, tgt, &lex, err, sizeof err) != 0)
-		die(1, "%s", err);
-	size_t n_ids = (size_t)lex.offsets[Vs];
-	uint32_t *zero = malloc(((size_t)lex.first + n_ids + 2) * sizeof *zero);
-	uint64_t *offsets = malloc(((size_t)Vs + 1) * sizeof *offsets);
-	uint32_t *ids = malloc((n_ids + (size_t)Vs + 1) * sizeof *ids);
-	if (!zero || !offsets || !ids)
-		die(1, "out of memory");
-	uint8_t *in_zero = calloc((size_t)Vt, 1);
-	if (!in_zero)
-		die(1, "out of memory");
-	size_t n_zero = 0, k = 0;
-#define ZERO(id) (in_zero[id] ? 0 : (in_zero[id] = 1, zero[n_zero++] = (uint32_t)(id)))
-	for (int i = 0; i < lex.first; i++)
-		ZERO(i);
-	for (uint64_t i = lex.offsets[eos]; i < lex.offsets[eos + 1]; i++)
-		ZERO(lex.ids[i]);
-	if (shared)
-		ZERO(eos);
-#undef ZERO
-	for (int s = 0; s < Vs; s++) {
-		offsets[s] = k;
-		int has_self = 0;
-		for (uint64_t i = lex.offsets[s]; i < lex.offsets[s + 1]; i++) {
-			has_self |= lex.ids[i] == (uint32_t)s;
-			if (i == lex.offsets[s] || lex.ids[i] != lex.ids[i - 1])
-				ids[k++] = lex.ids[i];
-		}
-		if (shared && s < Vt && !has_self)
-			ids[k++] = (uint32_t)s;   /* marian-decoder allows a shared vocabulary's source pieces */
-	}
-	free(in_zero);
-	offsets[Vs] = k;
-	uint8_t *blob;
-	size_t blob_len;
-	if (pack_vmap_unigrams(zero, n_zero, offsets, ids, Vs, Vt, &blob, &blob_len, err, sizeof err) != 0)
-		die(1, "%s: %s", path, err);
-	if (pack_add_section(out, ENGINE_TAG_VMAP, blob, blob_len, 0) != 0)
-		die(1, "too many sections");
-	int first = lex.first;
-	marian_lex_free(&lex);
-	free(zero);
-	free(offsets);
-	free(ids);
-	spm_close(src);
-	if (tgt != src)
-		spm_close(tgt);
-	free(src_blob);
-	free(tgt_blob);
-	return first;   /* marian-decoder pads each shortlist with ids from here to a multiple of 8 */
-}
-
 /* An n-gram vocabulary map (train/vmap.py's text) as the vmap section. */
 static void pack_vmap_file(const char *path, int src_vocab, int tgt_vocab, pack_file *out)
 {
@@ -353,42 +253,52 @@ static void pack_vmap_file(const char *path, int src_vocab, int tgt_vocab, pack_
 		die(1, "too many sections");
 }
 
-/* model-pack --marian: the model's tensors and metadata (marian_pack.c),
- * then its vocabularies, one shared or source and target, and the
- * vocabulary map if given: Marian's lexical shortlist, or an n-gram map
- * made for these vocabularies (a model of this family trained by
- * train/train.py --family ssru on nmt's own vocabularies). */
+/* model-pack --marian: the model, its vocabularies (one shared, or source
+ * and target) and the vocabulary map if given: Marian's lexical shortlist,
+ * or an n-gram map made for these vocabularies (a model of this family
+ * trained by train/train.py --family ssru on nmt's own vocabularies), named
+ * one by one or found in a folder (marian_dir.h), through marian_import.c. */
 static int pack_marian(const char *model, const char *const vocabs[2], int n_vocabs, format_encoding quant,
 		       const char *src_lang, const char *tgt_lang, const char *vmap, const char *shortlist,
 		       const char *output, int extra)
 {
 	char err[512];
-	marian_dims d;
+	struct stat st;
+	int is_dir = stat(model, &st) == 0 && S_ISDIR(st.st_mode);
 	pack_file out = { .n = 0 };
+	marian_import_files f = { .model = model, .vocabs = { vocabs[0], vocabs[1] }, .n_vocabs = n_vocabs,
+				  .shortlist = shortlist, .vmap = vmap, .src_lang = src_lang, .tgt_lang = tgt_lang,
+				  .quant = quant };
+	marian_dir d = { 0 };
 
-	if (!output || extra != 0 || n_vocabs == 0)
-		die(2, "--marian needs -o OUT.nmt and --vocab SPM (twice for separate vocabularies), and no other files");
+	if (is_dir && (n_vocabs || shortlist))
+		die(2, "--marian DIR finds the vocabulary and the shortlist in DIR; --vocab and --shortlist go with "
+		       "--marian MODEL");
+	if (!output || extra != 0 || (n_vocabs == 0 && !is_dir))
+		die(2, "--marian needs -o OUT.nmt and a folder, or a model and --vocab SPM (twice for separate "
+		       "vocabularies), and no other files");
 	if (vmap && shortlist)
 		die(2, "--vmap and --shortlist both give the vocabulary map: one of them");
 	for (const char *l = src_lang; l; l = l == src_lang ? tgt_lang : NULL)
 		if (strlen(l) > 16 || strpbrk(l, "\n=") || *l == '\0')
 			die(2, "a language code is a short word, not \"%s\"", l);
-	if (marian_pack(model, quant, &out, &d, err, sizeof err) != 0)
-		die(1, "%s", err);
-	pack_vocab(vocabs[0], FORMAT_TAG_SRC_VOCAB, d.src_vocab, -1, -1, 0, &out);
-	int ids = pack_vocab(vocabs[n_vocabs - 1], FORMAT_TAG_TGT_VOCAB, d.tgt_vocab, -1, -1, 1, &out);
-	int eos = ids & ((1 << 24) - 1), bos = (ids - eos) / (1 << 24);
-	char pad[64] = "";
-	if (shortlist)
-		snprintf(pad, sizeof pad, "shortlist_pad=8\nshortlist_pad_from=%d\n",
-			 pack_marian_shortlist(shortlist, vocabs, n_vocabs, &out));
-	if (vmap)
-		pack_vmap_file(vmap, d.src_vocab, d.tgt_vocab, &out);
-	if (marian_add_meta(&out, &d, quant, src_lang, tgt_lang, bos, eos, pad, err, sizeof err) != 0)
+	if (is_dir) {
+		if (marian_dir_find(model, src_lang, tgt_lang, &d, err, sizeof err) != 0)
+			die(1, "%s", err);
+		if (vmap && d.shortlist)
+			die(2, "--vmap and %s both give the vocabulary map: one of them (or name the files one by one)",
+			    d.shortlist);
+		marian_dir_print(&d, stderr);
+		f = (marian_import_files){ .model = d.model, .vocabs = { d.vocab[0], d.vocab[1] }, .n_vocabs = d.n_vocabs,
+					   .shortlist = d.shortlist, .vmap = vmap, .src_lang = d.src[0] ? d.src : NULL,
+					   .tgt_lang = d.tgt[0] ? d.tgt : NULL, .quant = quant };
+	}
+	if (marian_import(&f, &out, err, sizeof err) != 0)
 		die(1, "%s", err);
 	if (pack_write(&out, output, err, sizeof err) != 0)
 		die(1, "%s", err);
 	pack_free(&out);
+	marian_dir_free(&d);
 	return 0;
 }
 
@@ -464,8 +374,8 @@ int main(int argc, char **argv)
 	pack_file out = { .n = 0 };
 	pack_meta(ck, &d, quant, store_precomputed ? 0 : precompute_top, src_lang, tgt_lang, &out);
 	pack_weights(ck, &d, quant, &out);
-	pack_vocab(argv[optind + 1], FORMAT_TAG_SRC_VOCAB, d.src_vocab, -1, -1, 0, &out);
-	pack_vocab(argv[optind + 2], FORMAT_TAG_TGT_VOCAB, d.tgt_vocab, d.bos_id, d.eos_id, 1, &out);
+	pack_vocab_or_die(argv[optind + 1], FORMAT_TAG_SRC_VOCAB, d.src_vocab, -1, -1, 0, &out);
+	pack_vocab_or_die(argv[optind + 2], FORMAT_TAG_TGT_VOCAB, d.tgt_vocab, d.bos_id, d.eos_id, 1, &out);
 	st_close(ck);
 	if (vmap)
 		pack_vmap_file(vmap, d.src_vocab, d.tgt_vocab, &out);
