@@ -43,9 +43,9 @@ LIB_SRC  = $(wildcard api/*.c) $(wildcard common/*.c) $(wildcard format/*.c) $(w
 PACK_SRC = $(filter-out pack/main.c,$(wildcard pack/*.c))
 # The command line's input reader (nmt only; main.c uses nmt.h's API).
 CLI_SRC  = $(wildcard cli/*.c server/*.c)
-# nmt install reads a Marian model's folder with the packer's reader of them
-# (every program linking CLI_SRC links these too); model-pack packs it.
-CLI_PACK_SRC = pack/marian_dir.c pack/file.c
+# nmt install packs a Marian model's folder with the packer's own code, so
+# the one binary installs it (every program linking CLI_SRC links these too).
+CLI_PACK_SRC = $(PACK_SRC)
 # nmt serve's page (server/page.html), embedded by server/page.S.
 CLI_ASM  = server/page
 TEST_SRC = $(wildcard tests/test_*.c)
@@ -168,7 +168,7 @@ $(eval $(call variant,$(B),$(MUSL_CC),$(if $(filter 1,$(DEBUG)),-UNDEBUG)))
 # What runs once per line or per file (the API, the command line, the file
 # reader, text handling, the tokenizer, the server, the packer's readers) is
 # compiled for size: 13 KB less in the static binary, whose budget with the
-# default model is 4 MB (and 16 KB less in model-pack, as fast: the
+# default model is 8 MB (and 16 KB less in model-pack, as fast: the
 # quantizer it spends its time in is quant/'s, at -O2).
 # (private: a target-specific variable is otherwise inherited by the
 # target's prerequisites, and cli/embedded-*.o depends, through the packed

@@ -7,13 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../common/error.h"
 #include "../format/weights.h"
 #include "../nmt.h"
 #include "../pack/marian_dir.h"
+#include "../pack/marian_import.h"
+#include "../pack/writer.h"
 #include "catalog.h"
 
 #define die(...) error_exit("nmt", __VA_ARGS__)
@@ -288,66 +289,22 @@ static void install_file(const install_options *o, const char *dir)
 	free(tmp);
 }
 
-/* model-pack beside this program (the build tree, an installed bin/), else
- * the one on PATH, packing the files found into out with the languages
- * found. Its own error is the message; nmt exits with its status. */
-static void run_packer(const marian_dir *d, const install_options *o, const char *out)
+/* The folder's files packed into out with the languages found, by the
+ * packer's own import (pack/marian_import.c, linked into nmt so that the
+ * one binary installs a Firefox folder by itself). */
+static void pack_folder(const marian_dir *d, const install_options *o, const char *out)
 {
-	static const char *const quant_names[] = { [FORMAT_F32] = "f32", [FORMAT_Q8] = "q8", [FORMAT_Q4] = "q4" };
-	char packer[4200] = "model-pack", exe[4096];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	if (n > 0) {
-		exe[n] = '\0';
-		char *slash = strrchr(exe, '/');
-		if (slash) {
-			*slash = '\0';
-			snprintf(packer, sizeof packer, "%s/model-pack", exe);
-			if (access(packer, X_OK) != 0)
-				snprintf(packer, sizeof packer, "model-pack");
-		}
-	}
-	const char *argv[20];
-	int k = 0;
-	argv[k++] = packer;
-	argv[k++] = "--marian";
-	argv[k++] = d->model;
-	for (int i = 0; i < d->n_vocabs; i++) {
-		argv[k++] = "--vocab";
-		argv[k++] = d->vocab[i];
-	}
-	if (d->shortlist) {
-		argv[k++] = "--shortlist";
-		argv[k++] = d->shortlist;
-	}
-	argv[k++] = "--src-lang";
-	argv[k++] = d->src;
-	argv[k++] = "--tgt-lang";
-	argv[k++] = d->tgt;
-	argv[k++] = "--quant";
-	argv[k++] = quant_names[o->quant];
-	argv[k++] = "-o";
-	argv[k++] = out;
-	argv[k] = NULL;
-	fflush(stdout);
-	fflush(stderr);
-	pid_t pid = fork();
-	if (pid < 0)
-		die(1, "cannot run model-pack: %s", strerror(errno));
-	if (pid == 0) {
-		execvp(packer, (char *const *)argv);
-		fprintf(stderr, "nmt: cannot run %s, which packs the folder: %s\n", packer, strerror(errno));
-		_exit(1);
-	}
-	int status;
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			die(1, "cannot run model-pack: %s", strerror(errno));
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+	char err[512];
+	pack_file packed = { .n = 0 };
+	marian_import_files f = { .model = d->model, .vocabs = { d->vocab[0], d->vocab[1] },
+				  .n_vocabs = d->n_vocabs, .shortlist = d->shortlist, .src_lang = d->src,
+				  .tgt_lang = d->tgt, .quant = o->quant };
+	if (marian_import(&f, &packed, err, sizeof err) != 0 || pack_write(&packed, out, err, sizeof err) != 0) {
+		pack_free(&packed);
 		unlink(out);
-		if (WIFEXITED(status))
-			exit(WEXITSTATUS(status));
-		die(1, "%s stopped by signal %d", packer, WTERMSIG(status));
+		die(1, "%s", err);
 	}
+	pack_free(&packed);
 }
 
 static void install_folder(const install_options *o, const char *dir)
@@ -368,7 +325,7 @@ static void install_folder(const install_options *o, const char *dir)
 		refuse(dest);
 	marian_dir_print(&d, stderr);
 	make_dirs(dir);
-	run_packer(&d, o, tmp);
+	pack_folder(&d, o, tmp);
 	if (read_model(tmp, &f, &e) != NMT_OK) {
 		unlink(tmp);
 		die(1, "%s: the packed model does not open: %s", o->path, e.message);
