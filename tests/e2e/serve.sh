@@ -2,20 +2,7 @@
 # and HTTP_TOOL (tests/http_tool.c, make test's build/host/tests/http_tool).
 M=$(shared tiny.nmt)
 # With curl (a real client) and tests/http_tool.c (raw and slow requests).
-# The server listens on a port the system picks (--port 0), read from its
-# first line.
-serve_start() { # serve_start LOG [options]: starts nmt serve, sets SPID and PORT
-	log=$1
-	shift
-	$NMT serve --port 0 "$@" 2>"$log" &
-	SPID=$!
-	PORT=
-	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
-		PORT=$(sed -n 's/^nmt: serving .* on http:\/\/127.0.0.1:\([0-9]*\) .*/\1/p' "$log" 2>/dev/null)
-		[ -n "$PORT" ] && break
-		sleep 0.25
-	done
-}
+# The server listens on a port the system picks (serve_start, lib.sh).
 # answers STATUS BODY CURL_ARGS...: curl gets exactly this status and body
 answers() {
 	a_status=$1 a_body=$2
