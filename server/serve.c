@@ -954,7 +954,9 @@ static int dispatch(server *s, const http_request *r, const char *head, const ch
 			id = i;
 	if (id < 0)
 		return 404;
-	if (strcmp(r->method, routes[id].method) != 0)
+	/* POST /languages too, as LibreTranslate's earlier releases took it (clients
+	 * written then, e.g. older libretranslatepy, still post it) */
+	if (strcmp(r->method, routes[id].method) != 0 && !(id == ROUTE_LANGUAGES && strcmp(r->method, "POST") == 0))
 		return 405;
 	if (id == ROUTE_LANGUAGES) {
 		languages_body(s, out);

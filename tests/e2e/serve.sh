@@ -146,6 +146,41 @@ if command -v curl >/dev/null 2>&1 && [ -n "${HTTP_TOOL:-}" ]; then
 		'{"error":"English (en) is not available as a target language from German (de)"}' \
 		-H "$J" -d "{\"q\":$G,\"source\":\"auto\",\"target\":\"en\"}" "$U/translate"
 	check "serve: CORS preflight allows the headers clients send" sh -c "curl -si -X OPTIONS -H 'Origin: http://x' -H 'Access-Control-Request-Method: POST' -H 'Access-Control-Request-Headers: authorization,content-type' $U/translate | tr -d '\r' >$TMP/cors && grep -q '^HTTP/1.1 204' $TMP/cors && grep -qi '^Access-Control-Allow-Headers: .*Content-Type.*Authorization' $TMP/cors && grep -qi '^Access-Control-Allow-Methods: .*POST' $TMP/cors && grep -qi '^Access-Control-Allow-Origin: \*' $TMP/cors"
+	# every route with GET and POST (a form body) and the CORS preflight: the
+	# status LibreTranslate answers and the body's shape. POST /languages as
+	# LibreTranslate's earlier releases (and the clients written then) have it.
+	L='\[\{"code":"en","name":"English","targets":\["de"\]\},\{"code":"de","name":"German","targets":\[\]\}\]'
+	E='\{"error":"[^"]+"\}'
+	while read -r m route st re; do
+		if [ "$m" = POST ]; then
+			set -- --data-urlencode 'q=A dog runs along the beach.' -d source=en -d target=de -d s=x
+		else
+			set --
+		fi
+		check "serve: $m $route -> $st $re" answers_like "$st" "$re" "$@" "$U$route"
+	done <<-ROUTES
+	GET /languages 200 $L
+	POST /languages 200 $L
+	GET /translate 405 $E
+	POST /translate 200 \{"translatedText":"$want"\}
+	GET /detect 405 $E
+	POST /detect 200 \[\{"confidence":$C,"language":"en"\}(,\{"confidence":$C,"language":"[a-z]+"\}){0,2}\]
+	GET /spec 200 \{"swagger":"2\.0","info":\{"title":"LibreTranslate",.*\}
+	POST /spec 405 $E
+	GET /frontend/settings 200 \{"charLimit":-1,.*,"language":\{"source":\{"code":"en","name":"English"\},"target":\{"code":"de","name":"German"\}\}\}
+	POST /frontend/settings 405 $E
+	GET /health 200 \{"status":"ok"\}
+	POST /health 405 $E
+	GET /suggest 405 $E
+	POST /suggest 403 \{"error":"Suggestions[^"]*"\}
+	GET / 200 <!DOCTYPE html>
+	POST / 405 $E
+	GET /nope 404 $E
+	POST /nope 404 $E
+	ROUTES
+	for route in / /languages /translate /detect /spec /frontend/settings /health /suggest; do
+		check "serve: OPTIONS $route (preflight) -> 204, no body, CORS headers" sh -c "curl -si -X OPTIONS -H 'Origin: http://x' -H 'Access-Control-Request-Method: POST' $U$route | tr -d '\r' >$TMP/pre && grep -q '^HTTP/1.1 204' $TMP/pre && grep -qix 'Content-Length: 0' $TMP/pre && grep -qi '^Access-Control-Allow-Origin: \*\$' $TMP/pre && grep -qi '^Access-Control-Allow-Methods: .*GET.*POST' $TMP/pre && [ -z \"\$(sed '1,/^\$/d' $TMP/pre)\" ]"
+	done
 	check "serve: still serving after the bad requests" answers 200 '{"status":"ok"}' "$U/health"
 	kill "$SPID"; wait "$SPID" 2>/dev/null
 	# --api-keys: a request without a listed api_key is refused as LibreTranslate refuses it
