@@ -906,17 +906,20 @@ static int handle_suggest(const server *s, params *p, char *why, size_t whylen)
 	return status;
 }
 
-/* GET /frontend/settings: LibreTranslate's fields with nmt's values: no
- * character limit (the body limit applies), no suggestions, no files, and
- * the first model's pair as the default languages. */
+/* GET /frontend/settings: LibreTranslate's fields with nmt's values: as
+ * charLimit the body limit (no text of more characters than the body has
+ * bytes can arrive; not -1, LibreTranslate's "no limit", which GNOME
+ * Dialect 2.1 takes for a limit and crashes on as one types), no
+ * suggestions, no files, and the first model's pair as the default
+ * languages. */
 static void settings_body(const server *s, server_buf *b)
 {
 	const char *src = s->models[0].src, *tgt = s->models[0].tgt;
 	server_buf_printf(b,
-			  "{\"charLimit\":-1,\"frontendTimeout\":500,\"apiKeys\":%s,\"keyRequired\":%s,"
+			  "{\"charLimit\":%zu,\"frontendTimeout\":500,\"apiKeys\":%s,\"keyRequired\":%s,"
 			  "\"suggestions\":false,\"filesTranslation\":false,\"supportedFilesFormat\":[],"
 			  "\"language\":{\"source\":{\"code\":",
-			  s->n_api_keys ? "true" : "false", s->n_api_keys ? "true" : "false");
+			  s->max_body, s->n_api_keys ? "true" : "false", s->n_api_keys ? "true" : "false");
 	server_buf_json_string(b, src, strlen(src));
 	server_buf_puts(b, ",\"name\":");
 	server_buf_json_string(b, language_name(src), strlen(language_name(src)));

@@ -50,8 +50,8 @@ if command -v curl >/dev/null 2>&1 && [ -n "${HTTP_TOOL:-}" ]; then
 	check "serve: a malformed request line -> 400" grep -q '^HTTP/1.1 400' "$TMP/bad.out"
 	# the rest of LibreTranslate's routes
 	check "serve: GET /health" answers 200 '{"status":"ok"}' "$U/health"
-	check "serve: GET /frontend/settings: LibreTranslate's fields, nmt's values" answers 200 \
-		'{"charLimit":-1,"frontendTimeout":500,"apiKeys":false,"keyRequired":false,"suggestions":false,"filesTranslation":false,"supportedFilesFormat":[],"language":{"source":{"code":"en","name":"English"},"target":{"code":"de","name":"German"}}}' \
+	check "serve: GET /frontend/settings: LibreTranslate's fields, nmt's values (charLimit: --max-body)" answers 200 \
+		'{"charLimit":4096,"frontendTimeout":500,"apiKeys":false,"keyRequired":false,"suggestions":false,"filesTranslation":false,"supportedFilesFormat":[],"language":{"source":{"code":"en","name":"English"},"target":{"code":"de","name":"German"}}}' \
 		"$U/frontend/settings"
 	check "serve: GET /spec is Swagger 2.0" answers_like 200 '\{"swagger":"2\.0",.*\}' "$U/spec"
 	for route in /translate /languages /detect /suggest /health /frontend/settings /spec; do
@@ -167,7 +167,7 @@ if command -v curl >/dev/null 2>&1 && [ -n "${HTTP_TOOL:-}" ]; then
 	POST /detect 200 \[\{"confidence":$C,"language":"en"\}(,\{"confidence":$C,"language":"[a-z]+"\}){0,2}\]
 	GET /spec 200 \{"swagger":"2\.0","info":\{"title":"LibreTranslate",.*\}
 	POST /spec 405 $E
-	GET /frontend/settings 200 \{"charLimit":-1,.*,"language":\{"source":\{"code":"en","name":"English"\},"target":\{"code":"de","name":"German"\}\}\}
+	GET /frontend/settings 200 \{"charLimit":4096,.*,"language":\{"source":\{"code":"en","name":"English"\},"target":\{"code":"de","name":"German"\}\}\}
 	POST /frontend/settings 405 $E
 	GET /health 200 \{"status":"ok"\}
 	POST /health 405 $E
