@@ -29,7 +29,7 @@ if ! command -v node >/dev/null 2>&1; then
 elif ! command -v npm >/dev/null 2>&1; then
 	clients_skip "npm is not installed (Debian: apt-get install npm)"
 elif ! clients_install; then
-	clients_skip "npm ci could not install tests/clients/package-lock.json into $CL (is the npm registry reachable?): $(tail -n 3 "$TMP/npm.log" 2>/dev/null | tr '\n' ' ')"
+	clients_skip "npm ci could not install tests/clients/package-lock.json into $CL (is the npm registry reachable?): $(grep -m 1 -E 'Error|ERR' "$TMP/npm.log" 2>/dev/null || tail -n 1 "$TMP/npm.log")"
 else
 	serve_start "$TMP/serve.log" -t 1 -m "$M"
 	check "clients: nmt serve listening" test -n "$PORT"
