@@ -30,16 +30,18 @@ static void language_json(server_buf *b, const char *code)
 	server_buf_puts(b, "}");
 }
 
-/* GET /frontend/settings: LibreTranslate's fields with nmt's values: no
- * character limit (the body limit applies), no suggestions, the file
- * formats /translate_file takes, and the first model's pair as the default
- * languages. */
+/* GET /frontend/settings: LibreTranslate's fields with nmt's values: as
+ * charLimit the body limit (no text of more characters than the body has
+ * bytes can arrive; not -1, LibreTranslate's "no limit", which GNOME
+ * Dialect 2.1 takes for a limit and crashes on as one types), no
+ * suggestions, the file formats /translate_file takes, and the first
+ * model's pair as the default languages. */
 static void settings_body(const server *s, server_buf *b)
 {
 	server_buf_printf(b,
-			  "{\"charLimit\":-1,\"frontendTimeout\":500,\"apiKeys\":%s,\"keyRequired\":%s,"
+			  "{\"charLimit\":%zu,\"frontendTimeout\":500,\"apiKeys\":%s,\"keyRequired\":%s,"
 			  "\"suggestions\":false,\"filesTranslation\":true,\"supportedFilesFormat\":",
-			  s->n_api_keys ? "true" : "false", s->n_api_keys ? "true" : "false");
+			  s->max_body, s->n_api_keys ? "true" : "false", s->n_api_keys ? "true" : "false");
 	server_file_formats_json(b);
 	server_buf_puts(b, ",\"language\":{\"source\":");
 	language_json(b, s->models[0].src);
@@ -99,7 +101,10 @@ int server_dispatch(server *s, const server_request *q, server_buf *out, char he
 	int id = find_route(path);
 	if (id < 0)
 		return 404;
-	if (strcmp(q->http->method, routes[id].method) != 0)
+	/* POST /languages too, as LibreTranslate's earlier releases took it (clients
+	 * written then, e.g. older libretranslatepy, still post it) */
+	if (strcmp(q->http->method, routes[id].method) != 0 &&
+	    !(id == ROUTE_LANGUAGES && strcmp(q->http->method, "POST") == 0))
 		return 405;
 	switch (id) {
 	case ROUTE_LANGUAGES: server_languages_body(s, out); break;

@@ -4,8 +4,8 @@
  * routes and parameters by hand (tests/e2e/serve.sh checks that every
  * route it serves is described). */
 const char server_spec_json[] =
-	"{\"swagger\":\"2.0\",\"info\":{\"title\":\"nmt serve\",\"version\":\"1.0\","
-	"\"description\":\"LibreTranslate's API, offline: the routes and parameters nmt serve answers. Parameters "
+	"{\"swagger\":\"2.0\",\"info\":{\"title\":\"LibreTranslate\",\"version\":\"1.0\","
+	"\"description\":\"nmt serve: LibreTranslate's API, offline: the routes and parameters it answers. Parameters "
 	"come from a JSON body alone, or else from the query string and then an application/x-www-form-urlencoded "
 	"or multipart/form-data body.\"},\"basePath\":\"/\",\"consumes\":[\"application/json\","
 	"\"application/x-www-form-urlencoded\",\"multipart/form-data\"],\"produces\":[\"application/json\"],"

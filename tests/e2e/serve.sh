@@ -2,20 +2,7 @@
 # and HTTP_TOOL (tests/http_tool.c, make test's build/host/tests/http_tool).
 M=$(shared tiny.nmt)
 # With curl (a real client) and tests/http_tool.c (raw and slow requests).
-# The server listens on a port the system picks (--port 0), read from its
-# first line.
-serve_start() { # serve_start LOG [options]: starts nmt serve, sets SPID and PORT
-	log=$1
-	shift
-	$NMT serve --port 0 "$@" 2>"$log" &
-	SPID=$!
-	PORT=
-	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
-		PORT=$(sed -n 's/^nmt: serving .* on http:\/\/127.0.0.1:\([0-9]*\) .*/\1/p' "$log" 2>/dev/null)
-		[ -n "$PORT" ] && break
-		sleep 0.25
-	done
-}
+# The server listens on a port the system picks (serve_start, lib.sh).
 # answers STATUS BODY CURL_ARGS...: curl gets exactly this status and body
 answers() {
 	a_status=$1 a_body=$2
@@ -63,8 +50,8 @@ if command -v curl >/dev/null 2>&1 && [ -n "${HTTP_TOOL:-}" ]; then
 	check "serve: a malformed request line -> 400" grep -q '^HTTP/1.1 400' "$TMP/bad.out"
 	# the rest of LibreTranslate's routes
 	check "serve: GET /health" answers 200 '{"status":"ok"}' "$U/health"
-	check "serve: GET /frontend/settings: LibreTranslate's fields, nmt's values" answers 200 \
-		'{"charLimit":-1,"frontendTimeout":500,"apiKeys":false,"keyRequired":false,"suggestions":false,"filesTranslation":true,"supportedFilesFormat":[".txt",".html",".htm"],"language":{"source":{"code":"en","name":"English"},"target":{"code":"de","name":"German"}}}' \
+	check "serve: GET /frontend/settings: LibreTranslate's fields, nmt's values (charLimit: --max-body)" answers 200 \
+		'{"charLimit":4096,"frontendTimeout":500,"apiKeys":false,"keyRequired":false,"suggestions":false,"filesTranslation":true,"supportedFilesFormat":[".txt",".html",".htm"],"language":{"source":{"code":"en","name":"English"},"target":{"code":"de","name":"German"}}}' \
 		"$U/frontend/settings"
 	check "serve: GET /spec is Swagger 2.0" answers_like 200 '\{"swagger":"2\.0",.*\}' "$U/spec"
 	for route in /translate /languages /detect /suggest /health /frontend/settings /spec /translate_file '/download_file/{filename}'; do
@@ -215,6 +202,45 @@ if command -v curl >/dev/null 2>&1 && [ -n "${HTTP_TOOL:-}" ]; then
 	check "serve: the store keeps 64 files: the 65th pushes out the oldest" answers_like 404 '\{"error":".*"\}' "$first"
 	check "serve: ... and keeps the newest" sh -c 'test "$(curl -s -o /dev/null -w "%{http_code}" "$1")" = 200' - "$last"
 	check "serve: GET /translate_file -> 405" answers_like 405 '\{"error":.*\}' "$U/translate_file"
+	# every route with GET and POST (a form body) and the CORS preflight: the
+	# status LibreTranslate answers and the body's shape. POST /languages as
+	# LibreTranslate's earlier releases (and the clients written then) have it.
+	L='\[\{"code":"en","name":"English","targets":\["de"\]\},\{"code":"de","name":"German","targets":\[\]\}\]'
+	E='\{"error":"[^"]+"\}'
+	while read -r m route st re; do
+		if [ "$m" = POST ]; then
+			set -- --data-urlencode 'q=A dog runs along the beach.' -d source=en -d target=de -d s=x
+		else
+			set --
+		fi
+		check "serve: $m $route -> $st $re" answers_like "$st" "$re" "$@" "$U$route"
+	done <<-ROUTES
+	GET /languages 200 $L
+	POST /languages 200 $L
+	GET /translate 405 $E
+	POST /translate 200 \{"translatedText":"$want"\}
+	GET /detect 405 $E
+	POST /detect 200 \[\{"confidence":$C,"language":"en"\}(,\{"confidence":$C,"language":"[a-z]+"\}){0,2}\]
+	GET /spec 200 \{"swagger":"2\.0","info":\{"title":"LibreTranslate",.*\}
+	POST /spec 405 $E
+	GET /frontend/settings 200 \{"charLimit":4096,.*,"language":\{"source":\{"code":"en","name":"English"\},"target":\{"code":"de","name":"German"\}\}\}
+	POST /frontend/settings 405 $E
+	GET /health 200 \{"status":"ok"\}
+	POST /health 405 $E
+	GET /suggest 405 $E
+	POST /suggest 403 \{"error":"Suggestions[^"]*"\}
+	GET / 200 <!DOCTYPE html>
+	POST / 405 $E
+	GET /translate_file 405 $E
+	POST /translate_file 400 \{"error":"Invalid request: missing file parameter"\}
+	GET /download_file/0123456789abcdef0123456789abcdef.x_de.txt 404 $E
+	POST /download_file/0123456789abcdef0123456789abcdef.x_de.txt 405 $E
+	GET /nope 404 $E
+	POST /nope 404 $E
+	ROUTES
+	for route in / /languages /translate /detect /spec /frontend/settings /health /suggest /translate_file; do
+		check "serve: OPTIONS $route (preflight) -> 204, no body, CORS headers" sh -c "curl -si -X OPTIONS -H 'Origin: http://x' -H 'Access-Control-Request-Method: POST' $U$route | tr -d '\r' >$TMP/pre && grep -q '^HTTP/1.1 204' $TMP/pre && grep -qix 'Content-Length: 0' $TMP/pre && grep -qi '^Access-Control-Allow-Origin: \*\$' $TMP/pre && grep -qi '^Access-Control-Allow-Methods: .*GET.*POST' $TMP/pre && [ -z \"\$(sed '1,/^\$/d' $TMP/pre)\" ]"
+	done
 	check "serve: still serving after the bad requests" answers 200 '{"status":"ok"}' "$U/health"
 	kill "$SPID"; wait "$SPID" 2>/dev/null
 	# --api-keys: a request without a listed api_key is refused as LibreTranslate refuses it
