@@ -7,10 +7,11 @@
 #   make test ARCH=aarch64  the same, cross-built and run under qemu-aarch64-static
 #   make test SANITIZE=1 the same, built with clang -fsanitize=address,undefined and the engine's asserts
 #   make DEBUG=1         the binaries (and make test DEBUG=1 the tests) with the engine's asserts
+#   make PROFILE=1       the binaries with per-stage timers: nmt prints a table at exit (bench/ssru_profile.sh)
 #   make SLEEF=1         also ./nmt-sleef: dynamic, element-wise math on SLEEF
 #   make CUDA=1          also ./nmt-cuda: dynamic, with the CUDA path (--device cuda)
 #   make test-cuda CUDA=1  its tests (they skip, saying why, without a GPU)
-#   make check-clang     compile everything with clang -Wall -Wextra -Werror
+#   make check-clang     compile everything with clang -Wall -Wextra -Werror (the profile build's code too)
 #   make models          the default model packed as f32, q8 and q4 (build/models/)
 #   make bench-kernels   kernel GOP/s per format and ISA, and the CPU's peak
 #   make fuzz            every libFuzzer harness for FUZZ_SECONDS (default 60) each
@@ -128,6 +129,17 @@ ifeq ($(DEBUG),1)
 B := $(B)-debug
 H := $(H)-debug
 endif
+# So do PROFILE=1 builds: engine/profile.h's per-stage timers compiled in
+# (-DENGINE_PROFILE) and printed by nmt at exit; nmt keeps its symbol table,
+# which callgrind needs to charge instructions to functions.
+ifeq ($(PROFILE),1)
+B := $(B)-profile
+H := $(H)-profile
+PROFILE_FLAGS = -DENGINE_PROFILE
+endif
+# make test's host nmt with those timers (tests/e2e/profile.sh) has its
+# objects apart as well: in a PROFILE=1 build, H's own.
+HP = $(if $(filter 1,$(PROFILE)),$(H),$(H)-profile)
 .DEFAULT_GOAL := all
 
 # One compile rule for every build variant: $(call variant,DIR,CC,FLAGS)
@@ -152,8 +164,8 @@ $(1)/server/page.o: server/page.S server/page.html
 	$(2) -c $$< -o $$@
 endef
 
-# The binaries are relinked when ARCH or DEBUG changes (their objects live apart).
-ARCH_STAMP = build/arch-$(if $(ARCH),$(ARCH),native)$(if $(filter 1,$(DEBUG)),-debug)
+# The binaries are relinked when ARCH, DEBUG or PROFILE changes (their objects live apart).
+ARCH_STAMP = build/arch-$(if $(ARCH),$(ARCH),native)$(if $(filter 1,$(DEBUG)),-debug)$(if $(filter 1,$(PROFILE)),-profile)
 
 $(ARCH_STAMP):
 	@mkdir -p build
@@ -164,7 +176,7 @@ $(ARCH_STAMP):
 all: nmt model-pack $(if $(SANITIZE),,libnmt.a)
 
 # ---- static binaries (musl) ---------------------------------------------
-$(eval $(call variant,$(B),$(MUSL_CC),$(if $(filter 1,$(DEBUG)),-UNDEBUG)))
+$(eval $(call variant,$(B),$(MUSL_CC),$(if $(filter 1,$(DEBUG)),-UNDEBUG) $(PROFILE_FLAGS)))
 # What runs once per line or per file (the API, the command line, the file
 # reader, text handling, the tokenizer, the server, the packer's readers) is
 # compiled for size: 13 KB less in the static binary, whose budget with the
@@ -277,7 +289,7 @@ test-cuda: nmt-cuda build/cuda/tests/test_cuda build/tiny.nmt build/tiny.q8.nmt 
 # device need not store; build/host/ keeps symbols for debugging.
 nmt: $(B)/main.o $(patsubst %.c,$(B)/%.o,$(CLI_SRC) $(CLI_PACK_SRC)) $(CLI_ASM:%=$(B)/%.o) $(B)/cli/embedded-$(EMBED_TAG).o $(B)/cli/langid_profile.o \
 		$(B)/libnmt.a $(ARCH_STAMP)
-	$(MUSL_CC) -static -s -Wl,--gc-sections -o $@ $(filter %.o,$^) $(B)/libnmt.a -lpthread $(LDLIBS)
+	$(MUSL_CC) -static $(if $(PROFILE_FLAGS),,-s) -Wl,--gc-sections -o $@ $(filter %.o,$^) $(B)/libnmt.a -lpthread $(LDLIBS)
 
 model-pack: $(B)/pack/main.o $(patsubst %.c,$(B)/%.o,$(PACK_SRC)) $(LIB_MUSL) $(ARCH_STAMP)
 	$(MUSL_CC) -static -s -Wl,--gc-sections -o $@ $(filter %.o,$^) $(LDLIBS)
@@ -341,10 +353,10 @@ install-check: build/tiny.nmt
 
 # ---- tests (host compiler, cmocka) --------------------------------------
 ASSERTS_H = $(if $(filter 1,$(SANITIZE) $(DEBUG)),-UNDEBUG)
-$(eval $(call variant,$(H),$(HOST_CC),$(SAN) $(ASSERTS_H)))
+$(eval $(call variant,$(H),$(HOST_CC),$(SAN) $(ASSERTS_H) $(PROFILE_FLAGS)))
 
 # the embedded-model symbols with no model, for test programs that link the CLI's code
-$(H)/cli/embedded.o build/fuzz/cli/embedded.o: cli/embedded.S
+$(sort $(H)/cli/embedded.o $(HP)/cli/embedded.o) build/fuzz/cli/embedded.o: cli/embedded.S
 	@mkdir -p $(dir $@)
 	$(HOST_CC) -c $< -o $@
 
@@ -422,6 +434,15 @@ ifeq ($(SANITIZE),1)
 E2E_ALSO = $(H)/nmt $(H)/model-pack
 endif
 
+# make test's nmt with the timers of PROFILE=1, for tests/e2e/profile.sh
+# (in a PROFILE=1 build, $(H)/nmt itself).
+ifneq ($(PROFILE),1)
+$(eval $(call variant,$(HP),$(HOST_CC),$(SAN) $(ASSERTS_H) -DENGINE_PROFILE))
+$(HP)/nmt: $(patsubst %.c,$(HP)/%.o,main.c $(LIB_SRC) $(PACK_SRC) $(CLI_SRC)) $(CLI_ASM:%=$(HP)/%.o) $(HP)/cli/embedded.o \
+		$(HP)/cli/langid_profile.o
+	$(HOST_CC) $(SAN) -o $@ $^ -lpthread $(LDLIBS)
+endif
+
 # An imported Marian model (the SSRU family), from its fixture.
 build/marian_all.nmt: $(PACKER) tests/fixtures/marian/all.npz tests/fixtures/tiny/tgt.model
 	@mkdir -p build
@@ -466,11 +487,11 @@ PYTEST_CMD = $(PYTHON) -m pytest -q -p no:cacheprovider python/tests
 HAVE_PYTEST := $(shell $(PYTHON) -c 'import pytest' 2>/dev/null && echo 1)
 PY_TESTS = $(if $(filter aarch64,$(ARCH)),,$(if $(HAVE_PYTEST),yes))
 
-test: all $(TESTS) $(A64_TESTS) build/tiny.nmt build/tiny.q8.nmt build/tiny.q4.nmt build/tiny_vmap_full.nmt build/tiny_vmap_small.nmt build/marian_all.nmt $(E2E_ALSO) $(REPLAYS) $(EXAMPLES) $(H)/tests/http_tool $(if $(PY_TESTS),libnmt.so) $(SHIPPED_MODELS)
+test: all $(TESTS) $(A64_TESTS) build/tiny.nmt build/tiny.q8.nmt build/tiny.q4.nmt build/tiny_vmap_full.nmt build/tiny_vmap_small.nmt build/marian_all.nmt $(E2E_ALSO) $(HP)/nmt $(REPLAYS) $(EXAMPLES) $(H)/tests/http_tool $(if $(PY_TESTS),libnmt.so) $(SHIPPED_MODELS)
 	@$(if $(A64_TESTS)$(filter aarch64,$(ARCH)),,echo "note: aarch64 cross compiler, qemu-aarch64-static or arm64 cmocka missing: NEON kernel tests skipped";)
 	@$(if $(PY_TESTS)$(filter aarch64,$(ARCH)),,echo "note: python3-pytest missing: the Python binding's tests skipped";)
 	@$(if $(SANITIZE),,$(MAKE) --no-print-directory install-check)
-	@$(E2E_ENV) E2E_ALSO="$(E2E_ALSO)" REPLAY=$(H)/tests/fuzz EXAMPLES=$(H)/examples RUNNER="$(RUNNER)" \
+	@$(E2E_ENV) E2E_ALSO="$(E2E_ALSO)" NMT_PROFILE="$(RUNNER) $(HP)/nmt" REPLAY=$(H)/tests/fuzz EXAMPLES=$(H)/examples RUNNER="$(RUNNER)" \
 		HTTP_TOOL="$(RUNNER) $(H)/tests/http_tool" SHIPPED="$(SHIPPED_MODELS)" \
 		PYTEST="$(if $(PY_TESTS),env NMT_LIBRARY=$(abspath libnmt.so) $(PYTEST_CMD))" sh tests/run.sh $(TESTS) $(A64_TESTS)
 
@@ -530,6 +551,8 @@ spm-parity: $(H)/tests/spm_tool
 check-clang:
 	@for f in main.c pack/main.c bench/kernels.c $(wildcard examples/*.c) $(CLI_SRC) $(LIB_SRC) $(PACK_SRC) $(TEST_SRC) $(wildcard tests/fuzz/*.c); do \
 		clang $(CFLAGS_COMMON) -I. -fsyntax-only $$f || exit 1; done
+	@for f in $$(grep -l ENGINE_PROF main.c $(CLI_SRC) $(LIB_SRC)); do \
+		clang $(CFLAGS_COMMON) -DENGINE_PROFILE -I. -fsyntax-only $$f || exit 1; done
 	@$(if $(HAVE_SLEEF),clang $(CFLAGS_COMMON) -DNMT_WITH_SLEEF -fsyntax-only quant/vecmath_sleef.c quant/vecmath.c &&) \
 		echo "clang: no warnings"
 

@@ -32,6 +32,7 @@
 #include "cli/install.h"
 #include "cli/lines.h"
 #include "cli/pivot.h"
+#include "cli/profile.h"
 #include "cli/progress.h"
 #include "server/serve.h"
 
@@ -550,6 +551,9 @@ static void translate_stream(nmt_model *const *models, int n_models, cli_auto *a
 		die(1, "error writing output: %s", strerror(errno));
 	cli_progress_finish(&progress, now_seconds());
 	cli_lines_free(&in);
+#ifdef ENGINE_PROFILE
+	cli_profile_print(sessions, n_models, stderr);
+#endif
 	for (int i = 0; i < n_models; i++)
 		nmt_session_free(sessions[i]);
 }

@@ -17,6 +17,13 @@ nmt_status api_ok(nmt_error *err);
 nmt_status api_options(const nmt_options *o, engine_search_options *search, int *batch, int *threads,
 			   int *device, nmt_error *err);
 
+#ifdef ENGINE_PROFILE
+/* A profile build's: the time and multiply-adds per stage of every
+ * translator the session has made, summed into *sum (its clock reference
+ * the first translator's); for the command line to print at exit. */
+void api_session_profile(const nmt_session *s, engine_profile *sum);
+#endif
+
 #define API_MAX_BATCH 256
 #define API_MAX_LENGTH (1 << 20)
 

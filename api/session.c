@@ -272,6 +272,32 @@ nmt_status nmt_translate_batch(nmt_session *s, const nmt_options *options, const
 	return api_ok(err);
 }
 
+#ifdef ENGINE_PROFILE
+static void add_profile(engine_profile *sum, const engine_translator *t, int first)
+{
+	const engine_profile *p = engine_translator_profile(t);
+	if (first) {
+		sum->tick0 = p->tick0;
+		sum->ns0 = p->ns0;
+	}
+	for (int i = 0; i < ENGINE_STAGE_COUNT; i++) {
+		sum->ticks[i] += p->ticks[i];
+		sum->macs[i] += p->macs[i];
+	}
+}
+
+void api_session_profile(const nmt_session *s, engine_profile *sum)
+{
+	memset(sum, 0, sizeof *sum);
+	add_profile(sum, s->translators[0], 1);
+	for (int t = 1; t < s->n_translators; t++)
+		if (s->translators[t])
+			add_profile(sum, s->translators[t], 0);
+	if (s->gpu)
+		add_profile(sum, s->gpu, 0);
+}
+#endif
+
 nmt_status nmt_translate(nmt_session *s, const nmt_options *options, const char *text, nmt_result **result,
 			 nmt_error *err)
 {

@@ -8,6 +8,7 @@
 #include "../text/guard.h"
 #include "model.h"
 #include "topk.h"
+#include "profile.h"
 #include "../quant/matrix.h"
 #include "../family/gru/gru_data.h"
 #include "../family/ssru/ssru_data.h"
@@ -135,6 +136,9 @@ typedef struct engine_state {
 	void *dev;
 
 	long rows_decoded;          /* decoder rows engine_search has run, summed over calls */
+#ifdef ENGINE_PROFILE
+	engine_profile prof;        /* time and multiply-adds per stage (profile.h) */
+#endif
 } engine_state;
 
 int engine_state_init(engine_state *s, const nmt_model *m);

@@ -22,6 +22,7 @@ void engine_output_layer(engine_state *s, const float *x, int n)
 		quant_matmul(&m->shared_w, x, n, e, m->shared_bias, s->logits, ld, &s->kq);
 	else if (Z > 0)
 		quant_matmul_rows(&m->tgt_emb, m->shared_ids, Z, x, n, e, m->out_bias, s->logits, ld, &s->kq);
+	ENGINE_PROF_COUNT(s, OUT_PRODUCT, (int64_t)n * Z * e);
 	for (int i0 = 0, i1; i0 < n; i0 = i1) {
 		const engine_sentence *st = &s->sent[s->row_sent[i0]];
 		for (i1 = i0 + 1; i1 < n && (st->shortlist_len == 0 || s->row_sent[i1] == s->row_sent[i0]); i1++)
@@ -29,6 +30,7 @@ void engine_output_layer(engine_state *s, const float *x, int n)
 		const float *t = x + (size_t)i0 * e;
 		float *logits = s->logits + (size_t)i0 * ld + Z;
 		int n_own = st->shortlist_len - Z;
+		ENGINE_PROF_COUNT(s, OUT_PRODUCT, (int64_t)(i1 - i0) * (st->shortlist_len == 0 ? m->d.tgt_vocab : n_own) * e);
 		if (st->shortlist_len == 0)
 			quant_matmul(&m->tgt_emb, t, i1 - i0, e, m->out_bias, logits, ld, &s->kq);
 		else if (n_own == 0)

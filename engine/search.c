@@ -105,7 +105,8 @@ static int cannot_enter(const candidate *best, int count, int k, float top)
 /* The k best continuations of a sentence's live rows, whose logits start at
  * row `row0`, as (value, row * Vt + id). A shortlist's shared part and its
  * own are each in id order, so each is a range of its own. */
-static int pick_candidates(engine_state *s, const engine_sentence *st, int row0, int k, candidate *best)
+ENGINE_PROF_NOINLINE static int pick_candidates(engine_state *s, const engine_sentence *st, int row0, int k,
+						candidate *best)
 {
 	int V = output_size(s, st), Vt = s->m->d.tgt_vocab, count = 0;
 	int Z = st->shortlist_len > 0 ? s->sl.n_shared : 0;
@@ -239,11 +240,16 @@ static int gather_rows(engine_state *s, int step)
 }
 
 /* Sentence `sent`'s k best continuations, whose rows start at row0: from
- * this step's logits, or as the device picked them. */
+ * this step's logits (the output layer's log-softmax, a stage of its own
+ * in a profile build), or as the device picked them. */
 static int candidates(engine_state *s, int sent, int row0, int k, candidate *best)
 {
-	if (!s->dev_ops)
-		return pick_candidates(s, &s->sent[sent], row0, k, best);
+	if (!s->dev_ops) {
+		ENGINE_PROF_LAP(s, SEARCH, 0);
+		int n = pick_candidates(s, &s->sent[sent], row0, k, best);
+		ENGINE_PROF_LAP(s, OUT_SOFTMAX, 0);
+		return n;
+	}
 	memcpy(best, s->cand + (size_t)sent * NMT_MAX_BEAM, (size_t)s->n_cand[sent] * sizeof *best);
 	return s->n_cand[sent];
 }
@@ -375,5 +381,6 @@ int engine_search(engine_state *s, const engine_search_options *o, engine_hypoth
 								 .score = (float)st->fin[k].score };
 		}
 	}
+	ENGINE_PROF_LAP(s, SEARCH, 0);
 	return 0;
 }

@@ -21,6 +21,7 @@ int engine_state_init(engine_state *s, const nmt_model *m)
 		engine_state_free(s);
 		return -1;
 	}
+	ENGINE_PROF_START(s);
 	return 0;
 }
 
@@ -101,8 +102,10 @@ int engine_batch_prepare(engine_state *s, int n, const int32_t *const *src, cons
 	s->max_src = longest;
 	s->logit_stride = m->d.tgt_vocab;
 	s->sl.n_shared = o->use_shortlist ? m->n_shared : 0;
+	ENGINE_PROF_LAP(s, OTHER, 0);
 	if (o->use_shortlist && m->has_vmap && engine_shortlists_build(s, src) != 0)
 		return -1;
+	ENGINE_PROF_LAP(s, OUT_SHORTLIST, 0);
 	s->hist.keep_att = o->attention;
 	return reserve_rows(s, n * o->beam) | m->family->reserve(s, src) | engine_history_reserve(&s->hist, n, steps) |
 	       (o->attention ? engine_history_reserve_attention(&s->hist, n, o->beam, steps, longest) : 0);
@@ -123,7 +126,10 @@ void engine_state_free(engine_state *s)
 
 void engine_encode(engine_state *s, const int32_t *const *src)
 {
+	ENGINE_PROF_LAP(s, OTHER, 0);
+	ENGINE_PROF_SIDE(s, 0);
 	s->m->family->encode(s, src);
+	ENGINE_PROF_LAP(s, ENCODER, 0);
 }
 
 void engine_decode_step(engine_state *s, int n)
@@ -135,5 +141,8 @@ void engine_decode_step(engine_state *s, int n)
 		/* a target id, or the start (bos_id, -1 for Marian's models: no previous word) */
 		assert(s->row_prev[i] >= -1 && s->row_prev[i] < s->m->d.tgt_vocab);
 	}
+	ENGINE_PROF_LAP(s, SEARCH, 0);
+	ENGINE_PROF_SIDE(s, 1);
 	s->m->family->step(s, n);
+	ENGINE_PROF_LAP(s, DECODER, 0);
 }

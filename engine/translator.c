@@ -427,6 +427,7 @@ int engine_translator_batch(engine_translator *t, const engine_search_options *o
 	}
 	if (o->html)
 		return text_markup_batch(t, &t->markup, o, lines, lens, n, emit, ctx, err, errlen);
+	ENGINE_PROF_BEGIN(&t->state);
 	if (reserve_lines(t, n, pass) != 0)
 		goto oom;
 	t->n_units = 0;
@@ -442,6 +443,7 @@ int engine_translator_batch(engine_translator *t, const engine_search_options *o
 		if (rc != 0)
 			return rc;
 	}
+	ENGINE_PROF_LAP(&t->state, OTHER, 0);
 	return 0;
 oom:
 	snprintf(err, errlen, "out of memory");
@@ -469,3 +471,10 @@ int engine_translator_line(engine_translator *t, const engine_search_options *o,
 	*n_out = 0;
 	return engine_translator_batch(t, o, &line, &len, 1, copy_single, &s, err, errlen);
 }
+
+#ifdef ENGINE_PROFILE
+const engine_profile *engine_translator_profile(const engine_translator *t)
+{
+	return &t->state.prof;
+}
+#endif

@@ -47,4 +47,10 @@ int engine_translator_source_targets(const engine_translator *t, int k, const in
 int engine_translator_line(engine_translator *t, const engine_search_options *o, const char *line, size_t len,
 		  nmt_translation *out, int *n_out, char *err, size_t errlen);
 
+#ifdef ENGINE_PROFILE
+/* A profile build's: the translator's time and multiply-adds per stage
+ * (profile.h), summed over every call so far. */
+const engine_profile *engine_translator_profile(const engine_translator *t);
+#endif
+
 #endif

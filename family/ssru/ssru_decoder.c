@@ -10,7 +10,7 @@
 #include "ssru.h"
 #include "../../quant/ew.h"
 
-static void embed(engine_state *s, int n)
+ENGINE_PROF_NOINLINE static void embed_previous(engine_state *s, int n)
 {
 	ssru_state *t = &s->ssru;
 	int d = s->m->d.emb;
@@ -28,7 +28,7 @@ static void embed(engine_state *s, int n)
 }
 
 /* Layer l's SSRU over the rows, cells in place; rx = LN(ReLU(c) + rx). */
-static void ssru_layer(engine_state *s, int l, int n)
+ENGINE_PROF_NOINLINE static void ssru_layer(engine_state *s, int l, int n)
 {
 	ssru_state *t = &s->ssru;
 	const ssru_w *r = &s->m->ssru.dec_rnn[l];
@@ -46,7 +46,7 @@ static void ssru_layer(engine_state *s, int l, int n)
 
 /* Layer l's cross-attention: each sentence's rows over its source; the last
  * layer's weights, heads averaged, are the alignments. */
-static void cross_attention(engine_state *s, int l, int n)
+ENGINE_PROF_NOINLINE static void cross_attention(engine_state *s, int l, int n)
 {
 	ssru_state *t = &s->ssru;
 	const ssru_weights *w = &s->m->ssru;
@@ -56,6 +56,7 @@ static void cross_attention(engine_state *s, int l, int n)
 	int keep = s->hist.keep_att && l == w->dec_layers - 1;
 
 	quant_matmul(&a->q.w, t->rx, n, d, a->q.b, t->rq, d, &s->kq);
+	ENGINE_PROF_LAP(s, CROSS_Q, (int64_t)n * d * d);
 	for (int i0 = 0, i1; i0 < n; i0 = i1) {
 		for (i1 = i0 + 1; i1 < n && s->row_sent[i1] == s->row_sent[i0]; i1++)
 			;
@@ -64,8 +65,11 @@ static void cross_attention(engine_state *s, int l, int n)
 		ssru_attend(s, t->rq + (size_t)i0 * d, i1 - i0, t->ck + layer + off, t->cv + layer + off, stride,
 				st->src_len, t->rctx + (size_t)i0 * d,
 				keep ? s->hist.step_att + (size_t)i0 * s->hist.att_stride : NULL, s->hist.att_stride);
+		ENGINE_PROF_COUNT(s, CROSS_ATT, 2 * (int64_t)(i1 - i0) * st->src_len * d);
 	}
+	ENGINE_PROF_LAP(s, CROSS_ATT, 0);
 	ssru_project_norm(s, &a->o, t->rctx, n, a->ln_s, a->ln_b, t->rx, t->ry);
+	ENGINE_PROF_LAP(s, CROSS_OUT, (int64_t)n * d * d);
 }
 
 void ssru_step(engine_state *s, int n)
@@ -73,12 +77,15 @@ void ssru_step(engine_state *s, int n)
 	const ssru_weights *w = &s->m->ssru;
 	ssru_state *t = &s->ssru;
 
-	embed(s, n);
+	embed_previous(s, n);
+	ENGINE_PROF_LAP(s, DEC_EMBED, 0);
 	for (int l = 0; l < w->dec_layers; l++) {
 		ssru_layer(s, l, n);
+		ENGINE_PROF_LAP(s, DEC_SSRU, 2 * (int64_t)n * s->m->d.emb * s->m->d.emb);
 		cross_attention(s, l, n);
 		ssru_ffn(s, &w->dec_ffn_w[l], w->dec_ffn, t->rx, n, t->rhid, t->ry);
 	}
 	engine_output_layer(s, t->rx, n);
+	ENGINE_PROF_LAP(s, OUT_PRODUCT, 0);
 	t->pos++;
 }

@@ -30,8 +30,8 @@ void ssru_split_heads(const float *x, int n, int d, int heads, size_t head_strid
 			       (size_t)dk * sizeof *out);
 }
 
-void ssru_attend(engine_state *s, const float *q, int T, const float *kh, const float *vh, size_t head_stride,
-		     int S, float *ctx, float *att, int att_ld)
+ENGINE_PROF_NOINLINE void ssru_attend(engine_state *s, const float *q, int T, const float *kh, const float *vh,
+				      size_t head_stride, int S, float *ctx, float *att, int att_ld)
 {
 	int d = s->m->d.emb, H = s->m->ssru.heads, dk = d / H;
 	float scale = 1.0f / sqrtf((float)dk), *z = s->ssru.scores, *out = s->ssru.head_out;
@@ -55,8 +55,8 @@ void ssru_attend(engine_state *s, const float *q, int T, const float *kh, const 
 	}
 }
 
-void ssru_project_norm(engine_state *s, const quant_linear *l, const float *x, int n, const float *ln_s,
-			   const float *ln_b, float *y, float *tmp)
+ENGINE_PROF_NOINLINE void ssru_project_norm(engine_state *s, const quant_linear *l, const float *x, int n,
+					    const float *ln_s, const float *ln_b, float *y, float *tmp)
 {
 	int d = s->m->d.emb;
 	quant_matmul(&l->w, x, n, l->w.cols, l->b, tmp, d, &s->kq);
@@ -65,16 +65,19 @@ void ssru_project_norm(engine_state *s, const quant_linear *l, const float *x, i
 		s->ew->layer_norm(tmp + (size_t)i * d, d, ln_s, ln_b, y + (size_t)i * d);
 }
 
-void ssru_ffn(engine_state *s, const ssru_ffn_w *f, int ffn, float *x, int n, float *hid, float *tmp)
+ENGINE_PROF_NOINLINE void ssru_ffn(engine_state *s, const ssru_ffn_w *f, int ffn, float *x, int n, float *hid,
+				   float *tmp)
 {
 	quant_matmul(&f->w1.w, x, n, s->m->d.emb, f->w1.b, hid, ffn, &s->kq);
 	s->ew->relu(hid, n * ffn);
+	ENGINE_PROF_LAP_SIDE(s, ENC_FFN1, DEC_FFN1, (int64_t)n * ffn * s->m->d.emb);
 	ssru_project_norm(s, &f->w2, hid, n, f->ln_s, f->ln_b, x, tmp);
+	ENGINE_PROF_LAP_SIDE(s, ENC_FFN2, DEC_FFN2, (int64_t)n * ffn * s->m->d.emb);
 }
 
 /* Each position's source embedding, scaled by sqrt(d), plus its position's
  * encoding (0 for a sentence's first piece). */
-static void embed(engine_state *s, const int32_t *const *src)
+ENGINE_PROF_NOINLINE static void embed_source(engine_state *s, const int32_t *const *src)
 {
 	int d = s->m->d.emb;
 	float scale = sqrtf((float)d);
@@ -88,7 +91,7 @@ static void embed(engine_state *s, const int32_t *const *src)
 		}
 }
 
-static void self_attention(engine_state *s, const ssru_attention_w *a)
+ENGINE_PROF_NOINLINE static void self_attention(engine_state *s, const ssru_attention_w *a)
 {
 	ssru_state *t = &s->ssru;
 	int d = s->m->d.emb, P = s->total_src, H = s->m->ssru.heads, dk = d / H;
@@ -99,13 +102,18 @@ static void self_attention(engine_state *s, const ssru_attention_w *a)
 	quant_matmul(&a->v.w, t->x, P, d, a->v.b, t->v, d, &s->kq);
 	ssru_split_heads(t->k, P, d, H, stride, t->kh);
 	ssru_split_heads(t->v, P, d, H, stride, t->vh);
+	ENGINE_PROF_LAP(s, ENC_QKV, 3 * (int64_t)P * d * d);
 	for (int i = 0; i < s->n_sents; i++) {
 		const engine_sentence *st = &s->sent[i];
 		size_t off = (size_t)st->src_off;
 		ssru_attend(s, t->q + off * d, st->src_len, t->kh + off * dk, t->vh + off * dk, stride, st->src_len,
 				t->ctx + off * d, NULL, 0);
+		/* scores and weighted sum: S x S x dk each per head */
+		ENGINE_PROF_COUNT(s, ENC_ATT, 2 * (int64_t)st->src_len * st->src_len * d);
 	}
+	ENGINE_PROF_LAP(s, ENC_ATT, 0);
 	ssru_project_norm(s, &a->o, t->ctx, P, a->ln_s, a->ln_b, t->x, t->y);
+	ENGINE_PROF_LAP(s, ENC_OUT, (int64_t)P * d * d);
 }
 
 void ssru_encode(engine_state *s, const int32_t *const *src)
@@ -114,7 +122,8 @@ void ssru_encode(engine_state *s, const int32_t *const *src)
 	ssru_state *t = &s->ssru;
 	int d = s->m->d.emb, P = s->total_src;
 
-	embed(s, src);
+	embed_source(s, src);
+	ENGINE_PROF_LAP(s, ENC_EMBED, 0);
 	for (int l = 0; l < w->enc_layers; l++) {
 		self_attention(s, &w->enc_att[l]);
 		ssru_ffn(s, &w->enc_ffn[l], w->ffn, t->x, P, t->hid, t->y);
@@ -128,4 +137,5 @@ void ssru_encode(engine_state *s, const int32_t *const *src)
 		ssru_split_heads(t->k, P, d, w->heads, stride, t->ck + layer);
 		ssru_split_heads(t->v, P, d, w->heads, stride, t->cv + layer);
 	}
+	ENGINE_PROF_LAP(s, CROSS_KV, 2 * (int64_t)w->dec_layers * P * d * d);
 }

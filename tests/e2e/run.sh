@@ -15,7 +15,8 @@
 # the other test programs), E2E_SANITIZED (the programs are ASan builds),
 # REPLAY (the fuzz replayers' directory), EXAMPLES (the example programs'),
 # HTTP_TOOL (tests/http_tool, for serve.sh), SHIPPED (the packed models
-# make install installs, for shipped.sh); E2E_VERBOSE=1 also prints
+# make install installs, for shipped.sh), NMT_PROFILE (nmt built with
+# make PROFILE=1's timers, for profile.sh); E2E_VERBOSE=1 also prints
 # "ok: NAME" for each check passed.
 #
 # Each feature runs in a subshell of its own, with lib.sh's helpers and an
@@ -29,7 +30,7 @@ E2E_DIR=$(dirname "$0")
 # The order: pack.sh last, so that its check that no failed model-pack run
 # left output behind sees every such run of the suite (marian.sh's too).
 FEATURES="cli embedded split output spans case html translate kernels threads input fuzz library badmodels
-	marian folders languages detect shipped serve browser clients dialect progress pack"
+	marian profile folders languages detect shipped serve browser clients dialect progress pack"
 
 if [ "${1:-}" = -l ]; then
 	for f in $FEATURES; do echo "$f"; done
