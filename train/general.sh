@@ -62,7 +62,7 @@
 # a stop. Each step's log says how long it took (OUT/steps.log).
 #
 # Environment: OPEN (../shared/data/open-parallel), MULTI30K
-# (../shared/data/multi30k), VOCAB=16000, STUDENT_MIN=900 (minutes of one
+# (../shared/data/multi30k), VOCAB=16000, STUDENT_MIN=1500 (minutes of one
 # core per student), QAT_MIN=120, BT_MIN=300, BT_WEIGHT=1 (copies of each
 # back-translated pair), BATCH_VOCAB=1024 (0: the whole vocabulary),
 # STUDENT_DIMS (the embedded default's shape),
@@ -76,7 +76,7 @@ shift
 DIRECTIONS=${*:-ende deen}
 OPEN=${OPEN:-$OPEN_PARALLEL}
 VOCAB=${VOCAB:-16000}
-STUDENT_MIN=${STUDENT_MIN:-900}
+STUDENT_MIN=${STUDENT_MIN:-1500}
 QAT_MIN=${QAT_MIN:-120}
 BT_MIN=${BT_MIN:-300}
 BT_WEIGHT=${BT_WEIGHT:-1}
