@@ -167,7 +167,7 @@ static void q8_panel(const uint8_t *panel, int chunks, const int8_t *xq, int32_t
 }
 
 const quant_qdot quant_qdot_neon = { "neon", q8_dot, q4_dot, q8_panel, q4_panel, NULL, NULL, quant_f32_rows_neon,
-				 &quant_ew_generic, NULL };
+				 &quant_ew_generic, NULL, NULL };
 const quant_qdot quant_qdot_neon_dotprod = { "neon-dotprod", q8_dot, q4_dot_sdot, q8_panel, q4_panel_sdot, NULL, NULL,
-					     quant_f32_rows_neon, &quant_ew_generic, NULL };
+					     quant_f32_rows_neon, &quant_ew_generic, NULL, NULL };
 #endif
