@@ -231,24 +231,7 @@ TARGET static inline __attribute__((always_inline)) void q8_row_multi(const uint
 /* qdot.h's q8_block: each row decoded once for all nb inputs, eight
  * rather than the panel functions' four, which halves the decoding per
  * product (AVX2 computes q8 levels, costlier than applying them). */
-TARGET static void q8_block(const uint8_t *codes, int panels, int chunks, const int8_t *xq, size_t stride, int nb,
-			    int32_t *sums, size_t ld)
-{
-	for (int r = 0; r < panels * FORMAT_PANEL_ROWS; r++) {
-		const uint8_t *row = codes + ((size_t)(r / FORMAT_PANEL_ROWS) * chunks * FORMAT_PANEL_ROWS +
-					      (size_t)(r % FORMAT_PANEL_ROWS)) * FORMAT_CHUNK_BYTES;
-		switch (nb) {
-		case 1: q8_row_nb(row, chunks, xq, stride, 1, sums + r, ld); break;
-		case 2: q8_row_nb(row, chunks, xq, stride, 2, sums + r, ld); break;
-		case 3: q8_row_nb(row, chunks, xq, stride, 3, sums + r, ld); break;
-		case 4: q8_row_nb(row, chunks, xq, stride, 4, sums + r, ld); break;
-		case 5: q8_row_nb(row, chunks, xq, stride, 5, sums + r, ld); break;
-		case 6: q8_row_nb(row, chunks, xq, stride, 6, sums + r, ld); break;
-		case 7: q8_row_nb(row, chunks, xq, stride, 7, sums + r, ld); break;
-		default: q8_row_nb(row, chunks, xq, stride, 8, sums + r, ld); break;
-		}
-	}
-}
+QUANT_BLOCK_BY_ROWS(q8_block, q8_row_nb)
 
 TARGET static inline __attribute__((always_inline)) void q4_row_multi(const uint8_t *row, int chunks,
 								     const int8_t *xq, size_t stride,
