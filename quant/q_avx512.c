@@ -9,7 +9,8 @@
  * level, the sign bit negates it, and vpdpwssd adds pairs of 16-bit products.
  * A panel's four rows are computed together against up to four inputs,
  * each weight decoded once for all of them; for q4 a whole block of panels
- * in one call (qdot.h's q4_block). */
+ * in one call (qdot.h's q4_block). With VBMI, q8 has a block function too,
+ * which splits each weight into two bytes for vpdpbusd (q8_block below). */
 #if defined(__x86_64__)
 #include <immintrin.h>
 
@@ -280,8 +281,6 @@ TARGET static inline __attribute__((always_inline)) void q8_panel_nb(const uint8
  * straight from memory. Every step is an int32 addition, multiplication or
  * shift, exact modulo 2^32, so the sums are the scalar kernel's. */
 #define Q8_OFFSET 4160
-
-_Static_assert(QUANT_KBATCH <= 8, "q8_block holds at most eight inputs' accumulators");
 
 /* h[0..1]: H of the 128 magnitudes, l[0..1]: L; derived from the level
  * table once per call. */
