@@ -114,13 +114,14 @@ static double time_product(const quant_matrix *W, const shape *s, const int32_t 
 	return best;
 }
 
-static void bench_shapes(const quant_qdot *const *qdots, int n_qdots)
+/* only_format: "f32", "q8" or "q4" to bench that format alone, NULL for all */
+static void bench_shapes(const quant_qdot *const *qdots, int n_qdots, const char *only_format)
 {
 	static const char *format_names[] = { "f32", "q8", "q4" };
 	const int batches[] = { 1, 4, 8, 16 };
 	printf("%-32s %-4s %5s", "shape", "fmt", "batch");
 	for (int d = 0; d < n_qdots; d++)
-		printf(" %12s", qdots[d]->name);
+		printf(" %18s", qdots[d]->name);
 	printf("   (GOP/s)\n");
 	for (size_t si = 0; si < sizeof SHAPES / sizeof SHAPES[0]; si++) {
 		const shape *s = &SHAPES[si];
@@ -133,6 +134,8 @@ static void bench_shapes(const quant_qdot *const *qdots, int n_qdots)
 		for (int i = 0; i < 16 * s->cols; i++)
 			x[i] = (float)next_random() / 16777216.0f - 0.5f;
 		for (int f = FORMAT_F32; f <= FORMAT_Q4; f++) {
+			if (only_format && strcmp(only_format, format_names[f]) != 0)
+				continue;
 			quant_matrix W = make_matrix((format_encoding)f, s->rows, s->cols);
 			for (size_t b = 0; b < sizeof batches / sizeof batches[0]; b++) {
 				int n = batches[b];
@@ -144,7 +147,7 @@ static void bench_shapes(const quant_qdot *const *qdots, int n_qdots)
 						exit(1);
 					}
 					double sec = time_product(&W, s, rows, x, n, y, &k);
-					printf(" %12.2f", 2.0 * out_rows * s->cols * n / sec / 1e9);
+					printf(" %18.2f", 2.0 * out_rows * s->cols * n / sec / 1e9);
 					quant_kscratch_free(&k);
 				}
 				printf("\n");
@@ -263,15 +266,29 @@ static void bench_peaks(void)
 }
 #endif
 
-int main(void)
+/* Usage: kernels [f32|q8|q4]. An implementation with a q8 block function
+ * is measured a second time without it ("name,panels": the driver's panel
+ * path), to show what the block function buys on the same run. */
+int main(int argc, char **argv)
 {
 	const char *names[] = { "scalar", "avx2", "avx512", "avx512-vbmi", "neon", "neon-dotprod" };
-	const quant_qdot *qdots[6];
-	int n = 0;
+	const quant_qdot *qdots[12];
+	static quant_qdot panels_only[6];
+	static char panel_names[6][32];
+	int n = 0, n_sel = 0;
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
 		if ((qdots[n] = quant_qdot_select(names[i])) != NULL)
 			n++;
+	n_sel = n;
+	for (int d = 0; d < n_sel; d++)
+		if (qdots[d]->q8_block) {
+			panels_only[d] = *qdots[d];
+			panels_only[d].q8_block = NULL;
+			snprintf(panel_names[d], sizeof panel_names[d], "%s,panels", qdots[d]->name);
+			panels_only[d].name = panel_names[d];
+			qdots[n++] = &panels_only[d];
+		}
 	bench_peaks();
-	bench_shapes(qdots, n);
+	bench_shapes(qdots, n, argc > 1 ? argv[1] : NULL);
 	return 0;
 }

@@ -201,24 +201,37 @@ TARGET static void q8_panel(const uint8_t *panel, int chunks, const int8_t *xq, 
 /* One row of a panel against NB inputs, each chunk decoded once (qdot.h);
  * NB is a constant after inlining, so the accumulators stay in registers. */
 
-TARGET static inline __attribute__((always_inline)) void q8_row_multi(const uint8_t *row, int chunks,
-								     const int8_t *xq, size_t stride,
-								     const int NB, int32_t *out)
+/* One row against NB <= QUANT_KBATCH inputs: out[b * ld]. */
+TARGET static inline __attribute__((always_inline)) void q8_row_nb(const uint8_t *row, int chunks,
+								  const int8_t *xq, size_t stride, const int NB,
+								  int32_t *out, size_t ld)
 {
 	q8_consts k = q8_setup();
-	__m256i acc[QUANT_PANEL_INPUTS];
-	FOR_INPUTS(b, NB)
+	__m256i acc[QUANT_KBATCH];
+	FOR_KBATCH(b, NB)
 		acc[b] = _mm256_setzero_si256();
 	for (int ch = 0; ch < chunks; ch++, row += CHUNK_STRIDE, xq += FORMAT_CHUNK_BYTES)
 		for (int half = 0; half < 2; half++) {
 			q8_decoded d = q8_decode32(_mm256_loadu_si256((const __m256i *)(row + 32 * half)), &k);
-			FOR_INPUTS(b, NB)
+			FOR_KBATCH(b, NB)
 				acc[b] = q8_apply32(acc[b], &d,
 						    _mm256_loadu_si256((const __m256i *)(xq + b * stride + 32 * half)));
 		}
-	FOR_INPUTS(b, NB)
-		out[b * FORMAT_PANEL_ROWS] = hsum(acc[b]);
+	FOR_KBATCH(b, NB)
+		out[b * ld] = hsum(acc[b]);
 }
+
+TARGET static inline __attribute__((always_inline)) void q8_row_multi(const uint8_t *row, int chunks,
+								     const int8_t *xq, size_t stride,
+								     const int NB, int32_t *out)
+{
+	q8_row_nb(row, chunks, xq, stride, NB, out, FORMAT_PANEL_ROWS);
+}
+
+/* qdot.h's q8_block: each row decoded once for all nb inputs, eight
+ * rather than the panel functions' four, which halves the decoding per
+ * product (AVX2 computes q8 levels, costlier than applying them). */
+QUANT_BLOCK_BY_ROWS(q8_block, q8_row_nb)
 
 TARGET static inline __attribute__((always_inline)) void q4_row_multi(const uint8_t *row, int chunks,
 								     const int8_t *xq, size_t stride,
@@ -247,5 +260,5 @@ QUANT_PANEL_MULTI(q8_panel_multi, q8_row_multi)
 QUANT_PANEL_MULTI(q4_panel_multi, q4_row_multi)
 
 const quant_qdot quant_qdot_avx2 = { "avx2", q8_dot, q4_dot, q8_panel, q4_panel, q8_panel_multi, q4_panel_multi,
-				     quant_f32_rows_avx2, &quant_ew_avx2, NULL };
+				     quant_f32_rows_avx2, &quant_ew_avx2, NULL, q8_block };
 #endif

@@ -9,7 +9,8 @@
  * level, the sign bit negates it, and vpdpwssd adds pairs of 16-bit products.
  * A panel's four rows are computed together against up to four inputs,
  * each weight decoded once for all of them; for q4 a whole block of panels
- * in one call (qdot.h's q4_block). */
+ * in one call (qdot.h's q4_block). With VBMI, q8 has a block function too,
+ * which splits each weight into two bytes for vpdpbusd (q8_block below). */
 #if defined(__x86_64__)
 #include <immintrin.h>
 
@@ -262,6 +263,169 @@ TARGET static inline __attribute__((always_inline)) void q8_panel_nb(const uint8
 		_mm512_mask_storeu_epi32(out, (__mmask16)((1u << (NB * FORMAT_PANEL_ROWS)) - 1), reduce16(acc));
 }
 
+/* ---- q8 in blocks (VBMI) ----------------------------------------------------- */
+
+#ifdef QUANT_AVX512_VBMI
+/* A whole block of panels against up to eight inputs with vpdpbusd, which
+ * takes bytes: a code's weight w (|w| <= 4096) plus Q8_OFFSET is split
+ * into two unsigned bytes, u = w + Q8_OFFSET = 64 H + L, each looked up by
+ * one 128-entry byte permute (vpermi2b, which reads the low seven bits:
+ * the magnitude). For a positive code H = (level + Q8_OFFSET) >> 6 in
+ * 65..129 and L = its low six bits; a negative code's u is 2 Q8_OFFSET
+ * minus the positive one's, which 129 - H and 64 - L give (64 (129 - H) +
+ * 64 - L = 8320 - u) as bytes in 0..64 and 1..64. Then
+ *     sum w x = 64 sum H x + sum L x - Q8_OFFSET sum x,
+ * the last term once per input. Two byte products per weight cost as much
+ * as one vpdpwssd, but the decoding is five instructions per 64 codes
+ * instead of fourteen, which lets each decoded row serve eight inputs read
+ * straight from memory. Every step is an int32 addition, multiplication or
+ * shift, exact modulo 2^32, so the sums are the scalar kernel's. */
+#define Q8_OFFSET 4160
+
+/* h[0..1]: H of the 128 magnitudes, l[0..1]: L; derived from the level
+ * table once per call. */
+typedef struct {
+	__m512i h[2], l[2];
+} q8_split_table;
+
+TARGET static inline __m512i q8_table_bytes(const int16_t *levels, int high)
+{
+	__m256i half[2];
+	for (int i = 0; i < 2; i++) {
+		__m512i u = _mm512_add_epi16(_mm512_loadu_si512(levels + 32 * i), _mm512_set1_epi16(Q8_OFFSET));
+		u = high ? _mm512_srli_epi16(u, 6) : _mm512_and_si512(u, _mm512_set1_epi16(63));
+		half[i] = _mm512_cvtepi16_epi8(u);
+	}
+	return _mm512_inserti64x4(_mm512_castsi256_si512(half[0]), half[1], 1);
+}
+
+TARGET static inline q8_split_table q8_load_split_table(void)
+{
+	q8_split_table t;
+	for (int i = 0; i < 2; i++) {
+		t.h[i] = q8_table_bytes(quant_q8_levels + 64 * i, 1);
+		t.l[i] = q8_table_bytes(quant_q8_levels + 64 * i, 0);
+	}
+	return t;
+}
+
+/* The H and L bytes of 64 codes. */
+TARGET static inline void q8_split(const uint8_t *codes, const q8_split_table *t, __m512i *h, __m512i *l)
+{
+	__m512i c = _mm512_loadu_si512(codes);
+	__mmask64 negative = _mm512_movepi8_mask(c);
+	__m512i hp = _mm512_permutex2var_epi8(t->h[0], c, t->h[1]);
+	__m512i lp = _mm512_permutex2var_epi8(t->l[0], c, t->l[1]);
+	*h = _mm512_mask_sub_epi8(hp, negative, _mm512_set1_epi8((char)129), hp);
+	*l = _mm512_mask_sub_epi8(lp, negative, _mm512_set1_epi8(64), lp);
+}
+
+/* One row against NB inputs: v[b] holds 16 partial sums of 64 H x + L x
+ * (without the offset's share), v[b] = 0 for NB <= b < 8. */
+TARGET static inline __attribute__((always_inline)) void q8_row_split(const uint8_t *row, int chunks,
+								     const int8_t *xq, size_t stride,
+								     const int NB, const q8_split_table *t,
+								     __m512i v[8])
+{
+	__m512i ah[8], al[8];
+	FOR_KBATCH(b, NB)
+		ah[b] = al[b] = _mm512_setzero_si512();
+	for (int ch = 0; ch < chunks; ch++, row += CHUNK_STRIDE, xq += FORMAT_CHUNK_BYTES) {
+		__m512i h, l;
+		q8_split(row, t, &h, &l);
+		FOR_KBATCH(b, NB) {
+			__m512i x = _mm512_loadu_si512(xq + b * stride);
+			ah[b] = _mm512_dpbusd_epi32(ah[b], h, x);
+			al[b] = _mm512_dpbusd_epi32(al[b], l, x);
+		}
+	}
+	_Pragma("GCC unroll 8") for (int b = 0; b < 8; b++)
+		v[b] = b < NB ? _mm512_add_epi32(_mm512_slli_epi32(ah[b], 6), al[b]) : _mm512_setzero_si512();
+}
+
+/* Q8_OFFSET times the sum of each of four inputs' padded columns, input b
+ * in 128-bit lane b: what the block's sums hold too much. */
+TARGET static inline __m512i q8_lane_offsets(const int8_t *xq, size_t stride, int chunks, int nb)
+{
+	int32_t s[4] = { 0 };
+	const __m512i ones = _mm512_set1_epi8(1);
+	for (int b = 0; b < nb && b < 4; b++) {
+		__m512i acc = _mm512_setzero_si512();
+		for (int ch = 0; ch < chunks; ch++)
+			acc = _mm512_dpbusd_epi32(acc, ones, _mm512_loadu_si512(xq + b * stride + ch * FORMAT_CHUNK_BYTES));
+		s[b] = _mm512_reduce_add_epi32(acc);
+	}
+	__m512i sums = _mm512_setr_epi32(s[0], s[0], s[0], s[0], s[1], s[1], s[1], s[1], s[2], s[2], s[2], s[2],
+					 s[3], s[3], s[3], s[3]);
+	return _mm512_mullo_epi32(sums, _mm512_set1_epi32(Q8_OFFSET));
+}
+
+/* Four inputs' sums of a panel's four rows, stored for the first nb of
+ * them: each 128-bit lane of part[r] holds partial sums of row r against
+ * inputs 0..3; add_lanes4 adds them into lane r, a dword permute
+ * transposes that 4 x 4 (row, input) matrix so that lane b is input b's
+ * four rows, the offsets come off, and each lane goes to its input's sums. */
+TARGET static inline void q8_store_panel(const __m512i part[4], __m512i offsets, int nb, int32_t *sums, size_t ld)
+{
+	const __m512i transpose = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+	__m512i v = _mm512_sub_epi32(_mm512_permutexvar_epi32(transpose, add_lanes4(part)), offsets);
+	_mm_storeu_si128((__m128i *)sums, _mm512_castsi512_si128(v));
+	if (nb > 1)
+		_mm_storeu_si128((__m128i *)(sums + ld), _mm512_extracti32x4_epi32(v, 1));
+	if (nb > 2)
+		_mm_storeu_si128((__m128i *)(sums + 2 * ld), _mm512_extracti32x4_epi32(v, 2));
+	if (nb > 3)
+		_mm_storeu_si128((__m128i *)(sums + 3 * ld), _mm512_extracti32x4_epi32(v, 3));
+}
+
+/* `panels` panels against NB <= 8 inputs, row by row: each row's chunk is
+ * decoded once for all NB inputs, whose activations are read from memory
+ * (the registers hold the sixteen accumulators). */
+TARGET static inline __attribute__((always_inline)) void q8_block_nb(const uint8_t *codes, int panels, int chunks,
+								    const int8_t *xq, size_t stride, const int NB,
+								    int32_t *sums, size_t ld)
+{
+	const q8_split_table t = q8_load_split_table();
+	__m512i offsets[2];
+	for (int g = 0; g < 2; g++)
+		offsets[g] = NB > 4 * g ? q8_lane_offsets(xq + 4 * g * stride, stride, chunks, NB - 4 * g)
+				        : _mm512_setzero_si512();
+	size_t panel_bytes = (size_t)chunks * CHUNK_STRIDE;
+
+	for (int p = 0; p < panels; p++, codes += panel_bytes, sums += FORMAT_PANEL_ROWS) {
+		__m512i part[2][4];   /* [input group][row] */
+		for (int r = 0; r < FORMAT_PANEL_ROWS; r++) {
+			__m512i v[8];
+			q8_row_split(codes + r * FORMAT_CHUNK_BYTES, chunks, xq, stride, NB, &t, v);
+			for (int g = 0; g < (NB + 3) / 4; g++)
+				part[g][r] = add_pairs64(add_pairs32(v[4 * g], v[4 * g + 1]),
+							 add_pairs32(v[4 * g + 2], v[4 * g + 3]));
+		}
+		for (int g = 0; g < (NB + 3) / 4; g++)
+			q8_store_panel(part[g], offsets[g], NB - 4 * g, sums + 4 * g * ld, ld);
+	}
+}
+
+TARGET static void q8_block(const uint8_t *codes, int panels, int chunks, const int8_t *xq, size_t stride, int nb,
+			    int32_t *sums, size_t ld)
+{
+	switch (nb) {
+	case 1: q8_block_nb(codes, panels, chunks, xq, stride, 1, sums, ld); break;
+	case 2: q8_block_nb(codes, panels, chunks, xq, stride, 2, sums, ld); break;
+	case 3: q8_block_nb(codes, panels, chunks, xq, stride, 3, sums, ld); break;
+	case 4: q8_block_nb(codes, panels, chunks, xq, stride, 4, sums, ld); break;
+	case 5: q8_block_nb(codes, panels, chunks, xq, stride, 5, sums, ld); break;
+	case 6: q8_block_nb(codes, panels, chunks, xq, stride, 6, sums, ld); break;
+	case 7: q8_block_nb(codes, panels, chunks, xq, stride, 7, sums, ld); break;
+	default: q8_block_nb(codes, panels, chunks, xq, stride, 8, sums, ld); break;
+	}
+}
+#else
+/* Without VBMI there is no byte permute over 128 entries: the driver
+ * calls the panel functions. */
+#define q8_block NULL
+#endif
+
 /* ---- the entry points ------------------------------------------------------ */
 
 TARGET static void q4_block(const uint8_t *codes, int panels, int chunks, const int8_t *xq, size_t stride, int nb,
@@ -305,5 +469,5 @@ TARGET static void q8_panel_multi(const uint8_t *panel, int chunks, const int8_t
 }
 
 const quant_qdot QDOT = { QDOT_NAME, q8_dot, q4_dot, q8_panel, q4_panel, q8_panel_multi, q4_panel_multi,
-				       quant_f32_rows_avx512, &quant_ew_avx512, q4_block };
+				       quant_f32_rows_avx512, &quant_ew_avx512, q4_block, q8_block };
 #endif

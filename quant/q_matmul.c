@@ -67,7 +67,7 @@ void quant_matmul_q(const quant_matrix *W, const float *X, int n, int ldx,
 	int chunks = quant_chunks_per_row(W->format, W->cols);
 	size_t panel_bytes = (size_t)FORMAT_PANEL_ROWS * chunks * FORMAT_CHUNK_BYTES;
 	void (*block)(const uint8_t *, int, int, const int8_t *, size_t, int, int32_t *, size_t) =
-		W->format == FORMAT_Q4 ? q->q4_block : NULL;
+		W->format == FORMAT_Q4 ? q->q4_block : q->q8_block;
 
 	for (int i0 = 0; i0 < n; i0 += QUANT_KBATCH) {
 		int nb = n - i0 < QUANT_KBATCH ? n - i0 : QUANT_KBATCH;

@@ -118,23 +118,42 @@ static inline q8_table q8_load_table(void)
 	return t;
 }
 
-/* 16 codes against 16 activations. */
-static inline int32x4_t q8_mac(int32x4_t acc, uint8x16_t codes, int8x16_t x, const q8_table *t)
+/* 16 codes decoded: their 16-bit magnitudes (m0: the first eight) and
+ * the bytes that are -1 where the weight is negative. */
+typedef struct {
+	int16x8_t m0, m1;
+	int8x16_t neg;
+} q8_decoded;
+
+static inline q8_decoded q8_decode16(uint8x16_t codes, const q8_table *t)
 {
 	uint8x16_t k = vandq_u8(codes, vdupq_n_u8(0x7F));
 	uint8x16_t k_hi = vsubq_u8(k, vdupq_n_u8(64));      /* wraps above 63 for k < 64: TBX keeps those */
 	uint8x16_t lo = vqtbx4q_u8(vqtbl4q_u8(t->lo[0], k), t->lo[1], k_hi);
 	uint8x16_t hi = vqtbx4q_u8(vqtbl4q_u8(t->hi[0], k), t->hi[1], k_hi);
-	int16x8_t m0 = vreinterpretq_s16_u8(vzip1q_u8(lo, hi));
-	int16x8_t m1 = vreinterpretq_s16_u8(vzip2q_u8(lo, hi));
-	/* sign: -x where the code's bit 7 is set */
-	int8x16_t neg = vreinterpretq_s8_u8(vtstq_u8(codes, vdupq_n_u8(0x80)));
-	int8x16_t sx = vsubq_s8(veorq_s8(x, neg), neg);
+	q8_decoded d;
+	d.m0 = vreinterpretq_s16_u8(vzip1q_u8(lo, hi));
+	d.m1 = vreinterpretq_s16_u8(vzip2q_u8(lo, hi));
+	d.neg = vreinterpretq_s8_u8(vtstq_u8(codes, vdupq_n_u8(0x80)));
+	return d;
+}
+
+/* Decoded codes against 16 activations: the sign moves onto x. */
+static inline int32x4_t q8_apply16(int32x4_t acc, const q8_decoded *d, int8x16_t x)
+{
+	int8x16_t sx = vsubq_s8(veorq_s8(x, d->neg), d->neg);
 	int16x8_t x0 = vmovl_s8(vget_low_s8(sx)), x1 = vmovl_high_s8(sx);
-	acc = vmlal_s16(acc, vget_low_s16(m0), vget_low_s16(x0));
-	acc = vmlal_high_s16(acc, m0, x0);
-	acc = vmlal_s16(acc, vget_low_s16(m1), vget_low_s16(x1));
-	return vmlal_high_s16(acc, m1, x1);
+	acc = vmlal_s16(acc, vget_low_s16(d->m0), vget_low_s16(x0));
+	acc = vmlal_high_s16(acc, d->m0, x0);
+	acc = vmlal_s16(acc, vget_low_s16(d->m1), vget_low_s16(x1));
+	return vmlal_high_s16(acc, d->m1, x1);
+}
+
+/* 16 codes against 16 activations. */
+static inline int32x4_t q8_mac(int32x4_t acc, uint8x16_t codes, int8x16_t x, const q8_table *t)
+{
+	q8_decoded d = q8_decode16(codes, t);
+	return q8_apply16(acc, &d, x);
 }
 
 static inline int32x4_t q8_chunk(int32x4_t acc, const uint8_t *codes, const int8_t *xq, const q8_table *t)
@@ -166,8 +185,32 @@ static void q8_panel(const uint8_t *panel, int chunks, const int8_t *xq, int32_t
 		out[r] = vaddvq_s32(acc[r]);
 }
 
+/* One row against NB <= QUANT_KBATCH inputs, out[b * ld]: each 16 codes
+ * decoded once for all of them (the table lookups and the sign test are
+ * half of q8_mac's work). */
+static inline __attribute__((always_inline)) void q8_row_nb(const uint8_t *row, int chunks, const int8_t *xq,
+							    size_t stride, const int NB, int32_t *out, size_t ld)
+{
+	q8_table t = q8_load_table();
+	int32x4_t acc[QUANT_KBATCH];
+	FOR_KBATCH(b, NB)
+		acc[b] = vdupq_n_s32(0);
+	for (int ch = 0; ch < chunks; ch++, row += CHUNK_STRIDE, xq += FORMAT_CHUNK_BYTES)
+		for (int j = 0; j < FORMAT_CHUNK_BYTES; j += 16) {
+			q8_decoded d = q8_decode16(vld1q_u8(row + j), &t);
+			FOR_KBATCH(b, NB)
+				acc[b] = q8_apply16(acc[b], &d, vld1q_s8(xq + b * stride + j));
+		}
+	FOR_KBATCH(b, NB)
+		out[b * ld] = vaddvq_s32(acc[b]);
+}
+
+#define TARGET
+QUANT_BLOCK_BY_ROWS(q8_block, q8_row_nb)
+#undef TARGET
+
 const quant_qdot quant_qdot_neon = { "neon", q8_dot, q4_dot, q8_panel, q4_panel, NULL, NULL, quant_f32_rows_neon,
-				 &quant_ew_generic, NULL };
+				 &quant_ew_generic, NULL, q8_block };
 const quant_qdot quant_qdot_neon_dotprod = { "neon-dotprod", q8_dot, q4_dot_sdot, q8_panel, q4_panel_sdot, NULL, NULL,
-					     quant_f32_rows_neon, &quant_ew_generic, NULL };
+					     quant_f32_rows_neon, &quant_ew_generic, NULL, q8_block };
 #endif

@@ -35,4 +35,4 @@ static void q4_panel(const uint8_t *panel, int chunks, const int8_t *xq, int32_t
 		out[r] = q4_dot(panel + r * FORMAT_CHUNK_BYTES, chunks, xq);
 }
 
-const quant_qdot quant_qdot_scalar = { "scalar", q8_dot, q4_dot, q8_panel, q4_panel, NULL, NULL, quant_f32_rows_scalar, &quant_ew_generic, NULL };
+const quant_qdot quant_qdot_scalar = { "scalar", q8_dot, q4_dot, q8_panel, q4_panel, NULL, NULL, quant_f32_rows_scalar, &quant_ew_generic, NULL, NULL };

@@ -43,9 +43,11 @@ typedef struct quant_qdot {
 	 * QUANT_KBATCH inputs, sums[b * ld + r] for r < panels * FORMAT_PANEL_ROWS.
 	 * One call for a block of rows spares the driver a call and a copy per
 	 * panel, and lets the ISA take as many inputs per decoded weight as its
-	 * registers hold. (No ISA has needed one for q8: its kernels spend
-	 * their time decoding, not in the driver.) */
+	 * registers hold. */
 	void (*q4_block)(const uint8_t *codes, int panels, int chunks, const int8_t *xq, size_t x_stride, int nb,
+			 int32_t *sums, size_t ld);
+	/* The same for q8 (optional too). */
+	void (*q8_block)(const uint8_t *codes, int panels, int chunks, const int8_t *xq, size_t x_stride, int nb,
 			 int32_t *sums, size_t ld);
 } quant_qdot;
 

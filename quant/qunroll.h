@@ -10,6 +10,9 @@
 
 #define FOR_PANEL_ROWS(r) _Pragma("GCC unroll 4") for (int r = 0; r < FORMAT_PANEL_ROWS; r++)
 #define FOR_INPUTS(b, nb) _Pragma("GCC unroll 4") for (int b = 0; b < (nb); b++)
+/* the inputs of a block function (qdot.h's q*_block): up to QUANT_KBATCH */
+#define FOR_KBATCH(b, nb) _Pragma("GCC unroll 8") for (int b = 0; b < (nb); b++)
+_Static_assert(QUANT_KBATCH <= 8, "FOR_KBATCH unrolls eight inputs");
 
 /* A q*_panel_multi (qdot.h) from a function doing one row against NB inputs
  * (an always-inline function of its ISA file, compiled with TARGET): each
@@ -27,6 +30,30 @@
 			default: row_fn(row, chunks, xq, stride, 4, out + r); break;              \
 			}                                                                         \
 		}                                                                                 \
+	}
+
+/* A q*_block (qdot.h) from a function doing one row against NB inputs,
+ * writing out[b * ld] (an always-inline function of its ISA file, compiled
+ * with TARGET): every row of the block in turn, the input count made a
+ * constant, so that each decoded chunk serves all nb inputs. */
+#define QUANT_BLOCK_BY_ROWS(name, row_fn)                                                                  \
+	TARGET static void name(const uint8_t *codes, int panels, int chunks, const int8_t *xq, size_t stride, \
+				int nb, int32_t *sums, size_t ld)                                                 \
+	{                                                                                                    \
+		for (int r = 0; r < panels * FORMAT_PANEL_ROWS; r++) {                                          \
+			const uint8_t *row = codes + ((size_t)(r / FORMAT_PANEL_ROWS) * chunks * FORMAT_PANEL_ROWS + \
+						      (size_t)(r % FORMAT_PANEL_ROWS)) * FORMAT_CHUNK_BYTES;         \
+			switch (nb) {                                                                        \
+			case 1: row_fn(row, chunks, xq, stride, 1, sums + r, ld); break;                     \
+			case 2: row_fn(row, chunks, xq, stride, 2, sums + r, ld); break;                     \
+			case 3: row_fn(row, chunks, xq, stride, 3, sums + r, ld); break;                     \
+			case 4: row_fn(row, chunks, xq, stride, 4, sums + r, ld); break;                     \
+			case 5: row_fn(row, chunks, xq, stride, 5, sums + r, ld); break;                     \
+			case 6: row_fn(row, chunks, xq, stride, 6, sums + r, ld); break;                     \
+			case 7: row_fn(row, chunks, xq, stride, 7, sums + r, ld); break;                     \
+			default: row_fn(row, chunks, xq, stride, 8, sums + r, ld); break;                    \
+			}                                                                                    \
+		}                                                                                            \
 	}
 
 #endif

@@ -356,6 +356,77 @@ static void test_every_code(void **state)
 	}
 }
 
+/* Random bytes (codes of either format, or activations). */
+static void fill_bytes(uint8_t *p, size_t n, uint32_t *seed)
+{
+	for (size_t i = 0; i < n; i++) {
+		*seed = *seed * 1664525u + 1013904223u;
+		p[i] = (uint8_t)(*seed >> 24);
+	}
+}
+
+/* One block call against the scalar dot products: `panels` panels of
+ * `chunks` random chunks (every code value appears), nb inputs of random
+ * int8 with the extremes -128 excluded (quant_quantize_x never makes it),
+ * strides wider than the rows, and a marker around the sums that must stay. */
+static void check_block(const quant_qdot *q, format_encoding f, int panels, int chunks, int nb, uint32_t seed)
+{
+	enum { MARK = 0x5A5A5A5A };
+	void (*block)(const uint8_t *, int, int, const int8_t *, size_t, int, int32_t *, size_t) =
+		f == FORMAT_Q4 ? q->q4_block : q->q8_block;
+	int32_t (*dot)(const uint8_t *, int, const int8_t *) = f == FORMAT_Q4 ? quant_qdot_scalar.q4 : quant_qdot_scalar.q8;
+	size_t row_bytes = (size_t)chunks * FORMAT_CHUNK_BYTES * (f == FORMAT_Q4 ? 2 : 1);
+	size_t stride = row_bytes + 64 * (size_t)(seed % 3), ld = (size_t)panels * FORMAT_PANEL_ROWS + 5;
+	size_t code_bytes = (size_t)panels * FORMAT_PANEL_ROWS * chunks * FORMAT_CHUNK_BYTES;
+	uint8_t *codes = malloc(code_bytes);
+	int8_t *xq = malloc(stride * (size_t)nb);
+	int32_t *sums = malloc(sizeof(int32_t) * ld * (size_t)nb);
+	assert_true(codes && xq && sums);
+	fill_bytes(codes, code_bytes, &seed);
+	fill_bytes((uint8_t *)xq, stride * (size_t)nb, &seed);
+	for (size_t i = 0; i < stride * (size_t)nb; i++)
+		if (xq[i] == -128 || (seed & 7) == 0)   /* one call in eight: the extremes only */
+			xq[i] = xq[i] < 0 ? -127 : 127;
+	for (size_t i = 0; i < ld * (size_t)nb; i++)
+		sums[i] = MARK;
+	block(codes, panels, chunks, xq, stride, nb, sums, ld);
+	for (int b = 0; b < nb; b++) {
+		for (int r = 0; r < panels * FORMAT_PANEL_ROWS; r++) {
+			const uint8_t *row = codes + ((size_t)(r / FORMAT_PANEL_ROWS) * chunks * FORMAT_PANEL_ROWS +
+						      (size_t)(r % FORMAT_PANEL_ROWS)) * FORMAT_CHUNK_BYTES;
+			assert_int_equal(sums[(size_t)b * ld + r], dot(row, chunks, xq + (size_t)b * stride));
+		}
+		for (size_t r = (size_t)panels * FORMAT_PANEL_ROWS; r < ld; r++)
+			assert_int_equal(sums[(size_t)b * ld + r], MARK);
+	}
+	free(codes);
+	free(xq);
+	free(sums);
+}
+
+/* Every ISA's block functions (qdot.h's q4_block, q8_block) give the
+ * scalar kernel's integers for 1..QUANT_KBATCH inputs, odd and large panel
+ * and chunk counts. */
+static void test_block_kernels(void **state)
+{
+	(void)state;
+	static const int panels[] = { 1, 2, 3, 7, 64 }, chunks[] = { 1, 2, 3, 4, 8, 17, 65 };
+	const quant_qdot *qdots[6];
+	int n_qdots = available_qdots(qdots);
+	for (int d = 0; d < n_qdots; d++)
+		for (int f = 0; f < 2; f++) {
+			format_encoding fmt = f ? FORMAT_Q4 : FORMAT_Q8;
+			if (!(f ? qdots[d]->q4_block : qdots[d]->q8_block))
+				continue;
+			for (size_t p = 0; p < sizeof panels / sizeof panels[0]; p++)
+				for (size_t c = 0; c < sizeof chunks / sizeof chunks[0]; c++)
+					for (int nb = 1; nb <= QUANT_KBATCH; nb++)
+						check_block(qdots[d], fmt, panels[p], chunks[c], nb,
+							    (uint32_t)(p * 1000 + c * 10 + (size_t)nb));
+			print_message("%s %s_block: exact\n", qdots[d]->name, f ? "q4" : "q8");
+		}
+}
+
 /* The f32 products of every implementation equal the scalar reference's bit
  * for bit (the summation order is fixed: quant/f32_scalar.c), whole matrix
  * and shortlist rows, one input and several. */
@@ -510,6 +581,7 @@ int main(void)
 		cmocka_unit_test(test_exact_levels),
 		cmocka_unit_test(test_level_tables),
 		cmocka_unit_test(test_every_code),
+		cmocka_unit_test(test_block_kernels),
 		cmocka_unit_test(test_f32_matmul_bit_identical),
 		cmocka_unit_test(test_qmatmul_odd_sizes),
 		cmocka_unit_test(test_qmatmul_accuracy),
