@@ -80,24 +80,44 @@ void ssru_split_heads(const float *x, int n, int d, int heads, size_t head_strid
 			       (size_t)dk * sizeof *out);
 }
 
+/* One head's T x S scores z made weights: scaled (the whole block in one
+ * pass), a softmax per row; with att, their share of the heads' average
+ * added (the first head's written: 0 + w is w, weights being >= +0, so no
+ * clearing pass is needed). */
+static void head_weights(engine_state *s, float *z, int T, int S, float scale, int h, float *att, int att_ld)
+{
+	float H = (float)s->m->ssru.heads;
+	for (size_t j = 0; j < (size_t)T * S; j++)
+		z[j] *= scale;
+	for (int t = 0; t < T; t++)
+		s->ew->softmax(z + (size_t)t * S, S);
+	for (int t = 0; att && t < T; t++) {
+		const float *row = z + (size_t)t * S;
+		float *a = att + (size_t)t * att_ld;
+		if (h == 0)
+			for (int j = 0; j < S; j++)
+				a[j] = row[j] / H;
+		else
+			for (int j = 0; j < S; j++)
+				a[j] += row[j] / H;
+	}
+}
+
 ENGINE_PROF_NOINLINE void ssru_attend(engine_state *s, const float *q, int T, const float *kh, const float *vh,
 				      size_t head_stride, int S, float *ctx, float *att, int att_ld)
 {
 	int d = s->m->d.emb, H = s->m->ssru.heads, dk = d / H;
 	float scale = 1.0f / sqrtf((float)dk), *z = s->ssru.scores, *out = s->ssru.head_out;
 
-	for (int t = 0; att && t < T; t++)
-		memset(att + (size_t)t * att_ld, 0, (size_t)S * sizeof *att);
 	for (int h = 0; h < H; h++) {
 		quant_matrix keys = { .format = FORMAT_F32, .rows = S, .cols = dk, .data = kh + (size_t)h * head_stride };
 		quant_matmul(&keys, q + (size_t)h * dk, T, d, NULL, z, S, &s->kq);
-		for (int t = 0; t < T; t++) {
-			float *row = z + (size_t)t * S;
-			for (int j = 0; j < S; j++)
-				row[j] *= scale;
-			s->ew->softmax(row, S);
-			for (int j = 0; att && j < S; j++)
-				att[(size_t)t * att_ld + j] += row[j] / (float)H;
+		head_weights(s, z, T, S, scale, h, att, att_ld);
+		/* one row (a greedy step's) goes straight into its place in ctx;
+		 * more are summed four at a time into out, then placed */
+		if (T == 1) {
+			s->ew->weighted_sum(z, 1, vh + (size_t)h * head_stride, S, dk, ctx + (size_t)h * dk);
+			continue;
 		}
 		s->ew->weighted_sum(z, T, vh + (size_t)h * head_stride, S, dk, out);
 		for (int t = 0; t < T; t++)
