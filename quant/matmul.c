@@ -10,7 +10,11 @@ int quant_kscratch_init(quant_kscratch *k, int max_cols, const struct quant_qdot
 	k->qdot = qdot;
 	/* q4 pads the most: to whole 128-column chunks */
 	int padded = format_matrix_padded_cols(FORMAT_Q4, max_cols > 0 ? max_cols : 1);
-	k->xq = malloc((size_t)QUANT_KBATCH * padded);
+	/* on a cache line: the kernels read every input row from here, and
+	 * where malloc happened to place it moved q4's speed by 7% as the heap
+	 * before it changed (padded is whole chunks, so the size is a multiple
+	 * of 64, as aligned_alloc wants) */
+	k->xq = aligned_alloc(64, (size_t)QUANT_KBATCH * padded);
 	k->x_scale = malloc(QUANT_KBATCH * sizeof *k->x_scale);
 	k->cap_cols = padded;
 	if (!k->xq || !k->x_scale) {

@@ -16,6 +16,7 @@
 #include "../engine/engine.h"
 #include "../engine/topk.h"
 #include "../engine/translator.h"
+#include "../family/ssru/ssru.h"
 #include "../quant/vecmath.h"
 
 #define MODEL_PATH "build/tiny.nmt"
@@ -645,6 +646,35 @@ static void test_greedy_pick_equals_topk(void **state)
 	assert_true(rounded_alike > 100); /* the test reaches the subtle case */
 }
 
+/* The SSRU family's position table and the positions past it give what
+ * the formula computed on the fly gives (x * sqrt(d), then + sin, + cos),
+ * bit for bit, so a translation does not depend on the table. */
+static void test_ssru_positions_match_formula(void **state)
+{
+	(void)state;
+	enum { D = 256, HALF = D / 2 };
+	ssru_weights w = { 0 };
+	assert_int_equal(ssru_positions_build(&w, D), 0);
+	assert_int_equal(w.pos_len, SSRU_POS_TABLE_FLOATS / D);
+	float scale = sqrtf((float)D), inc = logf(10000.0f) / (float)(HALF - 1);
+	for (int p = 0; p < w.pos_len + 40; p++) {
+		float got[D], want[D];
+		for (int k = 0; k < D; k++)
+			got[k] = want[k] = (float)((k * 37 + p * 11) % 101) / 50.0f - 1.0f;
+		ssru_scale_add_position(&w, got, D, scale, p);
+		for (int k = 0; k < D; k++)
+			want[k] *= scale;
+		for (int i = 0; i < HALF; i++) {
+			float v = (float)p * expf((float)i * -inc);
+			want[i] += sinf(v);
+			want[HALF + i] += cosf(v);
+		}
+		assert_memory_equal(got, want, sizeof got);
+	}
+	ssru_positions_free(&w);
+	assert_null(w.pos_table);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -660,6 +690,7 @@ int main(void)
 		cmocka_unit_test(test_small_shortlist_restricts_output),
 		cmocka_unit_test(test_greedy_pick_equals_topk),
 		cmocka_unit_test(test_repeat_guard),
+		cmocka_unit_test(test_ssru_positions_match_formula),
 	};
 	return cmocka_run_group_tests_name("engine", tests, setup, teardown);
 }

@@ -204,7 +204,14 @@ static int ssru_bind(nmt_model *m, char *err, size_t errlen)
 	m->max_input = w->ffn > w->dec_ffn ? w->ffn : w->dec_ffn;
 	if (m->max_input < d)
 		m->max_input = d;
+	if (ssru_positions_build(w, d) != 0)
+		return error_set(err, errlen, "out of memory for the position encodings");
 	return 0;
+}
+
+static void ssru_unbind(nmt_model *m)
+{
+	ssru_positions_free(&m->ssru);
 }
 
 /* ---- the state -------------------------------------------------------------- */
@@ -310,6 +317,7 @@ static int ssru_max_len(int src_len)
 const engine_family ssru_family = {
 	.arch = SSRU_ARCH,
 	.bind = ssru_bind,
+	.unbind = ssru_unbind,
 	.reserve = ssru_reserve,
 	.free_state = ssru_free_state,
 	.encode = ssru_encode,

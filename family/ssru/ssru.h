@@ -10,13 +10,19 @@
 void ssru_encode(engine_state *s, const int32_t *const *src);
 void ssru_step(engine_state *s, int n);
 
-/* Shared by the encoder and the decoder: sinusoidal position p's encoding
- * added to x[0..d) (sines in the first half, cosines in the second); and
- * multi-head attention (scores scaled by 1/sqrt(dk), softmax) of T queries (rows of q, stride d) over S keys and
+/* The position encodings' table, built at bind into w (0, or -1 out of
+ * memory; SSRU_POS_TABLE_FLOATS floats, at least one position), and freed
+ * (also after a failed build). */
+#define SSRU_POS_TABLE_FLOATS 65536
+int ssru_positions_build(ssru_weights *w, int d);
+void ssru_positions_free(ssru_weights *w);
+/* Shared by the encoder and the decoder: x[0..d) scaled, plus sinusoidal
+ * position p's encoding (sines in the first half, cosines in the second);
+ * and multi-head attention (scores scaled by 1/sqrt(dk), softmax) of T queries (rows of q, stride d) over S keys and
  * values laid out head by head (kh, vh: [H, stride P, dk] from row 0 of
  * the sentence), contexts joined into ctx [T, d]. With att (T rows att_ld
  * apart, may be NULL): the heads' weights averaged, the alignments. */
-void ssru_add_position(float *x, int d, int p);
+void ssru_scale_add_position(const ssru_weights *w, float *x, int d, float scale, int p);
 void ssru_attend(engine_state *s, const float *q, int T, const float *kh, const float *vh, size_t head_stride,
 		     int S, float *ctx, float *att, int att_ld);
 /* y = LN(x W + b + y) row by row: a linear layer, the residual, the layer

@@ -34,6 +34,13 @@ typedef struct {
 	ssru_w dec_rnn[SSRU_MAX_LAYERS];
 	ssru_attention_w dec_att[SSRU_MAX_LAYERS];
 	ssru_ffn_w dec_ffn_w[SSRU_MAX_LAYERS];
+	/* The sinusoidal position encodings, computed once at bind (the bound
+	 * model is shared read-only by every thread) instead of at every
+	 * position of every batch and step: each pair's frequency [d / 2],
+	 * and positions 0 .. pos_len - 1 as rows of d (sines, then cosines);
+	 * later positions are computed from pos_freq (ssru_encoder.c). */
+	float *pos_freq, *pos_table;
+	int pos_len;
 } ssru_weights;
 
 /* The SSRU family's buffers (engine/ssru*.c): P source positions, R rows,

@@ -21,9 +21,7 @@ ENGINE_PROF_NOINLINE static void embed_previous(engine_state *s, int n)
 			memset(x, 0, (size_t)d * sizeof *x);
 		else
 			quant_matrix_row(&s->m->ssru.dec_emb, s->row_prev[i], x);
-		for (int k = 0; k < d; k++)
-			x[k] *= scale;
-		ssru_add_position(x, d, t->pos);
+		ssru_scale_add_position(&s->m->ssru, x, d, scale, t->pos);
 	}
 }
 

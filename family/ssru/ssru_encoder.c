@@ -5,17 +5,67 @@
  * cross-attention keys and values, once per batch. Also the pieces the
  * decoder shares: positions, attention, the projections with their norms. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ssru.h"
 #include "../../quant/ew.h"
 
-void ssru_add_position(float *x, int d, int p)
+/* Sinusoidal positions: pair i of position p is sin and cos of p x freq_i,
+ * freq_i = 10000^(-i / (d/2 - 1)). The table and the positions beyond it
+ * evaluate the same float expressions, so a translation does not depend
+ * on whether a position was looked up. */
+static float position_angle(const ssru_weights *w, int i, int p)
+{
+	return (float)p * w->pos_freq[i];
+}
+
+int ssru_positions_build(ssru_weights *w, int d)
 {
 	int half = d / 2;
 	float inc = logf(10000.0f) / (float)(half - 1);
+	w->pos_len = SSRU_POS_TABLE_FLOATS / d > 0 ? SSRU_POS_TABLE_FLOATS / d : 1;
+	w->pos_freq = malloc((size_t)half * sizeof *w->pos_freq);
+	w->pos_table = malloc((size_t)w->pos_len * d * sizeof *w->pos_table);
+	if (!w->pos_freq || !w->pos_table)
+		return -1;
+	for (int i = 0; i < half; i++)
+		w->pos_freq[i] = expf((float)i * -inc);
+	for (int p = 0; p < w->pos_len; p++) {
+		float *row = w->pos_table + (size_t)p * d;
+		for (int i = 0; i < half; i++) {
+			float v = position_angle(w, i, p);
+			row[i] = sinf(v);
+			row[half + i] = cosf(v);
+		}
+	}
+	return 0;
+}
+
+void ssru_positions_free(ssru_weights *w)
+{
+	free(w->pos_freq);
+	free(w->pos_table);
+	w->pos_freq = w->pos_table = NULL;
+	w->pos_len = 0;
+}
+
+/* Two roundings, the product's and the sum's, as when x was scaled in one
+ * pass and the encoding added in another (-ffp-contract=off: no fused
+ * multiply-add), so the outputs stay what they were. */
+void ssru_scale_add_position(const ssru_weights *w, float *x, int d, float scale, int p)
+{
+	if (p < w->pos_len) {
+		const float *pe = w->pos_table + (size_t)p * d;
+		for (int k = 0; k < d; k++)
+			x[k] = x[k] * scale + pe[k];
+		return;
+	}
+	int half = d / 2;
+	for (int k = 0; k < d; k++)
+		x[k] *= scale;
 	for (int i = 0; i < half; i++) {
-		float v = (float)p * expf((float)i * -inc);
+		float v = position_angle(w, i, p);
 		x[i] += sinf(v);
 		x[half + i] += cosf(v);
 	}
@@ -30,24 +80,44 @@ void ssru_split_heads(const float *x, int n, int d, int heads, size_t head_strid
 			       (size_t)dk * sizeof *out);
 }
 
+/* One head's T x S scores z made weights: scaled (the whole block in one
+ * pass), a softmax per row; with att, their share of the heads' average
+ * added (the first head's written: 0 + w is w, weights being >= +0, so no
+ * clearing pass is needed). */
+static void head_weights(engine_state *s, float *z, int T, int S, float scale, int h, float *att, int att_ld)
+{
+	float H = (float)s->m->ssru.heads;
+	for (size_t j = 0; j < (size_t)T * S; j++)
+		z[j] *= scale;
+	for (int t = 0; t < T; t++)
+		s->ew->softmax(z + (size_t)t * S, S);
+	for (int t = 0; att && t < T; t++) {
+		const float *row = z + (size_t)t * S;
+		float *a = att + (size_t)t * att_ld;
+		if (h == 0)
+			for (int j = 0; j < S; j++)
+				a[j] = row[j] / H;
+		else
+			for (int j = 0; j < S; j++)
+				a[j] += row[j] / H;
+	}
+}
+
 ENGINE_PROF_NOINLINE void ssru_attend(engine_state *s, const float *q, int T, const float *kh, const float *vh,
 				      size_t head_stride, int S, float *ctx, float *att, int att_ld)
 {
 	int d = s->m->d.emb, H = s->m->ssru.heads, dk = d / H;
 	float scale = 1.0f / sqrtf((float)dk), *z = s->ssru.scores, *out = s->ssru.head_out;
 
-	for (int t = 0; att && t < T; t++)
-		memset(att + (size_t)t * att_ld, 0, (size_t)S * sizeof *att);
 	for (int h = 0; h < H; h++) {
 		quant_matrix keys = { .format = FORMAT_F32, .rows = S, .cols = dk, .data = kh + (size_t)h * head_stride };
 		quant_matmul(&keys, q + (size_t)h * dk, T, d, NULL, z, S, &s->kq);
-		for (int t = 0; t < T; t++) {
-			float *row = z + (size_t)t * S;
-			for (int j = 0; j < S; j++)
-				row[j] *= scale;
-			s->ew->softmax(row, S);
-			for (int j = 0; att && j < S; j++)
-				att[(size_t)t * att_ld + j] += row[j] / (float)H;
+		head_weights(s, z, T, S, scale, h, att, att_ld);
+		/* one row (a greedy step's) goes straight into its place in ctx;
+		 * more are summed four at a time into out, then placed */
+		if (T == 1) {
+			s->ew->weighted_sum(z, 1, vh + (size_t)h * head_stride, S, dk, ctx + (size_t)h * dk);
+			continue;
 		}
 		s->ew->weighted_sum(z, T, vh + (size_t)h * head_stride, S, dk, out);
 		for (int t = 0; t < T; t++)
@@ -85,9 +155,7 @@ ENGINE_PROF_NOINLINE static void embed_source(engine_state *s, const int32_t *co
 		for (int j = 0; j < s->sent[i].src_len; j++) {
 			float *x = s->ssru.x + (size_t)(s->sent[i].src_off + j) * d;
 			quant_matrix_row(&s->m->src_emb, src[i][j], x);
-			for (int k = 0; k < d; k++)
-				x[k] *= scale;
-			ssru_add_position(x, d, j);
+			ssru_scale_add_position(&s->m->ssru, x, d, scale, j);
 		}
 }
 
