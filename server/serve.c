@@ -266,6 +266,20 @@ static void accept_loop(server *s, int fd)
 	}
 }
 
+/* What the server holds: sessions, models, keys, stored files. */
+static void release(server *s)
+{
+	for (int w = 0; w < s->n_workers; w++)
+		for (int i = 0; i < s->n_models; i++)
+			nmt_session_free(s->workers[w].sessions[i]);
+	for (int i = 0; i < s->n_models; i++)
+		nmt_model_close(s->models[i].model);
+	for (int i = 0; i < s->n_api_keys; i++)
+		free(s->api_keys[i]);
+	free(s->api_keys);
+	server_files_free(&s->files);
+}
+
 /* Stopping: no new connections; those open finish the request they are
  * in. Then everything is freed. */
 static void shut_down(server *s, int fd)
@@ -276,15 +290,7 @@ static void shut_down(server *s, int fd)
 	while (s->connections > 0)
 		pthread_cond_wait(&s->changed, &s->lock);
 	pthread_mutex_unlock(&s->lock);
-	for (int w = 0; w < s->n_workers; w++)
-		for (int i = 0; i < s->n_models; i++)
-			nmt_session_free(s->workers[w].sessions[i]);
-	for (int i = 0; i < s->n_models; i++)
-		nmt_model_close(s->models[i].model);
-	for (int i = 0; i < s->n_api_keys; i++)
-		free(s->api_keys[i]);
-	free(s->api_keys);
-	server_files_free(&s->files);
+	release(s);
 }
 
 int server_main(int argc, char **argv)
@@ -300,8 +306,13 @@ int server_main(int argc, char **argv)
 	pthread_cond_init(&s->changed, NULL);
 	server_files_init(&s->files, 2 * s->max_body > SERVER_FILES_MIN_BYTES ? 2 * s->max_body : SERVER_FILES_MIN_BYTES);
 	int fd = listen_on(u.host, u.port);
-	if (fd < 0 || pipe(stop_pipe) != 0)
+	if (fd < 0 || pipe(stop_pipe) != 0) {
+		if (fd >= 0)
+			close(fd);
+		release(s);   /* no connection thread has started: all of s can go */
+		free(s);
 		return 1;
+	}
 	snprintf(s->address, sizeof s->address, strchr(u.host, ':') ? "[%.64s]:%d" : "%.64s:%d", u.host, bound_port(fd));
 	catch_signals();
 	if (!s->quiet)
