@@ -1,5 +1,5 @@
 /* Kernel throughput at the default model's real shapes, for every format
- * (f32, q8, q4) and every implementation this CPU runs, next to the
+ * (f32, q8, q4, i8) and every implementation this CPU runs, next to the
  * machine's measured peak. Run by bench/kernels.sh (`make bench-kernels`).
  *
  * GOP/s counts a multiply-add as two operations, for every format, over the
@@ -53,6 +53,10 @@ static const shape SHAPES[] = {
 	{ "student decoder GRU W_hh (3r x r)", 576, 192, 0 },
 	{ "student encoder GRU W_hh (3re x re)", 384, 128, 0 },
 	{ "student FC layer (f x f)", 256, 256, 0 },
+	/* the Transformer-SSRU family's (Firefox's tiny shape, d = 256, FFN 1536) */
+	{ "ssru attention projection (d x d)", 256, 256, 0 },
+	{ "ssru FFN W1 (ffn x d)", 1536, 256, 0 },
+	{ "ssru FFN W2 (d x ffn)", 256, 1536, 0 },
 };
 
 static void *checked_malloc(size_t n)
@@ -114,10 +118,9 @@ static double time_product(const quant_matrix *W, const shape *s, const int32_t 
 	return best;
 }
 
-/* only_format: "f32", "q8" or "q4" to bench that format alone, NULL for all */
+/* only_format: "f32", "q8", "q4" or "i8" to bench that format alone, NULL for all */
 static void bench_shapes(const quant_qdot *const *qdots, int n_qdots, const char *only_format)
 {
-	static const char *format_names[] = { "f32", "q8", "q4" };
 	const int batches[] = { 1, 4, 8, 16 };
 	printf("%-32s %-4s %5s", "shape", "fmt", "batch");
 	for (int d = 0; d < n_qdots; d++)
@@ -133,13 +136,14 @@ static void bench_shapes(const quant_qdot *const *qdots, int n_qdots, const char
 			rows[j] = (int32_t)(next_random() % (uint32_t)s->rows);
 		for (int i = 0; i < 16 * s->cols; i++)
 			x[i] = (float)next_random() / 16777216.0f - 0.5f;
-		for (int f = FORMAT_F32; f <= FORMAT_Q4; f++) {
-			if (only_format && strcmp(only_format, format_names[f]) != 0)
+		for (int f = FORMAT_F32; f <= FORMAT_I8; f++) {
+			const char *format_name = format_encoding_name((format_encoding)f);
+			if (only_format && strcmp(only_format, format_name) != 0)
 				continue;
 			quant_matrix W = make_matrix((format_encoding)f, s->rows, s->cols);
 			for (size_t b = 0; b < sizeof batches / sizeof batches[0]; b++) {
 				int n = batches[b];
-				printf("%-32s %-4s %5d", s->name, format_names[f], n);
+				printf("%-32s %-4s %5d", s->name, format_name, n);
 				for (int d = 0; d < n_qdots; d++) {
 					quant_kscratch k;
 					if (quant_kscratch_init(&k, s->cols, qdots[d]) != 0) {

@@ -72,14 +72,8 @@ static void parse_args(int argc, char **argv, install_options *o)
 		case OPT_FORCE: o->force = 1; break;
 		case OPT_QUANT:
 			o->quant_given = 1;
-			if (strcmp(optarg, "f32") == 0)
-				o->quant = FORMAT_F32;
-			else if (strcmp(optarg, "q8") == 0)
-				o->quant = FORMAT_Q8;
-			else if (strcmp(optarg, "q4") == 0)
-				o->quant = FORMAT_Q4;
-			else
-				die(2, "--quant %s: the formats are f32, q8 and q4", optarg);
+			if (format_encoding_parse(optarg, &o->quant) != 0)
+				die(2, "--quant %s: the formats are " FORMAT_ENCODING_NAMES, optarg);
 			break;
 		case OPT_SRC:
 		case OPT_TGT:

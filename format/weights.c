@@ -1,7 +1,27 @@
 /* The byte layout of a weight tensor (see weights.h). */
 #include "weights.h"
 
+#include <string.h>
+
 #include "format.h"
+
+static const char *const ENCODING_NAMES[] = { [FORMAT_F32] = "f32", [FORMAT_Q8] = "q8", [FORMAT_Q4] = "q4",
+					      [FORMAT_I8] = "i8" };
+
+const char *format_encoding_name(format_encoding f)
+{
+	return ENCODING_NAMES[f];
+}
+
+int format_encoding_parse(const char *name, format_encoding *f)
+{
+	for (int i = 0; i < (int)(sizeof ENCODING_NAMES / sizeof *ENCODING_NAMES); i++)
+		if (strcmp(name, ENCODING_NAMES[i]) == 0) {
+			*f = (format_encoding)i;
+			return 0;
+		}
+	return -1;
+}
 
 static size_t chunks_per_row(format_encoding f, int cols)
 {

@@ -4,32 +4,45 @@
  * description the packer writes and the loader checks (docs/FORMAT.md,
  * "Weights").
  *
- * Quantized layout (q8, q4): rows are grouped in panels of FORMAT_PANEL_ROWS
+ * Quantized layout (q8, q4, i8): rows are grouped in panels of FORMAT_PANEL_ROWS
  * rows, each row cut into 64-byte chunks, and the chunks of a panel
  * interleaved: [r0 chunk0][r1 chunk0][r2 chunk0][r3 chunk0][r0 chunk1]...
  * A kernel streams a panel linearly while computing its rows together, and a
  * single row (a shortlist entry) is still its chunks at a fixed stride. A q8
  * chunk holds 64 codes of consecutive columns; a q4 chunk holds 128: byte j
- * has column j in its low nibble and column 64 + j in its high nibble.
- * Columns are padded with zero codes to whole chunks, rows with zero rows to
- * whole panels. The codes are followed by one f32 factor per row (scale /
- * level[0], quant/logquant.h). */
+ * has column j in its low nibble and column 64 + j in its high nibble; an i8
+ * chunk holds 64 signed bytes, each the weight's integer value itself
+ * (linear, two's complement: what Marian's intgemm8 and most int8 engines
+ * store, read by the products with no decoding at all). Columns are padded
+ * with zero codes to whole chunks, rows with zero rows to whole panels. The
+ * codes are followed by one f32 factor per row, the value of integer level 1
+ * (q8/q4: scale / level[0], quant/logquant.h; i8: the row's scale). */
 #ifndef FORMAT_WEIGHTS_H
 #define FORMAT_WEIGHTS_H
 #include <stddef.h>
 
 /* A weight tensor's format; the values are the tensor directory's dtype
  * codes (format.h, FORMAT_T_DTYPE). */
-typedef enum { FORMAT_F32 = 0, FORMAT_Q8 = 1, FORMAT_Q4 = 2 } format_encoding;
+typedef enum { FORMAT_F32 = 0, FORMAT_Q8 = 1, FORMAT_Q4 = 2, FORMAT_I8 = 3 } format_encoding;
 
 #define FORMAT_PANEL_ROWS 4
 #define FORMAT_CHUNK_BYTES 64
-/* Columns one chunk holds: 64 q8 codes or 128 q4 codes. A macro, so that
+/* Columns one chunk holds: 64 q8 or i8 codes, 128 q4 codes. A macro, so that
  * the GPU's device code shares it. */
 #define FORMAT_CHUNK_COLS(f) ((f) == FORMAT_Q4 ? 2 * FORMAT_CHUNK_BYTES : FORMAT_CHUNK_BYTES)
 /* q8 products are summed in int32: |level| <= 4096 times |x| <= 127 per
  * column keeps any row of up to this many columns from overflowing. */
 #define FORMAT_Q8_MAX_COLS 4096
+/* i8 products add (w + 128) * x, |w + 128| <= 255, |x| <= 127, in int32
+ * (quant/q_avx512.c): this many columns at most. */
+#define FORMAT_I8_MAX_COLS 65536
+
+/* The format's name in the metadata and on command lines ("f32", "q8",
+ * "q4", "i8"), and the format a name gives (-1 for an unknown one). */
+const char *format_encoding_name(format_encoding format);
+int format_encoding_parse(const char *name, format_encoding *format);
+/* The formats' names as a command line's error message lists them. */
+#define FORMAT_ENCODING_NAMES "f32, q8, q4 and i8"
 
 /* Columns rounded up to whole chunks (q8: 64, q4: 128); cols for f32. */
 int format_matrix_padded_cols(format_encoding format, int cols);

@@ -1,10 +1,10 @@
 /* model-pack: a trained checkpoint plus SentencePiece models -> packed .nmt file.
  *
- *   model-pack [--quant f32|q8|q4] [--vmap VMAP.txt] [--precompute-top K] [--store-precomputed]
+ *   model-pack [--quant f32|q8|q4|i8] [--vmap VMAP.txt] [--precompute-top K] [--store-precomputed]
  *              [--src-lang L] [--tgt-lang L] -o OUT.nmt CHECKPOINT.safetensors SRC.model TGT.model
  *   model-pack --marian MODEL.npz|MODEL.bin --vocab SPM [--vocab TGT_SPM]
- *              [--quant f32|q8|q4] [--src-lang L] [--tgt-lang L] -o OUT.nmt
- *   model-pack --marian DIR [--quant f32|q8|q4] [--src-lang L] [--tgt-lang L] -o OUT.nmt
+ *              [--quant f32|q8|q4|i8] [--src-lang L] [--tgt-lang L] -o OUT.nmt
+ *   model-pack --marian DIR [--quant f32|q8|q4|i8] [--src-lang L] [--tgt-lang L] -o OUT.nmt
  *
  * The checkpoint is what train/export.py writes: safetensors whose
  * __metadata__ holds the model's dimensions (train/model.py Config). A
@@ -45,14 +45,15 @@
 
 static void usage(FILE *f)
 {
-	fputs("usage: model-pack [--quant f32|q8|q4] [--vmap VMAP.txt] [--precompute-top K]\n"
+	fputs("usage: model-pack [--quant f32|q8|q4|i8] [--vmap VMAP.txt] [--precompute-top K]\n"
 	      "                  [--store-precomputed] [--src-lang L] [--tgt-lang L] -o OUT.nmt\n"
 	      "                  CHECKPOINT.safetensors SRC.model TGT.model\n"
 	      "Packs a checkpoint (train/export.py) and the source and target SentencePiece\n"
 	      "models (the same file twice for a joint vocabulary) into one .nmt file.\n"
 	      "  -o, --output FILE   the packed model to write\n"
 	      "      --quant F       weight format of the matrices: f32 (default), or the 8-bit\n"
-	      "                      or 4-bit log quantization q8, q4 (biases stay f32)\n"
+	      "                      or 4-bit log quantization q8, q4, or linear 8-bit\n"
+	      "                      integers i8 (biases stay f32)\n"
 	      "      --vmap FILE     n-gram vocabulary map (train/vmap.py) for output shortlists\n"
 	      "      --precompute-top K  precompute the products of the embeddings of the K\n"
 	      "                      most frequent source and target words (the first K ids):\n"
@@ -144,8 +145,6 @@ static float *load_tensor(const st_file *ck, const gru_tensor_spec *spec)
 	return data;
 }
 
-static const char *const quant_names[] = { [FORMAT_F32] = "f32", [FORMAT_Q8] = "q8", [FORMAT_Q4] = "q4" };
-
 /* A matrix in the chosen weight format. */
 static void add_matrix(pack_tensors *t, const char *name, format_encoding quant, int rows, int cols, const float *data)
 {
@@ -154,6 +153,8 @@ static void add_matrix(pack_tensors *t, const char *name, format_encoding quant,
 		rc = pack_tensor_f32(t, name, rows, cols, data);
 	else if (quant == FORMAT_Q8 && cols > FORMAT_Q8_MAX_COLS)
 		die(1, "tensor \"%s\" has %d columns; q8 allows at most %d", name, cols, FORMAT_Q8_MAX_COLS);
+	else if (quant == FORMAT_I8 && cols > FORMAT_I8_MAX_COLS)
+		die(1, "tensor \"%s\" has %d columns; i8 allows at most %d", name, cols, FORMAT_I8_MAX_COLS);
 	else
 		rc = pack_tensor_quant(t, name, quant, rows, cols, data);
 	if (rc != 0)
@@ -232,7 +233,7 @@ static void pack_meta(const st_file *ck, const engine_dims *d, format_encoding q
 			 "src_vocab=%d\ntgt_vocab=%d\nemb=%d\nenc_hidden=%d\nenc_layers=%d\n"
 			 "dec_hidden=%d\natt=%d\nfc=%d\nfc_layers=%d\nbos_id=%d\neos_id=%d\n"
 			 "precompute=%d\npacked_by=model-pack %s\n",
-			 GRU_ARCH, quant_names[quant], src ? src : "und", tgt ? tgt : "und", d->src_vocab, d->tgt_vocab,
+			 GRU_ARCH, format_encoding_name(quant), src ? src : "und", tgt ? tgt : "und", d->src_vocab, d->tgt_vocab,
 			 d->emb, d->enc_hidden, d->enc_layers, d->dec_hidden, d->att, d->fc, d->fc_layers,
 			 d->bos_id, d->eos_id, precompute, MODEL_PACK_VERSION);
 	if (n < 0 || n >= 4096 || strpbrk(src ? src : "", "\n=") || strpbrk(tgt ? tgt : "", "\n="))
@@ -325,14 +326,8 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 'o': output = optarg; break;
 		case 'q':
-			if (strcmp(optarg, "f32") == 0)
-				quant = FORMAT_F32;
-			else if (strcmp(optarg, "q8") == 0)
-				quant = FORMAT_Q8;
-			else if (strcmp(optarg, "q4") == 0)
-				quant = FORMAT_Q4;
-			else
-				die(2, "--quant %s: the formats are f32, q8 and q4", optarg);
+			if (format_encoding_parse(optarg, &quant) != 0)
+				die(2, "--quant %s: the formats are " FORMAT_ENCODING_NAMES, optarg);
 			break;
 		case 'v': vmap = optarg; break;
 		case 'M': marian = optarg; break;

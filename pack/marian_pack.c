@@ -350,8 +350,6 @@ static int add_tensors(packer *p, const marian_dims *d)
 
 /* ---- the whole model -------------------------------------------------------- */
 
-static const char *const QUANT_NAMES[] = { [FORMAT_F32] = "f32", [FORMAT_Q8] = "q8", [FORMAT_Q4] = "q4" };
-
 int marian_add_meta(pack_file *out, const marian_dims *d, format_encoding quant, const char *src, const char *tgt,
 		    int bos_id, int eos_id, const char *extra, char *err, size_t errlen)
 {
@@ -366,7 +364,7 @@ int marian_add_meta(pack_file *out, const marian_dims *d, format_encoding quant,
 			 "arch=%s\nquant=%s\nsrc_lang=%s\ntgt_lang=%s\nsrc_vocab=%d\ntgt_vocab=%d\nemb=%d\nheads=%d\n"
 			 "ffn=%d\ndec_ffn=%d\nenc_layers=%d\ndec_layers=%d\ntied=%s\nbos_id=%d\neos_id=%d\n"
 			 "imported_from=marian\n%s%s",
-			 SSRU_ARCH, QUANT_NAMES[quant], src ? src : "und", tgt ? tgt : "und", d->src_vocab,
+			 SSRU_ARCH, format_encoding_name(quant), src ? src : "und", tgt ? tgt : "und", d->src_vocab,
 			 d->tgt_vocab, d->emb, d->heads, d->ffn, d->dec_ffn, d->enc_layers, d->dec_layers, d->tied, bos_id, eos_id, tied, extra ? extra : "");
 	if (n < 0 || n >= 1024) {
 		free(text);

@@ -175,8 +175,11 @@ int pack_tensor_quant(pack_tensors *t, const char *name, format_encoding f, int 
 		return -1;
 	}
 	for (int r = 0; r < rows; r++) {
-		float s = quant_logq_quantize_row(bits, data + (size_t)r * cols, cols, codes + (size_t)r * cols);
-		factors[r] = s / (float)quant_logq_table(bits)[0];
+		const float *w = data + (size_t)r * cols;
+		uint8_t *c = codes + (size_t)r * cols;
+		/* i8's scale is the value of integer 1; a log format's is that of level[0] */
+		factors[r] = f == FORMAT_I8 ? quant_i8_quantize_row(w, cols, c)
+					    : quant_logq_quantize_row(bits, w, cols, c) / (float)quant_logq_table(bits)[0];
 	}
 	quant_q_layout(f, rows, cols, codes, dest);
 	memcpy(dest + factors_at, factors, (size_t)rows * sizeof *factors);

@@ -1,4 +1,4 @@
-/* AVX2 dot products for q8 and q4 (qdot.h), for x86-64 CPUs without
+/* AVX2 dot products for q8, q4 and i8 (qdot.h), for x86-64 CPUs without
  * AVX-512 VNNI. Compiled for AVX2 function by function; selected only where
  * CPUID reports it.
  *
@@ -7,7 +7,10 @@
  * unsigned magnitudes by signed activations into 16-bit pairs (at most
  * 2 * 64 * 127, so never saturating) and vpmaddwd widens them to 32 bits.
  * q8: AVX2 has no 16-bit table lookup; the levels are computed from byte
- * shuffles and a rounding multiply (q8_mac32), then vpmaddwd. */
+ * shuffles and a rounding multiply (q8_mac32), then vpmaddwd.
+ * i8: the weights' magnitudes (vpabsb, at most 128) against the activations
+ * with the weights' signs (vpsignb), vpmaddubsw (at most 2 * 128 * 127) and
+ * vpmaddwd, as for q4 but with nothing to decode. */
 #if defined(__x86_64__)
 #include <immintrin.h>
 
@@ -256,9 +259,62 @@ TARGET static inline __attribute__((always_inline)) void q4_row_multi(const uint
 		out[b * FORMAT_PANEL_ROWS] = hsum(acc[b]);
 }
 
+/* ---- i8 ------------------------------------------------------------------ */
+
+/* 32 weights against 32 activations: |w| times x with w's sign. */
+TARGET static inline __m256i i8_mac32(__m256i acc, __m256i w, __m256i x, __m256i ones)
+{
+	__m256i pairs = _mm256_maddubs_epi16(_mm256_abs_epi8(w), _mm256_sign_epi8(x, w));
+	return _mm256_add_epi32(acc, _mm256_madd_epi16(pairs, ones));
+}
+
+TARGET static int32_t i8_dot(const uint8_t *row, int chunks, const int8_t *xq)
+{
+	const __m256i ones = _mm256_set1_epi16(1);
+	__m256i acc = _mm256_setzero_si256();
+	for (int ch = 0; ch < chunks; ch++, row += CHUNK_STRIDE, xq += FORMAT_CHUNK_BYTES)
+		for (int half = 0; half < 2; half++)
+			acc = i8_mac32(acc, _mm256_loadu_si256((const __m256i *)(row + 32 * half)),
+				       _mm256_loadu_si256((const __m256i *)(xq + 32 * half)), ones);
+	return hsum(acc);
+}
+
+TARGET static void i8_panel(const uint8_t *panel, int chunks, const int8_t *xq, int32_t *out)
+{
+	FOR_PANEL_ROWS(r)
+		out[r] = i8_dot(panel + r * FORMAT_CHUNK_BYTES, chunks, xq);
+}
+
+/* One row against NB <= QUANT_KBATCH inputs: out[b * ld]; each 32 weights'
+ * magnitudes taken once for all of them. */
+TARGET static inline __attribute__((always_inline)) void i8_row_nb(const uint8_t *row, int chunks,
+								  const int8_t *xq, size_t stride, const int NB,
+								  int32_t *out, size_t ld)
+{
+	const __m256i ones = _mm256_set1_epi16(1);
+	__m256i acc[QUANT_KBATCH];
+	FOR_KBATCH(b, NB)
+		acc[b] = _mm256_setzero_si256();
+	for (int ch = 0; ch < chunks; ch++, row += CHUNK_STRIDE, xq += FORMAT_CHUNK_BYTES)
+		for (int half = 0; half < 2; half++) {
+			__m256i w = _mm256_loadu_si256((const __m256i *)(row + 32 * half));
+			__m256i mag = _mm256_abs_epi8(w);
+			FOR_KBATCH(b, NB) {
+				__m256i x = _mm256_loadu_si256((const __m256i *)(xq + b * stride + 32 * half));
+				__m256i pairs = _mm256_maddubs_epi16(mag, _mm256_sign_epi8(x, w));
+				acc[b] = _mm256_add_epi32(acc[b], _mm256_madd_epi16(pairs, ones));
+			}
+		}
+	FOR_KBATCH(b, NB)
+		out[b * ld] = hsum(acc[b]);
+}
+
+QUANT_BLOCK_BY_ROWS(i8_block, i8_row_nb)
+
 QUANT_PANEL_MULTI(q8_panel_multi, q8_row_multi)
 QUANT_PANEL_MULTI(q4_panel_multi, q4_row_multi)
 
 const quant_qdot quant_qdot_avx2 = { "avx2", q8_dot, q4_dot, q8_panel, q4_panel, q8_panel_multi, q4_panel_multi,
-				     quant_f32_rows_avx2, &quant_ew_avx2, NULL, q8_block };
+				     quant_f32_rows_avx2, &quant_ew_avx2, NULL, q8_block, i8_dot, i8_panel,
+				     i8_block };
 #endif

@@ -73,6 +73,31 @@ TARGET static inline __m512i reduce16(const __m512i a[16])
 	return add_lanes4(q);
 }
 
+/* 128-bit lane b of v (input b's sums of a panel's four rows) to
+ * sums + b * ld, for the first nb lanes. */
+TARGET static inline void store_lanes(__m512i v, int nb, int32_t *sums, size_t ld)
+{
+	_mm_storeu_si128((__m128i *)sums, _mm512_castsi512_si128(v));
+	if (nb > 1)
+		_mm_storeu_si128((__m128i *)(sums + ld), _mm512_extracti32x4_epi32(v, 1));
+	if (nb > 2)
+		_mm_storeu_si128((__m128i *)(sums + 2 * ld), _mm512_extracti32x4_epi32(v, 2));
+	if (nb > 3)
+		_mm_storeu_si128((__m128i *)(sums + 3 * ld), _mm512_extracti32x4_epi32(v, 3));
+}
+
+/* 128 * (the sum of an input's first `bytes` padded columns, a multiple
+ * of 64): the share of every one of its sums that an offset of 128 on the
+ * weights adds. */
+TARGET static int32_t offset128_of(const int8_t *xq, int bytes)
+{
+	const __m512i offset = _mm512_set1_epi8((char)0x80);
+	__m512i acc = _mm512_setzero_si512();
+	for (int i = 0; i < bytes; i += FORMAT_CHUNK_BYTES)
+		acc = _mm512_dpbusd_epi32(acc, offset, _mm512_loadu_si512(xq + i));
+	return _mm512_reduce_add_epi32(acc);
+}
+
 /* ---- q4 ------------------------------------------------------------------ */
 
 /* One shuffle (vpshufb) turns each nibble into its level plus 128, an
@@ -112,11 +137,7 @@ TARGET static inline void q4_weights(const uint8_t *chunk, __m512i levels, __m51
  * every one of its sums. */
 TARGET static int32_t q4_offset_of(const int8_t *xq, int chunks)
 {
-	const __m512i offset = _mm512_set1_epi8((char)0x80);
-	__m512i acc = _mm512_setzero_si512();
-	for (int i = 0; i < 2 * chunks; i++)
-		acc = _mm512_dpbusd_epi32(acc, offset, _mm512_loadu_si512(xq + i * FORMAT_CHUNK_BYTES));
-	return _mm512_reduce_add_epi32(acc);
+	return offset128_of(xq, 2 * chunks * FORMAT_CHUNK_BYTES);
 }
 
 TARGET static int32_t q4_dot(const uint8_t *row, int chunks, const int8_t *xq)
@@ -135,7 +156,7 @@ TARGET static int32_t q4_dot(const uint8_t *row, int chunks, const int8_t *xq)
 
 /* Four inputs' offsets, each repeated over the four rows of its 128-bit
  * lane: what reduce16's sums of a panel hold too much. */
-TARGET static inline __m512i q4_lane_offsets(const int32_t *offset)
+TARGET static inline __m512i lane_offsets(const int32_t *offset)
 {
 	return _mm512_setr_epi32(offset[0], offset[0], offset[0], offset[0], offset[1], offset[1], offset[1], offset[1],
 				 offset[2], offset[2], offset[2], offset[2], offset[3], offset[3], offset[3], offset[3]);
@@ -177,21 +198,14 @@ TARGET static inline __attribute__((always_inline)) void q4_block_nb(const uint8
 	int32_t offset[4] = { 0 };
 	FOR_INPUTS(b, NB)
 		offset[b] = q4_offset_of(xq + b * stride, chunks);
-	const __m512i offsets = q4_lane_offsets(offset);
+	const __m512i offsets = lane_offsets(offset);
 	size_t panel_bytes = (size_t)chunks * CHUNK_STRIDE;
 
 	for (int p = 0; p < panels; p++, codes += panel_bytes, sums += FORMAT_PANEL_ROWS) {
 		__m512i acc[16];
 		q4_four_rows(codes, chunks, xq, stride, NB, acc);
 		/* 128-bit lane b: input b's four rows */
-		__m512i v = _mm512_sub_epi32(reduce16(acc), offsets);
-		_mm_storeu_si128((__m128i *)sums, _mm512_castsi512_si128(v));
-		if (NB > 1)
-			_mm_storeu_si128((__m128i *)(sums + ld), _mm512_extracti32x4_epi32(v, 1));
-		if (NB > 2)
-			_mm_storeu_si128((__m128i *)(sums + 2 * ld), _mm512_extracti32x4_epi32(v, 2));
-		if (NB > 3)
-			_mm_storeu_si128((__m128i *)(sums + 3 * ld), _mm512_extracti32x4_epi32(v, 3));
+		store_lanes(_mm512_sub_epi32(reduce16(acc), offsets), NB, sums, ld);
 	}
 }
 
@@ -426,6 +440,80 @@ TARGET static void q8_block(const uint8_t *codes, int panels, int chunks, const 
 #define q8_block NULL
 #endif
 
+/* ---- i8 ------------------------------------------------------------------ */
+
+/* No decoding: flipping each byte's top bit turns the signed weight w into
+ * the unsigned byte w + 128 that vpdpbusd wants, and 128 times each input's
+ * sum corrects the offset exactly, as for q4 (|w + 128| <= 255, |x| <= 127:
+ * int32 holds FORMAT_I8_MAX_COLS columns). */
+TARGET static inline __m512i i8_weights(const uint8_t *chunk)
+{
+	return _mm512_xor_si512(_mm512_loadu_si512(chunk), _mm512_set1_epi8((char)0x80));
+}
+
+TARGET static int32_t i8_dot(const uint8_t *row, int chunks, const int8_t *xq)
+{
+	__m512i acc = _mm512_setzero_si512();
+	int32_t offset = offset128_of(xq, chunks * FORMAT_CHUNK_BYTES);
+	for (int ch = 0; ch < chunks; ch++, row += CHUNK_STRIDE, xq += FORMAT_CHUNK_BYTES)
+		acc = _mm512_dpbusd_epi32(acc, i8_weights(row), _mm512_loadu_si512(xq));
+	return _mm512_reduce_add_epi32(acc) - offset;
+}
+
+/* A panel's four rows against NB <= 4 inputs, each input's chunk held in
+ * a register for all four rows: acc[4 * b + r]. */
+TARGET static inline __attribute__((always_inline)) void i8_four_rows(const uint8_t *panel, int chunks,
+								     const int8_t *xq, size_t stride, const int NB,
+								     __m512i *acc)
+{
+	_Pragma("GCC unroll 16") for (int i = 0; i < 16; i++)
+		acc[i] = _mm512_setzero_si512();
+	for (int ch = 0; ch < chunks; ch++, panel += CHUNK_STRIDE, xq += FORMAT_CHUNK_BYTES) {
+		__m512i x[4];
+		FOR_INPUTS(b, NB)
+			x[b] = _mm512_loadu_si512(xq + b * stride);
+		FOR_PANEL_ROWS(r) {
+			__m512i w = i8_weights(panel + r * FORMAT_CHUNK_BYTES);
+			FOR_INPUTS(b, NB)
+				acc[4 * b + r] = _mm512_dpbusd_epi32(acc[4 * b + r], w, x[b]);
+		}
+	}
+}
+
+TARGET static inline __attribute__((always_inline)) void i8_block_nb(const uint8_t *codes, int panels, int chunks,
+								    const int8_t *xq, size_t stride, const int NB,
+								    int32_t *sums, size_t ld)
+{
+	int32_t offset[4] = { 0 };
+	FOR_INPUTS(b, NB)
+		offset[b] = offset128_of(xq + b * stride, chunks * FORMAT_CHUNK_BYTES);
+	const __m512i offsets = lane_offsets(offset);
+	size_t panel_bytes = (size_t)chunks * CHUNK_STRIDE;
+
+	for (int p = 0; p < panels; p++, codes += panel_bytes, sums += FORMAT_PANEL_ROWS) {
+		__m512i acc[16];
+		i8_four_rows(codes, chunks, xq, stride, NB, acc);
+		store_lanes(_mm512_sub_epi32(reduce16(acc), offsets), NB, sums, ld);
+	}
+}
+
+TARGET static void i8_block(const uint8_t *codes, int panels, int chunks, const int8_t *xq, size_t stride, int nb,
+			    int32_t *sums, size_t ld)
+{
+	for (; nb > 0; nb -= 4, xq += 4 * stride, sums += 4 * ld)
+		switch (nb) {
+		case 1: i8_block_nb(codes, panels, chunks, xq, stride, 1, sums, ld); break;
+		case 2: i8_block_nb(codes, panels, chunks, xq, stride, 2, sums, ld); break;
+		case 3: i8_block_nb(codes, panels, chunks, xq, stride, 3, sums, ld); break;
+		default: i8_block_nb(codes, panels, chunks, xq, stride, 4, sums, ld); break;
+		}
+}
+
+TARGET static void i8_panel(const uint8_t *panel, int chunks, const int8_t *xq, int32_t *out)
+{
+	i8_block_nb(panel, 1, chunks, xq, 0, 1, out, FORMAT_PANEL_ROWS);
+}
+
 /* ---- the entry points ------------------------------------------------------ */
 
 TARGET static void q4_block(const uint8_t *codes, int panels, int chunks, const int8_t *xq, size_t stride, int nb,
@@ -469,5 +557,6 @@ TARGET static void q8_panel_multi(const uint8_t *panel, int chunks, const int8_t
 }
 
 const quant_qdot QDOT = { QDOT_NAME, q8_dot, q4_dot, q8_panel, q4_panel, q8_panel_multi, q4_panel_multi,
-				       quant_f32_rows_avx512, &quant_ew_avx512, q4_block, q8_block };
+				       quant_f32_rows_avx512, &quant_ew_avx512, q4_block, q8_block,
+				       i8_dot, i8_panel, i8_block };
 #endif

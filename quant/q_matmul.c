@@ -1,4 +1,4 @@
-/* The q8/q4 matrix products around the ISA's dot products (qdot.h): each
+/* The q8/q4/i8 matrix products around the ISA's dot products (qdot.h): each
  * input row is quantized to int8 once (quant_quantize_x), each output is an
  * exact integer dot product, and one float rescale ends it:
  *     y = (float)sum * (row_factor[r] * x_scale) [+ bias[r]]
@@ -8,6 +8,24 @@
 #include "kernels.h"
 #include "qdot.h"
 #include "qlayout.h"
+
+/* The ISA's functions for a format (qdot.h); panel_multi and block may be
+ * NULL. */
+typedef struct {
+	int32_t (*dot)(const uint8_t *, int, const int8_t *);
+	void (*panel)(const uint8_t *, int, const int8_t *, int32_t *);
+	void (*panel_multi)(const uint8_t *, int, const int8_t *, size_t, int, int32_t *);
+	void (*block)(const uint8_t *, int, int, const int8_t *, size_t, int, int32_t *, size_t);
+} format_kernels;
+
+static format_kernels kernels_of(const quant_qdot *q, format_encoding f)
+{
+	switch (f) {
+	case FORMAT_Q8: return (format_kernels){ q->q8, q->q8_panel, q->q8_panel_multi, q->q8_block };
+	case FORMAT_Q4: return (format_kernels){ q->q4, q->q4_panel, q->q4_panel_multi, q->q4_block };
+	default: return (format_kernels){ q->i8, q->i8_panel, NULL, q->i8_block };
+	}
+}
 
 static float finish(const quant_matrix *W, int row, int32_t sum, float x_scale, const float *bias)
 {
@@ -31,14 +49,12 @@ static void quantize_inputs(const quant_matrix *W, const float *X, int nb, int l
 /* The sums of `rows` rows (whole panels from `panel`) against nb <= QUANT_KBATCH
  * quantized inputs, sums[b * BLOCK_ROWS + r], with the ISA's panel
  * functions: for an ISA without a block function. */
-static void block_by_panels(const quant_qdot *q, format_encoding f, const uint8_t *panel, int rows, int chunks,
+static void block_by_panels(const format_kernels *fk, const uint8_t *panel, int rows, int chunks,
 			    const int8_t *xq, int padded, int nb, int32_t *sums)
 {
 	size_t panel_bytes = (size_t)FORMAT_PANEL_ROWS * chunks * FORMAT_CHUNK_BYTES;
-	void (*panel_dot)(const uint8_t *, int, const int8_t *, int32_t *) =
-		f == FORMAT_Q8 ? q->q8_panel : q->q4_panel;
-	void (*panel_multi)(const uint8_t *, int, const int8_t *, size_t, int, int32_t *) =
-		f == FORMAT_Q8 ? q->q8_panel_multi : q->q4_panel_multi;
+	void (*panel_dot)(const uint8_t *, int, const int8_t *, int32_t *) = fk->panel;
+	void (*panel_multi)(const uint8_t *, int, const int8_t *, size_t, int, int32_t *) = fk->panel_multi;
 
 	for (int p = 0; p < rows; p += FORMAT_PANEL_ROWS, panel += panel_bytes) {
 		int32_t out[QUANT_KBATCH * FORMAT_PANEL_ROWS];
@@ -66,8 +82,7 @@ void quant_matmul_q(const quant_matrix *W, const float *X, int n, int ldx,
 	int padded = format_matrix_padded_cols(W->format, W->cols);
 	int chunks = quant_chunks_per_row(W->format, W->cols);
 	size_t panel_bytes = (size_t)FORMAT_PANEL_ROWS * chunks * FORMAT_CHUNK_BYTES;
-	void (*block)(const uint8_t *, int, int, const int8_t *, size_t, int, int32_t *, size_t) =
-		W->format == FORMAT_Q4 ? q->q4_block : q->q8_block;
+	format_kernels fk = kernels_of(q, W->format);
 
 	for (int i0 = 0; i0 < n; i0 += QUANT_KBATCH) {
 		int nb = n - i0 < QUANT_KBATCH ? n - i0 : QUANT_KBATCH;
@@ -76,11 +91,11 @@ void quant_matmul_q(const quant_matrix *W, const float *X, int n, int ldx,
 			int32_t sums[QUANT_KBATCH * BLOCK_ROWS];
 			int rows = W->rows - r0 < BLOCK_ROWS ? W->rows - r0 : BLOCK_ROWS;
 			const uint8_t *panel = codes + (size_t)(r0 / FORMAT_PANEL_ROWS) * panel_bytes;
-			if (block)
-				block(panel, (rows + FORMAT_PANEL_ROWS - 1) / FORMAT_PANEL_ROWS, chunks, k->xq,
+			if (fk.block)
+				fk.block(panel, (rows + FORMAT_PANEL_ROWS - 1) / FORMAT_PANEL_ROWS, chunks, k->xq,
 				      (size_t)padded, nb, sums, BLOCK_ROWS);
 			else
-				block_by_panels(q, W->format, panel, rows, chunks, k->xq, padded, nb, sums);
+				block_by_panels(&fk, panel, rows, chunks, k->xq, padded, nb, sums);
 			for (int b = 0; b < nb; b++)
 				q->ew->rescale(sums + b * BLOCK_ROWS, W->row_factor + r0, k->x_scale[b], bias ? bias + r0 : NULL,
 					rows, Y + (size_t)(i0 + b) * ldy + r0);
@@ -95,7 +110,7 @@ void quant_matmul_rows_q(const quant_matrix *W, const int32_t *rows, int n_rows,
 	const uint8_t *codes = W->data;
 	int padded = format_matrix_padded_cols(W->format, W->cols);
 	int chunks = quant_chunks_per_row(W->format, W->cols);
-	int32_t (*dot)(const uint8_t *, int, const int8_t *) = W->format == FORMAT_Q8 ? q->q8 : q->q4;
+	int32_t (*dot)(const uint8_t *, int, const int8_t *) = kernels_of(q, W->format).dot;
 
 	for (int i0 = 0; i0 < n; i0 += QUANT_KBATCH) {
 		int nb = n - i0 < QUANT_KBATCH ? n - i0 : QUANT_KBATCH;
@@ -109,9 +124,9 @@ void quant_matmul_rows_q(const quant_matrix *W, const int32_t *rows, int n_rows,
 	}
 }
 
-/* A row chunk by chunk: a q8 chunk is 64 codes in column order; a q4 chunk
- * 64 bytes whose low nibbles are its first 64 columns and high nibbles the
- * next 64 (qlayout.c). */
+/* A row chunk by chunk: a q8 or i8 chunk is 64 codes in column order; a q4
+ * chunk 64 bytes whose low nibbles are its first 64 columns and high nibbles
+ * the next 64 (qlayout.c). */
 void quant_matrix_row_q(const quant_matrix *W, int row, float *out)
 {
 	const uint8_t *codes = W->data;
@@ -125,6 +140,9 @@ void quant_matrix_row_q(const quant_matrix *W, int row, float *out)
 		if (W->format == FORMAT_Q8)
 			for (int j = 0; j < n; j++)
 				o[j] = (float)quant_q8_levels[chunk[j]] * factor;
+		else if (W->format == FORMAT_I8)
+			for (int j = 0; j < n; j++)
+				o[j] = (float)(int8_t)chunk[j] * factor;
 		else
 			for (int j = 0; j < n; j++)
 				o[j] = (float)quant_q4_levels[j < FORMAT_CHUNK_BYTES ? chunk[j] & 0x0F

@@ -1,4 +1,4 @@
-/* NEON dot products for q8 and q4 (qdot.h), aarch64.
+/* NEON dot products for q8, q4 and i8 (qdot.h), aarch64.
  *
  * q4: a 16-entry table lookup (tbl) turns each nibble into its signed int8
  * level; with the dot-product extension SDOT adds four int8 products per
@@ -7,6 +7,7 @@
  * table of 128 bytes, each looked up with TBL on four registers plus TBX on
  * the next four, then interleaved back into 16-bit levels; the weight's sign
  * is moved onto the activation and SMLAL accumulates 16 x 16 -> 32 bits.
+ * i8: the bytes are the weights: SDOT, or SMULL + SADALP without it.
  * Every sum is exact, so the results equal the scalar reference. */
 #if defined(__aarch64__)
 #include <arm_neon.h>
@@ -209,8 +210,90 @@ static inline __attribute__((always_inline)) void q8_row_nb(const uint8_t *row, 
 QUANT_BLOCK_BY_ROWS(q8_block, q8_row_nb)
 #undef TARGET
 
+/* ---- i8 ------------------------------------------------------------------ */
+
+/* 16 weights against 16 activations, without SDOT (|w x| <= 128 * 127 fits
+ * the 16-bit products). */
+static inline int32x4_t i8_mac(int32x4_t acc, int8x16_t w, int8x16_t x)
+{
+	acc = vpadalq_s16(acc, vmull_s8(vget_low_s8(w), vget_low_s8(x)));
+	return vpadalq_s16(acc, vmull_high_s8(w, x));
+}
+
+/* One row against NB <= QUANT_KBATCH inputs, out[b * ld]. */
+static inline __attribute__((always_inline)) void i8_row_nb(const uint8_t *row, int chunks, const int8_t *xq,
+							    size_t stride, const int NB, int32_t *out, size_t ld)
+{
+	int32x4_t acc[QUANT_KBATCH];
+	FOR_KBATCH(b, NB)
+		acc[b] = vdupq_n_s32(0);
+	for (int ch = 0; ch < chunks; ch++, row += CHUNK_STRIDE, xq += FORMAT_CHUNK_BYTES)
+		for (int j = 0; j < FORMAT_CHUNK_BYTES; j += 16) {
+			int8x16_t w = vld1q_s8((const int8_t *)row + j);
+			FOR_KBATCH(b, NB)
+				acc[b] = i8_mac(acc[b], w, vld1q_s8(xq + b * stride + j));
+		}
+	FOR_KBATCH(b, NB)
+		out[b * ld] = vaddvq_s32(acc[b]);
+}
+
+static int32_t i8_dot(const uint8_t *row, int chunks, const int8_t *xq)
+{
+	int32_t out;
+	i8_row_nb(row, chunks, xq, 0, 1, &out, 0);
+	return out;
+}
+
+static void i8_panel(const uint8_t *panel, int chunks, const int8_t *xq, int32_t *out)
+{
+	FOR_PANEL_ROWS(r)
+		out[r] = i8_dot(panel + r * FORMAT_CHUNK_BYTES, chunks, xq);
+}
+
+#define TARGET
+QUANT_BLOCK_BY_ROWS(i8_block, i8_row_nb)
+#undef TARGET
+
+/* The same with SDOT. */
+#pragma GCC push_options
+#pragma GCC target("arch=armv8.2-a+dotprod")
+static inline __attribute__((always_inline)) void i8_row_nb_sdot(const uint8_t *row, int chunks, const int8_t *xq,
+								 size_t stride, const int NB, int32_t *out, size_t ld)
+{
+	int32x4_t acc[QUANT_KBATCH];
+	FOR_KBATCH(b, NB)
+		acc[b] = vdupq_n_s32(0);
+	for (int ch = 0; ch < chunks; ch++, row += CHUNK_STRIDE, xq += FORMAT_CHUNK_BYTES)
+		for (int j = 0; j < FORMAT_CHUNK_BYTES; j += 16) {
+			int8x16_t w = vld1q_s8((const int8_t *)row + j);
+			FOR_KBATCH(b, NB)
+				acc[b] = vdotq_s32(acc[b], w, vld1q_s8(xq + b * stride + j));
+		}
+	FOR_KBATCH(b, NB)
+		out[b * ld] = vaddvq_s32(acc[b]);
+}
+
+static int32_t i8_dot_sdot(const uint8_t *row, int chunks, const int8_t *xq)
+{
+	int32_t out;
+	i8_row_nb_sdot(row, chunks, xq, 0, 1, &out, 0);
+	return out;
+}
+
+static void i8_panel_sdot(const uint8_t *panel, int chunks, const int8_t *xq, int32_t *out)
+{
+	FOR_PANEL_ROWS(r)
+		out[r] = i8_dot_sdot(panel + r * FORMAT_CHUNK_BYTES, chunks, xq);
+}
+
+#define TARGET
+QUANT_BLOCK_BY_ROWS(i8_block_sdot, i8_row_nb_sdot)
+#undef TARGET
+#pragma GCC pop_options
+
 const quant_qdot quant_qdot_neon = { "neon", q8_dot, q4_dot, q8_panel, q4_panel, NULL, NULL, quant_f32_rows_neon,
-				 &quant_ew_generic, NULL, q8_block };
+				 &quant_ew_generic, NULL, q8_block, i8_dot, i8_panel, i8_block };
 const quant_qdot quant_qdot_neon_dotprod = { "neon-dotprod", q8_dot, q4_dot_sdot, q8_panel, q4_panel_sdot, NULL, NULL,
-					     quant_f32_rows_neon, &quant_ew_generic, NULL, q8_block };
+					     quant_f32_rows_neon, &quant_ew_generic, NULL, q8_block,
+					     i8_dot_sdot, i8_panel_sdot, i8_block_sdot };
 #endif

@@ -1,4 +1,4 @@
-/* The dot products each ISA implements: for q8 and q4, integer dot products
+/* The dot products each ISA implements: for q8, q4 and i8, integer dot products
  * of quantized weight rows with int8 activations; for f32, float dot
  * products in the fixed summation order of f32_scalar.c. For q8 and q4 (the formats and their
  * layout are logquant.h and matrix.h; the driver around them, quantizing
@@ -48,6 +48,12 @@ typedef struct quant_qdot {
 			 int32_t *sums, size_t ld);
 	/* The same for q8 (optional too). */
 	void (*q8_block)(const uint8_t *codes, int panels, int chunks, const int8_t *xq, size_t x_stride, int nb,
+			 int32_t *sums, size_t ld);
+	/* i8 (linear signed bytes, no decoding): a row, a panel, and a block
+	 * (optional) as for q8 and q4. */
+	int32_t (*i8)(const uint8_t *row, int chunks, const int8_t *xq);
+	void (*i8_panel)(const uint8_t *panel, int chunks, const int8_t *xq, int32_t *out);
+	void (*i8_block)(const uint8_t *codes, int panels, int chunks, const int8_t *xq, size_t x_stride, int nb,
 			 int32_t *sums, size_t ld);
 } quant_qdot;
 

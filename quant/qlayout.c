@@ -9,6 +9,8 @@
 
 int quant_q_level(format_encoding f, uint8_t code)
 {
+	if (f == FORMAT_I8)
+		return (int8_t)code;
 	quant_logq_bits bits = f == FORMAT_Q4 ? QUANT_LOGQ_4 : QUANT_LOGQ_8;
 	int level = quant_logq_table(bits)[code & (quant_logq_levels(bits) - 1)];
 	return code >> (bits - 1) & 1 ? -level : level;
@@ -19,7 +21,7 @@ static void put_code(format_encoding f, uint8_t *out, int cols, int row, int col
 	int per_chunk = quant_chunk_cols(f);
 	uint8_t *chunk = out + quant_chunk_offset(f, cols, row, col / per_chunk);
 	int j = col % per_chunk;
-	if (f == FORMAT_Q8)
+	if (f != FORMAT_Q4)
 		chunk[j] = code;
 	else if (j < FORMAT_CHUNK_BYTES)
 		chunk[j] = (uint8_t)((chunk[j] & 0xF0) | (code & 0x0F));
@@ -29,12 +31,25 @@ static void put_code(format_encoding f, uint8_t *out, int cols, int row, int col
 
 void quant_q_layout(format_encoding f, int rows, int cols, const uint8_t *codes, uint8_t *out)
 {
-	/* The zero code: magnitude index levels-1, positive. */
-	uint8_t zero = f == FORMAT_Q8 ? 0x7F : 0x77;
-	memset(out, zero, format_matrix_code_bytes(f, rows, cols));
+	memset(out, quant_zero_code(f), format_matrix_code_bytes(f, rows, cols));
 	for (int r = 0; r < rows; r++)
 		for (int c = 0; c < cols; c++)
 			put_code(f, out, cols, r, c, codes[(size_t)r * cols + c]);
+}
+
+float quant_i8_quantize_row(const float *w, int n, uint8_t *codes)
+{
+	float max = 0.0f;
+	for (int c = 0; c < n; c++)
+		max = fabsf(w[c]) > max ? fabsf(w[c]) : max;
+	float scale = max / 127.0f;
+	for (int c = 0; c < n; c++) {
+		/* |w / scale| <= 127 up to rounding: clamped so that -128 never
+		 * appears (the format allows it; this quantizer is symmetric) */
+		long q = scale > 0.0f ? lrintf(w[c] / scale) : 0;
+		codes[c] = (uint8_t)(int8_t)(q > 127 ? 127 : q < -127 ? -127 : q);
+	}
+	return scale;
 }
 
 float quant_quantize_x(const float *x, int cols, int padded, int8_t *xq)
@@ -65,7 +80,7 @@ void quant_matrix_gather(const quant_matrix *W, const int32_t *rows, int n, void
 			if (j < n)
 				memcpy(to, src + quant_chunk_offset(f, W->cols, rows[j], ch), FORMAT_CHUNK_BYTES);
 			else
-				memset(to, f == FORMAT_Q8 ? 0x7F : 0x77, FORMAT_CHUNK_BYTES);
+				memset(to, quant_zero_code(f), FORMAT_CHUNK_BYTES);
 		}
 	for (int j = 0; j < n; j++)
 		factors[j] = W->row_factor[rows[j]];

@@ -9,7 +9,7 @@
 #include "hd.h"
 #include "matrix.h"
 
-/* Columns one chunk holds: 64 q8 codes or 128 q4 codes. */
+/* Columns one chunk holds: 64 q8 or i8 codes, 128 q4 codes. */
 static inline QUANT_HD int quant_chunk_cols(format_encoding f)
 {
 	return FORMAT_CHUNK_COLS(f);
@@ -35,17 +35,27 @@ static inline QUANT_HD uint8_t quant_q_code_at(format_encoding f, const uint8_t 
 	int per_chunk = quant_chunk_cols(f);
 	const uint8_t *chunk = codes + quant_chunk_offset(f, cols, row, col / per_chunk);
 	int j = col % per_chunk;
-	if (f == FORMAT_Q8)
+	if (f != FORMAT_Q4)
 		return chunk[j];
 	return j < FORMAT_CHUNK_BYTES ? chunk[j] & 0x0F : chunk[j - FORMAT_CHUNK_BYTES] >> 4;
 }
 
-/* Signed integer level of a code (logquant.h: bit bits-1 is the sign, the
- * rest indexes the magnitude table). */
+/* Signed integer level of a code (q8/q4, logquant.h: bit bits-1 is the
+ * sign, the rest indexes the magnitude table; i8: the signed byte). */
 int quant_q_level(format_encoding f, uint8_t code);
 
+/* The code of integer level 0, which pads rows and columns. */
+static inline QUANT_HD uint8_t quant_zero_code(format_encoding f)
+{
+	return f == FORMAT_Q8 ? 0x7F : f == FORMAT_Q4 ? 0x77 : 0x00;
+}
+
+/* Quantize one row of n weights linearly into n i8 codes, round(w / s)
+ * with s = max|w| / 127, and return s (0 for a row of zeros). */
+float quant_i8_quantize_row(const float *w, int n, uint8_t *codes);
+
 /* Lay out row-major codes (rows x cols, one per byte, as quant_logq_quantize_row
- * makes them) into the panel layout, padding with zero codes.
+ * or quant_i8_quantize_row make them) into the panel layout, padding with zero codes.
  * out must hold format_matrix_code_bytes(f, rows, cols) bytes. */
 void quant_q_layout(format_encoding f, int rows, int cols, const uint8_t *codes, uint8_t *out);
 

@@ -147,6 +147,35 @@ static void test_exact_levels(void **state)
 		assert_true(quant_logq_value(QUANT_LOGQ_4, s, codes[i]) == w[i]);
 }
 
+/* The quantized formats, and each one's functions of an implementation. */
+static const format_encoding QFORMATS[] = { FORMAT_Q8, FORMAT_Q4, FORMAT_I8 };
+#define N_QFORMATS 3
+
+typedef int32_t (*dot_fn)(const uint8_t *, int, const int8_t *);
+typedef void (*panel_fn)(const uint8_t *, int, const int8_t *, int32_t *);
+typedef void (*multi_fn)(const uint8_t *, int, const int8_t *, size_t, int, int32_t *);
+typedef void (*block_fn)(const uint8_t *, int, int, const int8_t *, size_t, int, int32_t *, size_t);
+
+static dot_fn dot_of(const quant_qdot *q, format_encoding f)
+{
+	return f == FORMAT_Q8 ? q->q8 : f == FORMAT_Q4 ? q->q4 : q->i8;
+}
+
+static panel_fn panel_of(const quant_qdot *q, format_encoding f)
+{
+	return f == FORMAT_Q8 ? q->q8_panel : f == FORMAT_Q4 ? q->q4_panel : q->i8_panel;
+}
+
+static multi_fn multi_of(const quant_qdot *q, format_encoding f)
+{
+	return f == FORMAT_Q8 ? q->q8_panel_multi : f == FORMAT_Q4 ? q->q4_panel_multi : NULL;
+}
+
+static block_fn block_of(const quant_qdot *q, format_encoding f)
+{
+	return f == FORMAT_Q8 ? q->q8_block : f == FORMAT_Q4 ? q->q4_block : q->i8_block;
+}
+
 /* A quantized matrix built the way model-pack builds one. */
 typedef struct {
 	quant_matrix W;
@@ -170,8 +199,9 @@ static qmat make_qmat(format_encoding f, int rows, int cols, uint32_t seed)
 	for (int r = 0; r < rows; r++) {
 		for (int c = 0; c < cols; c++)
 			w[c] = next_gaussian(&seed);
-		float s = quant_logq_quantize_row(bits, w, cols, q.codes + (size_t)r * cols);
-		q.factor[r] = s / quant_logq_table(bits)[0];
+		uint8_t *codes = q.codes + (size_t)r * cols;
+		q.factor[r] = f == FORMAT_I8 ? quant_i8_quantize_row(w, cols, codes)
+					     : quant_logq_quantize_row(bits, w, cols, codes) / quant_logq_table(bits)[0];
 	}
 	quant_q_layout(f, rows, cols, q.codes, q.packed);
 	q.W = (quant_matrix){ .format = f, .rows = rows, .cols = cols, .data = q.packed, .row_factor = q.factor };
@@ -261,9 +291,7 @@ static void check_qmatmul(const quant_qdot *const *qdots, int n_qdots, format_en
 	for (int r = 0; r < rows; r++) {
 		quant_matrix_row(&q.W, r, row);
 		for (int c = 0; c < cols; c++) {
-			float want = quant_logq_value(f == FORMAT_Q4 ? QUANT_LOGQ_4 : QUANT_LOGQ_8,
-						    q.factor[r] * quant_logq_table(f == FORMAT_Q4 ? QUANT_LOGQ_4 : QUANT_LOGQ_8)[0],
-						    q.codes[(size_t)r * cols + c]);
+			float want = (float)quant_q_level(f, q.codes[(size_t)r * cols + c]) * q.factor[r];
 			assert_true(fabsf(row[c] - want) <= 1e-6f * fabsf(want));
 		}
 	}
@@ -296,15 +324,15 @@ static void test_qmatmul_odd_sizes(void **state)
 	(void)state;
 	const quant_qdot *qdots[6];
 	int n_qdots = available_qdots(qdots);
-	for (int f = 0; f < 2; f++)
+	for (int f = 0; f < N_QFORMATS; f++)
 		for (int a = 0; a < N_SIZES; a++)
 			for (int b = 0; b < N_SIZES; b++)
-				check_qmatmul(qdots, n_qdots, f ? FORMAT_Q4 : FORMAT_Q8, SIZES[a], SIZES[b], a == b ? 11 : 2);
+				check_qmatmul(qdots, n_qdots, QFORMATS[f], SIZES[a], SIZES[b], a == b ? 11 : 2);
 	for (int d = 0; d < n_qdots; d++)
 		print_message("%s: exact on all sizes\n", qdots[d]->name);
 }
 
-/* Every code of both formats, in every column position of a chunk, against
+/* Every code of every format, in every column position of a chunk, against
  * activations of both signs and the extremes: each implementation's dot
  * products equal the level table's sums (the AVX2 q8 kernel computes its
  * levels instead of looking them up, so every code must be seen). */
@@ -316,9 +344,9 @@ static void test_every_code(void **state)
 	enum { ROWS = 8, COLS = 512 };
 	static uint8_t codes[ROWS * COLS], packed[ROWS * COLS];
 	static int8_t xq[COLS], xq3[QUANT_PANEL_INPUTS * COLS];
-	for (int f = 0; f < 2; f++) {
-		format_encoding fmt = f ? FORMAT_Q4 : FORMAT_Q8;
-		int n_codes = f ? 16 : 256;
+	for (int f = 0; f < N_QFORMATS; f++) {
+		format_encoding fmt = QFORMATS[f];
+		int n_codes = fmt == FORMAT_Q4 ? 16 : 256;
 		for (int r = 0; r < ROWS; r++)
 			for (int c = 0; c < COLS; c++)
 				codes[r * COLS + c] = (uint8_t)((c * 7 + r * 37) % n_codes);
@@ -335,13 +363,12 @@ static void test_every_code(void **state)
 				for (int c = 0; c < COLS; c++)
 					want += quant_q_level(fmt, codes[r * COLS + c]) * xq[c];
 				const uint8_t *row = packed + quant_chunk_offset(fmt, COLS, r, 0);
-				assert_int_equal((f ? qdots[d]->q4 : qdots[d]->q8)(row, chunks, xq), want);
+				assert_int_equal(dot_of(qdots[d], fmt)(row, chunks, xq), want);
 				const uint8_t *p = packed + quant_chunk_offset(fmt, COLS, r - r % FORMAT_PANEL_ROWS, 0);
-				(f ? qdots[d]->q4_panel : qdots[d]->q8_panel)(p, chunks, xq, panel);
+				panel_of(qdots[d], fmt)(p, chunks, xq, panel);
 				assert_int_equal(panel[r % FORMAT_PANEL_ROWS], want);
 				/* several inputs: xq, then -xq, then xq again */
-				void (*multi)(const uint8_t *, int, const int8_t *, size_t, int, int32_t *) =
-					f ? qdots[d]->q4_panel_multi : qdots[d]->q8_panel_multi;
+				multi_fn multi = multi_of(qdots[d], fmt);
 				if (!multi)
 					continue;
 				for (int nb = 1; nb <= QUANT_PANEL_INPUTS; nb++) {
@@ -372,9 +399,8 @@ static void fill_bytes(uint8_t *p, size_t n, uint32_t *seed)
 static void check_block(const quant_qdot *q, format_encoding f, int panels, int chunks, int nb, uint32_t seed)
 {
 	enum { MARK = 0x5A5A5A5A };
-	void (*block)(const uint8_t *, int, int, const int8_t *, size_t, int, int32_t *, size_t) =
-		f == FORMAT_Q4 ? q->q4_block : q->q8_block;
-	int32_t (*dot)(const uint8_t *, int, const int8_t *) = f == FORMAT_Q4 ? quant_qdot_scalar.q4 : quant_qdot_scalar.q8;
+	block_fn block = block_of(q, f);
+	dot_fn dot = dot_of(&quant_qdot_scalar, f);
 	size_t row_bytes = (size_t)chunks * FORMAT_CHUNK_BYTES * (f == FORMAT_Q4 ? 2 : 1);
 	size_t stride = row_bytes + 64 * (size_t)(seed % 3), ld = (size_t)panels * FORMAT_PANEL_ROWS + 5;
 	size_t code_bytes = (size_t)panels * FORMAT_PANEL_ROWS * chunks * FORMAT_CHUNK_BYTES;
@@ -404,7 +430,7 @@ static void check_block(const quant_qdot *q, format_encoding f, int panels, int 
 	free(sums);
 }
 
-/* Every ISA's block functions (qdot.h's q4_block, q8_block) give the
+/* Every ISA's block functions (qdot.h's q4_block, q8_block, i8_block) give the
  * scalar kernel's integers for 1..QUANT_KBATCH inputs, odd and large panel
  * and chunk counts. */
 static void test_block_kernels(void **state)
@@ -414,16 +440,16 @@ static void test_block_kernels(void **state)
 	const quant_qdot *qdots[6];
 	int n_qdots = available_qdots(qdots);
 	for (int d = 0; d < n_qdots; d++)
-		for (int f = 0; f < 2; f++) {
-			format_encoding fmt = f ? FORMAT_Q4 : FORMAT_Q8;
-			if (!(f ? qdots[d]->q4_block : qdots[d]->q8_block))
+		for (int f = 0; f < N_QFORMATS; f++) {
+			format_encoding fmt = QFORMATS[f];
+			if (!block_of(qdots[d], fmt))
 				continue;
 			for (size_t p = 0; p < sizeof panels / sizeof panels[0]; p++)
 				for (size_t c = 0; c < sizeof chunks / sizeof chunks[0]; c++)
 					for (int nb = 1; nb <= QUANT_KBATCH; nb++)
 						check_block(qdots[d], fmt, panels[p], chunks[c], nb,
 							    (uint32_t)(p * 1000 + c * 10 + (size_t)nb));
-			print_message("%s %s_block: exact\n", qdots[d]->name, f ? "q4" : "q8");
+			print_message("%s %s_block: exact\n", qdots[d]->name, format_encoding_name(fmt));
 		}
 }
 
@@ -492,6 +518,10 @@ static void test_level_tables(void **state)
 		assert_int_equal(quant_q8_levels[c], quant_q_level(FORMAT_Q8, (uint8_t)c));
 	for (int c = 0; c < 16; c++)
 		assert_int_equal(quant_q4_levels[c], quant_q_level(FORMAT_Q4, (uint8_t)c));
+	for (int c = 0; c < 256; c++)
+		assert_int_equal(c < 128 ? c : c - 256, quant_q_level(FORMAT_I8, (uint8_t)c));
+	for (int f = 0; f < N_QFORMATS; f++)
+		assert_int_equal(quant_q_level(QFORMATS[f], quant_zero_code(QFORMATS[f])), 0);
 	assert_null(quant_qdot_select("bogus"));
 	assert_non_null(quant_qdot_select(NULL));
 }
@@ -502,9 +532,8 @@ static void test_qmatmul_accuracy(void **state)
 {
 	(void)state;
 	const int rows = 64, cols = 255;
-	for (int f = 0; f < 2; f++) {
-		format_encoding fmt = f ? FORMAT_Q4 : FORMAT_Q8;
-		quant_logq_bits bits = f ? QUANT_LOGQ_4 : QUANT_LOGQ_8;
+	for (int f = 0; f < N_QFORMATS; f++) {
+		format_encoding fmt = QFORMATS[f];
 		uint32_t seed = 99;
 		qmat q = make_qmat(fmt, rows, cols, seed);
 		/* the same weights again (same seed), unquantized */
@@ -526,8 +555,8 @@ static void test_qmatmul_accuracy(void **state)
 			energy += want * want;
 		}
 		double rel = sqrt(err / energy);
-		print_message("q%d product: relative rms error %.4f\n", bits, rel);
-		assert_true(rel < (bits == QUANT_LOGQ_8 ? 0.03 : 0.3));
+		print_message("%s product: relative rms error %.4f\n", format_encoding_name(fmt), rel);
+		assert_true(rel < (fmt == FORMAT_Q4 ? 0.3 : 0.03));
 		quant_kscratch_free(&k);
 		free_qmat(&q);
 		free(w);

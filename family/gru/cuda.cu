@@ -44,7 +44,7 @@ struct dmat {
 	int format, rows, cols;
 	const void *data;
 	const float *factor;   /* q8/q4: per row */
-	const int *levels;     /* q8/q4: signed level of each code byte (q8) or nibble (q4) */
+	const int *levels;     /* q8/q4/i8: signed level of each code byte (q8, i8) or nibble (q4) */
 };
 
 struct dgru {
@@ -168,15 +168,18 @@ static int upload_model(dev_t_ *d)
 {
 	const nmt_model *m = d->m;
 	const engine_dims *dims = &m->d;
-	int q8[256], q4[16];
-	const int *lv8, *lv4;
-	for (int i = 0; i < 256; i++)
+	int q8[256], q4[16], i8[256];
+	const int *lv8, *lv4, *lvi8;
+	for (int i = 0; i < 256; i++) {
 		q8[i] = quant_q8_levels[i];
+		i8[i] = (int8_t)i;
+	}
 	for (int i = 0; i < 16; i++)
 		q4[i] = quant_q4_levels[i];
-	if (upload(d, q8, sizeof q8, (const void **)&lv8) || upload(d, q4, sizeof q4, (const void **)&lv4))
+	if (upload(d, q8, sizeof q8, (const void **)&lv8) || upload(d, q4, sizeof q4, (const void **)&lv4) ||
+	    upload(d, i8, sizeof i8, (const void **)&lvi8))
 		return -1;
-#define LV(w) ((w).format == FORMAT_Q4 ? lv4 : lv8)
+#define LV(w) ((w).format == FORMAT_Q4 ? lv4 : (w).format == FORMAT_I8 ? lvi8 : lv8)
 #define MAT(w, out) upload_matrix(d, &(w), LV(w), &(out))
 	dmodel *dm = &d->dm;
 	int rc = MAT(m->src_emb, dm->src_emb) || MAT(m->tgt_emb, dm->tgt_emb);
@@ -244,7 +247,7 @@ __device__ static int32_t qdot(const dmat &W, int r, const int8_t *xq)
 	for (int ch = 0; ch < chunks; ch++) {
 		const uint8_t *chunk = (const uint8_t *)W.data + quant_chunk_offset(f, W.cols, r, ch);
 		const int8_t *x = xq + (size_t)ch * per_chunk;
-		if (f == FORMAT_Q8)
+		if (f != FORMAT_Q4)   /* q8, i8: a code a byte */
 			for (int j = 0; j < FORMAT_CHUNK_BYTES; j++)
 				sum += W.levels[chunk[j]] * x[j];
 		else
