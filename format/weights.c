@@ -37,8 +37,9 @@ int format_matrix_padded_cols(format_encoding f, int cols)
 
 size_t format_matrix_code_bytes(format_encoding f, int rows, int cols)
 {
-	size_t panels = ((size_t)rows + FORMAT_PANEL_ROWS - 1) / FORMAT_PANEL_ROWS;
-	return panels * FORMAT_PANEL_ROWS * chunks_per_row(f, cols) * FORMAT_CHUNK_BYTES;
+	size_t panel_rows = FORMAT_PANEL_ROWS_OF(f);
+	size_t panels = ((size_t)rows + panel_rows - 1) / panel_rows;
+	return panels * panel_rows * chunks_per_row(f, cols) * FORMAT_CHUNK_BYTES;
 }
 
 size_t format_tensor_factors_at(format_encoding f, int rows, int cols)

@@ -4,19 +4,30 @@
  * description the packer writes and the loader checks (docs/FORMAT.md,
  * "Weights").
  *
- * Quantized layout (q8, q4, i8): rows are grouped in panels of FORMAT_PANEL_ROWS
+ * Quantized layout (q8, q4): rows are grouped in panels of FORMAT_PANEL_ROWS
  * rows, each row cut into 64-byte chunks, and the chunks of a panel
  * interleaved: [r0 chunk0][r1 chunk0][r2 chunk0][r3 chunk0][r0 chunk1]...
  * A kernel streams a panel linearly while computing its rows together, and a
  * single row (a shortlist entry) is still its chunks at a fixed stride. A q8
  * chunk holds 64 codes of consecutive columns; a q4 chunk holds 128: byte j
- * has column j in its low nibble and column 64 + j in its high nibble; an i8
- * chunk holds 64 signed bytes, each the weight's integer value itself
- * (linear, two's complement: what Marian's intgemm8 and most int8 engines
- * store, read by the products with no decoding at all). Columns are padded
- * with zero codes to whole chunks, rows with zero rows to whole panels. The
- * codes are followed by one f32 factor per row, the value of integer level 1
- * (q8/q4: scale / level[0], quant/logquant.h; i8: the row's scale). */
+ * has column j in its low nibble and column 64 + j in its high nibble.
+ *
+ * i8 layout: a weight is a signed byte, its integer value itself (linear,
+ * two's complement, as Marian's intgemm8 and most int8 engines store it).
+ * Rows are grouped in panels of FORMAT_I8_PANEL_ROWS = 16 and columns in
+ * fours; a panel stores, for each group of four columns in turn, its 16 rows'
+ * four bytes: 64 bytes = one AVX-512 register holding 16 rows x 4 columns,
+ * which vpdpbusd multiplies by one input's four activations broadcast, and
+ * which NEON's SDOT takes as four registers of 4 rows x 4 columns. Every
+ * product then ends with each row's sum in its own lane: nothing to decode
+ * and nothing to add across lanes (the log formats' chunks need both).
+ * W[r][c] is at byte (r / 16) * 16 * padded_cols + (c / 4) * 64 + (r % 16) * 4
+ * + c % 4.
+ *
+ * Columns are padded with zero codes to whole chunks (64 columns, 128 for
+ * q4), rows with zero rows to whole panels. The codes are followed by one f32
+ * factor per row, the value of integer level 1 (q8/q4: scale / level[0],
+ * quant/logquant.h; i8: the row's scale). */
 #ifndef FORMAT_WEIGHTS_H
 #define FORMAT_WEIGHTS_H
 #include <stddef.h>
@@ -26,6 +37,9 @@
 typedef enum { FORMAT_F32 = 0, FORMAT_Q8 = 1, FORMAT_Q4 = 2, FORMAT_I8 = 3 } format_encoding;
 
 #define FORMAT_PANEL_ROWS 4
+#define FORMAT_I8_PANEL_ROWS 16
+/* Rows of a panel of format f. */
+#define FORMAT_PANEL_ROWS_OF(f) ((f) == FORMAT_I8 ? FORMAT_I8_PANEL_ROWS : FORMAT_PANEL_ROWS)
 #define FORMAT_CHUNK_BYTES 64
 /* Columns one chunk holds: 64 q8 or i8 codes, 128 q4 codes. A macro, so that
  * the GPU's device code shares it. */

@@ -10,9 +10,11 @@
  * shuffles and a rounding multiply (q8_mac32), then vpmaddwd.
  * i8: the weights' magnitudes (vpabsb, at most 128) against the activations
  * with the weights' signs (vpsignb), vpmaddubsw (at most 2 * 128 * 127) and
- * vpmaddwd, as for q4 but with nothing to decode. */
+ * vpmaddwd, as for q4 but with nothing to decode; the layout puts each row's
+ * sum in its own lane. */
 #if defined(__x86_64__)
 #include <immintrin.h>
+#include <string.h>
 
 #include "matrix.h"
 #include "qdot.h"
@@ -261,60 +263,72 @@ TARGET static inline __attribute__((always_inline)) void q4_row_multi(const uint
 
 /* ---- i8 ------------------------------------------------------------------ */
 
-/* 32 weights against 32 activations: |w| times x with w's sign. */
-TARGET static inline __m256i i8_mac32(__m256i acc, __m256i w, __m256i x, __m256i ones)
+/* A panel's group of four columns (format/weights.h) is two registers of
+ * 8 rows x 4 weights. Against one input's four activations broadcast, with
+ * the weights' signs moved onto them, vpmaddubsw and vpmaddwd leave each
+ * row's four products summed in that row's lane. */
+TARGET static inline __m256i i8_x4(const int8_t *x)
 {
-	__m256i pairs = _mm256_maddubs_epi16(_mm256_abs_epi8(w), _mm256_sign_epi8(x, w));
-	return _mm256_add_epi32(acc, _mm256_madd_epi16(pairs, ones));
+	int32_t v;
+	memcpy(&v, x, sizeof v);
+	return _mm256_set1_epi32(v);
 }
 
-TARGET static int32_t i8_dot(const uint8_t *row, int chunks, const int8_t *xq)
+/* One panel against NB <= 4 inputs: acc[2 * b + h] holds rows 8h..8h+7
+ * for input b. */
+TARGET static inline __attribute__((always_inline)) void i8_panel_nb(const uint8_t *codes, int groups,
+								    const int8_t *xq, size_t stride, const int NB,
+								    __m256i acc[8])
 {
 	const __m256i ones = _mm256_set1_epi16(1);
-	__m256i acc = _mm256_setzero_si256();
-	for (int ch = 0; ch < chunks; ch++, row += CHUNK_STRIDE, xq += FORMAT_CHUNK_BYTES)
-		for (int half = 0; half < 2; half++)
-			acc = i8_mac32(acc, _mm256_loadu_si256((const __m256i *)(row + 32 * half)),
-				       _mm256_loadu_si256((const __m256i *)(xq + 32 * half)), ones);
-	return hsum(acc);
-}
-
-TARGET static void i8_panel(const uint8_t *panel, int chunks, const int8_t *xq, int32_t *out)
-{
-	FOR_PANEL_ROWS(r)
-		out[r] = i8_dot(panel + r * FORMAT_CHUNK_BYTES, chunks, xq);
-}
-
-/* One row against NB <= QUANT_KBATCH inputs: out[b * ld]; each 32 weights'
- * magnitudes taken once for all of them. */
-TARGET static inline __attribute__((always_inline)) void i8_row_nb(const uint8_t *row, int chunks,
-								  const int8_t *xq, size_t stride, const int NB,
-								  int32_t *out, size_t ld)
-{
-	const __m256i ones = _mm256_set1_epi16(1);
-	__m256i acc[QUANT_KBATCH];
-	FOR_KBATCH(b, NB)
-		acc[b] = _mm256_setzero_si256();
-	for (int ch = 0; ch < chunks; ch++, row += CHUNK_STRIDE, xq += FORMAT_CHUNK_BYTES)
-		for (int half = 0; half < 2; half++) {
-			__m256i w = _mm256_loadu_si256((const __m256i *)(row + 32 * half));
-			__m256i mag = _mm256_abs_epi8(w);
-			FOR_KBATCH(b, NB) {
-				__m256i x = _mm256_loadu_si256((const __m256i *)(xq + b * stride + 32 * half));
-				__m256i pairs = _mm256_maddubs_epi16(mag, _mm256_sign_epi8(x, w));
-				acc[b] = _mm256_add_epi32(acc[b], _mm256_madd_epi16(pairs, ones));
+	_Pragma("GCC unroll 8") for (int i = 0; i < 8; i++)
+		acc[i] = _mm256_setzero_si256();
+	for (int g = 0; g < groups; g++, codes += 64, xq += 4) {
+		__m256i w[2], mag[2];
+		for (int h = 0; h < 2; h++) {
+			w[h] = _mm256_loadu_si256((const __m256i *)(codes + 32 * h));
+			mag[h] = _mm256_abs_epi8(w[h]);
+		}
+		FOR_INPUTS(b, NB) {
+			__m256i x = i8_x4(xq + b * stride);
+			for (int h = 0; h < 2; h++) {
+				__m256i pairs = _mm256_maddubs_epi16(mag[h], _mm256_sign_epi8(x, w[h]));
+				acc[2 * b + h] = _mm256_add_epi32(acc[2 * b + h], _mm256_madd_epi16(pairs, ones));
 			}
 		}
-	FOR_KBATCH(b, NB)
-		out[b * ld] = hsum(acc[b]);
+	}
 }
 
-QUANT_BLOCK_BY_ROWS(i8_block, i8_row_nb)
+TARGET static inline __attribute__((always_inline)) void i8_block_nb(const uint8_t *codes, int panels, int chunks,
+								    const int8_t *xq, size_t stride, const int NB,
+								    int32_t *sums, size_t ld)
+{
+	int groups = chunks * FORMAT_CHUNK_BYTES / 4;
+	for (int p = 0; p < panels; p++, codes += (size_t)groups * 64, sums += FORMAT_I8_PANEL_ROWS) {
+		__m256i acc[8];
+		i8_panel_nb(codes, groups, xq, stride, NB, acc);
+		FOR_INPUTS(b, NB)
+			for (int h = 0; h < 2; h++)
+				_mm256_storeu_si256((__m256i *)(sums + b * ld + 8 * h), acc[2 * b + h]);
+	}
+}
+
+/* qdot.h's i8_block, four inputs at a time. */
+TARGET static void i8_block(const uint8_t *codes, int panels, int chunks, const int8_t *xq, size_t stride, int nb,
+			    int32_t *sums, size_t ld)
+{
+	for (; nb > 0; nb -= 4, xq += 4 * stride, sums += 4 * ld)
+		switch (nb) {
+		case 1: i8_block_nb(codes, panels, chunks, xq, stride, 1, sums, ld); break;
+		case 2: i8_block_nb(codes, panels, chunks, xq, stride, 2, sums, ld); break;
+		case 3: i8_block_nb(codes, panels, chunks, xq, stride, 3, sums, ld); break;
+		default: i8_block_nb(codes, panels, chunks, xq, stride, 4, sums, ld); break;
+		}
+}
 
 QUANT_PANEL_MULTI(q8_panel_multi, q8_row_multi)
 QUANT_PANEL_MULTI(q4_panel_multi, q4_row_multi)
 
 const quant_qdot quant_qdot_avx2 = { "avx2", q8_dot, q4_dot, q8_panel, q4_panel, q8_panel_multi, q4_panel_multi,
-				     quant_f32_rows_avx2, &quant_ew_avx2, NULL, q8_block, i8_dot, i8_panel,
-				     i8_block };
+				     quant_f32_rows_avx2, &quant_ew_avx2, NULL, q8_block, i8_block };
 #endif

@@ -23,7 +23,7 @@ static format_kernels kernels_of(const quant_qdot *q, format_encoding f)
 	switch (f) {
 	case FORMAT_Q8: return (format_kernels){ q->q8, q->q8_panel, q->q8_panel_multi, q->q8_block };
 	case FORMAT_Q4: return (format_kernels){ q->q4, q->q4_panel, q->q4_panel_multi, q->q4_block };
-	default: return (format_kernels){ q->i8, q->i8_panel, NULL, q->i8_block };
+	default: return (format_kernels){ NULL, NULL, NULL, q->i8_block };
 	}
 }
 
@@ -43,8 +43,9 @@ static void quantize_inputs(const quant_matrix *W, const float *X, int nb, int l
 
 /* Rows rescaled at a time: their sums wait in an array on the stack, and
  * the ISA's element-wise rescale (ew.h) turns them into floats in one
- * loop. A multiple of FORMAT_PANEL_ROWS. */
+ * loop. A multiple of every format's panel rows. */
 #define BLOCK_ROWS 256
+_Static_assert(BLOCK_ROWS % FORMAT_I8_PANEL_ROWS == 0 && BLOCK_ROWS % FORMAT_PANEL_ROWS == 0, "whole panels");
 
 /* The sums of `rows` rows (whole panels from `panel`) against nb <= QUANT_KBATCH
  * quantized inputs, sums[b * BLOCK_ROWS + r], with the ISA's panel
@@ -80,8 +81,8 @@ void quant_matmul_q(const quant_matrix *W, const float *X, int n, int ldx,
 	const quant_qdot *q = k->qdot;
 	const uint8_t *codes = W->data;
 	int padded = format_matrix_padded_cols(W->format, W->cols);
-	int chunks = quant_chunks_per_row(W->format, W->cols);
-	size_t panel_bytes = (size_t)FORMAT_PANEL_ROWS * chunks * FORMAT_CHUNK_BYTES;
+	int chunks = quant_chunks_per_row(W->format, W->cols), panel_rows = FORMAT_PANEL_ROWS_OF(W->format);
+	size_t panel_bytes = (size_t)panel_rows * chunks * FORMAT_CHUNK_BYTES;
 	format_kernels fk = kernels_of(q, W->format);
 
 	for (int i0 = 0; i0 < n; i0 += QUANT_KBATCH) {
@@ -90,9 +91,9 @@ void quant_matmul_q(const quant_matrix *W, const float *X, int n, int ldx,
 		for (int r0 = 0; r0 < W->rows; r0 += BLOCK_ROWS) {
 			int32_t sums[QUANT_KBATCH * BLOCK_ROWS];
 			int rows = W->rows - r0 < BLOCK_ROWS ? W->rows - r0 : BLOCK_ROWS;
-			const uint8_t *panel = codes + (size_t)(r0 / FORMAT_PANEL_ROWS) * panel_bytes;
+			const uint8_t *panel = codes + (size_t)(r0 / panel_rows) * panel_bytes;
 			if (fk.block)
-				fk.block(panel, (rows + FORMAT_PANEL_ROWS - 1) / FORMAT_PANEL_ROWS, chunks, k->xq,
+				fk.block(panel, (rows + panel_rows - 1) / panel_rows, chunks, k->xq,
 				      (size_t)padded, nb, sums, BLOCK_ROWS);
 			else
 				block_by_panels(&fk, panel, rows, chunks, k->xq, padded, nb, sums);
@@ -103,35 +104,59 @@ void quant_matmul_q(const quant_matrix *W, const float *X, int n, int ldx,
 	}
 }
 
+/* One i8 row's sum: its four bytes of each group of columns, 64 bytes
+ * apart (format/weights.h). Shortlists are gathered into blocks where speed
+ * matters (quant_matrix_gather); this serves the rest. */
+static int32_t i8_row_dot(const quant_matrix *W, int row, const int8_t *xq)
+{
+	const uint8_t *w = (const uint8_t *)W->data + quant_i8_offset(W->cols, row, 0);
+	int groups = format_matrix_padded_cols(FORMAT_I8, W->cols) / 4;
+	int32_t sum = 0;
+	for (int g = 0; g < groups; g++, w += 64, xq += 4)
+		for (int j = 0; j < 4; j++)
+			sum += (int8_t)w[j] * xq[j];
+	return sum;
+}
+
+/* Row `row`'s sum against one quantized input. */
+static int32_t row_sum(const quant_matrix *W, int32_t (*dot)(const uint8_t *, int, const int8_t *), int row,
+		       const int8_t *xq)
+{
+	if (W->format == FORMAT_I8)
+		return i8_row_dot(W, row, xq);
+	const uint8_t *codes = (const uint8_t *)W->data + quant_chunk_offset(W->format, W->cols, row, 0);
+	return dot(codes, quant_chunks_per_row(W->format, W->cols), xq);
+}
+
 void quant_matmul_rows_q(const quant_matrix *W, const int32_t *rows, int n_rows, const float *X,
 		       int n, int ldx, const float *bias, float *Y, int ldy, quant_kscratch *k)
 {
-	const quant_qdot *q = k->qdot;
-	const uint8_t *codes = W->data;
 	int padded = format_matrix_padded_cols(W->format, W->cols);
-	int chunks = quant_chunks_per_row(W->format, W->cols);
-	int32_t (*dot)(const uint8_t *, int, const int8_t *) = kernels_of(q, W->format).dot;
+	int32_t (*dot)(const uint8_t *, int, const int8_t *) = kernels_of(k->qdot, W->format).dot;
 
 	for (int i0 = 0; i0 < n; i0 += QUANT_KBATCH) {
 		int nb = n - i0 < QUANT_KBATCH ? n - i0 : QUANT_KBATCH;
 		quantize_inputs(W, X + (size_t)i0 * ldx, nb, ldx, k);
-		for (int j = 0; j < n_rows; j++) {
-			const uint8_t *row = codes + quant_chunk_offset(W->format, W->cols, rows[j], 0);
+		for (int j = 0; j < n_rows; j++)
 			for (int b = 0; b < nb; b++)
-				Y[(size_t)(i0 + b) * ldy + j] =
-					finish(W, rows[j], dot(row, chunks, k->xq + (size_t)b * padded), k->x_scale[b], bias);
-		}
+				Y[(size_t)(i0 + b) * ldy + j] = finish(W, rows[j], row_sum(W, dot, rows[j], k->xq + (size_t)b * padded),
+								       k->x_scale[b], bias);
 	}
 }
 
-/* A row chunk by chunk: a q8 or i8 chunk is 64 codes in column order; a q4
- * chunk 64 bytes whose low nibbles are its first 64 columns and high nibbles
- * the next 64 (qlayout.c). */
+/* A row chunk by chunk: a q8 chunk is 64 codes in column order; a q4 chunk
+ * 64 bytes whose low nibbles are its first 64 columns and high nibbles the
+ * next 64 (qlayout.c); i8 column by column (its rows are interleaved). */
 void quant_matrix_row_q(const quant_matrix *W, int row, float *out)
 {
 	const uint8_t *codes = W->data;
 	int per_chunk = quant_chunk_cols(W->format), chunks = quant_chunks_per_row(W->format, W->cols);
 	float factor = W->row_factor[row];
+	if (W->format == FORMAT_I8) {
+		for (int c = 0; c < W->cols; c++)
+			out[c] = (float)(int8_t)quant_q_code_at(FORMAT_I8, codes, W->cols, row, c) * factor;
+		return;
+	}
 
 	for (int ch = 0; ch < chunks; ch++) {
 		const uint8_t *chunk = codes + quant_chunk_offset(W->format, W->cols, row, ch);
@@ -140,9 +165,6 @@ void quant_matrix_row_q(const quant_matrix *W, int row, float *out)
 		if (W->format == FORMAT_Q8)
 			for (int j = 0; j < n; j++)
 				o[j] = (float)quant_q8_levels[chunk[j]] * factor;
-		else if (W->format == FORMAT_I8)
-			for (int j = 0; j < n; j++)
-				o[j] = (float)(int8_t)chunk[j] * factor;
 		else
 			for (int j = 0; j < n; j++)
 				o[j] = (float)quant_q4_levels[j < FORMAT_CHUNK_BYTES ? chunk[j] & 0x0F

@@ -7,10 +7,11 @@
  * table of 128 bytes, each looked up with TBL on four registers plus TBX on
  * the next four, then interleaved back into 16-bit levels; the weight's sign
  * is moved onto the activation and SMLAL accumulates 16 x 16 -> 32 bits.
- * i8: the bytes are the weights: SDOT, or SMULL + SADALP without it.
+ * i8: the bytes are the weights, laid out for SDOT by element (below).
  * Every sum is exact, so the results equal the scalar reference. */
 #if defined(__aarch64__)
 #include <arm_neon.h>
+#include <string.h>
 
 #include "matrix.h"
 #include "qdot.h"
@@ -212,88 +213,122 @@ QUANT_BLOCK_BY_ROWS(q8_block, q8_row_nb)
 
 /* ---- i8 ------------------------------------------------------------------ */
 
-/* 16 weights against 16 activations, without SDOT (|w x| <= 128 * 127 fits
- * the 16-bit products). */
-static inline int32x4_t i8_mac(int32x4_t acc, int8x16_t w, int8x16_t x)
-{
-	acc = vpadalq_s16(acc, vmull_s8(vget_low_s8(w), vget_low_s8(x)));
-	return vpadalq_s16(acc, vmull_high_s8(w, x));
-}
+/* A panel's group of four columns (format/weights.h) is four registers of
+ * 4 rows x 4 weights. SDOT by element multiplies one by one input's four
+ * activations (a 32-bit lane of a register holding four groups) and adds
+ * each row's four products into that row's lane; without SDOT, SMULL by
+ * the four activations repeated and SADALP leave each row's products in two
+ * lanes, added pairwise at the end. */
 
-/* One row against NB <= QUANT_KBATCH inputs, out[b * ld]. */
-static inline __attribute__((always_inline)) void i8_row_nb(const uint8_t *row, int chunks, const int8_t *xq,
-							    size_t stride, const int NB, int32_t *out, size_t ld)
-{
-	int32x4_t acc[QUANT_KBATCH];
-	FOR_KBATCH(b, NB)
-		acc[b] = vdupq_n_s32(0);
-	for (int ch = 0; ch < chunks; ch++, row += CHUNK_STRIDE, xq += FORMAT_CHUNK_BYTES)
-		for (int j = 0; j < FORMAT_CHUNK_BYTES; j += 16) {
-			int8x16_t w = vld1q_s8((const int8_t *)row + j);
-			FOR_KBATCH(b, NB)
-				acc[b] = i8_mac(acc[b], w, vld1q_s8(xq + b * stride + j));
-		}
-	FOR_KBATCH(b, NB)
-		out[b * ld] = vaddvq_s32(acc[b]);
-}
-
-static int32_t i8_dot(const uint8_t *row, int chunks, const int8_t *xq)
-{
-	int32_t out;
-	i8_row_nb(row, chunks, xq, 0, 1, &out, 0);
-	return out;
-}
-
-static void i8_panel(const uint8_t *panel, int chunks, const int8_t *xq, int32_t *out)
-{
-	FOR_PANEL_ROWS(r)
-		out[r] = i8_dot(panel + r * FORMAT_CHUNK_BYTES, chunks, xq);
-}
-
-#define TARGET
-QUANT_BLOCK_BY_ROWS(i8_block, i8_row_nb)
-#undef TARGET
-
-/* The same with SDOT. */
+/* One panel against NB <= 4 inputs with SDOT: acc[4 * b + q] holds rows
+ * 4q..4q+3 for input b; four groups per step (one 16-byte load of each
+ * input). */
 #pragma GCC push_options
 #pragma GCC target("arch=armv8.2-a+dotprod")
-static inline __attribute__((always_inline)) void i8_row_nb_sdot(const uint8_t *row, int chunks, const int8_t *xq,
-								 size_t stride, const int NB, int32_t *out, size_t ld)
+static inline __attribute__((always_inline)) void i8_panel_sdot(const uint8_t *codes, int groups, const int8_t *xq,
+								size_t stride, const int NB, int32x4_t acc[16])
 {
-	int32x4_t acc[QUANT_KBATCH];
-	FOR_KBATCH(b, NB)
-		acc[b] = vdupq_n_s32(0);
-	for (int ch = 0; ch < chunks; ch++, row += CHUNK_STRIDE, xq += FORMAT_CHUNK_BYTES)
-		for (int j = 0; j < FORMAT_CHUNK_BYTES; j += 16) {
-			int8x16_t w = vld1q_s8((const int8_t *)row + j);
-			FOR_KBATCH(b, NB)
-				acc[b] = vdotq_s32(acc[b], w, vld1q_s8(xq + b * stride + j));
+	_Pragma("GCC unroll 16") for (int i = 0; i < 16; i++)
+		acc[i] = vdupq_n_s32(0);
+	for (int g = 0; g < groups; g += 4, codes += 4 * 64, xq += 16) {
+		int8x16_t x[4];
+		FOR_INPUTS(b, NB)
+			x[b] = vld1q_s8(xq + b * stride);
+#define I8_SDOT_GROUP(l)                                                                       \
+	do {                                                                                   \
+		int8x16_t w[4];                                                                \
+		FOR_PANEL_ROWS(q)                                                              \
+			w[q] = vld1q_s8((const int8_t *)codes + (l) * 64 + 16 * q);             \
+		FOR_INPUTS(b, NB)                                                              \
+			FOR_PANEL_ROWS(q)                                                      \
+				acc[4 * b + q] = vdotq_laneq_s32(acc[4 * b + q], w[q], x[b], (l)); \
+	} while (0)
+		I8_SDOT_GROUP(0);
+		I8_SDOT_GROUP(1);
+		I8_SDOT_GROUP(2);
+		I8_SDOT_GROUP(3);
+#undef I8_SDOT_GROUP
+	}
+}
+
+static inline __attribute__((always_inline)) void i8_block_sdot_nb(const uint8_t *codes, int panels, int chunks,
+								   const int8_t *xq, size_t stride, const int NB,
+								   int32_t *sums, size_t ld)
+{
+	int groups = chunks * FORMAT_CHUNK_BYTES / 4;
+	for (int p = 0; p < panels; p++, codes += (size_t)groups * 64, sums += FORMAT_I8_PANEL_ROWS) {
+		int32x4_t acc[16];
+		i8_panel_sdot(codes, groups, xq, stride, NB, acc);
+		FOR_INPUTS(b, NB)
+			FOR_PANEL_ROWS(q)
+				vst1q_s32(sums + b * ld + 4 * q, acc[4 * b + q]);
+	}
+}
+
+static void i8_block_sdot(const uint8_t *codes, int panels, int chunks, const int8_t *xq, size_t stride, int nb,
+			  int32_t *sums, size_t ld)
+{
+	for (; nb > 0; nb -= 4, xq += 4 * stride, sums += 4 * ld)
+		switch (nb) {
+		case 1: i8_block_sdot_nb(codes, panels, chunks, xq, stride, 1, sums, ld); break;
+		case 2: i8_block_sdot_nb(codes, panels, chunks, xq, stride, 2, sums, ld); break;
+		case 3: i8_block_sdot_nb(codes, panels, chunks, xq, stride, 3, sums, ld); break;
+		default: i8_block_sdot_nb(codes, panels, chunks, xq, stride, 4, sums, ld); break;
 		}
-	FOR_KBATCH(b, NB)
-		out[b * ld] = vaddvq_s32(acc[b]);
 }
-
-static int32_t i8_dot_sdot(const uint8_t *row, int chunks, const int8_t *xq)
-{
-	int32_t out;
-	i8_row_nb_sdot(row, chunks, xq, 0, 1, &out, 0);
-	return out;
-}
-
-static void i8_panel_sdot(const uint8_t *panel, int chunks, const int8_t *xq, int32_t *out)
-{
-	FOR_PANEL_ROWS(r)
-		out[r] = i8_dot_sdot(panel + r * FORMAT_CHUNK_BYTES, chunks, xq);
-}
-
-#define TARGET
-QUANT_BLOCK_BY_ROWS(i8_block_sdot, i8_row_nb_sdot)
-#undef TARGET
 #pragma GCC pop_options
 
+/* One panel against NB <= 2 inputs without SDOT: acc[8 * b + 2 * q + h]
+ * holds rows 4q + 2h and 4q + 2h + 1 of input b, two lanes each (|w x| <=
+ * 128 * 127 fits the 16-bit products). */
+static inline __attribute__((always_inline)) void i8_panel_neon(const uint8_t *codes, int groups, const int8_t *xq,
+								size_t stride, const int NB, int32x4_t acc[16])
+{
+	_Pragma("GCC unroll 16") for (int i = 0; i < 16; i++)
+		acc[i] = vdupq_n_s32(0);
+	for (int g = 0; g < groups; g++, codes += 64, xq += 4) {
+		int8x16_t w[4];
+		FOR_PANEL_ROWS(q)
+			w[q] = vld1q_s8((const int8_t *)codes + 16 * q);
+		FOR_INPUTS(b, NB) {
+			int32_t v;
+			memcpy(&v, xq + b * stride, sizeof v);
+			int8x16_t x = vreinterpretq_s8_s32(vdupq_n_s32(v));
+			FOR_PANEL_ROWS(q) {
+				int32x4_t *a = &acc[8 * b + 2 * q];
+				a[0] = vpadalq_s16(a[0], vmull_s8(vget_low_s8(w[q]), vget_low_s8(x)));
+				a[1] = vpadalq_s16(a[1], vmull_high_s8(w[q], x));
+			}
+		}
+	}
+}
+
+static inline __attribute__((always_inline)) void i8_block_neon_nb(const uint8_t *codes, int panels, int chunks,
+								   const int8_t *xq, size_t stride, const int NB,
+								   int32_t *sums, size_t ld)
+{
+	int groups = chunks * FORMAT_CHUNK_BYTES / 4;
+	for (int p = 0; p < panels; p++, codes += (size_t)groups * 64, sums += FORMAT_I8_PANEL_ROWS) {
+		int32x4_t acc[16];
+		i8_panel_neon(codes, groups, xq, stride, NB, acc);
+		FOR_INPUTS(b, NB)
+			FOR_PANEL_ROWS(q)
+				vst1q_s32(sums + b * ld + 4 * q, vpaddq_s32(acc[8 * b + 2 * q], acc[8 * b + 2 * q + 1]));
+	}
+}
+
+static void i8_block(const uint8_t *codes, int panels, int chunks, const int8_t *xq, size_t stride, int nb,
+		     int32_t *sums, size_t ld)
+{
+	for (; nb > 0; nb -= 2, xq += 2 * stride, sums += 2 * ld)
+		if (nb == 1)
+			i8_block_neon_nb(codes, panels, chunks, xq, stride, 1, sums, ld);
+		else
+			i8_block_neon_nb(codes, panels, chunks, xq, stride, 2, sums, ld);
+}
+
 const quant_qdot quant_qdot_neon = { "neon", q8_dot, q4_dot, q8_panel, q4_panel, NULL, NULL, quant_f32_rows_neon,
-				 &quant_ew_generic, NULL, q8_block, i8_dot, i8_panel, i8_block };
+				 &quant_ew_generic, NULL, q8_block, i8_block };
 const quant_qdot quant_qdot_neon_dotprod = { "neon-dotprod", q8_dot, q4_dot_sdot, q8_panel, q4_panel_sdot, NULL, NULL,
-					     quant_f32_rows_neon, &quant_ew_generic, NULL, q8_block,
-					     i8_dot_sdot, i8_panel_sdot, i8_block_sdot };
+					     quant_f32_rows_neon, &quant_ew_generic, NULL, q8_block, i8_block_sdot };
 #endif

@@ -23,19 +23,22 @@ static int32_t q4_dot(const uint8_t *row, int chunks, const int8_t *xq)
 	return sum;
 }
 
-static int32_t i8_dot(const uint8_t *row, int chunks, const int8_t *xq)
+/* qdot.h's i8_block: a panel's 16 rows, each row's four bytes of a group
+ * of four columns side by side, groups 64 bytes apart (format/weights.h). */
+static void i8_block(const uint8_t *codes, int panels, int chunks, const int8_t *xq, size_t stride, int nb,
+		     int32_t *sums, size_t ld)
 {
-	int32_t sum = 0;
-	for (int ch = 0; ch < chunks; ch++, row += CHUNK_STRIDE, xq += FORMAT_CHUNK_BYTES)
-		for (int j = 0; j < FORMAT_CHUNK_BYTES; j++)
-			sum += (int8_t)row[j] * xq[j];
-	return sum;
-}
-
-static void i8_panel(const uint8_t *panel, int chunks, const int8_t *xq, int32_t *out)
-{
-	for (int r = 0; r < FORMAT_PANEL_ROWS; r++)
-		out[r] = i8_dot(panel + r * FORMAT_CHUNK_BYTES, chunks, xq);
+	int groups = chunks * FORMAT_CHUNK_BYTES / 4;
+	for (int p = 0; p < panels; p++, codes += (size_t)groups * 64)
+		for (int b = 0; b < nb; b++)
+			for (int r = 0; r < FORMAT_I8_PANEL_ROWS; r++) {
+				const int8_t *x = xq + (size_t)b * stride;
+				int32_t sum = 0;
+				for (int g = 0; g < groups; g++)
+					for (int j = 0; j < 4; j++)
+						sum += (int8_t)codes[g * 64 + r * 4 + j] * x[4 * g + j];
+				sums[(size_t)b * ld + (size_t)p * FORMAT_I8_PANEL_ROWS + (size_t)r] = sum;
+			}
 }
 
 static void q8_panel(const uint8_t *panel, int chunks, const int8_t *xq, int32_t *out)
@@ -51,4 +54,4 @@ static void q4_panel(const uint8_t *panel, int chunks, const int8_t *xq, int32_t
 }
 
 const quant_qdot quant_qdot_scalar = { "scalar", q8_dot, q4_dot, q8_panel, q4_panel, NULL, NULL, quant_f32_rows_scalar, &quant_ew_generic, NULL, NULL,
-				       i8_dot, i8_panel, NULL };
+				       i8_block };

@@ -49,10 +49,12 @@ typedef struct quant_qdot {
 	/* The same for q8 (optional too). */
 	void (*q8_block)(const uint8_t *codes, int panels, int chunks, const int8_t *xq, size_t x_stride, int nb,
 			 int32_t *sums, size_t ld);
-	/* i8 (linear signed bytes, no decoding): a row, a panel, and a block
-	 * (optional) as for q8 and q4. */
-	int32_t (*i8)(const uint8_t *row, int chunks, const int8_t *xq);
-	void (*i8_panel)(const uint8_t *panel, int chunks, const int8_t *xq, int32_t *out);
+	/* i8 (every implementation has it): `panels` consecutive panels of
+	 * FORMAT_I8_PANEL_ROWS rows in the i8 layout (format/weights.h), each
+	 * row `chunks` x 64 columns, against nb <= QUANT_KBATCH inputs,
+	 * sums[b * ld + r] for r < panels * FORMAT_I8_PANEL_ROWS. The layout
+	 * puts each row's sum in its own lane, so there is no panel function:
+	 * one panel is a block of one. */
 	void (*i8_block)(const uint8_t *codes, int panels, int chunks, const int8_t *xq, size_t x_stride, int nb,
 			 int32_t *sums, size_t ld);
 } quant_qdot;

@@ -18,10 +18,14 @@ int quant_q_level(format_encoding f, uint8_t code)
 
 static void put_code(format_encoding f, uint8_t *out, int cols, int row, int col, uint8_t code)
 {
+	if (f == FORMAT_I8) {
+		out[quant_i8_offset(cols, row, col)] = code;
+		return;
+	}
 	int per_chunk = quant_chunk_cols(f);
 	uint8_t *chunk = out + quant_chunk_offset(f, cols, row, col / per_chunk);
 	int j = col % per_chunk;
-	if (f != FORMAT_Q4)
+	if (f == FORMAT_Q8)
 		chunk[j] = code;
 	else if (j < FORMAT_CHUNK_BYTES)
 		chunk[j] = (uint8_t)((chunk[j] & 0xF0) | (code & 0x0F));
@@ -62,17 +66,27 @@ size_t quant_matrix_gather_bytes(const quant_matrix *W, int n)
 	return W->format == FORMAT_F32 ? 0 : format_matrix_code_bytes(W->format, n, W->cols);
 }
 
-/* A row's chunks are FORMAT_CHUNK_BYTES apart in no particular pattern once
- * panels interleave them, so each is copied on its own; the rows filling up
- * the last panel get zero codes. */
-void quant_matrix_gather(const quant_matrix *W, const int32_t *rows, int n, void *codes, float *factors,
-		       quant_matrix *out)
+/* i8: each row's four bytes of each group of columns (format/weights.h),
+ * the rows filling up the last panel zero. */
+static void gather_i8(const quant_matrix *W, const int32_t *rows, int n, uint8_t *dst)
+{
+	int groups = format_matrix_padded_cols(FORMAT_I8, W->cols) / 4;
+	const uint8_t *src = W->data;
+	memset(dst, 0, format_matrix_code_bytes(FORMAT_I8, n, W->cols));
+	for (int j = 0; j < n; j++)
+		for (int g = 0; g < groups; g++)
+			memcpy(dst + quant_i8_offset(W->cols, j, 4 * g), src + quant_i8_offset(W->cols, rows[j], 4 * g), 4);
+}
+
+/* q8, q4: a row's chunks are FORMAT_CHUNK_BYTES apart in no particular
+ * pattern once panels interleave them, so each is copied on its own; the
+ * rows filling up the last panel get zero codes. */
+static void gather_chunks(const quant_matrix *W, const int32_t *rows, int n, uint8_t *dst)
 {
 	format_encoding f = W->format;
 	int chunks = quant_chunks_per_row(f, W->cols);
 	int padded_rows = (n + FORMAT_PANEL_ROWS - 1) / FORMAT_PANEL_ROWS * FORMAT_PANEL_ROWS;
 	const uint8_t *src = W->data;
-	uint8_t *dst = codes;
 
 	for (int j = 0; j < padded_rows; j++)
 		for (int ch = 0; ch < chunks; ch++) {
@@ -82,7 +96,16 @@ void quant_matrix_gather(const quant_matrix *W, const int32_t *rows, int n, void
 			else
 				memset(to, quant_zero_code(f), FORMAT_CHUNK_BYTES);
 		}
+}
+
+void quant_matrix_gather(const quant_matrix *W, const int32_t *rows, int n, void *codes, float *factors,
+		       quant_matrix *out)
+{
+	if (W->format == FORMAT_I8)
+		gather_i8(W, rows, n, codes);
+	else
+		gather_chunks(W, rows, n, codes);
 	for (int j = 0; j < n; j++)
 		factors[j] = W->row_factor[rows[j]];
-	*out = (quant_matrix){ .format = f, .rows = n, .cols = W->cols, .data = codes, .row_factor = factors };
+	*out = (quant_matrix){ .format = W->format, .rows = n, .cols = W->cols, .data = codes, .row_factor = factors };
 }

@@ -20,7 +20,8 @@ static inline QUANT_HD int quant_chunks_per_row(format_encoding f, int cols)
 	return (cols + quant_chunk_cols(f) - 1) / quant_chunk_cols(f);
 }
 
-/* Byte offset of chunk `chunk` of row `row`. */
+/* Byte offset of chunk `chunk` of row `row` (q8, q4: a chunk is 64
+ * consecutive bytes of its row). */
 static inline QUANT_HD size_t quant_chunk_offset(format_encoding f, int cols, int row, int chunk)
 {
 	size_t panel = (size_t)(row / FORMAT_PANEL_ROWS);
@@ -29,13 +30,23 @@ static inline QUANT_HD size_t quant_chunk_offset(format_encoding f, int cols, in
 	       FORMAT_CHUNK_BYTES;
 }
 
+/* Byte offset of W[row][col] in the i8 layout (format/weights.h). */
+static inline QUANT_HD size_t quant_i8_offset(int cols, int row, int col)
+{
+	size_t padded = (size_t)quant_chunks_per_row(FORMAT_I8, cols) * FORMAT_CHUNK_BYTES;
+	return (size_t)(row / FORMAT_I8_PANEL_ROWS) * FORMAT_I8_PANEL_ROWS * padded + (size_t)(col / 4) * 64 +
+	       (size_t)(row % FORMAT_I8_PANEL_ROWS) * 4 + (size_t)(col % 4);
+}
+
 /* The code of W[row][col] inside the layout. */
 static inline QUANT_HD uint8_t quant_q_code_at(format_encoding f, const uint8_t *codes, int cols, int row, int col)
 {
+	if (f == FORMAT_I8)
+		return codes[quant_i8_offset(cols, row, col)];
 	int per_chunk = quant_chunk_cols(f);
 	const uint8_t *chunk = codes + quant_chunk_offset(f, cols, row, col / per_chunk);
 	int j = col % per_chunk;
-	if (f != FORMAT_Q4)
+	if (f == FORMAT_Q8)
 		return chunk[j];
 	return j < FORMAT_CHUNK_BYTES ? chunk[j] & 0x0F : chunk[j - FORMAT_CHUNK_BYTES] >> 4;
 }

@@ -156,14 +156,15 @@ typedef void (*panel_fn)(const uint8_t *, int, const int8_t *, int32_t *);
 typedef void (*multi_fn)(const uint8_t *, int, const int8_t *, size_t, int, int32_t *);
 typedef void (*block_fn)(const uint8_t *, int, int, const int8_t *, size_t, int, int32_t *, size_t);
 
+/* q8, q4 only: i8 has block functions alone (qdot.h) */
 static dot_fn dot_of(const quant_qdot *q, format_encoding f)
 {
-	return f == FORMAT_Q8 ? q->q8 : f == FORMAT_Q4 ? q->q4 : q->i8;
+	return f == FORMAT_Q8 ? q->q8 : q->q4;
 }
 
 static panel_fn panel_of(const quant_qdot *q, format_encoding f)
 {
-	return f == FORMAT_Q8 ? q->q8_panel : f == FORMAT_Q4 ? q->q4_panel : q->i8_panel;
+	return f == FORMAT_Q8 ? q->q8_panel : q->q4_panel;
 }
 
 static multi_fn multi_of(const quant_qdot *q, format_encoding f)
@@ -332,6 +333,25 @@ static void test_qmatmul_odd_sizes(void **state)
 		print_message("%s: exact on all sizes\n", qdots[d]->name);
 }
 
+/* i8's part of test_every_code: one panel (rows <= 16) against 1..4 of the
+ * inputs xq3 (xq, -xq, xq, -xq; cols each). */
+static void check_every_i8_code(const quant_qdot *q, const uint8_t *codes, const uint8_t *packed, int rows, int cols,
+				const int8_t *xq3)
+{
+	int chunks = quant_chunks_per_row(FORMAT_I8, cols);
+	for (int nb = 1; nb <= QUANT_PANEL_INPUTS; nb++) {
+		int32_t sums[QUANT_PANEL_INPUTS * FORMAT_I8_PANEL_ROWS];
+		q->i8_block(packed, 1, chunks, xq3, (size_t)cols, nb, sums, FORMAT_I8_PANEL_ROWS);
+		for (int r = 0; r < rows; r++) {
+			int32_t want = 0;
+			for (int c = 0; c < cols; c++)
+				want += quant_q_level(FORMAT_I8, codes[r * cols + c]) * xq3[c];
+			for (int b = 0; b < nb; b++)
+				assert_int_equal(sums[b * FORMAT_I8_PANEL_ROWS + r], b % 2 ? -want : want);
+		}
+	}
+}
+
 /* Every code of every format, in every column position of a chunk, against
  * activations of both signs and the extremes: each implementation's dot
  * products equal the level table's sums (the AVX2 q8 kernel computes its
@@ -342,7 +362,7 @@ static void test_every_code(void **state)
 	const quant_qdot *qdots[6];
 	int n_qdots = available_qdots(qdots);
 	enum { ROWS = 8, COLS = 512 };
-	static uint8_t codes[ROWS * COLS], packed[ROWS * COLS];
+	static uint8_t codes[ROWS * COLS], packed[FORMAT_I8_PANEL_ROWS * COLS];
 	static int8_t xq[COLS], xq3[QUANT_PANEL_INPUTS * COLS];
 	for (int f = 0; f < N_QFORMATS; f++) {
 		format_encoding fmt = QFORMATS[f];
@@ -358,6 +378,10 @@ static void test_every_code(void **state)
 				xq3[b * COLS + c] = (int8_t)(b % 2 ? -xq[c] : xq[c]);
 		int chunks = quant_chunks_per_row(fmt, COLS);
 		for (int d = 0; d < n_qdots; d++) {
+			if (fmt == FORMAT_I8) {
+				check_every_i8_code(qdots[d], codes, packed, ROWS, COLS, xq3);
+				continue;
+			}
 			for (int r = 0; r < ROWS; r++) {
 				int32_t want = 0, panel[FORMAT_PANEL_ROWS];
 				for (int c = 0; c < COLS; c++)
@@ -400,10 +424,10 @@ static void check_block(const quant_qdot *q, format_encoding f, int panels, int 
 {
 	enum { MARK = 0x5A5A5A5A };
 	block_fn block = block_of(q, f);
-	dot_fn dot = dot_of(&quant_qdot_scalar, f);
+	int panel_rows = FORMAT_PANEL_ROWS_OF(f), cols = chunks * quant_chunk_cols(f), rows = panels * panel_rows;
 	size_t row_bytes = (size_t)chunks * FORMAT_CHUNK_BYTES * (f == FORMAT_Q4 ? 2 : 1);
-	size_t stride = row_bytes + 64 * (size_t)(seed % 3), ld = (size_t)panels * FORMAT_PANEL_ROWS + 5;
-	size_t code_bytes = (size_t)panels * FORMAT_PANEL_ROWS * chunks * FORMAT_CHUNK_BYTES;
+	size_t stride = row_bytes + 64 * (size_t)(seed % 3), ld = (size_t)rows + 5;
+	size_t code_bytes = (size_t)rows * chunks * FORMAT_CHUNK_BYTES;
 	uint8_t *codes = malloc(code_bytes);
 	int8_t *xq = malloc(stride * (size_t)nb);
 	int32_t *sums = malloc(sizeof(int32_t) * ld * (size_t)nb);
@@ -416,18 +440,27 @@ static void check_block(const quant_qdot *q, format_encoding f, int panels, int 
 	for (size_t i = 0; i < ld * (size_t)nb; i++)
 		sums[i] = MARK;
 	block(codes, panels, chunks, xq, stride, nb, sums, ld);
+	/* the reference: the scalar kernel's row dot products (q8, q4) or its
+	 * block function (i8, checked element by element in test_every_code) */
+	int32_t *want = malloc(sizeof(int32_t) * ld * (size_t)nb);
+	assert_non_null(want);
+	if (f == FORMAT_I8)
+		quant_qdot_scalar.i8_block(codes, panels, chunks, xq, stride, nb, want, ld);
+	else
+		for (int b = 0; b < nb; b++)
+			for (int r = 0; r < rows; r++)
+				want[(size_t)b * ld + r] = dot_of(&quant_qdot_scalar, f)(
+					codes + quant_chunk_offset(f, cols, r, 0), chunks, xq + (size_t)b * stride);
 	for (int b = 0; b < nb; b++) {
-		for (int r = 0; r < panels * FORMAT_PANEL_ROWS; r++) {
-			const uint8_t *row = codes + ((size_t)(r / FORMAT_PANEL_ROWS) * chunks * FORMAT_PANEL_ROWS +
-						      (size_t)(r % FORMAT_PANEL_ROWS)) * FORMAT_CHUNK_BYTES;
-			assert_int_equal(sums[(size_t)b * ld + r], dot(row, chunks, xq + (size_t)b * stride));
-		}
-		for (size_t r = (size_t)panels * FORMAT_PANEL_ROWS; r < ld; r++)
+		for (int r = 0; r < rows; r++)
+			assert_int_equal(sums[(size_t)b * ld + r], want[(size_t)b * ld + r]);
+		for (size_t r = (size_t)rows; r < ld; r++)
 			assert_int_equal(sums[(size_t)b * ld + r], MARK);
 	}
 	free(codes);
 	free(xq);
 	free(sums);
+	free(want);
 }
 
 /* Every ISA's block functions (qdot.h's q4_block, q8_block, i8_block) give the

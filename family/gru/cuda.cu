@@ -244,10 +244,15 @@ __device__ static int32_t qdot(const dmat &W, int r, const int8_t *xq)
 	format_encoding f = (format_encoding)W.format;
 	int per_chunk = quant_chunk_cols(f), chunks = quant_chunks_per_row(f, W.cols);
 	int32_t sum = 0;
+	if (f == FORMAT_I8) {   /* rows interleaved in fours of columns (format/weights.h) */
+		for (int c = 0; c < chunks * per_chunk; c++)
+			sum += W.levels[quant_q_code_at(f, (const uint8_t *)W.data, W.cols, r, c)] * xq[c];
+		return sum;
+	}
 	for (int ch = 0; ch < chunks; ch++) {
 		const uint8_t *chunk = (const uint8_t *)W.data + quant_chunk_offset(f, W.cols, r, ch);
 		const int8_t *x = xq + (size_t)ch * per_chunk;
-		if (f != FORMAT_Q4)   /* q8, i8: a code a byte */
+		if (f == FORMAT_Q8)
 			for (int j = 0; j < FORMAT_CHUNK_BYTES; j++)
 				sum += W.levels[chunk[j]] * x[j];
 		else
