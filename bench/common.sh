@@ -47,6 +47,13 @@ repeat_test_2016() {
 	rm -f "$3.one"
 }
 
+# ---- nmt serve ----
+
+# serve_start LOG [options] and serve_stop: $NMT serve (./nmt when NMT is
+# unset) on a port the system picks, found and stopped as the end-to-end
+# tests do.
+. "$(dirname "$0")/../tests/e2e/serve_lib.sh"
+
 # ---- timing ----
 
 # now_ms: the wall clock in milliseconds.

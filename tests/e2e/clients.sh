@@ -46,5 +46,5 @@ else
 	if [ "$lt_status" -ne 0 ] && ! grep -q '^FAIL: ' "$TMP/lt.out"; then
 		bad "clients: libretranslate npm: exited with status $lt_status: $(tail -n 4 "$TMP/lt.out" | tr '\n' ' ')"
 	fi
-	kill "$SPID"; wait "$SPID" 2>/dev/null
+	serve_stop
 fi

@@ -73,19 +73,5 @@ shared() {
 	echo "$e2e_f"
 }
 
-# serve_start LOG [options]: starts $NMT serve on 127.0.0.1 and a port the
-# system picks (--port 0), read from its first line; sets SPID (its process)
-# and PORT (empty if it did not say within 5 s). Stop it with
-# kill "$SPID"; wait "$SPID".
-serve_start() {
-	log=$1
-	shift
-	$NMT serve --port 0 "$@" 2>"$log" &
-	SPID=$!
-	PORT=
-	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
-		PORT=$(sed -n 's/^nmt: serving .* on http:\/\/127.0.0.1:\([0-9]*\) .*/\1/p' "$log" 2>/dev/null)
-		[ -n "$PORT" ] && break
-		sleep 0.25
-	done
-}
+# serve_start LOG [options], serve_stop: nmt serve on a free port (serve_lib.sh)
+. "$E2E_DIR/serve_lib.sh"
