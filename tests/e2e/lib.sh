@@ -27,6 +27,18 @@ check() { # check NAME COMMAND...: the command must succeed
 	if "$@"; then ok; else bad "$e2e_name"; fi
 }
 
+# relay NAME FILE: the "ok: CHECK" and "FAIL: CHECK" lines that a test
+# program run outside this shell (a client, a driver) wrote into FILE,
+# counted here as checks "NAME: CHECK"; other lines are passed over.
+relay() {
+	while IFS= read -r e2e_line; do
+		case $e2e_line in
+		"ok: "*) e2e_name="$1: ${e2e_line#ok: }"; ok ;;
+		"FAIL: "*) bad "$1: ${e2e_line#FAIL: }" ;;
+		esac
+	done <"$2"
+}
+
 # expect_error NAME STATUS CMD...: exit STATUS, exactly one stderr line "nmt: ..." (or "model-pack: ...")
 expect_error() {
 	e2e_name=$1 e2e_want=$2; shift 2
