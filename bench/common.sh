@@ -54,6 +54,25 @@ repeat_test_2016() {
 # tests do.
 . "$(dirname "$0")/../tests/e2e/serve_lib.sh"
 
+# wrk_translate_lua SRC SOURCE TARGET: the start of a wrk script (Lua) that
+# posts SRC's lines to /translate, one a request, round robin over
+# connections, as {"q": LINE, "source": SOURCE, "target": TARGET}; i, the
+# line last sent, is a local the rest of the script may set (init).
+wrk_translate_lua() {
+	cat <<LUA
+local lines, i = {}, 0
+for l in io.lines("$1") do
+	lines[#lines + 1] = '{"q":"' .. l:gsub('\\\\', '\\\\\\\\'):gsub('"', '\\\\"') .. '","source":"$2","target":"$3"}'
+end
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+request = function()
+	i = i % #lines + 1
+	return wrk.format(nil, "/translate", nil, lines[i])
+end
+LUA
+}
+
 # ---- timing ----
 
 # now_ms: the wall clock in milliseconds.

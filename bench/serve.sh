@@ -34,17 +34,8 @@ NMT=./nmt   # what serve_start runs: the ./nmt the command line's figures below 
 serve_start "$TMP/log" -t "$THREADS" || { echo "bench/serve.sh: nmt serve did not start: $(cat "$TMP/log")"; exit 1; }
 rss() { awk '/^VmRSS/ { print $2 }' /proc/$SPID/status; }
 
-cat >"$TMP/post.lua" <<LUA
-local lines, i = {}, 0
-for l in io.lines("$TMP/src") do
-	lines[#lines + 1] = '{"q":"' .. l:gsub('\\\\', '\\\\\\\\'):gsub('"', '\\\\"') .. '","source":"en","target":"de"}'
-end
-wrk.method = "POST"
-wrk.headers["Content-Type"] = "application/json"
-request = function()
-	i = i % #lines + 1
-	return wrk.format(nil, "/translate", nil, lines[i])
-end
+wrk_translate_lua "$TMP/src" en de >"$TMP/post.lua"
+cat >>"$TMP/post.lua" <<LUA
 done = function(summary, latency, requests)
 	io.write(string.format("requests %d, errors connect %d read %d write %d status %d timeout %d\n",
 		summary.requests, summary.errors.connect, summary.errors.read, summary.errors.write,

@@ -39,11 +39,8 @@ rss() { awk '/^VmRSS/ { print $2 }' /proc/$SPID/status; }
 WT=2
 TENTH=$((N / 10))
 PER=$(((TENTH + WT - 1) / WT))
-cat >"$TMP/soak.lua" <<LUA
-local lines, i = {}, 0
-for l in io.lines("$TMP/src") do
-	lines[#lines + 1] = '{"q":"' .. l:gsub('\\\\', '\\\\\\\\'):gsub('"', '\\\\"') .. '","source":"auto","target":"de"}'
-end
+wrk_translate_lua "$TMP/src" auto de >"$TMP/soak.lua"
+cat >>"$TMP/soak.lua" <<LUA
 local threads = {}
 function setup(thread)
 	thread:set("id", #threads)
@@ -52,12 +49,6 @@ end
 function init(args)
 	seen, non2xx, nodetect = 0, 0, 0
 	i = id * 500   -- the threads start at different sentences
-end
-wrk.method = "POST"
-wrk.headers["Content-Type"] = "application/json"
-request = function()
-	i = i % #lines + 1
-	return wrk.format(nil, "/translate", nil, lines[i])
 end
 response = function(status, headers, body)
 	seen = seen + 1
