@@ -13,22 +13,13 @@
 
 #include "../common/inflate.h"
 #include "../format/crc32.h"
+#include "read_fixture.h"
 
 #define CAP ((size_t)1 << 20)
 
 static uint8_t *slurp(const char *name, size_t *len)
 {
-	char path[256];
-	snprintf(path, sizeof path, "tests/fixtures/gzip/%s", name);
-	FILE *f = fopen(path, "rb");
-	assert_non_null(f);
-	static uint8_t buf[1 << 16];
-	size_t n = fread(buf, 1, sizeof buf, f);
-	fclose(f);
-	uint8_t *out = malloc(n ? n : 1);
-	memcpy(out, buf, n);
-	*len = n;
-	return out;
+	return read_fixture("tests/fixtures/gzip", name, 0, len);
 }
 
 /* NAME.gz decodes to exactly PLAIN's bytes. */
