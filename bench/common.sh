@@ -54,6 +54,18 @@ repeat_test_2016() {
 # tests do.
 . "$(dirname "$0")/../tests/e2e/serve_lib.sh"
 
+# wrk_setup CORPUS_DIR: what a script that loads nmt serve with wrk needs
+# first: exits unless wrk is installed; TMP, a new temporary folder removed
+# at exit (when the server serve_start started is stopped too, if it still
+# runs), and in $TMP/src CORPUS_DIR's test_2016 English sentences.
+wrk_setup() {
+	command -v wrk >/dev/null || { echo "$0: wrk not installed (apt-get install wrk)"; exit 1; }
+	TMP=$(mktemp -d)
+	SPID=
+	trap '[ -z "$SPID" ] || kill "$SPID" 2>/dev/null; rm -rf "$TMP"' EXIT
+	zcat -f "$1/test_2016_flickr.en.gz" >"$TMP/src"
+}
+
 # wrk_translate_lua SRC SOURCE TARGET: the start of a wrk script (Lua) that
 # posts SRC's lines to /translate, one a request, round robin over
 # connections, as {"q": LINE, "source": SOURCE, "target": TARGET}; i, the

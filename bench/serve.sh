@@ -21,12 +21,7 @@ set -eu
 SECS=${1:-60}
 CONNS=${2:-32}
 THREADS=${3:-2}
-D=${CORPUS:-$MULTI30K}
-TMP=$(mktemp -d)
-SPID=
-trap '[ -n "$SPID" ] && kill $SPID 2>/dev/null; rm -rf "$TMP"' EXIT
-command -v wrk >/dev/null || { echo "bench/serve.sh: wrk not installed (apt-get install wrk)"; exit 1; }
-zcat -f "$D/test_2016_flickr.en.gz" >"$TMP/src"
+wrk_setup "${CORPUS:-$MULTI30K}"
 words=$(wc -w <"$TMP/src")
 lines=$(wc -l <"$TMP/src")
 

@@ -23,12 +23,7 @@ N=${1:-100000}
 CONNS=${2:-32}
 THREADS=${3:-2}
 TENTH_SECONDS=${TENTH_SECONDS:-300}
-D=${CORPUS:-$MULTI30K}
-TMP=$(mktemp -d)
-SPID=
-trap '[ -n "$SPID" ] && kill $SPID 2>/dev/null; rm -rf "$TMP"' EXIT
-command -v wrk >/dev/null || { echo "bench/serve_soak.sh: wrk not installed (apt-get install wrk)"; exit 1; }
-zcat -f "$D/test_2016_flickr.en.gz" >"$TMP/src"
+wrk_setup "${CORPUS:-$MULTI30K}"
 
 NMT=./nmt   # what serve_start runs, whatever NMT the environment gives
 serve_start "$TMP/log" --host 127.0.0.1 -t "$THREADS" ||
