@@ -32,14 +32,22 @@ static void refused(const uint8_t *gz, size_t len, size_t cap, const char *what)
 	assert_non_null(strstr(err, what));
 }
 
+/* gz[0..len) decoded under cap: the output, to be freed, and *n its size. */
+static uint8_t *decoded(const uint8_t *gz, size_t len, size_t cap, size_t *n)
+{
+	uint8_t *out;
+	char err[256] = "";
+	assert_int_equal(inflate_gzip(gz, len, cap, &out, n, err, sizeof err), 0);
+	return out;
+}
+
 /* NAME.gz decodes to exactly PLAIN's bytes. */
 static void same(const char *gz, const char *plain)
 {
 	size_t zn, pn, n;
 	uint8_t *z = slurp(gz, &zn), *p = slurp(plain, &pn), *out;
-	char err[256];
 	assert_true(inflate_is_gzip(z, zn));
-	assert_int_equal(inflate_gzip(z, zn, CAP, &out, &n, err, sizeof err), 0);
+	out = decoded(z, zn, CAP, &n);
 	assert_int_equal(n, pn);
 	assert_memory_equal(out, p, pn);
 	free(out);
@@ -63,12 +71,11 @@ static void test_stored_and_empty(void **state)
 	(void)state;
 	size_t zn, n;
 	uint8_t *z = slurp("random.gz", &zn), *out;
-	char err[256];
 	/* gzip stored the random bytes: block header byte 1 (final, type 0) after the 10-byte header */
 	assert_int_equal(z[10] & 7, 1);
 	free(z);
 	z = slurp("empty.gz", &zn);
-	assert_int_equal(inflate_gzip(z, zn, CAP, &out, &n, err, sizeof err), 0);
+	out = decoded(z, zn, CAP, &n);
 	assert_int_equal(n, 0);
 	assert_non_null(out);
 	free(out);
@@ -80,8 +87,7 @@ static void test_two_members(void **state)
 	(void)state;
 	size_t zn, an, bn, n;
 	uint8_t *z = slurp("two.gz", &zn), *a = slurp("one.txt", &an), *b = slurp("text.txt", &bn), *out;
-	char err[256];
-	assert_int_equal(inflate_gzip(z, zn, CAP, &out, &n, err, sizeof err), 0);
+	out = decoded(z, zn, CAP, &n);
 	assert_int_equal(n, an + bn);
 	assert_memory_equal(out, a, an);
 	assert_memory_equal(out + an, b, bn);
@@ -89,7 +95,7 @@ static void test_two_members(void **state)
 	/* zero padding after the last member is allowed, anything else is not */
 	uint8_t *padded = calloc(zn + 7, 1);
 	memcpy(padded, z, zn);
-	assert_int_equal(inflate_gzip(padded, zn + 7, CAP, &out, &n, err, sizeof err), 0);
+	out = decoded(padded, zn + 7, CAP, &n);
 	free(out);
 	padded[zn + 3] = 'x';
 	refused(padded, zn + 7, CAP, "trailing garbage");
@@ -125,8 +131,7 @@ static void test_header_flags(void **state)
 	(void)state;
 	uint8_t buf[128], *out;
 	size_t n, len = all_flags(buf, 1);
-	char err[256];
-	assert_int_equal(inflate_gzip(buf, len, CAP, &out, &n, err, sizeof err), 0);
+	out = decoded(buf, len, CAP, &n);
 	assert_int_equal(n, 1);
 	assert_int_equal(out[0], 'a');
 	free(out);
@@ -173,7 +178,6 @@ static void test_corrupt_trailer(void **state)
 	(void)state;
 	size_t zn, n;
 	uint8_t *z = slurp("text.9.gz", &zn), *out;
-	char err[256];
 	z[zn - 8] ^= 1; /* CRC-32 */
 	refused(z, zn, CAP, "CRC-32");
 	z[zn - 8] ^= 1;
@@ -187,7 +191,7 @@ static void test_corrupt_trailer(void **state)
 		refused(z, zn, CAP, "");
 		z[i] ^= 0x10;
 	}
-	assert_int_equal(inflate_gzip(z, zn, CAP, &out, &n, err, sizeof err), 0);
+	out = decoded(z, zn, CAP, &n);
 	free(out);
 	free(z);
 }
@@ -197,8 +201,7 @@ static void test_cap(void **state)
 	(void)state;
 	size_t zn, n;
 	uint8_t *z = slurp("text.6.gz", &zn), *out;
-	char err[256];
-	assert_int_equal(inflate_gzip(z, zn, 4444, &out, &n, err, sizeof err), 0);
+	out = decoded(z, zn, 4444, &n);
 	assert_int_equal(n, 4444);
 	free(out);
 	refused(z, zn, 4443, "limit of 4443 bytes");
