@@ -47,6 +47,44 @@ repeat_test_2016() {
 	rm -f "$3.one"
 }
 
+# ---- nmt serve ----
+
+# serve_start LOG [options] and serve_stop: $NMT serve (./nmt when NMT is
+# unset) on a port the system picks, found and stopped as the end-to-end
+# tests do.
+. "$(dirname "$0")/../tests/e2e/serve_lib.sh"
+
+# wrk_setup CORPUS_DIR: what a script that loads nmt serve with wrk needs
+# first: exits unless wrk is installed; TMP, a new temporary folder removed
+# at exit (when the server serve_start started is stopped too, if it still
+# runs), and in $TMP/src CORPUS_DIR's test_2016 English sentences.
+wrk_setup() {
+	command -v wrk >/dev/null || { echo "$0: wrk not installed (apt-get install wrk)"; exit 1; }
+	TMP=$(mktemp -d)
+	SPID=
+	trap '[ -z "$SPID" ] || kill "$SPID" 2>/dev/null; rm -rf "$TMP"' EXIT
+	zcat -f "$1/test_2016_flickr.en.gz" >"$TMP/src"
+}
+
+# wrk_translate_lua SRC SOURCE TARGET: the start of a wrk script (Lua) that
+# posts SRC's lines to /translate, one a request, round robin over
+# connections, as {"q": LINE, "source": SOURCE, "target": TARGET}; i, the
+# line last sent, is a local the rest of the script may set (init).
+wrk_translate_lua() {
+	cat <<LUA
+local lines, i = {}, 0
+for l in io.lines("$1") do
+	lines[#lines + 1] = '{"q":"' .. l:gsub('\\\\', '\\\\\\\\'):gsub('"', '\\\\"') .. '","source":"$2","target":"$3"}'
+end
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+request = function()
+	i = i % #lines + 1
+	return wrk.format(nil, "/translate", nil, lines[i])
+end
+LUA
+}
+
 # ---- timing ----
 
 # now_ms: the wall clock in milliseconds.

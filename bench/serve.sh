@@ -21,34 +21,16 @@ set -eu
 SECS=${1:-60}
 CONNS=${2:-32}
 THREADS=${3:-2}
-D=${CORPUS:-$MULTI30K}
-TMP=$(mktemp -d)
-trap 'kill $SPID 2>/dev/null; rm -rf "$TMP"' EXIT
-command -v wrk >/dev/null || { echo "bench/serve.sh: wrk not installed (apt-get install wrk)"; exit 1; }
-zcat -f "$D/test_2016_flickr.en.gz" >"$TMP/src"
+wrk_setup "${CORPUS:-$MULTI30K}"
 words=$(wc -w <"$TMP/src")
 lines=$(wc -l <"$TMP/src")
 
-./nmt serve --port 0 -t "$THREADS" 2>"$TMP/log" &
-SPID=$!
-for i in $(seq 40); do
-	PORT=$(sed -n 's/^nmt: serving .* on http:\/\/127.0.0.1:\([0-9]*\) .*/\1/p' "$TMP/log" 2>/dev/null || true)
-	[ -n "$PORT" ] && break
-	sleep 0.25
-done
+NMT=./nmt   # what serve_start runs: the ./nmt the command line's figures below come from
+serve_start "$TMP/log" -t "$THREADS" || { echo "bench/serve.sh: nmt serve did not start: $(cat "$TMP/log")"; exit 1; }
 rss() { awk '/^VmRSS/ { print $2 }' /proc/$SPID/status; }
 
-cat >"$TMP/post.lua" <<LUA
-local lines, i = {}, 0
-for l in io.lines("$TMP/src") do
-	lines[#lines + 1] = '{"q":"' .. l:gsub('\\\\', '\\\\\\\\'):gsub('"', '\\\\"') .. '","source":"en","target":"de"}'
-end
-wrk.method = "POST"
-wrk.headers["Content-Type"] = "application/json"
-request = function()
-	i = i % #lines + 1
-	return wrk.format(nil, "/translate", nil, lines[i])
-end
+wrk_translate_lua "$TMP/src" en de >"$TMP/post.lua"
+cat >>"$TMP/post.lua" <<LUA
 done = function(summary, latency, requests)
 	io.write(string.format("requests %d, errors connect %d read %d write %d status %d timeout %d\n",
 		summary.requests, summary.errors.connect, summary.errors.read, summary.errors.write,
@@ -87,5 +69,4 @@ if command -v npm >/dev/null 2>&1 && (cd "$TMP" && npm install --silent libretra
 else
 	echo "(npm or the registry not available: the libretranslate client was not run)"
 fi
-kill -TERM $SPID
-wait $SPID && echo "SIGTERM: exit 0"
+serve_stop && echo "SIGTERM: exit 0"

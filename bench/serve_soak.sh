@@ -23,33 +23,19 @@ N=${1:-100000}
 CONNS=${2:-32}
 THREADS=${3:-2}
 TENTH_SECONDS=${TENTH_SECONDS:-300}
-D=${CORPUS:-$MULTI30K}
-TMP=$(mktemp -d)
-SPID=
-trap '[ -n "$SPID" ] && kill $SPID 2>/dev/null; rm -rf "$TMP"' EXIT
-command -v wrk >/dev/null || { echo "bench/serve_soak.sh: wrk not installed (apt-get install wrk)"; exit 1; }
-zcat -f "$D/test_2016_flickr.en.gz" >"$TMP/src"
+wrk_setup "${CORPUS:-$MULTI30K}"
 
-./nmt serve --host 127.0.0.1 --port 0 -t "$THREADS" 2>"$TMP/log" &
-SPID=$!
-PORT=
-for i in $(seq 40); do
-	PORT=$(sed -n 's/^nmt: serving .* on http:\/\/127.0.0.1:\([0-9]*\) .*/\1/p' "$TMP/log")
-	[ -n "$PORT" ] && break
-	sleep 0.25
-done
-[ -n "$PORT" ] || { echo "bench/serve_soak.sh: nmt serve did not start: $(cat "$TMP/log")"; exit 1; }
+NMT=./nmt   # what serve_start runs, whatever NMT the environment gives
+serve_start "$TMP/log" --host 127.0.0.1 -t "$THREADS" ||
+	{ echo "bench/serve_soak.sh: nmt serve did not start: $(cat "$TMP/log")"; exit 1; }
 rss() { awk '/^VmRSS/ { print $2 }' /proc/$SPID/status; }
 
 # wrk's threads (2) each stop after PER answers; done() sums what they saw
 WT=2
 TENTH=$((N / 10))
 PER=$(((TENTH + WT - 1) / WT))
-cat >"$TMP/soak.lua" <<LUA
-local lines, i = {}, 0
-for l in io.lines("$TMP/src") do
-	lines[#lines + 1] = '{"q":"' .. l:gsub('\\\\', '\\\\\\\\'):gsub('"', '\\\\"') .. '","source":"auto","target":"de"}'
-end
+wrk_translate_lua "$TMP/src" auto de >"$TMP/soak.lua"
+cat >>"$TMP/soak.lua" <<LUA
 local threads = {}
 function setup(thread)
 	thread:set("id", #threads)
@@ -58,12 +44,6 @@ end
 function init(args)
 	seen, non2xx, nodetect = 0, 0, 0
 	i = id * 500   -- the threads start at different sentences
-end
-wrk.method = "POST"
-wrk.headers["Content-Type"] = "application/json"
-request = function()
-	i = i % #lines + 1
-	return wrk.format(nil, "/translate", nil, lines[i])
 end
 response = function(status, headers, body)
 	seen = seen + 1
@@ -124,7 +104,5 @@ echo "requests $total"
 echo "errors $errors (socket $sock, non-2xx $non2xx, 2xx without detectedLanguage en $nodetect)"
 echo "requests/s $(echo "$total $secs" | awk '{ printf "%.0f", $1 / $2 }') (over $secs s of wrk)"
 echo "RSS: start $r_start KB, after the first tenth ($TENTH) $r_first KB, end $(rss) KB"
-kill -TERM $SPID
-wait $SPID && echo "SIGTERM: exit 0"
-SPID=
+serve_stop && echo "SIGTERM: exit 0"
 [ "$errors" -eq 0 ]

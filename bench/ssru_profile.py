@@ -95,22 +95,29 @@ def instructions(path):
 
     fe, fd = "ssru_ffn'ssru_encode", "ssru_ffn'ssru_step"
     att, pn = 'ssru_attend', 'ssru_project_norm'
+
+    def attention_ffn(attention, ffn, names):
+        """An attention's input projections, ssru_attend and output projection,
+        then a feed-forward's first and second product (ssru_project_norm):
+        the encoder's self-attention or the decoder's cross-attention, the
+        five stages named by names in that order."""
+        inputs, attend, output, ffn1, ffn2 = names
+        return {
+            inputs: incl(attention) - e(attention, att) - e(attention, pn),
+            attend: e(attention, att),
+            output: e(attention, pn),
+            ffn1: incl(ffn) - e(ffn, pn),
+            ffn2: e(ffn, pn),
+        }
+
     st = {
         'enc_embed': incl('embed_source'),
-        'enc_qkv': incl('self_attention') - e('self_attention', att) - e('self_attention', pn),
-        'enc_att': e('self_attention', att),
-        'enc_out': e('self_attention', pn),
-        'enc_ffn1': incl(fe) - e(fe, pn),
-        'enc_ffn2': e(fe, pn),
+        **attention_ffn('self_attention', fe, ('enc_qkv', 'enc_att', 'enc_out', 'enc_ffn1', 'enc_ffn2')),
         'cross_kv': incl('ssru_encode') - sum(e('ssru_encode', g) for g in ('embed_source', 'self_attention', fe)),
         'encoder': incl('engine_encode') - incl('ssru_encode'),
         'dec_embed': incl('embed_previous'),
         'dec_ssru': incl('ssru_layer'),
-        'cross_q': incl('cross_attention') - e('cross_attention', att) - e('cross_attention', pn),
-        'cross_att': e('cross_attention', att),
-        'cross_out': e('cross_attention', pn),
-        'dec_ffn1': incl(fd) - e(fd, pn),
-        'dec_ffn2': e(fd, pn),
+        **attention_ffn('cross_attention', fd, ('cross_q', 'cross_att', 'cross_out', 'dec_ffn1', 'dec_ffn2')),
         'decoder': incl('engine_decode_step') - sum(
             e('ssru_step', g) for g in ('embed_previous', 'ssru_layer', 'cross_attention', fd, 'engine_output_layer')),
         'out_shortlist': incl('engine_shortlists_build'),

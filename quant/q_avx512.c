@@ -189,6 +189,20 @@ TARGET static inline __attribute__((always_inline)) void q4_four_rows(const uint
 	}
 }
 
+/* The 128-bit lanes of v, lane b holding input b's sums of a panel's four
+ * rows, each to its input's sums (sums + b * ld) for the first nb inputs;
+ * always inlined, so that a constant nb leaves only its stores. */
+TARGET static inline __attribute__((always_inline)) void store_lanes(__m512i v, int nb, int32_t *sums, size_t ld)
+{
+	_mm_storeu_si128((__m128i *)sums, _mm512_castsi512_si128(v));
+	if (nb > 1)
+		_mm_storeu_si128((__m128i *)(sums + ld), _mm512_extracti32x4_epi32(v, 1));
+	if (nb > 2)
+		_mm_storeu_si128((__m128i *)(sums + 2 * ld), _mm512_extracti32x4_epi32(v, 2));
+	if (nb > 3)
+		_mm_storeu_si128((__m128i *)(sums + 3 * ld), _mm512_extracti32x4_epi32(v, 3));
+}
+
 /* `panels` consecutive panels against NB <= 4 inputs (NB a constant after
  * inlining): sums[b * ld + r]. Each chunk is decoded once for all the
  * inputs, whose activations stay in registers for the panel's four rows. */
@@ -383,14 +397,7 @@ TARGET static inline __m512i q8_lane_offsets(const int8_t *xq, size_t stride, in
 TARGET static inline void q8_store_panel(const __m512i part[4], __m512i offsets, int nb, int32_t *sums, size_t ld)
 {
 	const __m512i transpose = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
-	__m512i v = _mm512_sub_epi32(_mm512_permutexvar_epi32(transpose, add_lanes4(part)), offsets);
-	_mm_storeu_si128((__m128i *)sums, _mm512_castsi512_si128(v));
-	if (nb > 1)
-		_mm_storeu_si128((__m128i *)(sums + ld), _mm512_extracti32x4_epi32(v, 1));
-	if (nb > 2)
-		_mm_storeu_si128((__m128i *)(sums + 2 * ld), _mm512_extracti32x4_epi32(v, 2));
-	if (nb > 3)
-		_mm_storeu_si128((__m128i *)(sums + 3 * ld), _mm512_extracti32x4_epi32(v, 3));
+	store_lanes(_mm512_sub_epi32(_mm512_permutexvar_epi32(transpose, add_lanes4(part)), offsets), nb, sums, ld);
 }
 
 /* `panels` panels against NB <= 8 inputs, row by row: each row's chunk is

@@ -168,6 +168,20 @@ int server_read_q(server_params *p, server_fields *f, char *why, size_t whylen)
 	return 0;
 }
 
+/* One reader for /translate and /translate_file, so that both take, name
+ * and refuse a language code alike. */
+int server_read_languages(server_params *p, server_fields *f)
+{
+	size_t len;
+	if (server_param(p, "source", &f->source, &len) < 0 || server_param(p, "target", &f->target, &len) < 0)
+		return -1;
+	if (f->source)
+		f->source = server_language_code(f->source, f->src);
+	if (f->target)
+		f->target = server_language_code(f->target, f->tgt);
+	return 0;
+}
+
 /* 1 if key equals one of the --api-keys; every listed key is compared in
  * full, so that the time taken says nothing about how much of one matched. */
 static int key_listed(const server *s, const char *key, size_t len)

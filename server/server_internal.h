@@ -180,6 +180,10 @@ typedef struct {
 
 /* q: a string, or in JSON an array of strings. 0, or the status with *why. */
 int server_read_q(server_params *p, server_fields *f, char *why, size_t whylen);
+/* source and target (each may be absent), as LibreTranslate reads language
+ * codes (server_language_code, into f->src and f->tgt): 0, or -1 if the
+ * parameters are malformed. */
+int server_read_languages(server_params *p, server_fields *f);
 
 /* ---- languages.c ---- */
 

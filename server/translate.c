@@ -158,18 +158,11 @@ static int translate(server *s, const int chain[2], int hops, const request_text
 /* source, target, format, q and alternatives: 0, or the status with *why */
 static int read_fields(server_params *p, server_fields *f, char *why, size_t whylen)
 {
-	static const char *const names[] = { "source", "target", "format" };
-	const char **dest[] = { &f->source, &f->target, &f->format };
 	size_t len;
-	for (int i = 0; i < 3; i++)
-		if (server_param(p, names[i], dest[i], &len) < 0) {
-			snprintf(why, whylen, "Invalid request: malformed parameters");
-			return 400;
-		}
-	if (f->source)
-		f->source = server_language_code(f->source, f->src);
-	if (f->target)
-		f->target = server_language_code(f->target, f->tgt);
+	if (server_read_languages(p, f) < 0 || server_param(p, "format", &f->format, &len) < 0) {
+		snprintf(why, whylen, "Invalid request: malformed parameters");
+		return 400;
+	}
 	int status = server_read_q(p, f, why, whylen);
 	if (status != 0)
 		return status;

@@ -118,12 +118,7 @@ static void download_name(const upload *u, const char *target, char out[SERVER_F
  * multipart part with a filename is a file, as Flask's request.files. */
 static int read_upload(server_params *p, server_fields *f, upload *u, char *why, size_t whylen)
 {
-	static const char *const names[] = { "source", "target" };
-	const char **dest[] = { &f->source, &f->target };
-	size_t len;
-	int rc = 0;
-	for (int i = 0; i < 2 && rc >= 0; i++)
-		rc = server_param(p, names[i], dest[i], &len);
+	int rc = server_read_languages(p, f);
 	server_multipart_part part = { 0 };
 	if (rc >= 0 && p->kind == SERVER_BODY_MULTIPART)
 		rc = server_multipart_file(p->body, p->body_len, p->boundary, "file", &part);
@@ -132,10 +127,6 @@ static int read_upload(server_params *p, server_fields *f, upload *u, char *why,
 		return 400;
 	}
 	*u = (upload){ part.value, part.filename, part.value_len, part.filename_len, 0, -1 };
-	if (f->source)
-		f->source = server_language_code(f->source, f->src);
-	if (f->target)
-		f->target = server_language_code(f->target, f->tgt);
 	return 0;
 }
 

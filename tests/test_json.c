@@ -64,19 +64,27 @@ static void test_object_members(void **state)
 static void test_refusals_are_one_line(void **state)
 {
 	(void)state;
-	expect_refused("{\"a\": \"x\\\ny\"}", 13, "bad escape \\ before byte 0x0a");
-	expect_refused("{\"a\": \"\\q\"}", 11, "bad escape \\q");
-	expect_refused("{\"a\": \"x\ny\"}", 12, "control character");
-	expect_refused("{\"a\": \"\\ud800\"}", 15, "lone high surrogate");
-	expect_refused("{\"a\": \"\xff\"}", 10, "invalid UTF-8");
-	expect_refused("{\"a\": \"x\\u0000\"}", 16, "NUL in string");
-	expect_refused("{\"a\": 01}", 9, "invalid JSON at byte");
-	expect_refused("{\"a\": \"x\"} x", 12, "trailing characters");
-	expect_refused("{\"a\": \"x\"", 9, "invalid JSON at byte");
-	expect_refused("[]", 2, "expected '{'");
-	expect_refused("", 0, "invalid JSON at byte 0");
-	/* the fuzzer's find: a backslash before a newline inside a key */
-	expect_refused("2\"\\\nre2uu6", 10, "invalid JSON at byte 1: trailing");
+	static const struct {
+		const char *text;
+		size_t len;
+		const char *reason;
+	} refused[] = {
+		{ "{\"a\": \"x\\\ny\"}", 13, "bad escape \\ before byte 0x0a" },
+		{ "{\"a\": \"\\q\"}", 11, "bad escape \\q" },
+		{ "{\"a\": \"x\ny\"}", 12, "control character" },
+		{ "{\"a\": \"\\ud800\"}", 15, "lone high surrogate" },
+		{ "{\"a\": \"\xff\"}", 10, "invalid UTF-8" },
+		{ "{\"a\": \"x\\u0000\"}", 16, "NUL in string" },
+		{ "{\"a\": 01}", 9, "invalid JSON at byte" },
+		{ "{\"a\": \"x\"} x", 12, "trailing characters" },
+		{ "{\"a\": \"x\"", 9, "invalid JSON at byte" },
+		{ "[]", 2, "expected '{'" },
+		{ "", 0, "invalid JSON at byte 0" },
+		/* the fuzzer's find: a backslash before a newline inside a key */
+		{ "2\"\\\nre2uu6", 10, "invalid JSON at byte 1: trailing" },
+	};
+	for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
+		expect_refused(refused[i].text, refused[i].len, refused[i].reason);
 }
 
 static void test_nesting_is_bounded(void **state)

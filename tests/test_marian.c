@@ -11,22 +11,14 @@
 
 #include "../pack/marian_file.h"
 #include "../pack/marian_yml.h"
+#include "read_fixture.h"
 
 /* A seed file without its first byte (the fuzz harness's selector). */
 static uint8_t *seed(const char *name, size_t *len)
 {
-	char path[256];
-	snprintf(path, sizeof path, "tests/fuzz/marian/%s", name);
-	FILE *f = fopen(path, "rb");
-	assert_non_null(f);
-	static uint8_t buf[1 << 16];
-	size_t n = fread(buf, 1, sizeof buf, f);
-	fclose(f);
-	assert_true(n > 1);
-	uint8_t *out = malloc(n - 1);
-	memcpy(out, buf + 1, n - 1);
-	*len = n - 1;
-	return out;
+	uint8_t *buf = read_fixture("tests/fuzz/marian", name, 1, len);
+	assert_true(*len > 0);
+	return buf;
 }
 
 static void test_npz_items(void **state)

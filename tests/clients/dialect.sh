@@ -29,26 +29,19 @@ for need in dialect:dialect Xvfb:xvfb xdotool:xdotool import:imagemagick dbus-ru
 	fi
 done
 [ -d /usr/share/dialect/dialect ] || { echo "dialect: skipped: /usr/share/dialect (Debian's dialect) not found"; exit 77; }
+. "$(dirname "$0")/../e2e/serve_lib.sh"
 mkdir -p "$OUT" || exit 1
 T=$(mktemp -d) || exit 1
 SPID= XPID=
 cleanup() {
-	[ -n "$SPID" ] && kill "$SPID" 2>/dev/null && wait "$SPID" 2>/dev/null
+	[ -n "$SPID" ] && serve_stop
 	[ -n "$XPID" ] && kill "$XPID" 2>/dev/null && wait "$XPID" 2>/dev/null
 	rm -rf "$T"
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
-$NMT serve --port 0 -t 1 2>"$T/serve.log" &
-SPID=$!
-PORT=
-for i in $(seq 40); do
-	PORT=$(sed -n 's/^nmt: serving .* on http:\/\/127.0.0.1:\([0-9]*\) .*/\1/p' "$T/serve.log")
-	[ -n "$PORT" ] && break
-	sleep 0.25
-done
-[ -n "$PORT" ] || { echo "FAIL: nmt serve did not start: $(cat "$T/serve.log")"; exit 1; }
+serve_start "$T/serve.log" -t 1 || { echo "FAIL: nmt serve did not start: $(cat "$T/serve.log")"; exit 1; }
 want1=$(echo "$S1" | $NMT)
 want2=$(echo "$S2" | $NMT)
 

@@ -37,14 +37,9 @@ else
 	want=$(echo "$S" | $NMT -m "$M")
 	node tests/clients/libretranslate_client.mjs "http://127.0.0.1:$PORT" "$CL/node_modules" "$S" "$want" >"$TMP/lt.out" 2>&1
 	lt_status=$?
-	while IFS= read -r line; do
-		case $line in
-		"ok: "*) e2e_name="clients: libretranslate npm: ${line#ok: }"; ok ;;
-		"FAIL: "*) bad "clients: libretranslate npm: ${line#FAIL: }" ;;
-		esac
-	done <"$TMP/lt.out"
+	relay "clients: libretranslate npm" "$TMP/lt.out"
 	if [ "$lt_status" -ne 0 ] && ! grep -q '^FAIL: ' "$TMP/lt.out"; then
 		bad "clients: libretranslate npm: exited with status $lt_status: $(tail -n 4 "$TMP/lt.out" | tr '\n' ' ')"
 	fi
-	kill "$SPID"; wait "$SPID" 2>/dev/null
+	serve_stop
 fi

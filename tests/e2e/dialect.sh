@@ -16,12 +16,7 @@ else
 	elif [ "$d_status" -eq 77 ]; then
 		echo "note: $(cat "$TMP/dialect.out")"
 	else
-		while IFS= read -r line; do
-			case $line in
-			"ok: "*) e2e_name="dialect: ${line#ok: }"; ok ;;
-			"FAIL: "*) bad "dialect: ${line#FAIL: }" ;;
-			esac
-		done <"$TMP/dialect.out"
+		relay dialect "$TMP/dialect.out"
 		[ "$d_status" -eq 0 ] || bad "dialect: tests/clients/dialect.sh exited with status $d_status: $(tail -n 6 "$TMP/dialect.out" | tr '\n' ' ')"
 	fi
 fi

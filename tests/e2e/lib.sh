@@ -27,6 +27,18 @@ check() { # check NAME COMMAND...: the command must succeed
 	if "$@"; then ok; else bad "$e2e_name"; fi
 }
 
+# relay NAME FILE: the "ok: CHECK" and "FAIL: CHECK" lines that a test
+# program run outside this shell (a client, a driver) wrote into FILE,
+# counted here as checks "NAME: CHECK"; other lines are passed over.
+relay() {
+	while IFS= read -r e2e_line; do
+		case $e2e_line in
+		"ok: "*) e2e_name="$1: ${e2e_line#ok: }"; ok ;;
+		"FAIL: "*) bad "$1: ${e2e_line#FAIL: }" ;;
+		esac
+	done <"$2"
+}
+
 # expect_error NAME STATUS CMD...: exit STATUS, exactly one stderr line "nmt: ..." (or "model-pack: ...")
 expect_error() {
 	e2e_name=$1 e2e_want=$2; shift 2
@@ -73,19 +85,5 @@ shared() {
 	echo "$e2e_f"
 }
 
-# serve_start LOG [options]: starts $NMT serve on 127.0.0.1 and a port the
-# system picks (--port 0), read from its first line; sets SPID (its process)
-# and PORT (empty if it did not say within 5 s). Stop it with
-# kill "$SPID"; wait "$SPID".
-serve_start() {
-	log=$1
-	shift
-	$NMT serve --port 0 "$@" 2>"$log" &
-	SPID=$!
-	PORT=
-	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
-		PORT=$(sed -n 's/^nmt: serving .* on http:\/\/127.0.0.1:\([0-9]*\) .*/\1/p' "$log" 2>/dev/null)
-		[ -n "$PORT" ] && break
-		sleep 0.25
-	done
-}
+# serve_start LOG [options], serve_stop: nmt serve on a free port (serve_lib.sh)
+. "$E2E_DIR/serve_lib.sh"

@@ -2,7 +2,7 @@
 # and HTTP_TOOL (tests/http_tool.c, make test's build/host/tests/http_tool).
 M=$(shared tiny.nmt)
 # With curl (a real client) and tests/http_tool.c (raw and slow requests).
-# The server listens on a port the system picks (serve_start, lib.sh).
+# The server listens on a port the system picks (serve_start, serve_lib.sh).
 # answers STATUS BODY CURL_ARGS...: curl gets exactly this status and body
 answers() {
 	a_status=$1 a_body=$2
@@ -242,7 +242,7 @@ if command -v curl >/dev/null 2>&1 && [ -n "${HTTP_TOOL:-}" ]; then
 		check "serve: OPTIONS $route (preflight) -> 204, no body, CORS headers" sh -c "curl -si -X OPTIONS -H 'Origin: http://x' -H 'Access-Control-Request-Method: POST' $U$route | tr -d '\r' >$TMP/pre && grep -q '^HTTP/1.1 204' $TMP/pre && grep -qix 'Content-Length: 0' $TMP/pre && grep -qi '^Access-Control-Allow-Origin: \*\$' $TMP/pre && grep -qi '^Access-Control-Allow-Methods: .*GET.*POST' $TMP/pre && [ -z \"\$(sed '1,/^\$/d' $TMP/pre)\" ]"
 	done
 	check "serve: still serving after the bad requests" answers 200 '{"status":"ok"}' "$U/health"
-	kill "$SPID"; wait "$SPID" 2>/dev/null
+	serve_stop
 	# --api-keys: a request without a listed api_key is refused as LibreTranslate refuses it
 	printf 'k1\n\n  k2  \n' >"$TMP/keys"
 	serve_start "$TMP/serve4.log" -t 1 -m "$M" --api-keys "$TMP/keys"
@@ -272,7 +272,7 @@ if command -v curl >/dev/null 2>&1 && [ -n "${HTTP_TOOL:-}" ]; then
 		-F file=@"$TMP/lines.txt" -F source=en -F target=de -F api_key=k1 "$U/translate_file"
 	check "serve: --api-keys: /languages needs no key" sh -c "curl -s $U/languages | grep -q English"
 	check "serve: --api-keys: /frontend/settings says keys are required" sh -c "curl -s $U/frontend/settings | grep -qF '\"apiKeys\":true,\"keyRequired\":true'"
-	kill "$SPID"; wait "$SPID" 2>/dev/null
+	serve_stop
 	expect_error "serve: --api-keys with a missing file" 1 $NMT serve --port 0 -m "$M" --api-keys "$TMP/no-such-keys"
 	: >"$TMP/nokeys"
 	expect_error "serve: --api-keys listing no key" 1 $NMT serve --port 0 -m "$M" --api-keys "$TMP/nokeys"
@@ -282,8 +282,7 @@ if command -v curl >/dev/null 2>&1 && [ -n "${HTTP_TOOL:-}" ]; then
 	$HTTP_TOOL "$PORT" 40 <"$TMP/term.req" >"$TMP/inflight.out" &
 	cpid=$!
 	sleep 1
-	kill -TERM "$SPID"
-	wait "$SPID"
+	serve_stop
 	check "serve: SIGTERM exits 0" test $? -eq 0
 	wait $cpid
 	check "serve: ... after answering the request in flight" sh -c "grep -q '^HTTP/1.1 200' $TMP/inflight.out && grep -q 'translatedText' $TMP/inflight.out"
@@ -293,7 +292,7 @@ if command -v curl >/dev/null 2>&1 && [ -n "${HTTP_TOOL:-}" ]; then
 	sleep 0.5
 	check "serve: beyond --max-connections -> 503" test "$(status "http://127.0.0.1:$PORT/languages")" = 503
 	wait $slow
-	kill "$SPID"; wait "$SPID" 2>/dev/null
+	serve_stop
 	expect_error "serve: a bad --port" 2 $NMT serve --port 70000
 	expect_error "serve: a host that is not an address" 1 $NMT serve --host example.org --port 0 -m "$M"
 fi
