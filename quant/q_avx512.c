@@ -74,9 +74,10 @@ TARGET static inline __m512i reduce16(const __m512i a[16])
 	return add_lanes4(q);
 }
 
-/* 128-bit lane b of v (input b's sums of a panel's four rows) to
- * sums + b * ld, for the first nb lanes. */
-TARGET static inline void store_lanes(__m512i v, int nb, int32_t *sums, size_t ld)
+/* The 128-bit lanes of v, lane b holding input b's sums of a panel's four
+ * rows, each to its input's sums (sums + b * ld) for the first nb inputs;
+ * always inlined, so that a constant nb leaves only its stores. */
+TARGET static inline __attribute__((always_inline)) void store_lanes(__m512i v, int nb, int32_t *sums, size_t ld)
 {
 	_mm_storeu_si128((__m128i *)sums, _mm512_castsi512_si128(v));
 	if (nb > 1)
@@ -187,20 +188,6 @@ TARGET static inline __attribute__((always_inline)) void q4_four_rows(const uint
 			}
 		}
 	}
-}
-
-/* The 128-bit lanes of v, lane b holding input b's sums of a panel's four
- * rows, each to its input's sums (sums + b * ld) for the first nb inputs;
- * always inlined, so that a constant nb leaves only its stores. */
-TARGET static inline __attribute__((always_inline)) void store_lanes(__m512i v, int nb, int32_t *sums, size_t ld)
-{
-	_mm_storeu_si128((__m128i *)sums, _mm512_castsi512_si128(v));
-	if (nb > 1)
-		_mm_storeu_si128((__m128i *)(sums + ld), _mm512_extracti32x4_epi32(v, 1));
-	if (nb > 2)
-		_mm_storeu_si128((__m128i *)(sums + 2 * ld), _mm512_extracti32x4_epi32(v, 2));
-	if (nb > 3)
-		_mm_storeu_si128((__m128i *)(sums + 3 * ld), _mm512_extracti32x4_epi32(v, 3));
 }
 
 /* `panels` consecutive panels against NB <= 4 inputs (NB a constant after
