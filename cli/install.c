@@ -19,10 +19,11 @@
 
 #define die(...) error_exit("nmt", __VA_ARGS__)
 
-/* A folder is packed q8 unless --quant says otherwise: an imported Marian
- * model scores as f32 does in q8 at a quarter of the size (docs/RESULTS.md,
- * "Imported Marian models"), and Firefox's models are 8-bit already. */
-#define DEFAULT_QUANT FORMAT_Q8
+/* A folder is packed i8 unless --quant says otherwise: an imported Marian
+ * model scores as f32 does in i8 at a quarter of the size, twice as fast as
+ * in q8 (docs/RESULTS.md, "Imported Marian models"), and Firefox's models
+ * are linear 8-bit integers already. */
+#define DEFAULT_QUANT FORMAT_I8
 
 typedef struct {
 	int force, quant_given;
@@ -34,14 +35,14 @@ typedef struct {
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: nmt install [--force] FILE.nmt\n"
-		   "       nmt install [--force] [--quant f32|q8|q4] [--src-lang L] [--tgt-lang L] DIR\n"
+		   "       nmt install [--force] [--quant f32|q8|q4|i8] [--src-lang L] [--tgt-lang L] DIR\n"
 		   "Installs a model into ~/%s, where nmt models and nmt -l SRC-TGT find it,\n"
 		   "as SRC-TGT.nmt after its languages. A packed FILE.nmt is checked (opened, checksums\n"
 		   "verified) and copied; DIR, a Marian model's folder as Firefox Translations\n"
 		   "publishes them (model.*.intgemm.alphas.bin, vocab.*.spm, lex.*.s2t.bin,\n"
 		   "metadata.json, gzipped or not), is packed on the way (model-pack --marian DIR).\n"
 		   "      --force          replace an installed model of the same name\n"
-		   "      --quant F        DIR's weight format: f32, q8 (default) or q4\n"
+		   "      --quant F        DIR's weight format: f32, q8, q4 or i8 (default)\n"
 		   "      --src-lang L, --tgt-lang L   DIR's languages, when its file names and\n"
 		   "                       metadata.json do not give them\n"
 		   "  -h, --help           this help\n",

@@ -149,13 +149,13 @@ check "install: ... nothing replaced" cmp "$TMP/files.nmt" "$U/en-de.nmt"
 expect_error "install: --quant with a packed file" 2 $I $NMT install --quant q4 "$TMP/files.nmt"
 expect_error "install: a missing file" 1 $I $NMT install "$TMP/nope.nmt"
 expect_error "install: no HOME" 1 env -u HOME NMT_MODELS= $NMT install "$TMP/files.nmt"
-check "install: a Firefox folder, --force (packed q8 on the way)" sh -c "$I $NMT install --force $TMP/ff >$TMP/inst.out 2>$TMP/inst.err"
+check "install: a Firefox folder, --force (packed i8 on the way)" sh -c "$I $NMT install --force $TMP/ff >$TMP/inst.out 2>$TMP/inst.err"
 check "install: ... says what it found" grep -q '^  shortlist  *lex.50.50.ende.s2t.bin.gz$' "$TMP/inst.err"
-check "install: ... and where it went" grep -q "^installed en -> de (transformer-ssru, q8, .* as $U/en-de.nmt\$" "$TMP/inst.out"
-$PACK --marian "$TMP/ff" --quant q8 -o "$TMP/ff.q8.nmt" 2>/dev/null
-check "install: ... the file model-pack --marian DIR --quant q8 makes" cmp "$TMP/ff.q8.nmt" "$U/en-de.nmt"
+check "install: ... and where it went" grep -q "^installed en -> de (transformer-ssru, i8, .* as $U/en-de.nmt\$" "$TMP/inst.out"
+$PACK --marian "$TMP/ff" --quant i8 -o "$TMP/ff.i8.nmt" 2>/dev/null
+check "install: ... the file model-pack --marian DIR --quant i8 makes" cmp "$TMP/ff.i8.nmt" "$U/en-de.nmt"
 check "install: ... nothing else left there" installed en-de.nmt
-check "install: nmt models lists it" sh -c "$I $NMT models | grep -Eq '^en-de +transformer-ssru +q8 .*$U/en-de.nmt\$'"
+check "install: nmt models lists it" sh -c "$I $NMT models | grep -Eq '^en-de +transformer-ssru +i8 .*$U/en-de.nmt\$'"
 $I $NMT -l en-de $MO <"$TMP/in.txt" >"$TMP/l.out"
 $NMT -m "$U/en-de.nmt" $MO <"$TMP/in.txt" >"$TMP/m.out"
 check "install: nmt -l en-de translates with it, as -m FILE does" cmp "$TMP/m.out" "$TMP/l.out"
@@ -172,7 +172,7 @@ check "install: ... asks for them" grep -q "give --src-lang and --tgt-lang" "$TM
 $I $NMT install --force "$TMP/corrupt" >/dev/null 2>"$TMP/corrupt.err"
 check "install: a folder with a truncated .gz model: status 1" test $? -eq 1
 check "install: ... the packer's message last" sh -c "tail -n 1 $TMP/corrupt.err | grep -q '^nmt: .*model.ende.intgemm.alphas.bin.gz: truncated'"
-check "install: ... the installed model kept, no temporary file left" sh -c "cmp -s $TMP/ff.q8.nmt $U/en-de.nmt && [ \"\$(ls -A $U)\" = \"de-en.nmt
+check "install: ... the installed model kept, no temporary file left" sh -c "cmp -s $TMP/ff.i8.nmt $U/en-de.nmt && [ \"\$(ls -A $U)\" = \"de-en.nmt
 en-de.nmt\" ]"
 mkdir -p "$TMP/first"
 cp "$TMP/files.nmt" "$TMP/first/ende.nmt"

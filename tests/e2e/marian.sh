@@ -49,9 +49,16 @@ for k in scalar avx2 avx512; do
 		check "marian: NMT_KERNELS=$k gives the same" sh -c "NMT_KERNELS=$k $NMT -m $TMP/m_all.nmt -b 4 -t 1 <$TMP/marian.in | cmp -s - $TMP/m1.out"
 	fi
 done
-for q in q8 q4; do
+for q in q8 q4 i8; do
 	check "marian: pack $q" $PACK --marian $MF/all.npz $V1 --quant $q -o "$TMP/m_$q.nmt"
 	check "marian: $q translates every line" test "$($NMT -m $TMP/m_$q.nmt -b 4 <$TMP/marian.in | wc -l)" -eq 6
+done
+# i8's integer products are exact on every ISA: the same 4-best lists
+$NMT -m "$TMP/m_i8.nmt" -b 4 --nbest 4 $MO <"$TMP/marian.in" >"$TMP/m_i8.nbest"
+for k in scalar avx2 avx512 avx512-vbmi neon neon-dotprod; do
+	if NMT_KERNELS=$k $NMT -m "$TMP/m_i8.nmt" -b 1 </dev/null 2>/dev/null; then
+		check "marian: i8, NMT_KERNELS=$k gives the same 4-best" sh -c "NMT_KERNELS=$k $NMT -m $TMP/m_i8.nmt -b 4 --nbest 4 $MO <$TMP/marian.in | cmp -s - $TMP/m_i8.nbest"
+	fi
 done
 check "marian: alignments from the cross-attention" sh -c "$NMT -m $TMP/m_all.nmt -b 1 --alignment $MO <$TMP/marian.in | grep -c ' ||| [0-9]*-[0-9]' | grep -qx 6"
 check "marian: pack with a binary shortlist" $PACK --marian $MF/all.npz $V1 --shortlist $MF/small.lex.bin -o "$TMP/m_sl.nmt"
