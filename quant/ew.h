@@ -16,6 +16,9 @@ typedef struct quant_ew {
 	/* ew_body.h's quant_ew_rescale and quant_ew_weighted_sum */
 	void (*rescale)(const int32_t *sum, const float *factor, float x_scale, const float *bias, int n, float *y);
 	void (*weighted_sum)(const float *w, int n_w, const float *rows, int n_rows, int n, float *out);
+	/* ew_body.h's quant_ew_key_scores (the attention's scores) */
+	void (*key_scores)(const float *q, int n_q, int ldq, const float *kt, int ld_kt, int n_keys, int dk,
+			   float scale, float *z, int ldz);
 	/* vecmath.h's quant_vec_softmax (the attention's weights) */
 	void (*softmax)(float *x, int n);
 	/* y += x; y += relu(x); x = relu(x) (the decoder's vector sums and its

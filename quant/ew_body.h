@@ -202,6 +202,41 @@ QUANT_EW_INLINE void quant_ew_weighted_sums_nb(const float *w, const int NB, con
 		}
 }
 
+/* The attention's scores: z[t * ldz + s] = quant_ew_dot8(q_t, key s) *
+ * scale for t < n_q, s < n_keys, the keys transposed (key s's column c at
+ * kt[c * ld_kt + s]; ld_kt covers n_keys rounded up to whole vectors, the
+ * lanes past n_keys readable and discarded). The lanes run over keys and
+ * eight accumulators over columns, each lane adding exactly the terms of
+ * quant_ew_dot8 in its order: the f32 product's bits, many keys at a time
+ * instead of one dot product and its reduction per key. */
+QUANT_EW_INLINE void quant_ew_key_scores(const float *q, int n_q, int ldq, const float *kt, int ld_kt, int n_keys,
+				     int dk, float scale, float *z, int ldz)
+{
+	const int L = QUANT_EW_LANES;
+	for (int t = 0; t < n_q; t++) {
+		const float *qt = q + (size_t)t * ldq;
+		for (int s0 = 0; s0 < n_keys; s0 += L) {
+			quant_ew_vec acc[8], k;
+			_Pragma("GCC unroll 8") for (int j = 0; j < 8; j++)
+				acc[j] = (quant_ew_vec){ 0 };
+			int c = 0;
+			for (; c + 8 <= dk; c += 8)
+				_Pragma("GCC unroll 8") for (int j = 0; j < 8; j++) {
+					memcpy(&k, kt + (size_t)(c + j) * ld_kt + s0, sizeof k);
+					acc[j] += k * qt[c + j];
+				}
+			quant_ew_vec sum = ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
+			for (; c < dk; c++) {
+				memcpy(&k, kt + (size_t)c * ld_kt + s0, sizeof k);
+				sum += k * qt[c];
+			}
+			sum *= scale;
+			int m = n_keys - s0 < L ? n_keys - s0 : L;
+			memcpy(z + (size_t)t * ldz + s0, &sum, (size_t)m * sizeof(float));
+		}
+	}
+}
+
 /* out[i * n + k] = sum_j w[i * n_rows + j] * rows[j * n + k] for i < n_w,
  * k < n: the attention's weighed projected states for the n_w hypotheses
  * of one sentence, each element summed over j in order from 0 (as

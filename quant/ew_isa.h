@@ -29,6 +29,12 @@ TARGET static void weighted_sum(const float *w, int n_w, const float *rows, int 
 	quant_ew_weighted_sum(w, n_w, rows, n_rows, n, out);
 }
 
+TARGET static void key_scores(const float *q, int n_q, int ldq, const float *kt, int ld_kt, int n_keys, int dk,
+			      float scale, float *z, int ldz)
+{
+	quant_ew_key_scores(q, n_q, ldq, kt, ld_kt, n_keys, dk, scale, z, ldz);
+}
+
 TARGET static void add(float *y, const float *x, int n)
 {
 	quant_ew_add(y, x, n);
@@ -61,7 +67,7 @@ TARGET static int first_reaching(const float *x, int n, float max, float log_sum
 
 #ifdef NMT_WITH_SLEEF   /* the SLEEF build's tanh and exponentials */
 const quant_ew QUANT_EW_TABLE = { gru_cell, quant_vec_tanh, quantize_x, quant_vec_log_normalizer,
-			      rescale, weighted_sum, quant_vec_softmax, add, add_relu, relu, layer_norm, ssru,
+			      rescale, weighted_sum, key_scores, quant_vec_softmax, add, add_relu, relu, layer_norm, ssru,
 			      first_reaching };
 #else
 TARGET static void softmax(float *x, int n)
@@ -80,6 +86,7 @@ TARGET static float log_normalizer(const float *x, int n, float *max)
 }
 
 const quant_ew QUANT_EW_TABLE = { gru_cell, vec_tanh, quantize_x, log_normalizer,
-			      rescale, weighted_sum, softmax, add, add_relu, relu, layer_norm, ssru, first_reaching };
+			      rescale, weighted_sum, key_scores, softmax, add, add_relu, relu, layer_norm, ssru,
+			      first_reaching };
 #endif
 #endif

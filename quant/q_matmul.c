@@ -152,9 +152,10 @@ void quant_matrix_row_q(const quant_matrix *W, int row, float *out)
 	const uint8_t *codes = W->data;
 	int per_chunk = quant_chunk_cols(W->format), chunks = quant_chunks_per_row(W->format, W->cols);
 	float factor = W->row_factor[row];
-	if (W->format == FORMAT_I8) {
+	if (W->format == FORMAT_I8) {   /* four bytes a group, groups 64 bytes apart */
+		const uint8_t *w = codes + quant_i8_offset(W->cols, row, 0);
 		for (int c = 0; c < W->cols; c++)
-			out[c] = (float)(int8_t)quant_q_code_at(FORMAT_I8, codes, W->cols, row, c) * factor;
+			out[c] = (float)(int8_t)w[(c / 4) * 64 + c % 4] * factor;
 		return;
 	}
 

@@ -265,6 +265,45 @@ static void test_ew_bit_identical(void **state)
 	}
 }
 
+/* The attention's scores with the keys as lanes (quant_ew_key_scores) are,
+ * on every ISA, quant_ew_dot8 of the query and the key times the scale, bit
+ * for bit: key counts around every vector width, head sizes with and
+ * without a tail past whole eights, queries read at a stride. */
+static void test_key_scores(void **state)
+{
+	(void)state;
+	const char *isas[] = { "scalar", "avx2", "avx512", "neon" };
+	static const int keys[] = { 1, 3, 4, 15, 16, 17, 33 }, dks[] = { 8, 13, 32, 64 };
+	uint32_t seed = 11;
+	for (size_t a = 0; a < sizeof isas / sizeof isas[0]; a++) {
+		const quant_qdot *q = quant_qdot_select(isas[a]);
+		if (!q)
+			continue;
+		for (size_t ki = 0; ki < sizeof keys / sizeof keys[0]; ki++)
+			for (size_t di = 0; di < sizeof dks / sizeof dks[0]; di++) {
+				int S = keys[ki], dk = dks[di], T = 3, ldq = dk + 5, ld = S + 16;
+				float *qs = random_floats((size_t)T * ldq, &seed), *k = random_floats((size_t)S * dk, &seed);
+				float *kt = calloc((size_t)dk * ld, sizeof *kt), *z = malloc((size_t)T * S * sizeof *z);
+				assert_non_null(kt);
+				assert_non_null(z);
+				for (int s = 0; s < S; s++)
+					for (int c = 0; c < dk; c++)
+						kt[(size_t)c * ld + s] = k[(size_t)s * dk + c];
+				q->ew->key_scores(qs, T, ldq, kt, ld, S, dk, 0.17f, z, S);
+				for (int t = 0; t < T; t++)
+					for (int s = 0; s < S; s++) {
+						float want = quant_ew_dot8(k + (size_t)s * dk, qs + (size_t)t * ldq, dk) * 0.17f;
+						assert_memory_equal(&z[(size_t)t * S + s], &want, sizeof want);
+					}
+				free(qs);
+				free(k);
+				free(kt);
+				free(z);
+			}
+		print_message("%s key_scores: the f32 dot products' bits\n", isas[a]);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -274,6 +313,7 @@ int main(void)
 		cmocka_unit_test(test_softmax_and_log_softmax),
 		cmocka_unit_test(test_elementwise),
 		cmocka_unit_test(test_gru_cell),
+		cmocka_unit_test(test_key_scores),
 	};
 	return cmocka_run_group_tests_name("kernels", tests, NULL, NULL);
 }

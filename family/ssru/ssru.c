@@ -236,11 +236,11 @@ static int ssru_reserve(engine_state *s, const int32_t *const *src)
 		GROW(t->q, P * d);
 		GROW(t->k, P * d);
 		GROW(t->v, P * d);
-		GROW(t->kh, P * d);
+		GROW(t->kt, (P + SSRU_KEY_PAD) * d);
 		GROW(t->vh, P * d);
 		GROW(t->ctx, P * d);
 		GROW(t->hid, P * ffn);
-		GROW(t->ck, (size_t)L * P * d);
+		GROW(t->ck, (size_t)L * (P + SSRU_KEY_PAD) * d);
 		GROW(t->cv, (size_t)L * P * d);
 		if (failed)
 			return -1;
@@ -274,7 +274,7 @@ static int ssru_reserve(engine_state *s, const int32_t *const *src)
 static void ssru_free_state(engine_state *s)
 {
 	ssru_state *t = &s->ssru;
-	void *p[] = { t->x, t->y, t->q, t->k, t->v, t->kh, t->vh, t->ctx, t->hid, t->scores, t->head_out, t->ck,
+	void *p[] = { t->x, t->y, t->q, t->k, t->v, t->kt, t->vh, t->ctx, t->hid, t->scores, t->head_out, t->ck,
 		      t->cv, t->c, t->c_next, t->rx, t->ry, t->rq, t->rctx, t->rwx, t->rfx, t->rhid };
 	for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
 		free(p[i]);

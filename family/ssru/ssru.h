@@ -19,12 +19,13 @@ void ssru_positions_free(ssru_weights *w);
 /* Shared by the encoder and the decoder: x[0..d) scaled, plus sinusoidal
  * position p's encoding (sines in the first half, cosines in the second);
  * and multi-head attention (scores scaled by 1/sqrt(dk), softmax) of T queries (rows of q, stride d) over S keys and
- * values laid out head by head (kh, vh: [H, stride P, dk] from row 0 of
- * the sentence), contexts joined into ctx [T, d]. With att (T rows att_ld
+ * values laid out head by head (from the sentence's first position: keys
+ * transposed, kt: [H, dk, ld_kt], ssru_transpose_heads; values vh: [H,
+ * stride head_stride, dk]), contexts joined into ctx [T, d]. With att (T rows att_ld
  * apart, may be NULL): the heads' weights averaged, the alignments. */
 void ssru_scale_add_position(const ssru_weights *w, float *x, int d, float scale, int p);
-void ssru_attend(engine_state *s, const float *q, int T, const float *kh, const float *vh, size_t head_stride,
-		     int S, float *ctx, float *att, int att_ld);
+void ssru_attend(engine_state *s, const float *q, int T, const float *kt, int ld_kt, const float *vh,
+		 size_t head_stride, int S, float *ctx, float *att, int att_ld);
 /* y = LN(x W + b + y) row by row: a linear layer, the residual, the layer
  * norm; x [n, d], y [n, d], tmp room for [n, d]. */
 void ssru_project_norm(engine_state *s, const quant_linear *l, const float *x, int n, const float *ln_s,
@@ -32,6 +33,11 @@ void ssru_project_norm(engine_state *s, const quant_linear *l, const float *x, i
 /* x's rows [n, d] as heads: out[h][p][dk] for p < n, h < H (out's heads
  * head_stride floats apart). */
 void ssru_split_heads(const float *x, int n, int d, int heads, size_t head_stride, float *out);
+/* x's rows [n, d] transposed, which is its heads transposed one after the
+ * other: out[j * ld + p] = x[p][j] (head h's column c is j = h * dk + c) for
+ * p < n, and 0 for n <= p < ld (ld >= n + SSRU_KEY_PAD): the keys as
+ * quant_ew_key_scores reads them. */
+void ssru_transpose_heads(const float *x, int n, int d, int ld, float *out);
 /* x = LN(FFN(x) + x) with hid as room for the hidden values [n, ffn] */
 void ssru_ffn(engine_state *s, const ssru_ffn_w *f, int ffn, float *x, int n, float *hid, float *tmp);
 

@@ -46,17 +46,24 @@ typedef struct {
 /* The SSRU family's buffers (engine/ssru*.c): P source positions, R rows,
  * d = emb, H heads of dk = d / H, L decoder layers. Reserved and freed by
  * ssru.c. */
+/* Columns past a transposed key block's P positions: a vector's worth of
+ * keys read from any sentence's first position stays inside the block
+ * (quant_ew_key_scores reads whole vectors, at most 16 floats). */
+#define SSRU_KEY_PAD 16
+
 typedef struct {
 	int cap_src, cap_rows, cap_sq;
 	int pos;                    /* the position of the next decoder step */
 	float *x, *y;               /* [P, d] a layer's input and output */
 	float *q, *k, *v;           /* [P, d] projections */
-	float *kh, *vh;             /* [H, P, dk] keys and values head by head */
+	float *kt, *vh;             /* keys head by head transposed, [H, dk, P + SSRU_KEY_PAD]
+	                             * (ssru_transpose_heads); values [H, P, dk] */
 	float *ctx;                 /* [P, d] the heads' contexts joined */
 	float *hid;                 /* [P, max ffn] the feed-forward layers' hidden values */
 	float *scores;              /* [max(S, beam) x S] one head's attention of a sentence */
 	float *head_out;            /* [max(S, beam) x dk] one head's contexts */
-	float *ck, *cv;             /* [L, H, P, dk] the cross-attentions' keys and values */
+	float *ck, *cv;             /* the cross-attentions' keys [L, H, dk, P + SSRU_KEY_PAD] and
+	                             * values [L, H, P, dk] */
 	float *c, *c_next;          /* [L, R, d] the SSRU cells */
 	float *rx, *ry, *rq, *rctx; /* [R, d] a step's rows */
 	float *rwx, *rfx;           /* [R, d] an SSRU layer's W x and W_f x + b_f */

@@ -51,6 +51,7 @@ ENGINE_PROF_NOINLINE static void cross_attention(engine_state *s, int l, int n)
 	const ssru_attention_w *a = &w->dec_att[l];
 	int d = s->m->d.emb, dk = d / w->heads, P = s->total_src;
 	size_t layer = (size_t)l * P * d, stride = (size_t)P * dk;
+	int ld = P + SSRU_KEY_PAD;
 	int keep = s->hist.keep_att && l == w->dec_layers - 1;
 
 	quant_matmul(&a->q.w, t->rx, n, d, a->q.b, t->rq, d, &s->kq);
@@ -60,7 +61,8 @@ ENGINE_PROF_NOINLINE static void cross_attention(engine_state *s, int l, int n)
 			;
 		const engine_sentence *st = &s->sent[s->row_sent[i0]];
 		size_t off = (size_t)st->src_off * dk;
-		ssru_attend(s, t->rq + (size_t)i0 * d, i1 - i0, t->ck + layer + off, t->cv + layer + off, stride,
+		ssru_attend(s, t->rq + (size_t)i0 * d, i1 - i0, t->ck + (size_t)l * ld * d + (size_t)st->src_off, ld,
+			    t->cv + layer + off, stride,
 				st->src_len, t->rctx + (size_t)i0 * d,
 				keep ? s->hist.step_att + (size_t)i0 * s->hist.att_stride : NULL, s->hist.att_stride);
 		ENGINE_PROF_COUNT(s, CROSS_ATT, 2 * (int64_t)(i1 - i0) * st->src_len * d);

@@ -80,15 +80,29 @@ void ssru_split_heads(const float *x, int n, int d, int heads, size_t head_strid
 			       (size_t)dk * sizeof *out);
 }
 
-/* One head's T x S scores z made weights: scaled (the whole block in one
- * pass), a softmax per row; with att, their share of the heads' average
- * added (the first head's written: 0 + w is w, weights being >= +0, so no
- * clearing pass is needed). */
-static void head_weights(engine_state *s, float *z, int T, int S, float scale, int h, float *att, int att_ld)
+/* Sixteen positions at a time: sixteen rows of x read together, each
+ * output row written sixteen floats at a time (a column at a time read x
+ * d floats apart, one cache line per float). */
+void ssru_transpose_heads(const float *x, int n, int d, int ld, float *out)
+{
+	for (int p0 = 0; p0 < n; p0 += 16) {
+		int m = n - p0 < 16 ? n - p0 : 16;
+		for (int j = 0; j < d; j++) {
+			float *o = out + (size_t)j * ld + p0;
+			for (int p = 0; p < m; p++)
+				o[p] = x[(size_t)(p0 + p) * d + j];
+		}
+	}
+	for (int j = 0; j < d; j++)
+		memset(out + (size_t)j * ld + n, 0, (size_t)(ld - n) * sizeof *out);
+}
+
+/* One head's T x S scaled scores z made weights: a softmax per row; with
+ * att, their share of the heads' average added (the first head's written:
+ * 0 + w is w, weights being >= +0, so no clearing pass is needed). */
+static void head_weights(engine_state *s, float *z, int T, int S, int h, float *att, int att_ld)
 {
 	float H = (float)s->m->ssru.heads;
-	for (size_t j = 0; j < (size_t)T * S; j++)
-		z[j] *= scale;
 	for (int t = 0; t < T; t++)
 		s->ew->softmax(z + (size_t)t * S, S);
 	for (int t = 0; att && t < T; t++) {
@@ -103,16 +117,18 @@ static void head_weights(engine_state *s, float *z, int T, int S, float scale, i
 	}
 }
 
-ENGINE_PROF_NOINLINE void ssru_attend(engine_state *s, const float *q, int T, const float *kh, const float *vh,
-				      size_t head_stride, int S, float *ctx, float *att, int att_ld)
+/* The scores are the f32 product's (quant_ew_dot8 of each query and key,
+ * then the scale), computed with the keys as vector lanes
+ * (quant_ew_key_scores). */
+ENGINE_PROF_NOINLINE void ssru_attend(engine_state *s, const float *q, int T, const float *kt, int ld_kt,
+				      const float *vh, size_t head_stride, int S, float *ctx, float *att, int att_ld)
 {
 	int d = s->m->d.emb, H = s->m->ssru.heads, dk = d / H;
 	float scale = 1.0f / sqrtf((float)dk), *z = s->ssru.scores, *out = s->ssru.head_out;
 
 	for (int h = 0; h < H; h++) {
-		quant_matrix keys = { .format = FORMAT_F32, .rows = S, .cols = dk, .data = kh + (size_t)h * head_stride };
-		quant_matmul(&keys, q + (size_t)h * dk, T, d, NULL, z, S, &s->kq);
-		head_weights(s, z, T, S, scale, h, att, att_ld);
+		s->ew->key_scores(q + (size_t)h * dk, T, d, kt + (size_t)h * dk * ld_kt, ld_kt, S, dk, scale, z, S);
+		head_weights(s, z, T, S, h, att, att_ld);
 		/* one row (a greedy step's) goes straight into its place in ctx;
 		 * more are summed four at a time into out, then placed */
 		if (T == 1) {
@@ -164,17 +180,18 @@ ENGINE_PROF_NOINLINE static void self_attention(engine_state *s, const ssru_atte
 	ssru_state *t = &s->ssru;
 	int d = s->m->d.emb, P = s->total_src, H = s->m->ssru.heads, dk = d / H;
 	size_t stride = (size_t)P * dk;
+	int ld = P + SSRU_KEY_PAD;
 
 	quant_matmul(&a->q.w, t->x, P, d, a->q.b, t->q, d, &s->kq);
 	quant_matmul(&a->k.w, t->x, P, d, a->k.b, t->k, d, &s->kq);
 	quant_matmul(&a->v.w, t->x, P, d, a->v.b, t->v, d, &s->kq);
-	ssru_split_heads(t->k, P, d, H, stride, t->kh);
+	ssru_transpose_heads(t->k, P, d, ld, t->kt);
 	ssru_split_heads(t->v, P, d, H, stride, t->vh);
 	ENGINE_PROF_LAP(s, ENC_QKV, 3 * (int64_t)P * d * d);
 	for (int i = 0; i < s->n_sents; i++) {
 		const engine_sentence *st = &s->sent[i];
 		size_t off = (size_t)st->src_off;
-		ssru_attend(s, t->q + off * d, st->src_len, t->kh + off * dk, t->vh + off * dk, stride, st->src_len,
+		ssru_attend(s, t->q + off * d, st->src_len, t->kt + off, ld, t->vh + off * dk, stride, st->src_len,
 				t->ctx + off * d, NULL, 0);
 		/* scores and weighted sum: S x S x dk each per head */
 		ENGINE_PROF_COUNT(s, ENC_ATT, 2 * (int64_t)st->src_len * st->src_len * d);
@@ -200,9 +217,10 @@ void ssru_encode(engine_state *s, const int32_t *const *src)
 	for (int l = 0; l < w->dec_layers; l++) {
 		const ssru_attention_w *a = &w->dec_att[l];
 		size_t layer = (size_t)l * P * d, stride = (size_t)P * (d / w->heads);
+		int ld = P + SSRU_KEY_PAD;
 		quant_matmul(&a->k.w, t->x, P, d, a->k.b, t->k, d, &s->kq);
 		quant_matmul(&a->v.w, t->x, P, d, a->v.b, t->v, d, &s->kq);
-		ssru_split_heads(t->k, P, d, w->heads, stride, t->ck + layer);
+		ssru_transpose_heads(t->k, P, d, ld, t->ck + (size_t)l * ld * d);
 		ssru_split_heads(t->v, P, d, w->heads, stride, t->cv + layer);
 	}
 	ENGINE_PROF_LAP(s, CROSS_KV, 2 * (int64_t)w->dec_layers * P * d * d);
