@@ -12,13 +12,15 @@
 # whose greedy and beam-4 translations equal marian-decoder's, the 4-best
 # lists equal in order, and the largest n-best score difference; then
 # lowercased BLEU of marian-decoder's output and of nmt's for the float
-# model, the intgemm8 .bin, and the q8 and q4 packings; then nmt's output
+# model, the intgemm8 .bin, and the q8, q4 and i8 packings; then nmt's output
 # words per second on one thread for test_2016 twice (2,000 lines),
-# greedy and beam 4, without and with the lexical shortlist (Marian's own
+# greedy and beam 4 at the default batch and with --batch 1 (one sentence
+# at a time), without and with the lexical shortlist (Marian's own
 # figures for the same input, with it, are in the fixture's README, and
 # with MARIAN=path/to/marian-decoder they are measured here too); then
-# each packing's file size, load time and peak RSS. Run from the repository
-# root after `make`.
+# each packing's file size, load time and peak RSS. SPEED="sl.i8 sl.q8"
+# (default: every packing, f32 q8 q4 i8 and each with the shortlist, sl.*)
+# times those alone. Run from the repository root after `make`.
 set -eu
 . "$(dirname "$0")/common.sh"
 F=${1:-$SHARED/fixtures/marian}
@@ -26,8 +28,8 @@ make_tmp
 O="--alpha 0 --no-repeat-guard --no-protect --no-case-fold --split none"
 
 ./model-pack --marian "$F/model.npz" --vocab "$F/vocab.ende.spm" -o "$TMP/f32.nmt"
-./model-pack --marian "$F/model.intgemm8.bin" --vocab "$F/vocab.ende.spm" -o "$TMP/i8.nmt"
-for q in q8 q4; do
+./model-pack --marian "$F/model.intgemm8.bin" --vocab "$F/vocab.ende.spm" -o "$TMP/gemm8.nmt"
+for q in q8 q4 i8; do
 	./model-pack --marian "$F/model.npz" --vocab "$F/vocab.ende.spm" --quant $q -o "$TMP/$q.nmt"
 done
 
@@ -73,29 +75,33 @@ row "marian-decoder, intgemm8" "$(bleu "$F/marian.intgemm8.beam4.t16" "$F/t16.de
 row "marian-decoder, shortlist" "$(bleu "$F/marian.beam4.shortlist.t16" "$F/t16.de")" \
 	"$(bleu "$F/marian.beam4.shortlist.t17" "$F/t17.de")"
 row "nmt, f32 + shortlist" "$(bleu "$TMP/sl.t16" "$F/t16.de")" "$(bleu "$TMP/sl.t17" "$F/t17.de")"
-for m in f32 i8 q8 q4; do
+for m in f32 gemm8 q8 q4 i8; do
 	for t in t16 t17; do
 		./nmt -m "$TMP/$m.nmt" -t 1 -b 4 $O <"$F/$t.en" >"$TMP/$m.$t"
 	done
 	name=$m
-	[ $m = i8 ] && name="intgemm8 .bin imported"
+	[ $m = gemm8 ] && name="intgemm8 .bin imported"
 	row "nmt, $name" "$(bleu "$TMP/$m.t16" "$F/t16.de")" "$(bleu "$TMP/$m.t17" "$F/t17.de")"
 done
 
 echo "== speed: test_2016 x2 (2,000 lines), one thread, output words per second (load included), best of 3"
 cat "$F/t16.en" "$F/t16.en" >"$TMP/x2"
-printf '%-6s %-7s %10s\n' model search words/s   # sl.*: with the shortlist
-for q in q8 q4; do
+printf '%-6s %-7s %-8s %10s\n' model search batch words/s   # sl.*: with the shortlist
+for q in q8 q4 i8; do
 	./model-pack --marian "$F/model.npz" --vocab "$F/vocab.ende.spm" --shortlist "$F/lex.50.50.s2t.bin" --quant $q \
 		-o "$TMP/sl.$q.nmt"
 done
 mv "$TMP/sl.nmt" "$TMP/sl.f32.nmt"
-for m in f32 q8 q4 sl.f32 sl.q8 sl.q4; do
+for m in ${SPEED:-f32 q8 q4 i8 sl.f32 sl.q8 sl.q4 sl.i8}; do
 	for beam in 1 4; do
-		best=$(best_ms 3 "$TMP/x2" "$TMP/out" ./nmt -m "$TMP/$m.nmt" -t 1 -b $beam $O)
-		words=$(wc -w <"$TMP/out")
-		printf '%-6s %-7s %10.0f\n' $m "$([ $beam = 1 ] && echo greedy || echo beam4)" \
-			"$(echo "$words $best" | awk '{print $1 * 1000 / $2}')"
+		for batch in default 1; do
+			set --
+			[ $batch = 1 ] && set -- --batch 1
+			best=$(best_ms 3 "$TMP/x2" "$TMP/out" ./nmt -m "$TMP/$m.nmt" -t 1 -b $beam "$@" $O)
+			words=$(wc -w <"$TMP/out")
+			printf '%-6s %-7s %-8s %10.0f\n' $m "$([ $beam = 1 ] && echo greedy || echo beam4)" $batch \
+				"$(echo "$words $best" | awk '{print $1 * 1000 / $2}')"
+		done
 	done
 done
 
@@ -140,7 +146,7 @@ measure() { # measure NAME FILE COMMAND...: prints one row
 	echo "$name $(wc -c <"$file") $best $(cat "$TMP/rss")" |
 		awk '{ printf "%-22s %10.1f %12.1f %12.1f\n", $1 " " $2, $3 / 1e6, $4 / 1e3, $5 / 1024 }'
 }
-for m in f32 q8 q4 sl.f32 sl.q8 sl.q4; do
+for m in f32 q8 q4 i8 sl.f32 sl.q8 sl.q4 sl.i8; do
 	measure "nmt $m" "$TMP/$m.nmt" ./nmt -m "$TMP/$m.nmt" -t 1 -b 4 $O
 done
 if [ -n "${MARIAN:-}" ] && [ -x "$MARIAN" ]; then
