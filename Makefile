@@ -172,7 +172,7 @@ $(ARCH_STAMP):
 	@rm -f build/arch-*
 	@touch $@
 
-.PHONY: all test test-train check-clang clean spm-parity bench-kernels models fuzz memcheck install install-check test-cuda
+.PHONY: all test test-train check-clang clean wasm wasm-if-available spm-parity bench-kernels models fuzz memcheck install install-check test-cuda
 all: nmt model-pack $(if $(SANITIZE),,libnmt.a)
 
 # ---- static binaries (musl) ---------------------------------------------
@@ -293,6 +293,34 @@ nmt: $(B)/main.o $(patsubst %.c,$(B)/%.o,$(CLI_SRC) $(CLI_PACK_SRC)) $(CLI_ASM:%
 
 model-pack: $(B)/pack/main.o $(patsubst %.c,$(B)/%.o,$(PACK_SRC)) $(LIB_MUSL) $(ARCH_STAMP)
 	$(MUSL_CC) -static -s -Wl,--gc-sections -o $@ $(filter %.o,$^) $(LDLIBS)
+
+# ---- WebAssembly (wasm32-wasi), for Node and other WASI runtimes ------------
+# make wasm: build/wasm/nmt.wasm, nmt with the embedded default model, built
+# with clang's wasm32-wasi target against wasi-libc and linked by wasm-ld
+# (Debian: clang, lld, wasi-libc, libclang-rt-14-dev-wasm32). WASI has no
+# threads (-DNMT_NO_THREADS: api/session.c runs every batch on the one), no
+# mmap (engine/model.c reads a model file instead) and no sockets, so server/
+# is left out (-DNMT_NO_SERVER: nmt serve says so). The x86 kernels compile to
+# nothing; the scalar ones run. wasm/nmt.mjs runs it under Node (docs/WASM.md).
+WASM_CC    ?= clang --target=wasm32-wasi --sysroot=/usr -isystem /usr/include/wasm32-wasi
+# (64 KB by default: the engine's stack frames want more)
+WASM_STACK ?= 8388608
+W = build/wasm
+WASM_SRC = main.c $(wildcard cli/*.c) $(CLI_PACK_SRC) $(LIB_SRC) $(wildcard wasm/*.c)
+# Whether WASM_CC compiles and links a C program (make test's check).
+WASM_PROBE = f=$$(mktemp) && printf 'int main(void){return 0;}\n' | $(WASM_CC) -x c - -o $$f >/dev/null 2>&1; \
+	ok=$$?; rm -f $$f; [ $$ok -eq 0 ]
+$(eval $(call variant,$(W),$(WASM_CC),-DNMT_NO_THREADS -DNMT_NO_SERVER -D_WASI_EMULATED_GETPID))
+
+$(W)/nmt.wasm: $(patsubst %.c,$(W)/%.o,$(WASM_SRC)) $(W)/cli/embedded-$(EMBED_TAG).o $(W)/cli/langid_profile.o
+	$(WASM_CC) -Wl,--gc-sections -Wl,--strip-all -Wl,-z,stack-size=$(WASM_STACK) -o $@ $^ -lwasi-emulated-getpid $(LDLIBS)
+
+wasm: $(W)/nmt.wasm
+
+# make test: nmt.wasm when the tools are there (tests/e2e/wasm.sh checks it).
+wasm-if-available:
+	@if $(WASM_PROBE); then $(MAKE) --no-print-directory wasm; \
+	else echo "wasm: skipped (no clang wasm32-wasi target, wasi-libc or wasm-ld: make wasm needs them)"; fi
 
 # ---- the shared library, for other languages (python/) --------------------
 # libnmt.so: nmt.h's API for the host's C library, position-independent, with
