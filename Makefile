@@ -12,6 +12,7 @@
 #   make CUDA=1          also ./nmt-cuda: dynamic, with the CUDA path (--device cuda)
 #   make test-cuda CUDA=1  its tests (they skip, saying why, without a GPU)
 #   make check-clang     compile everything with clang -Wall -Wextra -Werror (the profile build's code too)
+#   make wasm            build/wasm/nmt.wasm: nmt for wasm32-wasi, the default model inside (wasm/nmt.mjs runs it)
 #   make models          the default model packed as f32, q8 and q4 (build/models/)
 #   make bench-kernels   kernel GOP/s per format and ISA, and the CPU's peak
 #   make fuzz            every libFuzzer harness for FUZZ_SECONDS (default 60) each
@@ -522,6 +523,7 @@ test: all $(TESTS) $(A64_TESTS) build/tiny.nmt build/tiny.q8.nmt build/tiny.q4.n
 	@$(if $(A64_TESTS)$(filter aarch64,$(ARCH)),,echo "note: aarch64 cross compiler, qemu-aarch64-static or arm64 cmocka missing: NEON kernel tests skipped";)
 	@$(if $(PY_TESTS)$(filter aarch64,$(ARCH)),,echo "note: python3-pytest missing: the Python binding's tests skipped";)
 	@$(if $(SANITIZE),,$(MAKE) --no-print-directory install-check)
+	@$(if $(filter aarch64,$(ARCH)),,$(MAKE) --no-print-directory wasm-if-available)
 	@$(E2E_ENV) E2E_ALSO="$(E2E_ALSO)" NMT_PROFILE="$(RUNNER) $(HP)/nmt" REPLAY=$(H)/tests/fuzz EXAMPLES=$(H)/examples RUNNER="$(RUNNER)" \
 		HTTP_TOOL="$(RUNNER) $(H)/tests/http_tool" SHIPPED="$(SHIPPED_MODELS)" \
 		PYTEST="$(if $(PY_TESTS),env NMT_LIBRARY=$(abspath libnmt.so) $(PYTEST_CMD))" sh tests/run.sh $(TESTS) $(A64_TESTS)
