@@ -12,6 +12,7 @@
 #   make CUDA=1          also ./nmt-cuda: dynamic, with the CUDA path (--device cuda)
 #   make test-cuda CUDA=1  its tests (they skip, saying why, without a GPU)
 #   make check-clang     compile everything with clang -Wall -Wextra -Werror (the profile build's code too)
+#   make wasm            build/wasm/nmt.wasm: nmt for wasm32-wasi, the default model inside (wasm/nmt.mjs runs it)
 #   make models          the default model packed as f32, q8 and q4 (build/models/)
 #   make bench-kernels   kernel GOP/s per format and ISA, and the CPU's peak
 #   make fuzz            every libFuzzer harness for FUZZ_SECONDS (default 60) each
@@ -172,7 +173,7 @@ $(ARCH_STAMP):
 	@rm -f build/arch-*
 	@touch $@
 
-.PHONY: all test test-train check-clang clean spm-parity bench-kernels models fuzz memcheck install install-check test-cuda
+.PHONY: all test test-train check-clang clean wasm wasm-if-available spm-parity bench-kernels models fuzz memcheck install install-check test-cuda
 all: nmt model-pack $(if $(SANITIZE),,libnmt.a)
 
 # ---- static binaries (musl) ---------------------------------------------
@@ -293,6 +294,37 @@ nmt: $(B)/main.o $(patsubst %.c,$(B)/%.o,$(CLI_SRC) $(CLI_PACK_SRC)) $(CLI_ASM:%
 
 model-pack: $(B)/pack/main.o $(patsubst %.c,$(B)/%.o,$(PACK_SRC)) $(LIB_MUSL) $(ARCH_STAMP)
 	$(MUSL_CC) -static -s -Wl,--gc-sections -o $@ $(filter %.o,$^) $(LDLIBS)
+
+# ---- WebAssembly (wasm32-wasi), for Node and other WASI runtimes ------------
+# make wasm: build/wasm/nmt.wasm, nmt with the embedded default model, built
+# with clang's wasm32-wasi target against wasi-libc and linked by wasm-ld
+# (Debian: clang, lld, wasi-libc, libclang-rt-14-dev-wasm32). WASI has no
+# threads (-DNMT_NO_THREADS: api/session.c runs every batch on the one), no
+# mmap (engine/model.c reads a model file instead) and no sockets, so server/
+# is left out (-DNMT_NO_SERVER: nmt serve says so). The x86 kernels compile to
+# nothing; the scalar ones run. wasm/nmt.mjs runs it under Node (docs/WASM.md).
+WASM_CC    ?= clang --target=wasm32-wasi --sysroot=/usr -isystem /usr/include/wasm32-wasi
+# (64 KB by default: the engine's stack frames want more)
+WASM_STACK ?= 8388608
+# 128-bit SIMD (every current runtime, Node 16.4 on): the compiler vectorizes
+# the scalar kernels, 25% less time on test_2016, the same output.
+WASM_SIMD  ?= -msimd128
+W = build/wasm
+WASM_SRC = main.c $(wildcard cli/*.c) $(CLI_PACK_SRC) $(LIB_SRC) $(wildcard wasm/*.c)
+# Whether WASM_CC compiles and links a C program (make test's check).
+WASM_PROBE = f=$$(mktemp) && printf 'int main(void){return 0;}\n' | $(WASM_CC) -x c - -o $$f >/dev/null 2>&1; \
+	ok=$$?; rm -f $$f; [ $$ok -eq 0 ]
+$(eval $(call variant,$(W),$(WASM_CC),$(WASM_SIMD) -DNMT_NO_THREADS -DNMT_NO_SERVER -D_WASI_EMULATED_GETPID))
+
+$(W)/nmt.wasm: $(patsubst %.c,$(W)/%.o,$(WASM_SRC)) $(W)/cli/embedded-$(EMBED_TAG).o $(W)/cli/langid_profile.o
+	$(WASM_CC) -Wl,--gc-sections -Wl,--strip-all -Wl,-z,stack-size=$(WASM_STACK) -o $@ $^ -lwasi-emulated-getpid $(LDLIBS)
+
+wasm: $(W)/nmt.wasm
+
+# make test: nmt.wasm when the tools are there (tests/e2e/wasm.sh checks it).
+wasm-if-available:
+	@if $(WASM_PROBE); then $(MAKE) --no-print-directory wasm; \
+	else echo "wasm: skipped (no clang wasm32-wasi target, wasi-libc or wasm-ld: make wasm needs them)"; fi
 
 # ---- the shared library, for other languages (python/) --------------------
 # libnmt.so: nmt.h's API for the host's C library, position-independent, with
@@ -491,6 +523,7 @@ test: all $(TESTS) $(A64_TESTS) build/tiny.nmt build/tiny.q8.nmt build/tiny.q4.n
 	@$(if $(A64_TESTS)$(filter aarch64,$(ARCH)),,echo "note: aarch64 cross compiler, qemu-aarch64-static or arm64 cmocka missing: NEON kernel tests skipped";)
 	@$(if $(PY_TESTS)$(filter aarch64,$(ARCH)),,echo "note: python3-pytest missing: the Python binding's tests skipped";)
 	@$(if $(SANITIZE),,$(MAKE) --no-print-directory install-check)
+	@$(if $(filter aarch64,$(ARCH)),,$(MAKE) --no-print-directory wasm-if-available)
 	@$(E2E_ENV) E2E_ALSO="$(E2E_ALSO)" NMT_PROFILE="$(RUNNER) $(HP)/nmt" REPLAY=$(H)/tests/fuzz EXAMPLES=$(H)/examples RUNNER="$(RUNNER)" \
 		HTTP_TOOL="$(RUNNER) $(H)/tests/http_tool" SHIPPED="$(SHIPPED_MODELS)" \
 		PYTEST="$(if $(PY_TESTS),env NMT_LIBRARY=$(abspath libnmt.so) $(PYTEST_CMD))" sh tests/run.sh $(TESTS) $(A64_TESTS)

@@ -692,8 +692,13 @@ int main(int argc, char **argv)
 		return cmd_models(argc, argv);
 	if (argc >= 2 && strcmp(argv[1], "detect") == 0)
 		return cli_detect_main(argc - 1, argv + 1);
-	if (argc >= 2 && strcmp(argv[1], "serve") == 0)
+	if (argc >= 2 && strcmp(argv[1], "serve") == 0) {
+#ifdef NMT_NO_SERVER   /* the WebAssembly build: no sockets, server/ left out */
+		die(2, "serve is not available in this build");
+#else
 		return server_main(argc - 1, argv + 1);
+#endif
+	}
 	if (argc >= 2 && strcmp(argv[1], "install") == 0)
 		return cli_install_main(argc - 1, argv + 1);
 	parse_args(argc, argv, &o);

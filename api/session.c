@@ -4,10 +4,18 @@
  * and grown only for a bigger batch than before); the model is shared
  * read-only. Batches are handed out as threads become free and each text's
  * translations are collected in its own slot, so the result is the same for
- * any thread count and batch size. */
+ * any thread count and batch size. A build without threads (NMT_NO_THREADS,
+ * as for wasm32-wasi, which has none) runs every batch on the calling thread;
+ * run_batches is the one place that differs. */
 #include "api.h"
 
+#if defined(__wasi__) && !defined(NMT_NO_THREADS)
+#define NMT_NO_THREADS 1
+#endif
+
+#ifndef NMT_NO_THREADS
 #include <pthread.h>
+#endif
 #include <stdio.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -200,6 +208,15 @@ static void *worker(void *p)
  * means fewer hands: the others take its batches. Translators beyond the
  * first are made when a call first needs them, so a single text (the
  * interactive case) pays for one. */
+#ifdef NMT_NO_THREADS
+static void run_batches(nmt_session *s, int threads)
+{
+	(void)threads;   /* one pair of hands: this thread's */
+	atomic_store(&s->next, 0);
+	atomic_store(&s->failed, 0);
+	worker(&(worker_arg){ s, s->translators[0] });
+}
+#else
 static void run_batches(nmt_session *s, int threads)
 {
 	int batches = (s->count + s->batch - 1) / s->batch;
@@ -221,6 +238,7 @@ static void run_batches(nmt_session *s, int threads)
 	for (int t = 1; t < started; t++)
 		pthread_join(tid[t], NULL);
 }
+#endif
 
 /* Every batch on the GPU, driven from this thread. */
 static nmt_status run_on_gpu(nmt_session *s, nmt_error *err)

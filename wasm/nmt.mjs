@@ -1,0 +1,48 @@
+// Runs nmt built for WebAssembly (make wasm: build/wasm/nmt.wasm) under
+// Node's WASI (node:wasi, preview1; Node 20 or later):
+//
+//   node wasm/nmt.mjs [nmt's arguments] <in >out
+//
+// The arguments, the environment, stdin, stdout and stderr are nmt's; its
+// exit status is the runner's. The host's "/" is preopened and its working
+// directory passed in PWD (wasm/start.c moves there), so file paths, -m
+// MODEL's included, work as they do natively. NMT_WASM=FILE runs another
+// build. The program is single-threaded (WASI has no threads) and has no
+// `nmt serve` (no sockets). docs/WASM.md.
+import { readFile } from 'node:fs/promises';
+
+// node:wasi warns that it is experimental on every run: not nmt's to say.
+const emitWarning = process.emitWarning;
+process.emitWarning = (warning, ...rest) => {
+	if (!String(warning).includes('WASI'))
+		emitWarning.call(process, warning, ...rest);
+};
+const { WASI } = await import('node:wasi');
+
+const path = process.env.NMT_WASM || new URL('../build/wasm/nmt.wasm', import.meta.url);
+let bytes;
+try {
+	bytes = await readFile(path);
+} catch (e) {
+	process.stderr.write(`nmt.mjs: cannot read ${path}: ${e.message} (make wasm builds it)\n`);
+	process.exit(1);
+}
+const wasi = new WASI({
+	version: 'preview1',
+	args: ['nmt', ...process.argv.slice(2)],
+	env: { ...process.env, PWD: process.cwd() },
+	preopens: { '/': '/' },
+	returnOnExit: true,
+});
+let status;
+try {
+	const module = await WebAssembly.compile(bytes);
+	const instance = await WebAssembly.instantiate(module, wasi.getImportObject());
+	status = wasi.start(instance);
+} catch (e) {
+	// a trap (out of memory, a bug): nmt natively would have crashed
+	process.stderr.write(`nmt.mjs: ${e.message}\n`);
+	status = 70;
+}
+process.emitWarning = emitWarning;
+process.exitCode = status;
