@@ -9,17 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-/* wasm32-wasi has no mmap: there engine_load_file reads the model file into
- * an aligned heap buffer (read_whole) instead. */
-#if !defined(__wasi__)
-#include <sys/mman.h>
-#endif
 #include <unistd.h>
 
 #include "../format/meta.h"
 #include "../quant/matrix.h"
 #include "../quant/qdot.h"
 #include "../common/error.h"
+#include "../common/file_map.h"
 
 /* ---- vocabularies ------------------------------------------------------- */
 
@@ -184,34 +180,6 @@ fail:
 	return rc;
 }
 
-#if defined(__wasi__)
-/* The file's len bytes in a FORMAT_ALIGN-aligned buffer (free() it), or NULL
- * with errno set (0: the file ended early). */
-static void *read_whole(int fd, size_t len)
-{
-	size_t rounded = (len + FORMAT_ALIGN - 1) / FORMAT_ALIGN * FORMAT_ALIGN;
-	unsigned char *buf = rounded >= len ? aligned_alloc(FORMAT_ALIGN, rounded) : NULL;
-
-	if (!buf) {
-		errno = ENOMEM;
-		return NULL;
-	}
-	for (size_t got = 0; got < len;) {
-		ssize_t n = read(fd, buf + got, len - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			if (n == 0)
-				errno = 0;
-			free(buf);
-			return NULL;
-		}
-		got += (size_t)n;
-	}
-	return buf;
-}
-#endif
-
 int engine_load_file(const char *path, unsigned how, nmt_model **out, char *err, size_t errlen)
 {
 	struct stat st;
@@ -234,39 +202,21 @@ int engine_load_file(const char *path, unsigned how, nmt_model **out, char *err,
 		return NMT_ERR_FORMAT;
 	}
 	size_t len = (size_t)st.st_size;
-#if defined(__wasi__)
-	void *map = read_whole(fd, len);
+	void *map = file_map(fd, len, FORMAT_ALIGN);
 	int saved = errno;
 	close(fd);
 	if (!map) {
-		error_set(err, errlen, "cannot read model %s: %s", path, saved ? strerror(saved) : "file shrank");
+		error_set(err, errlen, "cannot map model %s: %s", path, saved ? strerror(saved) : "the file shrank");
 		return saved == ENOMEM ? NMT_ERR_NO_MEMORY : NMT_ERR_IO;
 	}
-#else
-	void *map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (map == MAP_FAILED) {
-		int no_memory = errno == ENOMEM;
-		error_set(err, errlen, "cannot map model %s: %s", path, strerror(errno));
-		return no_memory ? NMT_ERR_NO_MEMORY : NMT_ERR_IO;
-	}
-#endif
 	char why[256];
 	int rc = engine_load_memory(map, len, how, out, why, sizeof why);
 	if (rc != 0) {
-#if defined(__wasi__)
-		free(map);
-#else
-		munmap(map, len);
-#endif
+		file_unmap(map, len);
 		error_set(err, errlen, "%s: %s", path, why);
 		return rc;
 	}
-#if defined(__wasi__)
-	(*out)->owned_copy = map;   /* freed on close */
-#else
 	(*out)->owns_map = 1;
-#endif
 	return 0;
 }
 
@@ -278,10 +228,8 @@ void engine_unload(nmt_model *m)
 	spm_close(m->tgt_vocab);
 	text_cases_free(m->src_cases);
 	text_cases_free(m->tgt_cases);
-#if !defined(__wasi__)   /* (there the file's buffer is owned_copy) */
 	if (m->owns_map)
-		munmap((void *)m->map, m->map_len);
-#endif
+		file_unmap((void *)m->map, m->map_len);
 	free(m->owned_copy);
 	if (m->family && m->family->unbind)
 		m->family->unbind(m);
