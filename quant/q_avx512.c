@@ -1,4 +1,4 @@
-/* AVX-512 (BW + VNNI) dot products for q8 and q4 (qdot.h). Compiled for
+/* AVX-512 (BW + VNNI) dot products for q8, q4 and i8 (qdot.h). Compiled for
  * those extensions function by function, so the binary still runs on any
  * x86-64; quant_qdot_select calls them only where CPUID says they exist.
  *
@@ -10,7 +10,10 @@
  * A panel's four rows are computed together against up to four inputs,
  * each weight decoded once for all of them; for q4 a whole block of panels
  * in one call (qdot.h's q4_block). With VBMI, q8 has a block function too,
- * which splits each weight into two bytes for vpdpbusd (q8_block below). */
+ * which splits each weight into two bytes for vpdpbusd (q8_block below).
+ * i8: the weight bytes, their top bit flipped, straight into vpdpbusd
+ * against four activations broadcast, each row's sum in its own lane
+ * (i8_block below). */
 #if defined(__x86_64__)
 #include <immintrin.h>
 #include <string.h>
