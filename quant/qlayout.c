@@ -73,9 +73,12 @@ static void gather_i8(const quant_matrix *W, const int32_t *rows, int n, uint8_t
 	int groups = format_matrix_padded_cols(FORMAT_I8, W->cols) / 4;
 	const uint8_t *src = W->data;
 	memset(dst, 0, format_matrix_code_bytes(FORMAT_I8, n, W->cols));
-	for (int j = 0; j < n; j++)
-		for (int g = 0; g < groups; g++)
-			memcpy(dst + quant_i8_offset(W->cols, j, 4 * g), src + quant_i8_offset(W->cols, rows[j], 4 * g), 4);
+	for (int j = 0; j < n; j++) {
+		const uint8_t *from = src + quant_i8_offset(W->cols, rows[j], 0);
+		uint8_t *to = dst + quant_i8_offset(W->cols, j, 0);
+		for (int g = 0; g < groups; g++)   /* a row's groups are 64 bytes apart */
+			memcpy(to + (size_t)g * 64, from + (size_t)g * 64, 4);
+	}
 }
 
 /* q8, q4: a row's chunks are FORMAT_CHUNK_BYTES apart in no particular
