@@ -342,9 +342,10 @@ $(W)/page/index.html: wasm/index.html wasm/nmt.js wasm/worker.js wasm/page.sh $(
 wasm-lib: $(W)/libnmt.wasm
 wasm-page: $(W)/page/index.html
 
-# make test: nmt.wasm when the tools are there (tests/e2e/wasm.sh checks it).
+# make test: nmt.wasm, libnmt.wasm and the page when the tools are there
+# (tests/e2e/wasm.sh and wasm_lib.sh check them).
 wasm-if-available:
-	@if $(WASM_PROBE); then $(MAKE) --no-print-directory wasm; \
+	@if $(WASM_PROBE); then $(MAKE) --no-print-directory wasm wasm-lib wasm-page; \
 	else echo "wasm: skipped (no clang wasm32-wasi target, wasi-libc or wasm-ld: make wasm needs them)"; fi
 
 # ---- the shared library, for other languages (python/) --------------------
