@@ -5,7 +5,7 @@
 // screenshot; then HTML mode keeps the tags.
 //
 //   node tests/browser/wasm_page_test.js [PAGE] [OUTDIR]
-//        (build/wasm/page/index.html, build/browser)
+//        (build/wasm/page/index.html, build/browser; PAGE may be an http:// URL)
 //
 // Exits 0 with "browser: ..." lines when the page translates (EXPECT=TEXT:
 // the translation must be TEXT), 1 on a failure, 77 when chromium is not
@@ -15,7 +15,7 @@ const { spawnSync } = require("child_process");
 const path = require("path");
 const { startBrowser, sleep } = require("./chromium.js");
 
-const PAGE = path.resolve(process.argv[2] || "build/wasm/page/index.html");
+const ARG = process.argv[2] || "build/wasm/page/index.html";   // or an http:// URL
 const OUT = process.argv[3] || "build/browser";
 const CHROMIUM = process.env.CHROMIUM || "chromium";
 const SENTENCE = "A dog runs along the beach.";
@@ -40,7 +40,7 @@ setTimeout(() => fail("did not finish in 120 s"), 120000).unref();
 async function main() {
   browser = startBrowser({ chromium: CHROMIUM, onExit: msg => fail(msg) });
   const page = await browser.page();
-  const url = "file://" + PAGE;
+  const url = /^https?:\/\//.test(ARG) ? ARG : "file://" + path.resolve(ARG);
   await page.navigate(url);
   const text = id => page.evaluate(`document.getElementById(${JSON.stringify(id)}).textContent`);
   // the Worker loads the module and the embedded model; Translate is enabled then
