@@ -173,7 +173,7 @@ $(ARCH_STAMP):
 	@rm -f build/arch-*
 	@touch $@
 
-.PHONY: all test test-train check-clang clean wasm wasm-if-available spm-parity bench-kernels models fuzz memcheck install install-check test-cuda
+.PHONY: all test test-train check-clang clean wasm wasm-lib wasm-page wasm-if-available spm-parity bench-kernels models fuzz memcheck install install-check test-cuda
 all: nmt model-pack $(if $(SANITIZE),,libnmt.a)
 
 # ---- static binaries (musl) ---------------------------------------------
@@ -321,9 +321,31 @@ $(W)/nmt.wasm: $(patsubst %.c,$(W)/%.o,$(WASM_SRC)) $(W)/cli/embedded-$(EMBED_TA
 
 wasm: $(W)/nmt.wasm
 
-# make test: nmt.wasm when the tools are there (tests/e2e/wasm.sh checks it).
+# make wasm-lib: build/wasm/libnmt.wasm, nmt.h's API (api/libnmt.map's list,
+# the embedded model's symbols included) as a WASI reactor for JavaScript,
+# with malloc, free and aligned_alloc and wasm/lib/layout.c's nmt_wasm_layout;
+# wasm/nmt.js wraps it. The objects are nmt.wasm's.
+WASM_LIB_EXPORTS = $(shell sed -n 's/^[[:space:]]*\(nmt_[a-z_]*\);$$/\1/p' api/libnmt.map) malloc free aligned_alloc
+$(W)/libnmt.wasm: $(patsubst %.c,$(W)/%.o,$(LIB_SRC) wasm/lib/layout.c) $(W)/cli/embedded-$(EMBED_TAG).o $(W)/cli/langid_profile.o \
+		api/libnmt.map
+	$(WASM_CC) -mexec-model=reactor -Wl,--gc-sections -Wl,--strip-all -Wl,-z,stack-size=$(WASM_STACK) \
+		$(WASM_LIB_EXPORTS:%=-Wl,--export=%) -o $@ $(filter %.o,$^) -lwasi-emulated-getpid $(LDLIBS)
+
+# make wasm-page: build/wasm/page/index.html, the translator as one page that
+# works from a static folder or file:// with no server and no network:
+# wasm/index.html with wasm/nmt.js, wasm/worker.js and libnmt.wasm (base64)
+# put inside by wasm/page.sh.
+$(W)/page/index.html: wasm/index.html wasm/nmt.js wasm/worker.js wasm/page.sh $(W)/libnmt.wasm
+	@mkdir -p $(dir $@)
+	sh wasm/page.sh wasm/index.html $(W)/libnmt.wasm >$@.tmp && mv $@.tmp $@
+
+wasm-lib: $(W)/libnmt.wasm
+wasm-page: $(W)/page/index.html
+
+# make test: nmt.wasm, libnmt.wasm and the page when the tools are there
+# (tests/e2e/wasm.sh and wasm_lib.sh check them).
 wasm-if-available:
-	@if $(WASM_PROBE); then $(MAKE) --no-print-directory wasm; \
+	@if $(WASM_PROBE); then $(MAKE) --no-print-directory wasm wasm-lib wasm-page; \
 	else echo "wasm: skipped (no clang wasm32-wasi target, wasi-libc or wasm-ld: make wasm needs them)"; fi
 
 # ---- the shared library, for other languages (python/) --------------------

@@ -30,7 +30,7 @@ E2E_DIR=$(dirname "$0")
 # The order: pack.sh last, so that its check that no failed model-pack run
 # left output behind sees every such run of the suite (marian.sh's too).
 FEATURES="cli embedded split output spans case html translate kernels threads input fuzz library badmodels
-	marian profile folders languages detect shipped serve browser clients dialect progress wasm pack"
+	marian profile folders languages detect shipped serve browser clients dialect progress wasm wasm_lib pack"
 
 if [ "${1:-}" = -l ]; then
 	for f in $FEATURES; do echo "$f"; done
