@@ -1,7 +1,7 @@
 // Headless Chromium driven over the DevTools protocol
 // (--remote-debugging-pipe: JSON messages ending in NUL on file descriptors
-// 3 and 4), with Node's built-in modules only: what wasm_page_test.js uses
-// (page_test.js has its own copy of the same).
+// 3 and 4), with Node's built-in modules only: what page_test.js and
+// wasm_page_test.js drive their pages with.
 //
 //   const b = startBrowser({ chromium, onExit });   // onExit(msg): it died
 //   const page = await b.page();                    // attached to the first tab

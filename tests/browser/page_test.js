@@ -10,11 +10,8 @@
 // Exits 0 with "browser: ..." lines when the page translates, 1 on a
 // failure, 77 when chromium is not installed (CHROMIUM names another).
 "use strict";
-const sleep = ms => new Promise(r => setTimeout(r, ms));
 const { spawn, spawnSync } = require("child_process");
-const fs = require("fs");
-const os = require("os");
-const path = require("path");
+const { startBrowser, sleep } = require("./chromium.js");
 
 const NMT = process.argv[2] || "./nmt";
 const OUT = process.argv[3] || "build/browser";
@@ -27,22 +24,16 @@ if (spawnSync("sh", ["-c", `command -v ${CHROMIUM}`]).status !== 0) {
 }
 
 const children = [];
-let profile = null, finishing = false;
-// stop the server and the browser, wait for them, remove the profile, exit
+let browser = null, finishing = false;
+// stop the browser (its profile removed) and the server, then exit
 async function finish(code, msg) {
   if (finishing) return;
   finishing = true;
   if (msg) console.log(msg);
+  if (browser) await browser.close();
   const gone = children.filter(c => c.exitCode === null && c.signalCode === null)
     .map(c => new Promise(r => { c.on("exit", r); c.kill("SIGKILL"); }));
   await Promise.race([Promise.all(gone), sleep(5000)]);
-  if (profile) {
-    try {
-      fs.rmSync(profile, { recursive: true, force: true, maxRetries: 5 });
-    } catch (e) {
-      console.log(`browser: note: ${profile} not removed: ${e.message}`);
-    }
-  }
   process.exit(code);
 }
 const fail = msg => finish(1, "browser: FAIL: " + msg);
@@ -63,89 +54,13 @@ function startServer() {
   });
 }
 
-// Chromium with the DevTools protocol on a pipe
-function startBrowser() {
-  profile = fs.mkdtempSync(path.join(os.tmpdir(), "nmt-browser-"));
-  const args = ["--headless", "--remote-debugging-pipe", "--no-sandbox", "--disable-gpu", "--no-first-run",
-    "--disable-extensions", "--disable-background-networking", "--window-size=1000,700",
-    `--user-data-dir=${profile}`, "about:blank"];
-  const b = spawn(CHROMIUM, args, { stdio: ["ignore", "ignore", "pipe", "pipe", "pipe"] });
-  children.push(b);
-  let log = "";
-  b.stderr.on("data", d => { log += d; });
-  b.on("exit", code => fail(`chromium exited (${code}): ${log.slice(-2000)}`));
-  const toBrowser = b.stdio[3], fromBrowser = b.stdio[4];
-  let id = 0, buf = "";
-  const waiting = new Map(), listeners = [];
-  fromBrowser.on("data", d => {
-    buf += d.toString("utf8");
-    let end;
-    while ((end = buf.indexOf("\0")) >= 0) {
-      const msg = JSON.parse(buf.slice(0, end));
-      buf = buf.slice(end + 1);
-      if (msg.id !== undefined && waiting.has(msg.id)) {
-        const w = waiting.get(msg.id);
-        waiting.delete(msg.id);
-        if (msg.error) w.reject(new Error(`${w.method}: ${msg.error.message}`));
-        else w.resolve(msg.result);
-      } else if (msg.method) {
-        for (const l of listeners.slice()) l(msg);
-      }
-    }
-  });
-  const send = (method, params = {}, sessionId) => new Promise((resolve, reject) => {
-    const m = { id: ++id, method, params };
-    if (sessionId) m.sessionId = sessionId;
-    waiting.set(m.id, { resolve, reject, method });
-    toBrowser.write(JSON.stringify(m) + "\0");
-  });
-  const once = (method, sessionId) => new Promise(resolve => {
-    const l = msg => {
-      if (msg.method === method && (!sessionId || msg.sessionId === sessionId)) {
-        listeners.splice(listeners.indexOf(l), 1);
-        resolve(msg.params);
-      }
-    };
-    listeners.push(l);
-  });
-  const on = l => listeners.push(l);   // every event, for good
-  const close = async () => {   // a clean exit, which removes its helper processes
-    b.removeAllListeners("exit");   // (no longer a failure)
-    const exited = new Promise(r => b.on("exit", r));
-    send("Browser.close").catch(() => {});
-    await Promise.race([exited, sleep(5000)]);
-  };
-  return { send, once, on, close };
-}
-
 async function main() {
   const port = await startServer();
   const url = `http://127.0.0.1:${port}/`;
-  const { send, once, on, close } = startBrowser();
-  const { targetInfos } = await send("Target.getTargets");
-  let page = targetInfos.find(t => t.type === "page");
-  if (!page) page = { targetId: (await send("Target.createTarget", { url: "about:blank" })).targetId };
-  const { sessionId } = await send("Target.attachToTarget", { targetId: page.targetId, flatten: true });
-  const cmd = (method, params) => send(method, params, sessionId);
-  const evaluate = async expr => {
-    const r = await cmd("Runtime.evaluate", { expression: expr, returnByValue: true, awaitPromise: true });
-    if (r.exceptionDetails) throw new Error(`${expr}: ${r.exceptionDetails.text}`);
-    return r.result.value;
-  };
-  const errors = [];
-  await cmd("Page.enable");
-  await cmd("Runtime.enable");
-  await cmd("Log.enable");
-  // (a Content-Security-Policy violation or a script error shows up here)
-  const onEvent = msg => {
-    if (msg.sessionId !== sessionId) return;
-    if (msg.method === "Runtime.exceptionThrown") errors.push(msg.params.exceptionDetails.text);
-    if (msg.method === "Log.entryAdded" && msg.params.entry.level === "error") errors.push(msg.params.entry.text);
-  };
-  on(onEvent);
-  const loaded = once("Page.loadEventFired", sessionId);
-  await cmd("Page.navigate", { url });
-  await loaded;
+  browser = startBrowser({ chromium: CHROMIUM, onExit: fail });
+  // (a Content-Security-Policy violation or a script error shows up in errors)
+  const { evaluate, click, type, navigate, screenshot, errors } = await browser.page();
+  await navigate(url);
   // the pickers are filled from /languages
   let n = 0;
   for (let i = 0; i < 100 && n === 0; i++, await sleep(100))
@@ -155,20 +70,9 @@ async function main() {
   if (!sources.split(",").includes("auto")) return fail(`no "Detect language" in the source picker (${sources})`);
   console.log(`browser: loaded ${url}: source picker ${sources}`);
 
-  const center = async id => evaluate(`(() => { const r = document.getElementById("${id}").getBoundingClientRect();
-    return { x: r.left + r.width / 2, y: r.top + r.height / 2 }; })()`);
-  const click = async id => {
-    const { x, y } = await center(id);
-    await cmd("Input.dispatchMouseEvent", { type: "mouseMoved", x, y });
-    await cmd("Input.dispatchMouseEvent", { type: "mousePressed", x, y, button: "left", clickCount: 1 });
-    await cmd("Input.dispatchMouseEvent", { type: "mouseReleased", x, y, button: "left", clickCount: 1 });
-  };
   // click into the text box and type the sentence, a key at a time
   await click("q");
-  for (const ch of SENTENCE) {
-    await cmd("Input.dispatchKeyEvent", { type: "keyDown", text: ch, key: ch, unmodifiedText: ch });
-    await cmd("Input.dispatchKeyEvent", { type: "keyUp", key: ch });
-  }
+  await type(SENTENCE);
   const typed = await evaluate('document.getElementById("q").value');
   if (typed !== SENTENCE) return fail(`typed ${JSON.stringify(SENTENCE)}, the text box holds ${JSON.stringify(typed)}`);
   await click("go");
@@ -180,10 +84,8 @@ async function main() {
   }
   if (!out) return fail("no translation appeared in 60 s");
   console.log(`browser: typed "${SENTENCE}", clicked Translate, the page shows "${out}"`);
-  fs.mkdirSync(OUT, { recursive: true });
-  const shot = await cmd("Page.captureScreenshot", { format: "png" });
-  const file = path.join(OUT, "page.png");
-  fs.writeFileSync(file, Buffer.from(shot.data, "base64"));
+  const file = `${OUT}/page.png`;
+  await screenshot(file);
   console.log(`browser: screenshot ${file}`);
 
   // then "Detect language" and HTML mode (the pickers set by script, the
@@ -208,7 +110,6 @@ async function main() {
   if (!/<b>.*<\/b>/.test(html)) return fail(`HTML mode: the translation ${JSON.stringify(html)} lost the tags`);
   console.log(`browser: Detect language and HTML: "${html}", ${detected}`);
   if (errors.length) return fail(`console errors: ${errors.join("; ")}`);
-  await close();
   finish(0, "browser: ok");
 }
 main().catch(e => fail(e.stack || String(e)));
