@@ -173,7 +173,7 @@ $(ARCH_STAMP):
 	@rm -f build/arch-*
 	@touch $@
 
-.PHONY: all test test-train check-clang clean wasm wasm-if-available spm-parity bench-kernels models fuzz memcheck install install-check test-cuda
+.PHONY: all test test-train check-clang clean wasm wasm-kernels wasm-if-available spm-parity bench-kernels models fuzz memcheck install install-check test-cuda
 all: nmt model-pack $(if $(SANITIZE),,libnmt.a)
 
 # ---- static binaries (musl) ---------------------------------------------
@@ -321,9 +321,17 @@ $(W)/nmt.wasm: $(patsubst %.c,$(W)/%.o,$(WASM_SRC)) $(W)/cli/embedded-$(EMBED_TA
 
 wasm: $(W)/nmt.wasm
 
+# make wasm-kernels: build/wasm/wasm_kernels.wasm, tests/wasm_kernels.c (the
+# WebAssembly SIMD kernels against the scalar ones, without cmocka), which
+# tests/e2e/wasm.sh runs under node.
+$(W)/wasm_kernels.wasm: $(W)/tests/wasm_kernels.o $(patsubst %.c,$(W)/%.o,$(wildcard quant/*.c) $(wildcard format/*.c))
+	$(WASM_CC) -Wl,--gc-sections -Wl,--strip-all -o $@ $^ $(LDLIBS)
+
+wasm-kernels: $(W)/wasm_kernels.wasm
+
 # make test: nmt.wasm when the tools are there (tests/e2e/wasm.sh checks it).
 wasm-if-available:
-	@if $(WASM_PROBE); then $(MAKE) --no-print-directory wasm; \
+	@if $(WASM_PROBE); then $(MAKE) --no-print-directory wasm wasm-kernels; \
 	else echo "wasm: skipped (no clang wasm32-wasi target, wasi-libc or wasm-ld: make wasm needs them)"; fi
 
 # ---- the shared library, for other languages (python/) --------------------
