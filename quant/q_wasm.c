@@ -86,51 +86,76 @@ static void q4_panel(const uint8_t *panel, int chunks, const int8_t *xq, int32_t
 }
 
 /* The block function widens the activations to 16 bits once per block (a
- * tile of Q4_TILE chunks at a time, on the stack) and each decoded level
- * once per row: then a weight costs half an i32x4.dot_i16x8 per input, the
- * cheapest exact product WebAssembly SIMD has (the 8-bit extmuls cost more
- * instructions under V8 than the widening they save). */
+ * tile of Q4_TILE chunks at a time, on the stack) and the decoded levels
+ * once per pass of up to four inputs: then a weight costs half an
+ * i32x4.dot_i16x8 per input, the cheapest exact product WebAssembly SIMD
+ * has (the 8-bit extmuls cost more instructions under V8 than the widening
+ * they save). A panel's four rows go side by side, each input's
+ * activations loaded once for them, and their sums are added across lanes
+ * together (hsum4). test_2016 greedy, one thread: 2.7 s with a row at a
+ * time and 8-bit extmuls, 1.4 s so. */
 #define Q4_TILE 8
-#define Q4_INPUTS 4   /* inputs per pass: more would not stay in registers */
+#define Q4_INPUTS 4   /* inputs per pass (q4_block's switch has cases 1 to 4) */
 #define Q4_TILE_COLS (Q4_TILE * 2 * FORMAT_CHUNK_BYTES)
 
-/* One row's `chunks` <= Q4_TILE chunks against NB widened inputs (input b
- * at x16 + b * Q4_TILE_COLS), added to out[b * ld] (set if `first`). */
-ALWAYS_INLINE void q4_row16_nb(const uint8_t *row, int chunks, const int16_t *x16, const int NB, int first,
-			       int32_t *out, size_t ld)
+/* Four row sums' lanes added into one vector: lane r = the sum of a[r]'s lanes. */
+ALWAYS_INLINE v128_t hsum4(v128_t a0, v128_t a1, v128_t a2, v128_t a3)
+{
+	v128_t t0 = wasm_i32x4_add(wasm_i32x4_shuffle(a0, a1, 0, 4, 1, 5), wasm_i32x4_shuffle(a0, a1, 2, 6, 3, 7));
+	v128_t t1 = wasm_i32x4_add(wasm_i32x4_shuffle(a2, a3, 0, 4, 1, 5), wasm_i32x4_shuffle(a2, a3, 2, 6, 3, 7));
+	return wasm_i32x4_add(wasm_i32x4_shuffle(t0, t1, 0, 1, 4, 5), wasm_i32x4_shuffle(t0, t1, 2, 3, 6, 7));
+}
+
+/* A panel's `chunks` <= Q4_TILE chunks against NB widened inputs (input b
+ * at x16 + b * Q4_TILE_COLS), its four sums added to out[b * ld ..] (set
+ * if `first`): the rows side by side, so that each input's activations
+ * are loaded once for the four. */
+ALWAYS_INLINE void q4_panel16_nb(const uint8_t *panel, int chunks, const int16_t *x16, const int NB, int first,
+				 int32_t *out, size_t ld)
 {
 	const v128_t levels = wasm_v128_load(quant_q4_levels), low = wasm_i8x16_splat(0x0F);
-	v128_t acc[QUANT_KBATCH];
-	FOR_KBATCH(b, NB)
-		acc[b] = wasm_i32x4_splat(0);
-	for (int ch = 0; ch < chunks; ch++, row += CHUNK_STRIDE, x16 += 2 * FORMAT_CHUNK_BYTES)
-		_Pragma("GCC unroll 4") for (int j = 0; j < FORMAT_CHUNK_BYTES; j += 16) {
-			v128_t c = wasm_v128_load(row + j);
-			v128_t wl = wasm_i8x16_swizzle(levels, wasm_v128_and(c, low));
-			v128_t wh = wasm_i8x16_swizzle(levels, wasm_u8x16_shr(c, 4));
-			v128_t w0 = wasm_i16x8_extend_low_i8x16(wl), w1 = wasm_i16x8_extend_high_i8x16(wl);
-			v128_t w2 = wasm_i16x8_extend_low_i8x16(wh), w3 = wasm_i16x8_extend_high_i8x16(wh);
-			FOR_KBATCH(b, NB) {
-				const int16_t *x = x16 + b * Q4_TILE_COLS + j;
-				v128_t d = wasm_i32x4_add(wasm_i32x4_dot_i16x8(w0, wasm_v128_load(x)),
-							  wasm_i32x4_dot_i16x8(w1, wasm_v128_load(x + 8)));
-				v128_t e = wasm_i32x4_add(wasm_i32x4_dot_i16x8(w2, wasm_v128_load(x + FORMAT_CHUNK_BYTES)),
-							  wasm_i32x4_dot_i16x8(w3, wasm_v128_load(x + FORMAT_CHUNK_BYTES + 8)));
-				acc[b] = wasm_i32x4_add(acc[b], wasm_i32x4_add(d, e));
+	v128_t acc[FORMAT_PANEL_ROWS][Q4_INPUTS];
+	FOR_PANEL_ROWS(r)
+		FOR_INPUTS(b, NB)
+			acc[r][b] = wasm_i32x4_splat(0);
+	for (int ch = 0; ch < chunks; ch++, panel += CHUNK_STRIDE, x16 += 2 * FORMAT_CHUNK_BYTES)
+		for (int j = 0; j < FORMAT_CHUNK_BYTES; j += 16) {
+			v128_t x[Q4_INPUTS][4];
+			FOR_INPUTS(b, NB) {
+				const int16_t *xb = x16 + b * Q4_TILE_COLS + j;
+				x[b][0] = wasm_v128_load(xb);
+				x[b][1] = wasm_v128_load(xb + 8);
+				x[b][2] = wasm_v128_load(xb + FORMAT_CHUNK_BYTES);
+				x[b][3] = wasm_v128_load(xb + FORMAT_CHUNK_BYTES + 8);
+			}
+			FOR_PANEL_ROWS(r) {
+				v128_t c = wasm_v128_load(panel + r * FORMAT_CHUNK_BYTES + j);
+				v128_t wl = wasm_i8x16_swizzle(levels, wasm_v128_and(c, low));
+				v128_t wh = wasm_i8x16_swizzle(levels, wasm_u8x16_shr(c, 4));
+				v128_t w0 = wasm_i16x8_extend_low_i8x16(wl), w1 = wasm_i16x8_extend_high_i8x16(wl);
+				v128_t w2 = wasm_i16x8_extend_low_i8x16(wh), w3 = wasm_i16x8_extend_high_i8x16(wh);
+				FOR_INPUTS(b, NB) {
+					v128_t d = wasm_i32x4_add(wasm_i32x4_dot_i16x8(w0, x[b][0]), wasm_i32x4_dot_i16x8(w1, x[b][1]));
+					v128_t e = wasm_i32x4_add(wasm_i32x4_dot_i16x8(w2, x[b][2]), wasm_i32x4_dot_i16x8(w3, x[b][3]));
+					acc[r][b] = wasm_i32x4_add(acc[r][b], wasm_i32x4_add(d, e));
+				}
 			}
 		}
-	FOR_KBATCH(b, NB)
-		out[b * ld] = first ? hsum(acc[b]) : out[b * ld] + hsum(acc[b]);
+	FOR_INPUTS(b, NB) {
+		v128_t s = hsum4(acc[0][b], acc[1][b], acc[2][b], acc[3][b]);
+		int32_t *o = out + b * ld;
+		wasm_v128_store(o, first ? s : wasm_i32x4_add(wasm_v128_load(o), s));
+	}
 }
 
 ALWAYS_INLINE void q4_block_nb(const uint8_t *codes, int panels, int chunks, const int8_t *xq, size_t stride,
 			       const int NB, int32_t *sums, size_t ld)
 {
-	int16_t x16[QUANT_KBATCH * Q4_TILE_COLS] __attribute__((aligned(16)));
+	int16_t x16[Q4_INPUTS * Q4_TILE_COLS] __attribute__((aligned(16)));
 	size_t panel_bytes = (size_t)chunks * CHUNK_STRIDE;
 	for (int c0 = 0; c0 < chunks; c0 += Q4_TILE) {
 		int n = chunks - c0 < Q4_TILE ? chunks - c0 : Q4_TILE;
-		FOR_KBATCH(b, NB) {
+		FOR_INPUTS(b, NB) {
 			const int8_t *x = xq + b * stride + (size_t)c0 * 2 * FORMAT_CHUNK_BYTES;
 			for (int i = 0; i < n * 2 * FORMAT_CHUNK_BYTES; i += 16) {
 				v128_t v = wasm_v128_load(x + i);
@@ -138,12 +163,9 @@ ALWAYS_INLINE void q4_block_nb(const uint8_t *codes, int panels, int chunks, con
 				wasm_v128_store(x16 + b * Q4_TILE_COLS + i + 8, wasm_i16x8_extend_high_i8x16(v));
 			}
 		}
-		for (int p = 0; p < panels; p++) {
-			const uint8_t *panel = codes + p * panel_bytes + (size_t)c0 * CHUNK_STRIDE;
-			FOR_PANEL_ROWS(r)
-				q4_row16_nb(panel + r * FORMAT_CHUNK_BYTES, n, x16, NB, c0 == 0,
-					    sums + p * FORMAT_PANEL_ROWS + r, ld);
-		}
+		for (int p = 0; p < panels; p++)
+			q4_panel16_nb(codes + p * panel_bytes + (size_t)c0 * CHUNK_STRIDE, n, x16, NB, c0 == 0,
+				      sums + p * FORMAT_PANEL_ROWS, ld);
 	}
 }
 
