@@ -301,13 +301,15 @@ model-pack: $(B)/pack/main.o $(patsubst %.c,$(B)/%.o,$(PACK_SRC)) $(LIB_MUSL) $(
 # (Debian: clang, lld, wasi-libc, libclang-rt-14-dev-wasm32). WASI has no
 # threads (-DNMT_NO_THREADS: api/session.c runs every batch on the one), no
 # mmap (engine/model.c reads a model file instead) and no sockets, so server/
-# is left out (-DNMT_NO_SERVER: nmt serve says so). The x86 kernels compile to
-# nothing; the scalar ones run. wasm/nmt.mjs runs it under Node (docs/WASM.md).
+# is left out (-DNMT_NO_SERVER: nmt serve says so). The x86 and NEON kernels
+# compile to nothing; quant/q_wasm.c's (wasm-simd128) run. wasm/nmt.mjs runs it
+# under Node (docs/WASM.md).
 WASM_CC    ?= clang --target=wasm32-wasi --sysroot=/usr -isystem /usr/include/wasm32-wasi
 # (64 KB by default: the engine's stack frames want more)
 WASM_STACK ?= 8388608
-# 128-bit SIMD (every current runtime, Node 16.4 on): the compiler vectorizes
-# the scalar kernels, 25% less time on test_2016, the same output.
+# 128-bit SIMD (every current runtime, Node 16.4 on): quant/q_wasm.c's kernels
+# (7x the scalar ones on test_2016) and the vectorized element-wise ones, the
+# same output. WASM_SIMD= builds the scalar kernels alone.
 WASM_SIMD  ?= -msimd128
 W = build/wasm
 WASM_SRC = main.c $(wildcard cli/*.c) $(CLI_PACK_SRC) $(LIB_SRC) $(wildcard wasm/*.c)
