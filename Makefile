@@ -173,7 +173,7 @@ $(ARCH_STAMP):
 	@rm -f build/arch-*
 	@touch $@
 
-.PHONY: all test test-train check-clang clean wasm wasm-lib wasm-page wasm-if-available spm-parity bench-kernels models fuzz memcheck install install-check test-cuda
+.PHONY: all test test-train check-clang clean wasm wasm-lib wasm-page wasm-kernels wasm-if-available spm-parity bench-kernels models fuzz memcheck install install-check test-cuda
 all: nmt model-pack $(if $(SANITIZE),,libnmt.a)
 
 # ---- static binaries (musl) ---------------------------------------------
@@ -301,13 +301,15 @@ model-pack: $(B)/pack/main.o $(patsubst %.c,$(B)/%.o,$(PACK_SRC)) $(LIB_MUSL) $(
 # (Debian: clang, lld, wasi-libc, libclang-rt-14-dev-wasm32). WASI has no
 # threads (-DNMT_NO_THREADS: api/session.c runs every batch on the one), no
 # mmap (engine/model.c reads a model file instead) and no sockets, so server/
-# is left out (-DNMT_NO_SERVER: nmt serve says so). The x86 kernels compile to
-# nothing; the scalar ones run. wasm/nmt.mjs runs it under Node (docs/WASM.md).
+# is left out (-DNMT_NO_SERVER: nmt serve says so). The x86 and NEON kernels
+# compile to nothing; quant/q_wasm.c's (wasm-simd128) run. wasm/nmt.mjs runs it
+# under Node (docs/WASM.md).
 WASM_CC    ?= clang --target=wasm32-wasi --sysroot=/usr -isystem /usr/include/wasm32-wasi
 # (64 KB by default: the engine's stack frames want more)
 WASM_STACK ?= 8388608
-# 128-bit SIMD (every current runtime, Node 16.4 on): the compiler vectorizes
-# the scalar kernels, 25% less time on test_2016, the same output.
+# 128-bit SIMD (every current runtime, Node 16.4 on): quant/q_wasm.c's kernels
+# (7x the scalar ones on test_2016) and the vectorized element-wise ones, the
+# same output. WASM_SIMD= builds the scalar kernels alone.
 WASM_SIMD  ?= -msimd128
 W = build/wasm
 WASM_SRC = main.c $(wildcard cli/*.c) $(CLI_PACK_SRC) $(LIB_SRC) $(wildcard wasm/*.c)
@@ -342,10 +344,18 @@ $(W)/page/index.html: wasm/index.html wasm/nmt.js wasm/worker.js wasm/page.sh $(
 wasm-lib: $(W)/libnmt.wasm
 wasm-page: $(W)/page/index.html
 
-# make test: nmt.wasm, libnmt.wasm and the page when the tools are there
-# (tests/e2e/wasm.sh and wasm_lib.sh check them).
+# make wasm-kernels: build/wasm/wasm_kernels.wasm, tests/wasm_kernels.c (the
+# WebAssembly SIMD kernels against the scalar ones, without cmocka), which
+# tests/e2e/wasm.sh runs under node.
+$(W)/wasm_kernels.wasm: $(W)/tests/wasm_kernels.o $(patsubst %.c,$(W)/%.o,$(wildcard quant/*.c) $(wildcard format/*.c))
+	$(WASM_CC) -Wl,--gc-sections -Wl,--strip-all -o $@ $^ $(LDLIBS)
+
+wasm-kernels: $(W)/wasm_kernels.wasm
+
+# make test: nmt.wasm, libnmt.wasm, the page and the kernels' test when the
+# tools are there (tests/e2e/wasm.sh and wasm_lib.sh check them).
 wasm-if-available:
-	@if $(WASM_PROBE); then $(MAKE) --no-print-directory wasm wasm-lib wasm-page; \
+	@if $(WASM_PROBE); then $(MAKE) --no-print-directory wasm wasm-lib wasm-page wasm-kernels; \
 	else echo "wasm: skipped (no clang wasm32-wasi target, wasi-libc or wasm-ld: make wasm needs them)"; fi
 
 # ---- the shared library, for other languages (python/) --------------------

@@ -128,7 +128,10 @@ int engine_load_memory(const void *buf, size_t len, unsigned how, nmt_model **ou
 	/* NMT_KERNELS forces an implementation (for tests and measurements). */
 	const char *kernels = getenv("NMT_KERNELS");
 	if (!(m->qdot = quant_qdot_select(kernels))) {
-		error_set(err, errlen, "NMT_KERNELS=%s: unknown, or not supported by this CPU (scalar, avx2, avx512)", kernels);
+		error_set(err, errlen,
+			  "NMT_KERNELS=%s: unknown, or not supported by this CPU (scalar, avx2, avx512, avx512-vbmi, "
+			  "neon, neon-dotprod, wasm-simd128)",
+			  kernels);
 		rc = NMT_ERR_UNSUPPORTED;
 		goto fail;
 	}

@@ -70,6 +70,9 @@ void quant_f32_rows_scalar(const float *const w[FORMAT_PANEL_ROWS], const float 
 void quant_f32_rows_avx2(const float *const w[FORMAT_PANEL_ROWS], const float *x, int cols, float *out);
 void quant_f32_rows_avx512(const float *const w[FORMAT_PANEL_ROWS], const float *x, int cols, float *out);
 #endif
+#if defined(__wasm_simd128__)
+void quant_f32_rows_wasm(const float *const w[FORMAT_PANEL_ROWS], const float *x, int cols, float *out);
+#endif
 #if defined(__aarch64__)
 void quant_f32_rows_neon(const float *const w[FORMAT_PANEL_ROWS], const float *x, int cols, float *out);
 #endif
@@ -81,9 +84,12 @@ extern const quant_qdot quant_qdot_avx512_vbmi, quant_qdot_avx512, quant_qdot_av
 #if defined(__aarch64__)
 extern const quant_qdot quant_qdot_neon, quant_qdot_neon_dotprod;
 #endif
+#if defined(__wasm_simd128__)
+extern const quant_qdot quant_qdot_wasm;   /* "wasm-simd128": q_wasm.c */
+#endif
 
 /* The implementation to use: `name` ("scalar", "avx2", "avx512",
- * "avx512-vbmi", "neon", "neon-dotprod") forces one, NULL or
+ * "avx512-vbmi", "neon", "neon-dotprod", "wasm-simd128") forces one, NULL or
  * "" picks the best this CPU runs. NULL if the forced one is unknown or the
  * CPU lacks it. */
 const quant_qdot *quant_qdot_select(const char *name);

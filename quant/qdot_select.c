@@ -63,6 +63,9 @@ static const struct {
 	{ &quant_qdot_neon_dotprod, has_dotprod },
 	{ &quant_qdot_neon, always },
 #endif
+#if defined(__wasm_simd128__)
+	{ &quant_qdot_wasm, scalar_always },   /* built with -msimd128: every runtime that loads it has SIMD */
+#endif
 	{ &quant_qdot_scalar, scalar_always },
 };
 

@@ -6,6 +6,20 @@
 # errors. Needs build/wasm/nmt.wasm (make test builds it when clang's
 # wasm32-wasi target, wasi-libc and wasm-ld are installed), node, and ./nmt
 # itself with the default model: skipped, saying why, otherwise.
+# The WebAssembly SIMD kernels (quant/q_wasm.c) against the scalar ones:
+# build/wasm/wasm_kernels.wasm (tests/wasm_kernels.c, make wasm-kernels),
+# and the translations with NMT_KERNELS=scalar as with the default kernels.
+KERNELS_FILE=${NMT_WASM_KERNELS:-build/wasm/wasm_kernels.wasm}
+if [ ! -f "$KERNELS_FILE" ] || ! command -v node >/dev/null 2>&1; then
+	echo "note: wasm: kernel test skipped: no $KERNELS_FILE (make wasm-kernels) or no node"
+else
+	NMT_WASM="$KERNELS_FILE" node wasm/nmt.mjs >"$TMP/kernels.out" 2>&1
+	kernels_status=$?
+	check "wasm: the wasm-simd128 kernels give the scalar kernels' results (tests/wasm_kernels.c)" \
+		[ "$kernels_status" -eq 0 ]
+	[ "$kernels_status" -eq 0 ] || head -30 "$TMP/kernels.out"
+	check "wasm: the kernel test checked the SIMD kernels" grep -q '^wasm-simd128: [0-9]* checks, 0 mismatches$' "$TMP/kernels.out"
+fi
 WASM_FILE=${NMT_WASM:-build/wasm/nmt.wasm}
 if [ ! -f "$WASM_FILE" ]; then
 	echo "note: wasm: skipped: no $WASM_FILE (make wasm builds it; it needs clang, lld and wasi-libc)"
@@ -33,6 +47,9 @@ else
 			sh -c "cmp -s $TMP/native.$b $TMP/wasm.$b && [ \$(wc -l <$TMP/wasm.$b) -eq \$(wc -l <$TMP/src) ]"
 		[ -z "${E2E_VERBOSE:-}" ] || echo "note: wasm: $set_name beam $b in $(($(date +%s) - start)) s"
 	done
+	NMT_KERNELS=scalar $WASM -b 1 <"$TMP/src" >"$TMP/wasm.scalar"
+	check "wasm: NMT_KERNELS=scalar translates as the SIMD kernels" cmp -s "$TMP/wasm.1" "$TMP/wasm.scalar"
+	check "wasm: NMT_KERNELS=wasm-simd128 is known" sh -c "echo 'A dog.' | NMT_KERNELS=wasm-simd128 $WASM >/dev/null"
 	# -m: a packed model's file, by absolute path and relative to the working directory
 	M=$(shared tiny.nmt)
 	awk -F '\t' '$1 == "sent" && $3 != "x" { print $3 }' "$FIX/expected.txt" >"$TMP/sents"
