@@ -300,13 +300,19 @@ model-pack: $(B)/pack/main.o $(patsubst %.c,$(B)/%.o,$(PACK_SRC)) $(LIB_MUSL) $(
 # with clang's wasm32-wasi target against wasi-libc and linked by wasm-ld
 # (Debian: clang, lld, wasi-libc, libclang-rt-14-dev-wasm32). WASI has no
 # threads (-DNMT_NO_THREADS: api/session.c runs every batch on the one), no
-# mmap (engine/model.c reads a model file instead) and no sockets, so server/
+# mmap (common/file_map.c reads a model file instead) and no sockets, so server/
 # is left out (-DNMT_NO_SERVER: nmt serve says so). The x86 and NEON kernels
 # compile to nothing; quant/q_wasm.c's (wasm-simd128) run. wasm/nmt.mjs runs it
 # under Node (docs/WASM.md).
 WASM_CC    ?= clang --target=wasm32-wasi --sysroot=/usr -isystem /usr/include/wasm32-wasi
 # (64 KB by default: the engine's stack frames want more)
 WASM_STACK ?= 8388608
+# The command's memory from the start, 512 MiB (reserved, not resident, until
+# touched): Node 20's node:wasi keeps the memory it saw at start and, once the
+# program grows it, reads and writes freed memory in its file calls; Node
+# crashed (SIGSEGV) after about 900 sentences of an imported Marian model,
+# whose buffers grew the memory. The program rarely needs to grow it now.
+WASM_MEMORY ?= 536870912
 # 128-bit SIMD (every current runtime, Node 16.4 on): quant/q_wasm.c's kernels
 # (7x the scalar ones on test_2016) and the vectorized element-wise ones, the
 # same output. WASM_SIMD= builds the scalar kernels alone.
@@ -319,7 +325,8 @@ WASM_PROBE = f=$$(mktemp) && printf 'int main(void){return 0;}\n' | $(WASM_CC) -
 $(eval $(call variant,$(W),$(WASM_CC),$(WASM_SIMD) -DNMT_NO_THREADS -DNMT_NO_SERVER -D_WASI_EMULATED_GETPID))
 
 $(W)/nmt.wasm: $(patsubst %.c,$(W)/%.o,$(WASM_SRC)) $(W)/cli/embedded-$(EMBED_TAG).o $(W)/cli/langid_profile.o
-	$(WASM_CC) -Wl,--gc-sections -Wl,--strip-all -Wl,-z,stack-size=$(WASM_STACK) -o $@ $^ -lwasi-emulated-getpid $(LDLIBS)
+	$(WASM_CC) -Wl,--gc-sections -Wl,--strip-all -Wl,-z,stack-size=$(WASM_STACK) -Wl,--initial-memory=$(WASM_MEMORY) \
+		-o $@ $^ -lwasi-emulated-getpid $(LDLIBS)
 
 wasm: $(W)/nmt.wasm
 
