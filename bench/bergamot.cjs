@@ -17,7 +17,8 @@
 // On stderr, one line: "bergamot: load_ms L first_line_ms F total_ms T
 // lines N", each counted from the start of the Node process
 // (performance.now()): L when the model is loaded, F when the first
-// translated line has been written, T at the end.
+// request's translations (the first CHUNK lines; the first line alone on a
+// one-line input) have been written, T at the end.
 //
 // It talks to the package's worker (worker/translator-worker.js) through the
 // worker's own message protocol ({id, name, args} -> {id, result | error}),
