@@ -178,6 +178,8 @@ static void *connection_main(void *arg)
 	pthread_cond_broadcast(&s->changed);
 	pthread_mutex_unlock(&s->lock);
 	free(c);
+	/* the thread's last touch of s: after it the server may be freed */
+	__atomic_sub_fetch(&s->threads_in, 1, __ATOMIC_SEQ_CST);
 	return NULL;
 }
 
@@ -212,8 +214,10 @@ void server_start_connection(server *s, int fd)
 	connection *c = malloc(sizeof *c);
 	if (c) {
 		*c = (connection){ s, fd };
+		__atomic_add_fetch(&s->threads_in, 1, __ATOMIC_SEQ_CST);
 		if (start_thread(c) == 0)
 			return;
+		__atomic_sub_fetch(&s->threads_in, 1, __ATOMIC_SEQ_CST);
 	}
 	free(c);
 	server_respond_error(fd, 503, "Service Unavailable: out of resources", 0);

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -322,7 +323,12 @@ int server_main(int argc, char **argv)
 	shut_down(s, fd);
 	if (!s->quiet)
 		fprintf(stderr, "nmt: serve: stopped\n");
-	/* s itself is left to the exit: a connection thread that has just
-	 * counted itself out may still be leaving s->lock */
+	/* a connection thread that has just counted itself out may still be
+	 * leaving s->lock: s goes once every thread is past its last touch */
+	while (__atomic_load_n(&s->threads_in, __ATOMIC_SEQ_CST) > 0)
+		nanosleep(&(struct timespec){ .tv_nsec = 1000000 }, NULL);
+	pthread_mutex_destroy(&s->lock);
+	pthread_cond_destroy(&s->changed);
+	free(s);
 	return 0;
 }

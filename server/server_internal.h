@@ -78,6 +78,8 @@ typedef struct {
 	pthread_mutex_t lock;
 	pthread_cond_t changed;       /* a worker freed, or a connection closed */
 	int connections;
+	int threads_in;               /* connection threads that may still touch the server (atomic):
+	                               * it is freed once none does */
 	int stopping;                 /* SIGTERM/SIGINT: answer what is in flight, then exit */
 	char **api_keys;              /* --api-keys: a request must name one of them */
 	int n_api_keys;
