@@ -9,7 +9,7 @@
 //   await page.type(text); await page.screenshot(file); page.errors;
 //   await b.close();                                // and removes its profile
 "use strict";
-const { spawn } = require("child_process");
+const { spawn, spawnSync } = require("child_process");
 const fs = require("fs");
 const os = require("os");
 const path = require("path");
@@ -126,4 +126,12 @@ function startBrowser({ chromium = "chromium", onExit = () => {} } = {}) {
   return { page, close, sleep };
 }
 
-module.exports = { startBrowser, sleep };
+// exit 77 (a skip, for the test runner), saying so, when chromium is missing
+function exitUnlessInstalled(chromium) {
+  if (spawnSync("sh", ["-c", `command -v ${chromium}`]).status !== 0) {
+    console.log(`browser: skipped: ${chromium} is not installed (Debian: apt-get install chromium)`);
+    process.exit(77);
+  }
+}
+
+module.exports = { startBrowser, exitUnlessInstalled, sleep };

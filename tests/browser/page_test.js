@@ -10,18 +10,15 @@
 // Exits 0 with "browser: ..." lines when the page translates, 1 on a
 // failure, 77 when chromium is not installed (CHROMIUM names another).
 "use strict";
-const { spawn, spawnSync } = require("child_process");
-const { startBrowser, sleep } = require("./chromium.js");
+const { spawn } = require("child_process");
+const { startBrowser, exitUnlessInstalled, sleep } = require("./chromium.js");
 
 const NMT = process.argv[2] || "./nmt";
 const OUT = process.argv[3] || "build/browser";
 const CHROMIUM = process.env.CHROMIUM || "chromium";
 const SENTENCE = "A dog runs in the park.";
 
-if (spawnSync("sh", ["-c", `command -v ${CHROMIUM}`]).status !== 0) {
-  console.log(`browser: skipped: ${CHROMIUM} is not installed (Debian: apt-get install chromium)`);
-  process.exit(77);
-}
+exitUnlessInstalled(CHROMIUM);
 
 const children = [];
 let browser = null, finishing = false;

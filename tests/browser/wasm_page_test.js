@@ -11,9 +11,8 @@
 // the translation must be TEXT), 1 on a failure, 77 when chromium is not
 // installed (CHROMIUM names another).
 "use strict";
-const { spawnSync } = require("child_process");
 const path = require("path");
-const { startBrowser, sleep } = require("./chromium.js");
+const { startBrowser, exitUnlessInstalled, sleep } = require("./chromium.js");
 
 const ARG = process.argv[2] || "build/wasm/page/index.html";   // or an http:// URL
 const OUT = process.argv[3] || "build/browser";
@@ -21,10 +20,7 @@ const CHROMIUM = process.env.CHROMIUM || "chromium";
 const SENTENCE = "A dog runs along the beach.";
 const HTML = "A <b>dog</b> runs along the beach.";
 
-if (spawnSync("sh", ["-c", `command -v ${CHROMIUM}`]).status !== 0) {
-  console.log(`browser: skipped: ${CHROMIUM} is not installed (Debian: apt-get install chromium)`);
-  process.exit(77);
-}
+exitUnlessInstalled(CHROMIUM);
 
 let browser = null, finishing = false;
 async function finish(code, msg) {
