@@ -314,17 +314,7 @@ TARGET static inline __attribute__((always_inline)) void i8_block_nb(const uint8
 }
 
 /* qdot.h's i8_block, four inputs at a time. */
-TARGET static void i8_block(const uint8_t *codes, int panels, int chunks, const int8_t *xq, size_t stride, int nb,
-			    int32_t *sums, size_t ld)
-{
-	for (; nb > 0; nb -= 4, xq += 4 * stride, sums += 4 * ld)
-		switch (nb) {
-		case 1: i8_block_nb(codes, panels, chunks, xq, stride, 1, sums, ld); break;
-		case 2: i8_block_nb(codes, panels, chunks, xq, stride, 2, sums, ld); break;
-		case 3: i8_block_nb(codes, panels, chunks, xq, stride, 3, sums, ld); break;
-		default: i8_block_nb(codes, panels, chunks, xq, stride, 4, sums, ld); break;
-		}
-}
+QUANT_BLOCK_BY_FOURS(i8_block, i8_block_nb)
 
 QUANT_PANEL_MULTI(q8_panel_multi, q8_row_multi)
 QUANT_PANEL_MULTI(q4_panel_multi, q4_row_multi)

@@ -504,31 +504,11 @@ TARGET static inline __attribute__((always_inline)) void i8_block_nb(const uint8
 		i8_panels(codes, panel_bytes, 1, groups, xq, stride, NB, offset, sums, ld);
 }
 
-TARGET static void i8_block(const uint8_t *codes, int panels, int chunks, const int8_t *xq, size_t stride, int nb,
-			    int32_t *sums, size_t ld)
-{
-	for (; nb > 0; nb -= 4, xq += 4 * stride, sums += 4 * ld)
-		switch (nb) {
-		case 1: i8_block_nb(codes, panels, chunks, xq, stride, 1, sums, ld); break;
-		case 2: i8_block_nb(codes, panels, chunks, xq, stride, 2, sums, ld); break;
-		case 3: i8_block_nb(codes, panels, chunks, xq, stride, 3, sums, ld); break;
-		default: i8_block_nb(codes, panels, chunks, xq, stride, 4, sums, ld); break;
-		}
-}
+QUANT_BLOCK_BY_FOURS(i8_block, i8_block_nb)
 
 /* ---- the entry points ------------------------------------------------------ */
 
-TARGET static void q4_block(const uint8_t *codes, int panels, int chunks, const int8_t *xq, size_t stride, int nb,
-			    int32_t *sums, size_t ld)
-{
-	for (; nb > 0; nb -= 4, xq += 4 * stride, sums += 4 * ld)
-		switch (nb) {
-		case 1: q4_block_nb(codes, panels, chunks, xq, stride, 1, sums, ld); break;
-		case 2: q4_block_nb(codes, panels, chunks, xq, stride, 2, sums, ld); break;
-		case 3: q4_block_nb(codes, panels, chunks, xq, stride, 3, sums, ld); break;
-		default: q4_block_nb(codes, panels, chunks, xq, stride, 4, sums, ld); break;
-		}
-}
+QUANT_BLOCK_BY_FOURS(q4_block, q4_block_nb)
 
 TARGET static void q4_panel(const uint8_t *panel, int chunks, const int8_t *xq, int32_t *out)
 {

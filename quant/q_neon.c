@@ -265,17 +265,9 @@ static inline __attribute__((always_inline)) void i8_block_sdot_nb(const uint8_t
 	}
 }
 
-static void i8_block_sdot(const uint8_t *codes, int panels, int chunks, const int8_t *xq, size_t stride, int nb,
-			  int32_t *sums, size_t ld)
-{
-	for (; nb > 0; nb -= 4, xq += 4 * stride, sums += 4 * ld)
-		switch (nb) {
-		case 1: i8_block_sdot_nb(codes, panels, chunks, xq, stride, 1, sums, ld); break;
-		case 2: i8_block_sdot_nb(codes, panels, chunks, xq, stride, 2, sums, ld); break;
-		case 3: i8_block_sdot_nb(codes, panels, chunks, xq, stride, 3, sums, ld); break;
-		default: i8_block_sdot_nb(codes, panels, chunks, xq, stride, 4, sums, ld); break;
-		}
-}
+#define TARGET
+QUANT_BLOCK_BY_FOURS(i8_block_sdot, i8_block_sdot_nb)
+#undef TARGET
 #pragma GCC pop_options
 
 /* One panel against NB <= 2 inputs without SDOT: acc[8 * b + 2 * q + h]

@@ -56,4 +56,21 @@ _Static_assert(QUANT_KBATCH <= 8, "FOR_KBATCH unrolls eight inputs");
 		}                                                                                            \
 	}
 
+/* A q*_block / i8_block (qdot.h) from a function doing all the panels
+ * against NB <= 4 inputs (an always-inline function of its ISA file,
+ * compiled with TARGET): the inputs four at a time, the count made a
+ * constant. */
+#define QUANT_BLOCK_BY_FOURS(name, block_nb)                                                               \
+	TARGET static void name(const uint8_t *codes, int panels, int chunks, const int8_t *xq, size_t stride, \
+				int nb, int32_t *sums, size_t ld)                                                 \
+	{                                                                                                    \
+		for (; nb > 0; nb -= 4, xq += 4 * stride, sums += 4 * ld)                                     \
+			switch (nb) {                                                                        \
+			case 1: block_nb(codes, panels, chunks, xq, stride, 1, sums, ld); break;             \
+			case 2: block_nb(codes, panels, chunks, xq, stride, 2, sums, ld); break;             \
+			case 3: block_nb(codes, panels, chunks, xq, stride, 3, sums, ld); break;             \
+			default: block_nb(codes, panels, chunks, xq, stride, 4, sums, ld); break;            \
+			}                                                                                    \
+	}
+
 #endif
