@@ -475,7 +475,9 @@ static void test_block_kernels(void **state)
 	for (int d = 0; d < n_qdots; d++)
 		for (int f = 0; f < N_QFORMATS; f++) {
 			format_encoding fmt = QFORMATS[f];
-			if (!block_of(qdots[d], fmt))
+			/* (the scalar i8 block is the reference here; test_every_code
+			 * and the odd sizes check it against the integer sums) */
+			if (!block_of(qdots[d], fmt) || (fmt == FORMAT_I8 && qdots[d] == &quant_qdot_scalar))
 				continue;
 			for (size_t p = 0; p < sizeof panels / sizeof panels[0]; p++)
 				for (size_t c = 0; c < sizeof chunks / sizeof chunks[0]; c++)
