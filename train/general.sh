@@ -37,9 +37,12 @@
 #                dev;
 #                --threads 1, one direction per core: `train/general.sh OUT
 #                ende & train/general.sh OUT deen &`
-#   6. q4        the student fine-tuned through the q4 quantizer
-#                (train.py --quant q4, QAT_MIN minutes), every validated
-#                checkpoint kept; the one to pack chosen on FLORES dev through
+#   6. q4        the student's best checkpoint rounded to q4 by GPTQ
+#                (train/gptq.py, 1,000 pairs of the round's corpus: a few
+#                minutes), then fine-tuned from there through the q4
+#                quantizer (train.py --quant q4, QAT_MIN minutes), every
+#                validated checkpoint kept; of the GPTQ weights and those
+#                checkpoints, the one to pack chosen on FLORES dev through
 #                the C engine (bench/val_bleu.sh, train/choose.sh: within 0.5
 #                of the best beam-4 BLEU, the fewest degenerate lines with the
 #                guard off), OUT/DIRECTION-final/ROUND/chosen.txt
@@ -149,11 +152,17 @@ qat() { # qat SRC TGT ROUND: the round's student through the q4 quantizer, the c
 	src=$1 tgt=$2 round=$3 l=$(other_language "$1$2")
 	run=$OUT/gru-$src$tgt-$round-q4 fin=$OUT/$src$tgt-final/$round
 	mkdir -p "$run" "$fin"
+	corpus=$(corpus_of "$src" "$tgt" "$round")
+	if [ ! -f "$run/gptq.safetensors" ]; then
+		timed "gptq $src$tgt $round" logged "$run/gptq.log" "$PY" train/gptq.py \
+			"$OUT/gru-$src$tgt-$round/best.safetensors" "$corpus/train.$src.gz" "$corpus/train.$tgt.gz" \
+			--vocab "$OUT/spm.en$l.model" --lines 1000 -o "$run/gptq.tmp" && mv "$run/gptq.tmp" "$run/gptq.safetensors"
+	fi
 	if [ ! -f "$run/train.done" ]; then
 		# shellcheck disable=SC2046
 		timed "q4 $src$tgt $round" logged -a "$run/nohup.log" "$PY" train/train.py --out "$run" \
-			$(data_args "$src" "$tgt" "$(corpus_of "$src" "$tgt" "$round")") \
-			--init "$OUT/gru-$src$tgt-$round/best.safetensors" --quant q4 --lr 2e-4 --warmup 1 \
+			$(data_args "$src" "$tgt" "$corpus") \
+			--init "$run/gptq.safetensors" --quant q4 --lr 2e-4 --warmup 1 \
 			--max-minutes "$QAT_MIN" --valid-every 500 --save-every 100 --patience 4 --dropout 0.2 --keep-checkpoints
 		touch "$run/train.done"
 	fi
@@ -161,7 +170,7 @@ qat() { # qat SRC TGT ROUND: the round's student through the q4 quantizer, the c
 		timed "chosen $src$tgt $round" logged "$fin/val_q4.txt" env LOOPS=1 SRC="$src" TGT="$tgt" \
 			VAL_SRC="$OPEN/dev/flores-dev.$src" VAL_TGT="$OPEN/dev/flores-dev.$tgt" \
 			SPM_SRC="$OUT/spm.en$l.model" SPM_TGT="$OUT/spm.en$l.model" VMAP="$OUT/$src$tgt-final/vmap.txt" \
-			sh bench/val_bleu.sh -q q4 "$run"/step-*.safetensors
+			sh bench/val_bleu.sh -q q4 "$run/gptq.safetensors" "$run"/step-*.safetensors
 		choose "$fin/val_q4.txt" >"$fin/chosen.txt"
 	fi
 }
