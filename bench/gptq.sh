@@ -6,7 +6,8 @@
 #
 # Calibrates on CAL_LINES (default 1000) pairs spread over Multi30k's
 # training text (the fixture model's training data; never a test set), writes
-# the rounded model (OUT, default a temporary file), packs it and the
+# the rounded model (OUT, default a temporary file; GPTQ_ARGS: more of
+# train/gptq.py's options, e.g. --moments FILE), packs it and the
 # fixture's model.npz with model-pack --marian --quant q4, and prints
 # lowercased BLEU (train/bleu.py --lowercase) of f32, q4 nearest and q4 GPTQ,
 # greedy and beam 4, on Multi30k val (where a choice would be made) and on
@@ -18,6 +19,7 @@ set -eu
 . "$(dirname "$0")/common.sh"
 F=${1:-$SHARED/fixtures/marian}
 CAL_LINES=${CAL_LINES:-1000}
+GPTQ_ARGS=${GPTQ_ARGS:-}
 make_tmp
 OUT=${OUT:-$TMP/gptq.npz}
 O="--alpha 0 --no-repeat-guard --no-protect --no-case-fold --split none"
@@ -29,8 +31,8 @@ zcat "$MULTI30K/val.de.gz" >"$TMP/val.de"
 cp "$F/t16.en" "$F/t16.de" "$F/t17.en" "$F/t17.de" "$TMP/"
 
 start=$(date +%s%N)
-$PYTHON train/gptq.py "$F/model.npz" "$F/vocab.ende.spm" "$TMP/train.en" "$TMP/train.de" -o "$OUT" \
-	--lines "$CAL_LINES" 2>"$TMP/gptq.log" || { cat "$TMP/gptq.log"; exit 1; }
+$PYTHON train/gptq.py "$F/model.npz" "$TMP/train.en" "$TMP/train.de" --vocab "$F/vocab.ende.spm" -o "$OUT" \
+	--lines "$CAL_LINES" $GPTQ_ARGS 2>"$TMP/gptq.log" || { cat "$TMP/gptq.log"; exit 1; }
 echo "== train/gptq.py, $CAL_LINES calibration pairs: $(secs_since "$start") s; $(tail -n 1 "$TMP/gptq.log")"
 
 ./model-pack --marian "$F/model.npz" --vocab "$F/vocab.ende.spm" -o "$TMP/f32.nmt" >/dev/null
