@@ -78,7 +78,7 @@ HTML
 		if [ "$e2e_status" -eq 0 ]; then
 			e2e_name="wasm_lib: the page translates from file:// in headless Chromium"
 			ok
-			sed -n 's/^browser: \(typed\|HTML\|screenshot\)/note: wasm_lib: page: \1/p' "$TMP/page.out"
+			sed -n 's/^browser: \(typed\|HTML\|screenshot\|responsive\)/note: wasm_lib: page: \1/p' "$TMP/page.out"
 		else
 			bad "wasm_lib: the page translates from file:// in headless Chromium (status $e2e_status): $(tail -n 5 "$TMP/page.out")"
 		fi
