@@ -44,7 +44,7 @@ from marian_ref import Marian  # noqa: E402
 
 DAMP = 0.01   # of H's mean diagonal, added to its diagonal (GPTQ's default)
 BLOCK = 128   # columns rounded before the error is carried to the rest
-REFITS = 0    # rounds of fitting the scales to the outputs
+REFITS = 0    # rounds of fitting the scales to the outputs (docs/RESULTS.md: it helped one model, not another)
 
 
 class Moments:
@@ -250,7 +250,7 @@ def output_scales(w, q, h, scales):
     """Each row's scale that makes s' / s * q's outputs closest to w's on
     the calibration inputs (least squares; the codes unchanged)."""
     num, den = torch.sum((w @ h) * q, 1), torch.sum((q @ h) * q, 1)
-    ok = den > 0
+    ok = (den > 0) & (num > 0)
     return torch.where(ok, scales * num / torch.where(ok, den, torch.ones_like(den)), scales)
 
 

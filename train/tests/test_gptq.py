@@ -55,6 +55,18 @@ def test_rounding_is_on_the_grid_and_beats_nearest(fmt):
     assert gptq.output_error(w, packed, h2) < gptq.output_error(w, nearest, h2)
 
 
+def test_refitted_scales_never_raise_the_output_error():
+    g = torch.Generator().manual_seed(4)
+    w = torch.randn(24, 96, generator=g, dtype=torch.float64)
+    x = correlated_inputs(400, 96, 5)
+    h = x.T @ x / x.shape[0]
+    q0, s0 = gptq.gptq(w, h, 'q4', refits=0)
+    q2, s2 = gptq.gptq(w, h, 'q4', refits=2)
+    assert gptq.output_error(w, q2, h) <= gptq.output_error(w, q0, h)
+    assert torch.all(s2 > 0)
+    assert torch.equal(q2, logquant.torch_fake_quantize(q2, 'q4', s2))
+
+
 def test_dead_inputs_are_zeroed_and_rest_rounded():
     w = torch.randn(8, 16, dtype=torch.float64)
     x = correlated_inputs(100, 16, 3)
