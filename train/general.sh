@@ -40,7 +40,11 @@
 #   6. q4        the student's best checkpoint rounded to q4 by GPTQ
 #                (train/gptq.py, 1,000 pairs of the round's corpus: a few
 #                minutes), then fine-tuned from there through the q4
-#                quantizer (train.py --quant q4, QAT_MIN minutes), every
+#                quantizer (train.py --quant q4, QAT_MIN minutes), its own
+#                loops pushed down (train.py --negatives: the student's and
+#                the GPTQ weights' looping translations, guard off, of NEG_POOL
+#                corpus sources and their changed copies, train/negatives.py,
+#                at NEG_WEIGHT), every
 #                validated checkpoint kept; of the GPTQ weights and those
 #                checkpoints, the one to pack chosen on FLORES dev through
 #                the C engine (bench/val_bleu.sh, train/choose.sh: within 0.5
@@ -66,7 +70,7 @@
 #
 # Environment: OPEN (../shared/data/open-parallel), MULTI30K
 # (../shared/data/multi30k), VOCAB=16000, STUDENT_MIN=1500 (minutes of one
-# core per student), QAT_MIN=120, BT_MIN=300, BT_WEIGHT=1 (copies of each
+# core per student), QAT_MIN=120, NEG_POOL=50000, NEG_WEIGHT=0.5, BT_MIN=300, BT_WEIGHT=1 (copies of each
 # back-translated pair), BATCH_VOCAB=1024 (0: the whole vocabulary),
 # STUDENT_DIMS (the embedded default's shape),
 # PYTHON=/usr/bin/python3. Run from the repository root after `make`.
@@ -81,6 +85,8 @@ OPEN=${OPEN:-$OPEN_PARALLEL}
 VOCAB=${VOCAB:-16000}
 STUDENT_MIN=${STUDENT_MIN:-1500}
 QAT_MIN=${QAT_MIN:-120}
+NEG_POOL=${NEG_POOL:-50000}
+NEG_WEIGHT=${NEG_WEIGHT:-0.5}
 BT_MIN=${BT_MIN:-300}
 BT_WEIGHT=${BT_WEIGHT:-1}
 BATCH_VOCAB=${BATCH_VOCAB:-1024}
@@ -148,6 +154,30 @@ student() { # student SRC TGT ROUND: the human pairs from scratch, or (bt) on fr
 	touch "$run/train.done"
 }
 
+negatives() { # negatives SRC TGT RUN CORPUS: RUN/negatives/neg.tsv, the loops of the student and its GPTQ q4
+	src=$1 tgt=$2 neg=$3/negatives l=$(other_language "$1$2")
+	[ -f "$neg/neg.tsv" ] && return
+	mkdir -p "$neg"
+	# a pool of NEG_POOL corpus sources, each also changed as real text
+	# changes it (an unknown word, a quoted name, capitals: train/negatives.py)
+	every=$(($(zcat "$4/train.$src.gz" | wc -l) / NEG_POOL + 1))
+	zcat "$4/train.$src.gz" | awk -v k="$every" 'NR % k == 0' >"$neg/src"
+	zcat "$4/train.$tgt.gz" | awk -v k="$every" 'NR % k == 0' >"$neg/tgt"
+	"$PY" train/negatives.py pool --src "$neg/src" --foreign "$neg/tgt" --out "$neg/pool"
+	for w in best:"$OUT/gru-$src$tgt-$round/best.safetensors" gptq:"$3/gptq.safetensors"; do
+		q=f32
+		[ "${w%%:*}" = gptq ] && q=q4
+		./model-pack --quant $q --vmap "$OUT/$src$tgt-final/vmap.txt" -o "$neg/${w%%:*}.nmt" "${w#*:}" \
+			"$OUT/spm.en$l.model" "$OUT/spm.en$l.model" >/dev/null
+		timed "negatives $src$tgt ${w%%:*}" ./nmt -m "$neg/${w%%:*}.nmt" -b 1 -t 1 -q --no-repeat-guard --no-case-fold \
+			<"$neg/pool" >"$neg/${w%%:*}.out"
+	done
+	"$PY" train/negatives.py mine --src "$neg/pool" --hyp "$neg/gptq.out" --hyp "$neg/best.out" \
+		--spm-tgt "$OUT/spm.en$l.model" --skip-kind upper --out "$neg/neg.tmp"
+	mv "$neg/neg.tmp" "$neg/neg.tsv"
+	rm -f "$neg"/*.nmt
+}
+
 qat() { # qat SRC TGT ROUND: the round's student through the q4 quantizer, the checkpoint to pack chosen
 	src=$1 tgt=$2 round=$3 l=$(other_language "$1$2")
 	run=$OUT/gru-$src$tgt-$round-q4 fin=$OUT/$src$tgt-final/$round
@@ -158,10 +188,11 @@ qat() { # qat SRC TGT ROUND: the round's student through the q4 quantizer, the c
 			"$OUT/gru-$src$tgt-$round/best.safetensors" "$corpus/train.$src.gz" "$corpus/train.$tgt.gz" \
 			--vocab "$OUT/spm.en$l.model" --lines 1000 -o "$run/gptq.tmp" && mv "$run/gptq.tmp" "$run/gptq.safetensors"
 	fi
+	negatives "$src" "$tgt" "$run" "$corpus"
 	if [ ! -f "$run/train.done" ]; then
 		# shellcheck disable=SC2046
 		timed "q4 $src$tgt $round" logged -a "$run/nohup.log" "$PY" train/train.py --out "$run" \
-			$(data_args "$src" "$tgt" "$corpus") \
+			$(data_args "$src" "$tgt" "$corpus") --negatives "$run/negatives/neg.tsv" --negatives-weight "$NEG_WEIGHT" \
 			--init "$run/gptq.safetensors" --quant q4 --lr 2e-4 --warmup 1 \
 			--max-minutes "$QAT_MIN" --valid-every 500 --save-every 100 --patience 4 --dropout 0.2 --keep-checkpoints
 		touch "$run/train.done"
