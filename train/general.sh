@@ -41,12 +41,12 @@
 #                (train/gptq.py, 1,000 pairs of the round's corpus: a few
 #                minutes), then fine-tuned from there through the q4
 #                quantizer (train.py --quant q4, QAT_MIN minutes), its own
-#                loops pushed down (train.py --negatives: the student's and
-#                the GPTQ weights' looping translations, guard off, of NEG_POOL
-#                corpus sources and their changed copies, train/negatives.py,
-#                at NEG_WEIGHT), every
-#                validated checkpoint kept; of the GPTQ weights and those
-#                checkpoints, the one to pack chosen on FLORES dev through
+#                loops pushed down (train.py --negatives at NEG_WEIGHT: the
+#                looping translations, guard off, by the student and by the
+#                GPTQ weights, of NEG_POOL corpus sources and their changed
+#                copies, train/negatives.py), every validated checkpoint
+#                kept; of the GPTQ weights and those checkpoints, the one
+#                to pack chosen on FLORES dev through
 #                the C engine (bench/val_bleu.sh, train/choose.sh: within 0.5
 #                of the best beam-4 BLEU, the fewest degenerate lines with the
 #                guard off), OUT/DIRECTION-final/ROUND/chosen.txt
@@ -70,8 +70,9 @@
 #
 # Environment: OPEN (../shared/data/open-parallel), MULTI30K
 # (../shared/data/multi30k), VOCAB=16000, STUDENT_MIN=1500 (minutes of one
-# core per student), QAT_MIN=120, NEG_POOL=50000, NEG_WEIGHT=0.5, BT_MIN=300, BT_WEIGHT=1 (copies of each
-# back-translated pair), BATCH_VOCAB=1024 (0: the whole vocabulary),
+# core per student), QAT_MIN=120, NEG_POOL=50000, NEG_WEIGHT=0.5,
+# BT_MIN=300, BT_WEIGHT=1 (copies of each back-translated pair),
+# BATCH_VOCAB=1024 (0: the whole vocabulary),
 # STUDENT_DIMS (the embedded default's shape),
 # PYTHON=/usr/bin/python3. Run from the repository root after `make`.
 set -eu
@@ -154,7 +155,7 @@ student() { # student SRC TGT ROUND: the human pairs from scratch, or (bt) on fr
 	touch "$run/train.done"
 }
 
-negatives() { # negatives SRC TGT RUN CORPUS: RUN/negatives/neg.tsv, the loops of the student and its GPTQ q4
+negatives() { # negatives SRC TGT RUN CORPUS STUDENT: RUN/negatives/neg.tsv, the loops of STUDENT and of RUN's GPTQ q4
 	src=$1 tgt=$2 neg=$3/negatives l=$(other_language "$1$2")
 	[ -f "$neg/neg.tsv" ] && return
 	mkdir -p "$neg"
@@ -164,7 +165,7 @@ negatives() { # negatives SRC TGT RUN CORPUS: RUN/negatives/neg.tsv, the loops o
 	zcat "$4/train.$src.gz" | awk -v k="$every" 'NR % k == 0' >"$neg/src"
 	zcat "$4/train.$tgt.gz" | awk -v k="$every" 'NR % k == 0' >"$neg/tgt"
 	"$PY" train/negatives.py pool --src "$neg/src" --foreign "$neg/tgt" --out "$neg/pool"
-	for w in best:"$OUT/gru-$src$tgt-$round/best.safetensors" gptq:"$3/gptq.safetensors"; do
+	for w in best:"$5" gptq:"$3/gptq.safetensors"; do
 		q=f32
 		[ "${w%%:*}" = gptq ] && q=q4
 		./model-pack --quant $q --vmap "$OUT/$src$tgt-final/vmap.txt" -o "$neg/${w%%:*}.nmt" "${w#*:}" \
@@ -188,7 +189,7 @@ qat() { # qat SRC TGT ROUND: the round's student through the q4 quantizer, the c
 			"$OUT/gru-$src$tgt-$round/best.safetensors" "$corpus/train.$src.gz" "$corpus/train.$tgt.gz" \
 			--vocab "$OUT/spm.en$l.model" --lines 1000 -o "$run/gptq.tmp" && mv "$run/gptq.tmp" "$run/gptq.safetensors"
 	fi
-	negatives "$src" "$tgt" "$run" "$corpus"
+	negatives "$src" "$tgt" "$run" "$corpus" "$OUT/gru-$src$tgt-$round/best.safetensors"
 	if [ ! -f "$run/train.done" ]; then
 		# shellcheck disable=SC2046
 		timed "q4 $src$tgt $round" logged -a "$run/nohup.log" "$PY" train/train.py --out "$run" \
