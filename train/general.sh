@@ -37,7 +37,11 @@
 #                dev;
 #                --threads 1, one direction per core: `train/general.sh OUT
 #                ende & train/general.sh OUT deen &`
-#   6. q4        the student's best checkpoint rounded to q4 by GPTQ
+#   5b. f32      the student's weights chosen on FLORES dev through the C
+#                engine, in q8, among the trainer's best and every validated
+#                checkpoint (the trainer's own choice counts loops that the
+#                engine's guard removes), by 6's rule
+#   6. q4        the chosen f32 weights rounded to q4 by GPTQ
 #                (train/gptq.py, 1,000 pairs of the round's corpus: a few
 #                minutes), then fine-tuned from there through the q4
 #                quantizer (train.py --quant q4, QAT_MIN minutes), its own
@@ -53,7 +57,7 @@
 #   7. packed    OUT/DIRECTION-final/ROUND/DIRECTION.{f32,q8,q4}.nmt with
 #                the direction's vocabulary map (train/vmap.py on the pair's
 #                corpus, single pieces, OUT/DIRECTION-final/vmap.txt): f32
-#                and q8 from the student's best checkpoint, q4 from 6's
+#                and q8 from 5b's weights, q4 from 6's
 #                choice; the products
 #                of the 1,000 most frequent pieces' embeddings computed at
 #                open (model-pack --precompute-top 1000); scored on
@@ -147,12 +151,37 @@ student() { # student SRC TGT ROUND: the human pairs from scratch, or (bt) on fr
 	[ -f "$run/train.done" ] && return
 	# shellcheck disable=SC2086
 	set -- $STUDENT_DIMS --max-minutes "$STUDENT_MIN" --lr 1e-3
-	[ "$round" = human ] || set -- --init "$OUT/gru-$src$tgt-human/best.safetensors" --max-minutes "$BT_MIN" --lr 5e-4
+	[ "$round" = human ] || set -- --init "$(f32_weights "$src" "$tgt" human)" --max-minutes "$BT_MIN" --lr 5e-4
 	# shellcheck disable=SC2046
 	timed "student $src$tgt $round" logged -a "$run/nohup.log" "$PY" train/train.py --out "$run" \
 		$(data_args "$src" "$tgt" "$(corpus_of "$src" "$tgt" "$round")") "$@" \
-		--valid-every 2000 --save-every 200 --patience 8 --dropout 0.2 --batch-vocab "$BATCH_VOCAB"
+		--valid-every 2000 --save-every 200 --patience 8 --dropout 0.2 --batch-vocab "$BATCH_VOCAB" --keep-checkpoints
 	touch "$run/train.done"
+}
+
+# The trainer keeps as best.safetensors the checkpoint that its own greedy
+# search scores best, and that search has no repetition guard: as a student
+# learns, it translates better through the engine yet loops more without the
+# guard, and its loops swamp that score (docs/TRAINING.md, "Loops mislead the
+# trainer's choice"). So the weights to quantize and pack are chosen through
+# the C engine as the q4 ones are, among best.safetensors and every validated
+# checkpoint (train.py --keep-checkpoints), in q8.
+chosen_f32() { # chosen_f32 SRC TGT ROUND: OUT/SRCTGT-final/ROUND/chosen_f32.txt
+	src=$1 tgt=$2 round=$3 l=$(other_language "$1$2")
+	run=$OUT/gru-$src$tgt-$round fin=$OUT/$src$tgt-final/$round
+	mkdir -p "$fin"
+	[ -f "$fin/chosen_f32.txt" ] && return
+	# shellcheck disable=SC2046
+	timed "chosen f32 $src$tgt $round" logged "$fin/val_f32.txt" env LOOPS=1 SRC="$src" TGT="$tgt" \
+		VAL_SRC="$OPEN/dev/flores-dev.$src" VAL_TGT="$OPEN/dev/flores-dev.$tgt" \
+		SPM_SRC="$OUT/spm.en$l.model" SPM_TGT="$OUT/spm.en$l.model" VMAP="$OUT/$src$tgt-final/vmap.txt" \
+		sh bench/val_bleu.sh -q q8 "$run/best.safetensors" $(ls "$run"/step-*.safetensors 2>/dev/null)
+	choose "$fin/val_f32.txt" >"$fin/chosen_f32.tmp" && mv "$fin/chosen_f32.tmp" "$fin/chosen_f32.txt"
+}
+
+f32_weights() { # f32_weights SRC TGT ROUND: the student's weights chosen by chosen_f32 (its best before)
+	if [ -f "$OUT/$1$2-final/$3/chosen_f32.txt" ]; then cat "$OUT/$1$2-final/$3/chosen_f32.txt"
+	else echo "$OUT/gru-$1$2-$3/best.safetensors"; fi
 }
 
 negatives() { # negatives SRC TGT RUN CORPUS STUDENT: RUN/negatives/neg.tsv, the loops of STUDENT and of RUN's GPTQ q4
@@ -186,10 +215,10 @@ qat() { # qat SRC TGT ROUND: the round's student through the q4 quantizer, the c
 	corpus=$(corpus_of "$src" "$tgt" "$round")
 	if [ ! -f "$run/gptq.safetensors" ]; then
 		timed "gptq $src$tgt $round" logged "$run/gptq.log" "$PY" train/gptq.py \
-			"$OUT/gru-$src$tgt-$round/best.safetensors" "$corpus/train.$src.gz" "$corpus/train.$tgt.gz" \
+			"$(f32_weights "$src" "$tgt" "$round")" "$corpus/train.$src.gz" "$corpus/train.$tgt.gz" \
 			--vocab "$OUT/spm.en$l.model" --lines 1000 -o "$run/gptq.tmp" && mv "$run/gptq.tmp" "$run/gptq.safetensors"
 	fi
-	negatives "$src" "$tgt" "$run" "$corpus" "$OUT/gru-$src$tgt-$round/best.safetensors"
+	negatives "$src" "$tgt" "$run" "$corpus" "$(f32_weights "$src" "$tgt" "$round")"
 	if [ ! -f "$run/train.done" ]; then
 		# shellcheck disable=SC2046
 		timed "q4 $src$tgt $round" logged -a "$run/nohup.log" "$PY" train/train.py --out "$run" \
@@ -230,6 +259,7 @@ packed() { # packed SRC TGT ROUND: OUT/SRCTGT-final/ROUND/SRCTGT.{f32,q8,q4}.nmt
 	[ -f "$fin/flores.txt" ] && [ "${PACK:-0}" != 1 ] && return
 	for q in f32 q8 q4; do
 		weights=$run/best.safetensors
+		[ "${PACK:-0}" != 1 ] && weights=$(f32_weights "$src" "$tgt" "$round")
 		[ $q = q4 ] && [ "${PACK:-0}" != 1 ] && weights=$(cat "$fin/chosen.txt")
 		./model-pack --quant "$q" --precompute-top 1000 --vmap "$OUT/$src$tgt-final/vmap.txt" \
 			-o "$fin/$src$tgt.$q.nmt" "$weights" "$spm" "$spm"
@@ -284,11 +314,13 @@ for d in $DIRECTIONS; do
 	fi
 	student "$s" "$t" human
 	vmap "$s" "$t"
+	chosen_f32 "$s" "$t" human
 	qat "$s" "$t" human
 	packed "$s" "$t" human
 	if backtranslated "$s" "$t"; then
 		bt_corpus "$s" "$t"
 		student "$s" "$t" bt
+		chosen_f32 "$s" "$t" bt
 		qat "$s" "$t" bt
 		packed "$s" "$t" bt
 	fi
