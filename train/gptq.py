@@ -28,7 +28,6 @@ the source embeddings, which only ever are looked up, keep model-pack's
 rounding. Biases, norms and every other tensor are copied as they are.
 """
 import argparse
-import gzip
 import os
 import sys
 import time
@@ -39,6 +38,7 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import export  # noqa: E402
+from data import read_parallel  # noqa: E402
 import logquant  # noqa: E402
 from marian_ref import Marian  # noqa: E402
 
@@ -276,11 +276,6 @@ def output_error(w, q, h):
     return float(torch.sum((d @ h) * d))
 
 
-def read_lines(path):
-    with (gzip.open if path.endswith('.gz') else open)(path, 'rt', encoding='utf-8') as f:
-        return f.read().splitlines()
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     ap.add_argument('model', help='a Marian .npz or a GRU .safetensors')
@@ -300,9 +295,7 @@ def main():
     t0 = time.time()
     family = MarianModel if a.model.endswith('.npz') else GruModel
     model = family(a.model, a.vocab, a.tgt_vocab)
-    src, tgt = read_lines(a.src), read_lines(a.tgt)
-    if len(src) != len(tgt):
-        raise SystemExit(f'gptq.py: {a.src} has {len(src)} lines, {a.tgt} {len(tgt)}')
+    src, tgt = read_parallel(a.src, a.tgt)
     if a.moments and os.path.exists(a.moments):
         moments = Moments()
         moments.h, moments.count = torch.load(a.moments)
