@@ -13,6 +13,8 @@
 # greedy and beam 4, on Multi30k val (where a choice would be made) and on
 # test_2016 and test_2017 (the fixture's t16, t17), with Marian's settings
 # as bench/marian.sh runs them, and each q4 column's difference from f32.
+# EXTRA="NAME=FILE.npz:FORMAT ..." scores more models the same way (a
+# fine-tuned checkpoint of train.py --family ssru, say).
 # Run from the repository root after `make`; the calibration takes about 10
 # minutes of one core.
 set -eu
@@ -38,10 +40,16 @@ echo "== train/gptq.py, $CAL_LINES calibration pairs: $(secs_since "$start") s; 
 ./model-pack --marian "$F/model.npz" --vocab "$F/vocab.ende.spm" -o "$TMP/f32.nmt" >/dev/null
 ./model-pack --marian "$F/model.npz" --vocab "$F/vocab.ende.spm" --quant q4 -o "$TMP/q4.nmt" >/dev/null
 ./model-pack --marian "$OUT" --vocab "$F/vocab.ende.spm" --quant q4 -o "$TMP/gptq.nmt" >/dev/null
+names="f32 q4 gptq"
+for e in ${EXTRA:-}; do
+	name=${e%%=*} file=${e#*=}
+	./model-pack --marian "${file%:*}" --vocab "$F/vocab.ende.spm" --quant "${file##*:}" -o "$TMP/$name.nmt" >/dev/null
+	names="$names $name"
+done
 
 echo "== lowercased BLEU, greedy / beam 4 (difference from f32 in brackets)"
 printf '%-14s %22s %22s %22s\n' model val test_2016 test_2017
-for m in f32 q4 gptq; do
+for m in $names; do
 	line=""
 	for t in val t16 t17; do
 		for b in 1 4; do
