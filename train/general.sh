@@ -34,13 +34,17 @@
 #                half the learning rate), each batch scored on its own
 #                target pieces and BATCH_VOCAB random ones (train.py
 #                --batch-vocab: 2.2x the steps an hour), validated on FLORES
-#                dev;
+#                dev, the learning rate halved when its loss stops falling
+#                (--plateau loss: the greedy BLEU falls with the loops the
+#                engine's guard removes), a moving average of the weights
+#                kept beside them (--ema EMA) and exported with each
+#                validated checkpoint;
 #                --threads 1, one direction per core: `train/general.sh OUT
 #                ende & train/general.sh OUT deen &`
 #   5b. f32      the student's weights chosen on FLORES dev through the C
 #                engine, in q8, among the trainer's best and every validated
-#                checkpoint (the trainer's own choice counts loops that the
-#                engine's guard removes), by 6's rule
+#                checkpoint and its moving average (the trainer's own choice
+#                counts loops that the engine's guard removes), by 6's rule
 #   6. q4        the chosen f32 weights rounded to q4 by GPTQ
 #                (train/gptq.py, 1,000 pairs of the round's corpus: a few
 #                minutes), then fine-tuned from there through the q4
@@ -76,7 +80,8 @@
 # (../shared/data/multi30k), VOCAB=16000, STUDENT_MIN=1500 (minutes of one
 # core per student), QAT_MIN=120, NEG_POOL=50000, NEG_WEIGHT=0.5,
 # BT_MIN=300, BT_WEIGHT=1 (copies of each back-translated pair),
-# BATCH_VOCAB=1024 (0: the whole vocabulary),
+# BATCH_VOCAB=1024 (0: the whole vocabulary), EMA=0.9995 (the students'
+# weight averaging, train.py --ema),
 # STUDENT_DIMS (the embedded default's shape),
 # PYTHON=/usr/bin/python3. Run from the repository root after `make`.
 set -eu
@@ -95,6 +100,7 @@ NEG_WEIGHT=${NEG_WEIGHT:-0.5}
 BT_MIN=${BT_MIN:-300}
 BT_WEIGHT=${BT_WEIGHT:-1}
 BATCH_VOCAB=${BATCH_VOCAB:-1024}
+EMA=${EMA:-0.9995}
 STUDENT_DIMS=${STUDENT_DIMS:-"--emb 256 --enc-hidden 128 --dec-hidden 192 --att 128 --fc 256 --fc-layers 1"}
 PY=$PYTHON
 mkdir -p "$OUT"
@@ -155,7 +161,8 @@ student() { # student SRC TGT ROUND: the human pairs from scratch, or (bt) on fr
 	# shellcheck disable=SC2046
 	timed "student $src$tgt $round" logged -a "$run/nohup.log" "$PY" train/train.py --out "$run" \
 		$(data_args "$src" "$tgt" "$(corpus_of "$src" "$tgt" "$round")") "$@" \
-		--valid-every 2000 --save-every 200 --patience 8 --dropout 0.2 --batch-vocab "$BATCH_VOCAB" --keep-checkpoints
+		--valid-every 2000 --save-every 200 --patience 8 --dropout 0.2 --batch-vocab "$BATCH_VOCAB" --keep-checkpoints \
+		--plateau loss --ema "$EMA"
 	touch "$run/train.done"
 }
 

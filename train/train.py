@@ -135,6 +135,14 @@ def parse_args():
     p.add_argument('--max-minutes', type=float, default=90)
     p.add_argument('--valid-every', type=int, default=1000, help='steps between validations')
     p.add_argument('--patience', type=int, default=4, help='validations without improvement before stopping')
+    p.add_argument('--plateau', choices=('bleu', 'loss'), default='bleu',
+                   help='what counts as improvement for halving the LR and for --patience: the greedy BLEU '
+                        "(which the model's loops, removed in the engine by its guard, can pull down while "
+                        'it learns) or the validation loss; best.* is the best BLEU either way')
+    p.add_argument('--ema', type=float, default=0.0,
+                   help='also keep an exponential moving average of the weights with this decay per step '
+                        "(Marian's exponential smoothing, e.g. 0.9995), exported beside each validated "
+                        'checkpoint as step-N-ema.* with --keep-checkpoints (0: off)')
     p.add_argument('--save-every', type=int, default=0,
                    help='also write DIR/last.pt every N steps between validations (0: only at them): '
                         'a run stopped with the session loses at most N steps')
@@ -274,9 +282,59 @@ def load_corpus(args, sp_src, sp_tgt):
 
 def save_state(path, model, opt, state):
     tmp = path + '.tmp'
-    torch.save({'model': model.state_dict(), 'opt': opt.state_dict(), 'state': state,
-                'cfg': dataclasses.asdict(model.cfg)}, tmp)
+    saved = {'model': model.state_dict(), 'opt': opt.state_dict(), 'state': state,
+             'cfg': dataclasses.asdict(model.cfg)}
+    if getattr(model, 'ema', None):
+        saved['ema'] = model.ema.averages
+    torch.save(saved, tmp)
     os.replace(tmp, path)
+
+
+class Smoothing:
+    """An exponential moving average of a model's trainable weights (Marian's
+    --exponential-smoothing): each step moves the average a (1 - decay) part
+    of the way to the weights. The average of a run's recent weights usually
+    translates better than its last weights, whose noise the average evens
+    out. Starts from the weights as they are, or from a saved average."""
+
+    def __init__(self, model, decay, saved=None):
+        self.model, self.decay = model, decay
+        self.names = [n for n, p in model.named_parameters() if p.requires_grad]
+        params = dict(model.named_parameters())
+        self.averages = {n: params[n].detach().clone() for n in self.names}
+        if saved is not None:
+            for n in self.names:
+                self.averages[n].copy_(saved[n])
+
+    @torch.no_grad()
+    def update(self):
+        params = dict(self.model.named_parameters())
+        avg = [self.averages[n] for n in self.names]
+        torch._foreach_mul_(avg, self.decay)
+        torch._foreach_add_(avg, [params[n].detach() for n in self.names], alpha=1.0 - self.decay)
+
+    @torch.no_grad()
+    def swapped(self):
+        """A context in which the model holds the averages (for export)."""
+        return _Swap(self)
+
+
+class _Swap:
+    def __init__(self, smoothing):
+        self.s = smoothing
+
+    def __enter__(self):
+        params = dict(self.s.model.named_parameters())
+        self.kept = {n: params[n].detach().clone() for n in self.s.names}
+        with torch.no_grad():
+            for n in self.s.names:
+                params[n].copy_(self.s.averages[n])
+
+    def __exit__(self, *exc):
+        params = dict(self.s.model.named_parameters())
+        with torch.no_grad():
+            for n in self.s.names:
+                params[n].copy_(self.kept[n])
 
 
 def main():
@@ -312,12 +370,15 @@ def main():
     state = {'step': 0, 'epoch': 0, 'batch': 0, 'best_bleu': -1.0, 'bad_valids': 0,
              'lr_scale': 1.0, 'elapsed': 0.0, 'history': []}
     last = os.path.join(args.out, 'last.pt')
+    saved_ema = None
     if os.path.exists(last):
         ck = torch.load(last, map_location=args.device, weights_only=False)
         model.load_state_dict(ck['model'])
         opt.load_state_dict(ck['opt'])
         state = ck['state']
+        saved_ema = ck.get('ema')
         print(f'resumed from {last} at step {state["step"]}', flush=True)
+    model.ema = Smoothing(model, args.ema, saved_ema) if args.ema else None
     train, val, val_refs = load_corpus(args, sp_src, sp_tgt)
     if args.negatives:
         args.negs = load_negatives(args.negatives, sp_src, sp_tgt)
@@ -440,6 +501,8 @@ def run(model, opt, state, train, val, val_refs, sp_tgt, args, last):
                 model.fq.restore()
             torch.nn.utils.clip_grad_norm_(model.parameters(), args.clip)
             opt.step()
+            if model.ema:
+                model.ema.update()
             tok_window += n_tokens
             elapsed = time.time() - t0
             state['elapsed'] = elapsed
@@ -483,16 +546,32 @@ def validation(model, opt, state, val, val_refs, sp_tgt, args, last):
     print(f'valid step {state["step"]} loss {vloss:.3f} ppl {math.exp(vloss):.2f} '
           f'BLEU {vbleu:.2f} chrF {vchrf:.2f}{" (best)" if improved else ""}', flush=True)
     if args.keep_checkpoints:
-        save_checkpoint(model, os.path.join(args.out, f'step-{state["step"]}'), args)
+        stem = os.path.join(args.out, f'step-{state["step"]}')
+        save_checkpoint(model, stem, args)
+        if model.ema:
+            with model.ema.swapped():
+                save_checkpoint(model, stem + '-ema', args)
     if improved:
         state['best_bleu'] = vbleu
-        state['bad_valids'] = 0
         save_checkpoint(model, os.path.join(args.out, 'best'), args)
+    if plateau_improved(state, vloss, improved, args):
+        state['bad_valids'] = 0
     else:
         state['bad_valids'] += 1
         state['lr_scale'] *= 0.5
     save_state(last, model, opt, state)
     return state['bad_valids'] >= args.patience
+
+
+def plateau_improved(state, vloss, bleu_improved, args):
+    """Whether this validation improved on --plateau's measure (the lowest
+    validation loss is kept in the state, a run begun under the BLEU rule
+    starting from its history)."""
+    if args.plateau == 'bleu':
+        return bleu_improved
+    best = state.get('best_loss', min((h[1] for h in state['history'][:-1]), default=math.inf))
+    state['best_loss'] = min(best, vloss)
+    return vloss < best
 
 
 if __name__ == '__main__':
