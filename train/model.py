@@ -136,8 +136,11 @@ class NMT(nn.Module):
             q = torch.tanh(self.att_W(h) + x_att_i)
             scores = torch.bmm(q.unsqueeze(1), keys_t).squeeze(1) + mask_bias
             alpha = torch.softmax(scores, dim=-1)
-            gi = x_gates_i + torch.bmm(alpha.unsqueeze(1), ctx_gates).squeeze(1)
-            gh = F.linear(h, w_hh, self.dec.bias_hh)
+            # .float(): under bfloat16 autocast the products come out in
+            # bfloat16; the gates and the state h stay float32, so the
+            # recurrence does not round h to 8 bits at every step
+            gi = (x_gates_i + torch.bmm(alpha.unsqueeze(1), ctx_gates).squeeze(1)).float()
+            gh = F.linear(h, w_hh, self.dec.bias_hh).float()
             i_r, i_z, i_n = gi.chunk(3, dim=1)
             h_r, h_z, h_n = gh.chunk(3, dim=1)
             r = torch.sigmoid(i_r + h_r)
