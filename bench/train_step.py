@@ -1,11 +1,12 @@
 """Training throughput of the reference model: one optimizer step on a
 synthetic batch, timed, for both ways of running the decoder in training.
 
-    [OPENBLAS_CORETYPE=...] /usr/bin/python3 bench/train_step.py [--threads 1] [--vocab 8000]
+    [OPENBLAS_CORETYPE=...] /usr/bin/python3 bench/train_step.py [--threads 1] [--vocab 8000] [--bf16]
 
 `hoisted` is NMT.forward (the h-independent products taken out of the step
 loop, what train.py uses); `per-step` calls NMT.recur once per target
-position (the decoding code path). Prints ms per step and target tokens/s,
+position (the decoding code path); with --bf16, `bf16` is the hoisted step
+under bfloat16 autocast (train.py --bf16). Prints ms per step and target tokens/s,
 and which OpenBLAS kernels ran (Debian's OpenBLAS picks SSE3 'Prescott'
 kernels on CPUs it does not know unless OPENBLAS_CORETYPE names others;
 train.py names them itself, this script leaves the choice to the caller).
@@ -51,6 +52,8 @@ def main():
     p.add_argument('--vocab', type=int, default=8000)
     p.add_argument('--batch', type=int, default=200, help='sentences (x 15 target tokens)')
     p.add_argument('--steps', type=int, default=5)
+    p.add_argument('--bf16', action='store_true', help='also time the hoisted step under bfloat16 autocast '
+                   '(train.py --bf16)')
     a = p.parse_args()
     torch.set_num_threads(a.threads)
     torch.manual_seed(0)
@@ -64,12 +67,16 @@ def main():
     tgt_out = torch.randint(3, a.vocab, (B, T))
     print(f'OpenBLAS kernels: {openblas_core()}, threads {a.threads}, vocab {a.vocab}, '
           f'batch {B} x {T} target tokens')
-    for name, fwd in (('hoisted', model.forward), ('per-step', lambda *x: per_step_forward(model, *x))):
+    modes = [('hoisted', model.forward, False), ('per-step', lambda *x: per_step_forward(model, *x), False)]
+    if a.bf16:
+        modes.append(('bf16', model.forward, True))
+    for name, fwd, bf16 in modes:
         for it in range(a.steps + 1):
             if it == 1:
                 t0 = time.time()
-            logits = fwd(src, src_len, tgt_in)
-            loss = F.cross_entropy(logits.reshape(-1, a.vocab), tgt_out.reshape(-1), label_smoothing=0.1)
+            with torch.autocast('cpu', dtype=torch.bfloat16, enabled=bf16):
+                logits = fwd(src, src_len, tgt_in)
+            loss = F.cross_entropy(logits.float().reshape(-1, a.vocab), tgt_out.reshape(-1), label_smoothing=0.1)
             opt.zero_grad()
             loss.backward()
             opt.step()
