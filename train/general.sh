@@ -26,10 +26,10 @@
 #   Then per direction, in two rounds: "human" (the pair's corpus), and
 #   "bt" (the direction's own corpus, OUT/corpus/SRCTGT: the pair's with
 #   the target language's monolingual text back-translated into the source
-#   language by the human round's reverse model, BT_WEIGHT, and, for en->de
-#   and de->en, the task-2 captions translated by the caption model in
-#   models/, CAPTION_WEIGHT; a direction whose reverse model is not packed
-#   yet stops after its human round and goes on when run again):
+#   language by the human round's reverse model, BT_WEIGHT, and, for en->de,
+#   de->en and en->fr, the task-2 captions translated by the caption model
+#   in models/, CAPTION_WEIGHT; a direction whose reverse model is not
+#   packed yet stops after its human round and goes on when run again):
 #   5. students  the GRU shape of the embedded default on the round's
 #                corpus (bt: from the human round's best, BT_MIN minutes,
 #                half the learning rate), each batch scored on its own
@@ -109,7 +109,7 @@ CAPTION_LINES=${CAPTION_LINES:-0}
 BATCH_VOCAB=${BATCH_VOCAB:-1024}
 EMA=${EMA:-0.9995}
 # bfloat16 matrix products in the students' training steps where the CPU has
-# AVX-512 BF16 (train.py --bf16: 1.23x their tokens/s here)
+# AVX-512 BF16 (train.py --bf16: 2.2x their tokens/s here)
 BF16=${BF16:-$(grep -q avx512_bf16 /proc/cpuinfo 2>/dev/null && echo 1 || echo 0)}
 STUDENT_DIMS=${STUDENT_DIMS:-"--emb 256 --enc-hidden 128 --dec-hidden 192 --att 128 --fc 256 --fc-layers 1"}
 PY=$PYTHON

@@ -112,8 +112,8 @@ def parse_args():
                         'checkpoints are torch files, not Marian .npz)')
     p.add_argument('--bf16', action='store_true',
                    help='matrix products in bfloat16 (autocast): on a GPU, and in the training steps on a host '
-                        "with AVX-512 BF16 (1.23x the tokens/s of two GRU students side by side on this "
-                        "project's two cores; the GRU state stays float32)")
+                        "with AVX-512 BF16 (there 2.2x the tokens/s of two GRU students side by side, which share "
+                        "the memory system; the GRU state stays float32)")
     p.add_argument('--dropout', type=float, default=0.3)
     p.add_argument('--label-smoothing', type=float, default=0.1)
     p.add_argument('--unlikelihood', type=float, default=0.0,
@@ -322,7 +322,6 @@ class Smoothing:
         torch._foreach_mul_(avg, self.decay)
         torch._foreach_add_(avg, [params[n].detach() for n in self.names], alpha=1.0 - self.decay)
 
-    @torch.no_grad()
     def swapped(self):
         """A context in which the model holds the averages (for export)."""
         return _Swap(self)
