@@ -47,6 +47,7 @@ Teachers (a GPU, a few minutes, large batches): --family ssru --pre-norm
 reads; it has no Marian .npz form.
 """
 import argparse
+import contextlib
 import dataclasses
 import math
 import os
@@ -307,42 +308,30 @@ class Smoothing:
     out. Starts from the weights as they are, or from a saved average."""
 
     def __init__(self, model, decay, saved=None):
-        self.model, self.decay = model, decay
-        self.names = [n for n, p in model.named_parameters() if p.requires_grad]
-        params = dict(model.named_parameters())
-        self.averages = {n: params[n].detach().clone() for n in self.names}
-        if saved is not None:
-            for n in self.names:
-                self.averages[n].copy_(saved[n])
+        self.decay = decay
+        named = [(n, p) for n, p in model.named_parameters() if p.requires_grad]
+        self.params = [p for _, p in named]
+        self.averages = {n: (saved[n] if saved is not None else p).detach().clone() for n, p in named}
+        self.avg = list(self.averages.values())   # the same tensors, in the order of params
 
     @torch.no_grad()
     def update(self):
-        params = dict(self.model.named_parameters())
-        avg = [self.averages[n] for n in self.names]
-        torch._foreach_mul_(avg, self.decay)
-        torch._foreach_add_(avg, [params[n].detach() for n in self.names], alpha=1.0 - self.decay)
+        torch._foreach_mul_(self.avg, self.decay)
+        torch._foreach_add_(self.avg, self.params, alpha=1.0 - self.decay)
 
+    @contextlib.contextmanager
     def swapped(self):
         """A context in which the model holds the averages (for export)."""
-        return _Swap(self)
-
-
-class _Swap:
-    def __init__(self, smoothing):
-        self.s = smoothing
-
-    def __enter__(self):
-        params = dict(self.s.model.named_parameters())
-        self.kept = {n: params[n].detach().clone() for n in self.s.names}
+        kept = [p.detach().clone() for p in self.params]
         with torch.no_grad():
-            for n in self.s.names:
-                params[n].copy_(self.s.averages[n])
-
-    def __exit__(self, *exc):
-        params = dict(self.s.model.named_parameters())
-        with torch.no_grad():
-            for n in self.s.names:
-                params[n].copy_(self.kept[n])
+            for p, a in zip(self.params, self.avg):
+                p.copy_(a)
+        try:
+            yield
+        finally:
+            with torch.no_grad():
+                for p, k in zip(self.params, kept):
+                    p.copy_(k)
 
 
 def main():
@@ -572,14 +561,12 @@ def validation(model, opt, state, val, val_refs, sp_tgt, args, last):
 
 
 def plateau_improved(state, vloss, bleu_improved, args):
-    """Whether this validation improved on --plateau's measure (the lowest
-    validation loss is kept in the state, a run begun under the BLEU rule
-    starting from its history)."""
+    """Whether this validation improved on --plateau's measure: for the
+    loss, whether it is below every earlier validation's in the history
+    (this one is its last entry)."""
     if args.plateau == 'bleu':
         return bleu_improved
-    best = state.get('best_loss', min((h[1] for h in state['history'][:-1]), default=math.inf))
-    state['best_loss'] = min(best, vloss)
-    return vloss < best
+    return vloss < min((h[1] for h in state['history'][:-1]), default=math.inf)
 
 
 if __name__ == '__main__':
