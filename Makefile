@@ -13,7 +13,8 @@
 #   make test-cuda CUDA=1  its tests (they skip, saying why, without a GPU)
 #   make check-clang     compile everything with clang -Wall -Wextra -Werror (the profile build's code too)
 #   make wasm            build/wasm/nmt.wasm: nmt for wasm32-wasi, the default model inside (wasm/nmt.mjs runs it)
-#   make models          the default model packed as f32, q8 and q4 (build/models/)
+#   make models          the default model and the other directions packed as f32, q8 and q4 (build/models/)
+#   make caption-models  the image-caption models (models/captions/) packed into build/models/captions/
 #   make bench-kernels   kernel GOP/s per format and ISA, and the CPU's peak
 #   make fuzz            every libFuzzer harness for FUZZ_SECONDS (default 60) each
 #   make memcheck        valgrind memcheck on end-to-end translations
@@ -56,29 +57,43 @@ TEST_SRC = $(wildcard tests/test_*.c)
 # SentencePiece models in models/ (never retrained by make), then embedded
 # into ./nmt. `make models` packs all three weight formats; EMBED_QUANT picks
 # the one embedded (chosen by measurement: docs/RESULTS.md), EMBED_MODEL=
-# (empty) builds a binary without a model. A format with its own fine-tuned
-# weights (models/ende-q4.safetensors, quantization-aware) packs those.
+# (empty) builds a binary without a model. A format with its own weights
+# (models/ende-q4.safetensors: rounded by GPTQ or fine-tuned for q4) packs
+# those. The models are the general-domain ones (train/general.sh, installed
+# by train/install_general.sh; models/NAME.txt says where each came from).
 EMBED_QUANT ?= q4
-DEFAULT_SPM = models/en.model models/de.model
+DEFAULT_SPM = models/ende.en.model models/ende.de.model
 DEFAULT_VMAP = $(wildcard models/ende.vmap)
 default_weights = $(firstword $(wildcard models/ende-$(1).safetensors) models/ende.safetensors)
 EMBED_MODEL ?= $(if $(wildcard models/ende.safetensors),build/models/ende.$(EMBED_QUANT).nmt)
 EMBED_FLAGS = $(if $(EMBED_MODEL),-DNMT_EMBED_PATH='"$(EMBED_MODEL)"')
 MODEL_VARIANTS = $(foreach q,f32 q8 q4,build/models/ende.$(q).nmt)
+# The products of the PRECOMPUTE_TOP most frequent pieces' embeddings are
+# computed when a model opens (exact; 16% faster greedy on FLORES dev than
+# 250 for the general models: docs/TRAINING.md).
+PRECOMPUTE_TOP ?= 1000
 # The other directions (models/NAME.*: NAME.safetensors, NAME.vmap and the
 # SentencePiece models NAME.SRC.model, NAME.TGT.model) are not embedded:
 # `make models` packs them, `make install` installs them, nmt -l SRC-TGT
 # finds them. Each entry is NAME:SRC:TGT; one whose weights are absent is
-# skipped. The format shipped is q4 where the direction has q4 fine-tuned
-# weights (models/NAME-q4.safetensors), else q8 (q4 without fine-tuning
+# skipped. The format shipped is q4 where the direction has its own q4
+# weights (models/NAME-q4.safetensors), else q8 (q4 by nearest rounding
 # loses 1-2 BLEU: docs/RESULTS.md).
-DIRECTIONS = deen:de:en enfr:en:fr fren:fr:en
+DIRECTIONS = deen:de:en enfr:en:fr fren:fr:en enes:en:es esen:es:en
 direction_field = $(word $(2),$(subst :, ,$(1)))
 direction_name = $(call direction_field,$(1),1)
 PRESENT_DIRECTIONS = $(foreach d,$(DIRECTIONS),$(if $(wildcard models/$(call direction_name,$(d)).safetensors),$(d)))
 direction_quant = $(if $(wildcard models/$(1)-q4.safetensors),q4,q8)
 DIRECTION_VARIANTS = $(foreach d,$(PRESENT_DIRECTIONS),$(foreach q,f32 q8 q4,build/models/$(call direction_name,$(d)).$(q).nmt))
 DIRECTION_SHIPPED = $(foreach d,$(PRESENT_DIRECTIONS),build/models/$(call direction_name,$(d)).$(call direction_quant,$(call direction_name,$(d))).nmt)
+# The image-caption models of Multi30k (train/default.sh; the default before
+# the general-domain ones), in models/captions/ the same way: `make
+# caption-models` packs each in its shipped format into build/models/captions/
+# for `nmt -m` or `nmt install`; never installed by make. Each entry is
+# NAME:SRC:TGT:FORMAT, the format each shipped in (en->de's q4 translates as
+# the embedded default of before did, byte for byte).
+CAPTION_DIRECTIONS = ende:en:de:q4 deen:de:en:q4 enfr:en:fr:q8 fren:fr:en:q8
+CAPTION_SHIPPED = $(foreach d,$(CAPTION_DIRECTIONS),build/models/captions/$(call direction_name,$(d)).$(call direction_field,$(d),4).nmt)
 # nmt detect's language profile (train/langid.py), embedded in every
 # program that links the command line's code; LANGID_PROFILE= (empty) builds
 # without one.
@@ -173,7 +188,7 @@ $(ARCH_STAMP):
 	@rm -f build/arch-*
 	@touch $@
 
-.PHONY: all test test-train check-clang clean wasm wasm-lib wasm-page wasm-kernels wasm-if-available spm-parity bench-kernels models fuzz memcheck install install-check test-cuda
+.PHONY: all test test-train check-clang clean wasm wasm-lib wasm-page wasm-kernels wasm-if-available spm-parity bench-kernels models caption-models fuzz memcheck install install-check test-cuda
 all: nmt model-pack $(if $(SANITIZE),,libnmt.a)
 
 # ---- static binaries (musl) ---------------------------------------------
@@ -203,17 +218,21 @@ endif
 
 build/models/ende.%.nmt: $(DEFAULT_SPM) $(DEFAULT_VMAP) models/ende.safetensors $(wildcard models/ende-*.safetensors) $(PACKER)
 	@mkdir -p build/models
-	$(PACKER) --quant $* $(if $(DEFAULT_VMAP),--vmap $(DEFAULT_VMAP)) -o $@ $(call default_weights,$*) $(DEFAULT_SPM)
+	$(PACKER) --quant $* --precompute-top $(PRECOMPUTE_TOP) $(if $(DEFAULT_VMAP),--vmap $(DEFAULT_VMAP)) -o $@ \
+		$(call default_weights,$*) $(DEFAULT_SPM)
 
-# $(1) NAME, $(2) SRC, $(3) TGT
+# $(1) the folder under models/ ("" or captions/), $(2) NAME, $(3) SRC, $(4) TGT
 define direction_rule
-build/models/$(1).%.nmt: models/$(1).$(2).model models/$(1).$(3).model models/$(1).vmap models/$(1).safetensors \
-		$$(wildcard models/$(1)-*.safetensors) $$(PACKER)
-	@mkdir -p build/models
-	$$(PACKER) --quant $$* --vmap models/$(1).vmap -o $$@ \
-		$$(firstword $$(wildcard models/$(1)-$$*.safetensors) models/$(1).safetensors) models/$(1).$(2).model models/$(1).$(3).model
+build/models/$(1)$(2).%.nmt: models/$(1)$(2).$(3).model models/$(1)$(2).$(4).model models/$(1)$(2).vmap \
+		models/$(1)$(2).safetensors $$(wildcard models/$(1)$(2)-*.safetensors) $$(PACKER)
+	@mkdir -p build/models/$(1)
+	$$(PACKER) --quant $$* --precompute-top $$(PRECOMPUTE_TOP) --vmap models/$(1)$(2).vmap -o $$@ \
+		$$(firstword $$(wildcard models/$(1)$(2)-$$*.safetensors) models/$(1)$(2).safetensors) \
+		models/$(1)$(2).$(3).model models/$(1)$(2).$(4).model
 endef
-$(foreach d,$(DIRECTIONS),$(eval $(call direction_rule,$(call direction_field,$(d),1),$(call direction_field,$(d),2),$(call direction_field,$(d),3))))
+direction_rules = $(foreach d,$(2),$(eval $(call direction_rule,$(1),$(call direction_field,$(d),1),$(call direction_field,$(d),2),$(call direction_field,$(d),3))))
+$(call direction_rules,,$(DIRECTIONS))
+$(call direction_rules,captions/,$(CAPTION_DIRECTIONS))
 
 # the native packer a cross build packs its models with
 $(eval $(call variant,build/native,musl-gcc))
@@ -223,6 +242,9 @@ build/native/model-pack: $(patsubst %.c,build/native/%.o,pack/main.c $(PACK_SRC)
 
 models: $(MODEL_VARIANTS) $(DIRECTION_VARIANTS)
 	@ls -l $(MODEL_VARIANTS) $(DIRECTION_VARIANTS)
+
+caption-models: $(CAPTION_SHIPPED)
+	@ls -l $(CAPTION_SHIPPED)
 
 # The library carries the language profile, for nmt_detect.
 LIB_MUSL = $(patsubst %.c,$(B)/%.o,$(LIB_SRC)) $(B)/cli/langid_profile.o

@@ -18,9 +18,11 @@ pack() { # pack NAME ARGS...: DIR/NAME.nmt
 	./model-pack "$@" -o "$OUT/$name.nmt" >/dev/null
 }
 for q in f32 q8 q4; do
-	pack ende.$q --quant $q --vmap models/ende.vmap models/ende.safetensors models/en.model models/de.model
+	pack ende.$q --quant $q --vmap models/ende.vmap models/ende.safetensors models/ende.en.model models/ende.de.model
 done
-pack deen.q4 --quant q4 --vmap models/deen.vmap models/deen-q4.safetensors models/deen.de.model models/deen.en.model
+deen_q4=models/deen-q4.safetensors
+[ -f $deen_q4 ] || deen_q4=models/deen.safetensors
+pack deen.q4 --quant q4 --vmap models/deen.vmap $deen_q4 models/deen.de.model models/deen.en.model
 pack deen.q8 --quant q8 --precompute-top 500 --vmap models/deen.vmap models/deen.safetensors models/deen.de.model models/deen.en.model
 for q in q8 q4; do
 	pack marian.$q --marian "$MF/model.npz" --vocab "$MF/vocab.ende.spm" --shortlist "$MF/lex.50.50.s2t.bin" --quant $q

@@ -70,7 +70,7 @@ done
 if [ "${SKIP_TORCH:-0}" != 1 ] && $PYTHON -c 'import torch, sentencepiece' 2>/dev/null; then
 	for b in 1 64; do
 		timed torch "$TMP/test" "$TMP/out" $PYTHON bench/torch_translate.py models/ende.safetensors \
-			models/en.model models/de.model --batch $b
+			models/ende.en.model models/ende.de.model --batch $b
 		row torch f32 "greedy-b$b" 1 test "$TMP/out" "$MS" "$RSS"
 	done
 fi
@@ -121,7 +121,7 @@ echo
 if [ -x build/host/bench/kernels ] && $PYTHON -c 'import sentencepiece' 2>/dev/null; then
 	peak=$(build/host/bench/kernels 2>/dev/null | awk '/int8 vpdpbusd|int8 vpmaddubsw/ { if ($NF > p) p = $NF } END { print p }')
 	./nmt info build/models/ende.q8.nmt >"$TMP/info"
-	$PYTHON bench/macs.py "$TMP/info" "$TMP/test" "$TMP/greedy.q8" models/en.model models/de.model models/ende.vmap "$peak"
+	$PYTHON bench/macs.py "$TMP/info" "$TMP/test" "$TMP/greedy.q8" models/ende.en.model models/ende.de.model models/ende.vmap "$peak"
 	echo "nmt q8 greedy, 1 thread: $(rate nmt q8 greedy 1 test) words/s; q4: $(rate nmt q4 greedy 1 test) words/s"
 else
 	echo "(bound skipped: make bench-kernels first, and python3-sentencepiece)"

@@ -42,7 +42,7 @@ for q in q8 q4; do
 	[ -f "$W" ] || W=models/ende.safetensors
 	for K in 0 250 1000 8000; do
 		./model-pack --quant $q --vmap models/ende.vmap --precompute-top $K -o "$TMP/pre$K.$q.nmt" \
-			$W models/en.model models/de.model >/dev/null
+			$W models/ende.en.model models/ende.de.model >/dev/null
 	done
 	for beam in 1 4; do
 		search=$([ $beam = 1 ] && echo greedy || echo beam4)

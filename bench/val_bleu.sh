@@ -25,8 +25,8 @@ set -eu
 QUANT=f32
 if [ "${1:-}" = -q ]; then QUANT=$2; shift 2; fi
 CORPUS=${CORPUS:-$MULTI30K}
-SPM_SRC=${SPM_SRC:-models/en.model}
-SPM_TGT=${SPM_TGT:-models/de.model}
+SPM_SRC=${SPM_SRC:-models/ende.en.model}
+SPM_TGT=${SPM_TGT:-models/ende.de.model}
 VMAP=${VMAP:-models/ende.vmap}
 make_tmp
 if [ -n "${VAL_SRC:-}" ]; then

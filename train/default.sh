@@ -1,6 +1,6 @@
 #!/bin/sh
-# The embedded en->de default and the de->en model, end to end and
-# resumable:
+# The image-caption models, en->de and de->en (Multi30k; the embedded default
+# before the general-domain models of train/general.sh), end to end and resumable:
 #
 #   train/default.sh [OUT_DIR]          (default train/runs/default)
 #
@@ -53,9 +53,10 @@
 #
 # Every step leaves its output in OUT_DIR and is skipped when that exists;
 # the trainings resume from their last.pt, so after an interruption the
-# same command carries on. INSTALL=1 also copies the results into models/
-# (train/install_default.sh), after which `make` embeds the en->de model
-# and `make models` packs the de->en one.
+# same command carries on. INSTALL=1 also copies the results into
+# models/captions/ (train/install_default.sh), after which `make
+# caption-models` packs them (the general-domain models of train/general.sh
+# are the shipped ones since).
 #
 # Environment: CORPUS (Multi30k task 1, default ../shared/data/multi30k),
 # MONO (task 2, default ../shared/data/multi30k-task2), minutes of one core
@@ -357,7 +358,7 @@ finish "$QATS" "$F" "$OUT/ft/best.safetensors" "$OUT/student" en de
 if [ "${INSTALL:-0}" = 1 ]; then
 	train/install_default.sh "$F" "$(q4_weights "$F")"
 else
-	echo "to make it the default: train/install_default.sh $F $(q4_weights "$F") && make"
+	echo "to install it: train/install_default.sh $F $(q4_weights "$F") && make caption-models"
 fi
 
 step "10. de->en distilled from its teacher, with back-translations"
@@ -386,12 +387,12 @@ fi
 G=$OUT/deen-final
 finish "$D/ft-q4" "$G" "$D/ft/best.safetensors" "$OUT/deen" de en
 if [ "${INSTALL:-0}" = 1 ]; then
-	cp "$G/model.safetensors" models/deen.safetensors
-	if [ -f "$G/q4.safetensors" ]; then cp "$G/q4.safetensors" models/deen-q4.safetensors; else rm -f models/deen-q4.safetensors; fi
-	cp "$G/de.model" models/deen.de.model
-	cp "$G/en.model" models/deen.en.model
-	cp "$G/vmap.txt" models/deen.vmap
-	echo "installed the de->en model; run make models"
+	cp "$G/model.safetensors" models/captions/deen.safetensors
+	if [ -f "$G/q4.safetensors" ]; then cp "$G/q4.safetensors" models/captions/deen-q4.safetensors; else rm -f models/captions/deen-q4.safetensors; fi
+	cp "$G/de.model" models/captions/deen.de.model
+	cp "$G/en.model" models/captions/deen.en.model
+	cp "$G/vmap.txt" models/captions/deen.vmap
+	echo "installed the de->en caption model; run make caption-models"
 else
 	echo "to install the de->en model: INSTALL=1 train/default.sh $OUT (every step is done; it copies)"
 fi

@@ -28,7 +28,7 @@
 #   the target language's monolingual text back-translated into the source
 #   language by the human round's reverse model, BT_WEIGHT, and, for en->de,
 #   de->en and en->fr, the task-2 captions translated by the caption model
-#   in models/, CAPTION_WEIGHT; a direction whose reverse model is not
+#   in models/captions/, CAPTION_WEIGHT; a direction whose reverse model is not
 #   packed yet stops after its human round and goes on when run again):
 #   5. students  the GRU shape of the embedded default on the round's
 #                corpus (bt: from the human round's best, BT_MIN minutes,
@@ -71,7 +71,8 @@
 #                three formats into OUT/DIRECTION-final/look/ and stops (a
 #                look at a run under way).
 #   8. chosen    OUT/DIRECTION-final/round.txt: the round whose q4 scores
-#                best at beam 4 on FLORES dev
+#                best at beam 4 on FLORES dev; `train/install_general.sh
+#                OUT DIRECTION` makes it a shipped model (models/)
 #
 # Every step leaves its output in OUT and is skipped when that exists; the
 # trainings resume from their last.pt, so the same command carries on after
@@ -313,15 +314,15 @@ backtranslated() { # backtranslated SRC TGT: OUT/synth/bt.SRCTGT.tsv.gz, 1 when 
 # caption model scores 38.7). So the bt round also learns from the caption
 # model itself: the 145,000 task-2 captions of the source language (human,
 # Multi30k's training images) translated by the direction's caption model
-# in models/ (q8, beam 4), sequence-level distillation.
+# in models/captions/ (q8, beam 4), sequence-level distillation.
 captions() { # captions SRC TGT: OUT/synth/captions.SRCTGT.tsv.gz; 1 where no caption model or captions exist
 	src=$1 tgt=$2 d=$1$2
 	out=$OUT/synth/captions.$d.tsv.gz
 	[ -f "$out" ] && return 0
-	if [ "$d" = ende ]; then set -- models/en.model models/de.model; else set -- "models/$d.$src.model" "models/$d.$tgt.model"; fi
-	[ -f "models/$d.safetensors" ] && [ -f "$1" ] && [ -f "$MULTI30K_TASK2/train.1.$src.gz" ] || return 1
+	m=models/captions/$d
+	[ -f "$m.safetensors" ] && [ -f "$m.$src.model" ] && [ -f "$MULTI30K_TASK2/train.1.$src.gz" ] || return 1
 	mkdir -p "$OUT/synth"
-	./model-pack --quant q8 --vmap "models/$d.vmap" -o "$OUT/synth/captions.$d.nmt" "models/$d.safetensors" "$1" "$2"
+	./model-pack --quant q8 --vmap "$m.vmap" -o "$OUT/synth/captions.$d.nmt" "$m.safetensors" "$m.$src.model" "$m.$tgt.model"
 	for k in 1 2 3 4 5; do zcat "$MULTI30K_TASK2/train.$k.$src.gz"; done |
 		if [ "$CAPTION_LINES" -gt 0 ]; then head -n "$CAPTION_LINES"; else cat; fi >"$OUT/synth/captions.$d.src"
 	timed "captions $d" ./nmt -m "$OUT/synth/captions.$d.nmt" -b 4 -t 1 -q \

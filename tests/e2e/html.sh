@@ -11,7 +11,9 @@ if has_embedded; then
 	check "--html: every tag and attribute kept, in order" sh -c \
 		"grep -o '<[^<]*>' $TMP/html.in >$TMP/html.tags.in; grep -o '<[^<]*>' $TMP/html.out | cmp -s - $TMP/html.tags.in"
 	check "--html: a tag goes around whole words" sh -c "head -n 1 $TMP/html.out | grep -Eq '<b>[^ <]+</b>'"
-	check "without --html, markup is text" sh -c "! head -n 1 $TMP/html.in | $NMT | grep -q '<b>[^ <]*</b>'"
+	# without --html the tags reach the model as text (which a model of
+	# general text may copy), so the lines translate otherwise than with it
+	check "without --html, markup is text" sh -c "! $NMT <$TMP/html.in | cmp -s - $TMP/html.out"
 	# hostile markup: 10,000 nested tags, unclosed and stray tags, a comment
 	# never closed, CDATA, '<' in text, '>' inside quotes: one line each, no crash
 	awk 'BEGIN { for (i = 0; i < 10000; i++) printf "<b>"; printf "A dog runs."; for (i = 0; i < 10000; i++) printf "</b>"; print "" }' >"$TMP/hostile.html"

@@ -1,0 +1,70 @@
+#!/bin/sh
+# Make a general-domain model of train/general.sh one of the shipped models
+# in models/ (ende: the embedded default; the others are installed by `make
+# install` and found by nmt -l):
+#
+#   train/install_general.sh OUT_DIR DIRECTION [F32_WEIGHTS Q4_WEIGHTS]
+#
+# DIRECTION: ende, deen, enfr, fren, enes or esen. The weights are the
+# recipe's choice for the round OUT_DIR/DIRECTION-final/round.txt names (its
+# chosen_f32.txt and chosen.txt; no q4 where q4 loses more than 0.5 BLEU
+# against q8 at beam 4 but for en->de), or the two given: the f32 weights (packed as
+# f32 and q8) and the q4 ones (GPTQ's or fine-tuned for q4, every weight on
+# its row's q4 codes), or "-" for none where q4 loses more than 0.5 BLEU
+# (then `make` ships the direction as q8). Both are written in fp16 (half the size; the q4
+# packer finds the same codes in them, with scales within fp16's rounding:
+# pack and measure what is installed, not what was trained). Writes
+# models/DIRECTION.safetensors, models/DIRECTION-q4.safetensors,
+# models/DIRECTION.SRC.model and .TGT.model (the pair's joint SentencePiece
+# model, once for each side), models/DIRECTION.vmap and models/DIRECTION.txt,
+# where each came from. Then `make` packs them.
+set -eu
+OUT=${1:?usage: train/install_general.sh OUT_DIR DIRECTION [F32_WEIGHTS Q4_WEIGHTS]}
+D=${2:?usage: train/install_general.sh OUT_DIR DIRECTION [F32_WEIGHTS Q4_WEIGHTS]}
+PY=${PYTHON:-/usr/bin/python3}
+case $D in
+en??) SRC=en TGT=${D#en} L=${D#en} ;;
+??en) SRC=${D%en} TGT=en L=${D%en} ;;
+*) echo "install_general.sh: DIRECTION is ende, deen, enfr, fren, enes or esen, not $D" >&2; exit 2 ;;
+esac
+FIN=$OUT/$D-final
+if [ $# -ge 4 ]; then
+	F32=$3 Q4=$4 ROUND="given"
+else
+	ROUND=$(cat "$FIN/round.txt")
+	F32=$(cat "$FIN/$ROUND/chosen_f32.txt")
+	Q4=$(cat "$FIN/$ROUND/chosen.txt")
+	# q8 ships where q4 loses more than 0.5 BLEU at beam 4 (flores.txt); not
+	# en->de, embedded as q4 (nmt with it within 8 MB)
+	if [ "$D" != ende ] && awk '/q8\.nmt/ && $2 == "beam4" { q8 = $3 } /q4\.nmt/ && $2 == "beam4" { q4 = $3 }
+			END { exit !(q8 - q4 > 0.5) }' "$FIN/$ROUND/flores.txt"; then
+		Q4=-
+	fi
+fi
+SPM=$OUT/spm.en$L.model
+for f in "$F32" "$SPM" "$FIN/vmap.txt"; do
+	[ -f "$f" ] || { echo "install_general.sh: no $f" >&2; exit 1; }
+done
+[ "$Q4" = - ] || [ -f "$Q4" ] || { echo "install_general.sh: no $Q4" >&2; exit 1; }
+$PY train/export.py "$F32" "models/$D.safetensors" F16
+if [ "$Q4" = - ]; then
+	rm -f "models/$D-q4.safetensors"
+else
+	$PY train/export.py "$Q4" "models/$D-q4.safetensors" F16
+fi
+cp "$SPM" "models/$D.$SRC.model"
+cp "$SPM" "models/$D.$TGT.model"
+cp "$FIN/vmap.txt" "models/$D.vmap"
+{
+	echo "$D: general-domain model of train/general.sh ($(date -u +%F))"
+	echo "round: $ROUND"
+	echo "f32 and q8 weights: $(basename "$(dirname "$F32")")/$(basename "$F32")"
+	[ "$Q4" = - ] && echo "q4 weights: none (q8 ships)" ||
+		echo "q4 weights: $(basename "$(dirname "$Q4")")/$(basename "$Q4")"
+	echo "vocabulary: spm.en$L.model ($(wc -c <"$SPM") bytes), the map: $D-final/vmap.txt"
+	for f in "$FIN/$ROUND/val_f32.txt" "$FIN/$ROUND/val_q4.txt" "$FIN/$ROUND/flores.txt"; do
+		[ -f "$f" ] && { echo "== $(basename "$f")"; cat "$f"; }
+	done
+	true
+} >"models/$D.txt"
+echo "installed $D into models/ (models/$D.txt); run make"
