@@ -168,6 +168,22 @@ static void test_replaced_and_put_back(void **state)
 	assert_memory_equal(out, "Ein Mann zahlt $4.50 um 10:30.", out_len);
 }
 
+/* a span keeps the brackets and punctuation around its placeholder's
+ * translation: "(etwas)." is "(10:30).", not "10:30." */
+static void test_brackets_around_a_span(void **state)
+{
+	(void)state;
+	assert_string_equal(put_back("It exploded (see https://example.org/a.html).", "Es explodierte (siehe etwas)."),
+			    "Es explodierte (siehe https://example.org/a.html).");
+	assert_string_equal(put_back("It was late (10:30 UTC) again.", "Es war spät (etwas UTC) wieder."),
+			    "Es war spät (10:30 UTC) wieder.");
+	assert_string_equal(put_back("Pay [$4.50], now.", "Zahle [etwas], jetzt."), "Zahle [$4.50], jetzt.");
+	/* a full stop inside the brackets */
+	assert_string_equal(put_back("It costs ($4.50.)", "Es kostet (etwas.)"), "Es kostet ($4.50.)");
+	/* a word of marks alone is no placeholder's translation */
+	assert_string_equal(put_back("At 10:30 we go.", "Um etwas gehen wir."), "Um 10:30 gehen wir.");
+}
+
 static void test_code_span_words(void **state)
 {
 	(void)state;
@@ -191,6 +207,7 @@ int main(void)
 		cmocka_unit_test(test_quoted_names),
 		cmocka_unit_test(test_quoted_name_replaced_and_put_back),
 		cmocka_unit_test(test_replaced_and_put_back),
+		cmocka_unit_test(test_brackets_around_a_span),
 		cmocka_unit_test(test_code_span_words),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -67,6 +67,36 @@ static size_t trailing_punct(const char *w, size_t n)
 	return k < n ? k : 0;
 }
 
+static int is_opening_bracket(char c)
+{
+	return c != '\0' && strchr("([{", c) != NULL;
+}
+
+static int is_closing_bracket(char c)
+{
+	return c != '\0' && strchr(")]}", c) != NULL;
+}
+
+/* The brackets that open a word ("(etwas"), which a span put in place of
+ * the word keeps before it ("(10:30"). */
+static size_t leading_brackets(const char *w, size_t n)
+{
+	size_t k = 0;
+	while (k < n && is_opening_bracket(w[k]))
+		k++;
+	return k < n ? k : 0;
+}
+
+/* Sentence punctuation and closing brackets at a word's end, which a span
+ * put in place of the word keeps after it ("etwas)." -> "10:30)."). */
+static size_t trailing_marks(const char *w, size_t n)
+{
+	size_t k = 0;
+	while (k < n && (is_punct(w[n - 1 - k]) || is_closing_bracket(w[n - 1 - k])))
+		k++;
+	return k < n ? k : 0;
+}
+
 /* s[0..n) without the closing marks at its end: " ' ) ” “ » « */
 static size_t before_closing_marks(const char *s, size_t n)
 {
@@ -96,6 +126,22 @@ static size_t append_punct(char *out, size_t o, const char *p, size_t n)
 		return o;
 	memcpy(out + o, p, n);
 	return o + n;
+}
+
+/* out[0..o) with a word's trailing marks p[0..n) after it: up to its last
+ * closing bracket as they are (less the punctuation out ends with
+ * already), the punctuation after that as append_punct puts it. */
+static size_t append_marks(char *out, size_t o, const char *p, size_t n)
+{
+	size_t b = n;
+	while (b > 0 && !is_closing_bracket(p[b - 1]))
+		b--;
+	size_t k = 0;
+	while (k < b && is_punct(p[k]) && o > 0 && is_punct(out[o - 1]))
+		k++;
+	memcpy(out + o, p + k, b - k);
+	o += b - k;
+	return append_punct(out, o, p + b, n - b);
 }
 
 size_t text_place_spans(const char *text, size_t len, const float *lp, const int *src, int n_words,
@@ -158,8 +204,8 @@ size_t text_place_spans(const char *text, size_t len, const float *lp, const int
 		for (int v = 0; has_span && v < w; v++)
 			first &= src[v] != src[w];
 		if (has_span && !first) {   /* the span stands for it already, but not for its full stop */
-			size_t tail = trailing_punct(wt, wl);
-			o = append_punct(out, o, wt + wl - tail, tail);
+			size_t tail = trailing_marks(wt, wl);
+			o = append_marks(out, o, wt + wl - tail, tail);
 			continue;
 		}
 		if (o > 0)
@@ -171,6 +217,9 @@ size_t text_place_spans(const char *text, size_t len, const float *lp, const int
 			out_src[n_out++] = src[w];
 			continue;
 		}
+		size_t lead = leading_brackets(wt, wl);
+		memcpy(out + o, wt, lead);
+		o += lead;
 		int put = 0;
 		for (int s = 0; s < n_spans; s++) {
 			if (spans[s].src_word != src[w])
@@ -184,8 +233,8 @@ size_t text_place_spans(const char *text, size_t len, const float *lp, const int
 				out_src[n_out++] = src[w];
 			}
 		}
-		size_t tail = trailing_punct(wt, wl);
-		o = append_punct(out, o, wt + wl - tail, tail);
+		size_t tail = trailing_marks(wt, wl);
+		o = append_marks(out, o, wt + wl - tail, tail);
 	}
 	out[o] = '\0';
 	*out_words = n_out;

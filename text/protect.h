@@ -3,8 +3,9 @@
  * byte for byte, in the translation where the placeholder went: in place
  * of the target words aligned to the placeholder's source word, or, when
  * the model aligned none to it, after the target word aligned to the
- * nearest source word before it. Alignment-guided copying, because the
- * default model has never learnt to copy a placeholder (docs/INPUT.md). */
+ * nearest source word before it; the brackets and punctuation around the
+ * replaced word stay. Alignment-guided copying: a model need not copy the
+ * placeholder itself (the caption models never learnt to; docs/INPUT.md). */
 #ifndef TEXT_PROTECT_H
 #define TEXT_PROTECT_H
 #include <stddef.h>
