@@ -1,0 +1,112 @@
+"""train/install_general.sh: a general-domain direction's chosen weights,
+vocabulary and map copied into models/ as `make` packs them, q4 weights
+only where q4 keeps within 0.5 BLEU of q8 (but always for the embedded
+en->de), and a record of where each came from.
+
+    make test-train
+"""
+import json
+import os
+import shutil
+import struct
+import subprocess
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+TINY = os.path.join(ROOT, 'tests', 'fixtures', 'tiny')
+
+
+def dtypes(path):
+    with open(path, 'rb') as f:
+        header = json.loads(f.read(struct.unpack('<Q', f.read(8))[0]))
+    return {v['dtype'] for k, v in header.items() if k != '__metadata__'}
+
+
+@pytest.fixture
+def repo(tmp_path):
+    """A checkout's train/ with an empty models/, and a recipe's OUT_DIR."""
+    root = tmp_path / 'repo'
+    (root / 'models').mkdir(parents=True)
+    os.symlink(os.path.join(ROOT, 'train'), root / 'train')
+    out = tmp_path / 'out'
+    out.mkdir()
+    for pair in ('fr', 'de'):
+        shutil.copy(os.path.join(TINY, 'src.model'), out / f'spm.en{pair}.model')
+    return root, out
+
+
+def recipe_round(out, direction, q8_beam4, q4_beam4):
+    """OUT/DIRECTION-final as the recipe leaves it: the human round chosen,
+    its weights, and FLORES scores with the given beam-4 BLEU of q8 and q4."""
+    fin = out / f'{direction}-final'
+    rnd = fin / 'human'
+    rnd.mkdir(parents=True)
+    shutil.copy(os.path.join(TINY, 'vmap_small.txt'), fin / 'vmap.txt')
+    (fin / 'round.txt').write_text('human\n')
+    (rnd / 'chosen_f32.txt').write_text(os.path.join(TINY, 'tiny.safetensors') + '\n')
+    (rnd / 'chosen.txt').write_text(os.path.join(TINY, 'tiny.safetensors') + '\n')
+    (rnd / 'flores.txt').write_text(
+        'model search BLEU chrF loops-on loops-off unk time\n'
+        f'{direction}.q8.nmt beam1 10.0 40.0 0 1 0 1.0\n'
+        f'{direction}.q8.nmt beam4 {q8_beam4} 41.0 0 1 0 1.0\n'
+        f'{direction}.q4.nmt beam4 {q4_beam4} 40.0 0 1 0 1.0\n')
+
+
+def install(root, *args):
+    return subprocess.run(['sh', 'train/install_general.sh', *map(str, args)], cwd=root,
+                          env={**os.environ, 'PYTHON': '/usr/bin/python3'}, capture_output=True, text=True)
+
+
+def test_given_weights_are_installed_in_fp16_with_the_vocabulary_twice(repo):
+    root, out = repo
+    recipe_round(out, 'enfr', 12.0, 11.9)
+    tiny = os.path.join(TINY, 'tiny.safetensors')
+    r = install(root, out, 'enfr', tiny, tiny)
+    assert r.returncode == 0, r.stderr
+    models = root / 'models'
+    assert dtypes(models / 'enfr.safetensors') == {'F16'}
+    assert dtypes(models / 'enfr-q4.safetensors') == {'F16'}
+    spm = (out / 'spm.enfr.model').read_bytes()
+    assert (models / 'enfr.en.model').read_bytes() == spm
+    assert (models / 'enfr.fr.model').read_bytes() == spm
+    assert (models / 'enfr.vmap').read_bytes() == (out / 'enfr-final' / 'vmap.txt').read_bytes()
+    record = (models / 'enfr.txt').read_text()
+    assert 'round: given' in record and 'tiny.safetensors' in record
+
+
+def test_the_recipe_s_choice_and_q8_where_q4_loses_more_than_half_a_point(repo):
+    root, out = repo
+    recipe_round(out, 'fren', 12.0, 11.4)
+    (root / 'models' / 'fren-q4.safetensors').write_bytes(b'an older q4')
+    r = install(root, out, 'fren')
+    assert r.returncode == 0, r.stderr
+    assert (root / 'models' / 'fren.safetensors').exists()
+    assert not (root / 'models' / 'fren-q4.safetensors').exists()
+    record = (root / 'models' / 'fren.txt').read_text()
+    assert 'round: human' in record and 'q8 ships' in record and 'beam4 11.4' in record
+
+
+def test_q4_where_it_keeps_within_half_a_point(repo):
+    root, out = repo
+    recipe_round(out, 'enfr', 12.0, 11.6)
+    assert install(root, out, 'enfr').returncode == 0
+    assert (root / 'models' / 'enfr-q4.safetensors').exists()
+
+
+def test_the_embedded_default_always_gets_q4(repo):
+    root, out = repo
+    recipe_round(out, 'ende', 12.0, 10.0)
+    assert install(root, out, 'ende').returncode == 0
+    assert dtypes(root / 'models' / 'ende-q4.safetensors') == {'F16'}
+    assert (root / 'models' / 'ende.en.model').exists() and (root / 'models' / 'ende.de.model').exists()
+
+
+def test_bad_direction_and_missing_files_fail_with_one_line(repo):
+    root, out = repo
+    r = install(root, out, 'xx')
+    assert r.returncode == 2 and r.stderr.count('\n') == 1 and 'DIRECTION' in r.stderr
+    tiny = os.path.join(TINY, 'tiny.safetensors')
+    r = install(root, out, 'enfr', tiny, tiny)      # no enfr-final/vmap.txt yet
+    assert r.returncode == 1 and 'vmap.txt' in r.stderr
+    assert not any((root / 'models').iterdir())
