@@ -7,17 +7,18 @@
 #
 # DIRECTION: ende, deen, enfr, fren, enes or esen. The weights are the
 # recipe's choice for the round OUT_DIR/DIRECTION-final/round.txt names (its
-# chosen_f32.txt and chosen.txt; no q4 where q4 loses more than 0.5 BLEU
-# against q8 at beam 4 but for en->de), or the two given: the f32 weights (packed as
-# f32 and q8) and the q4 ones (GPTQ's or fine-tuned for q4, every weight on
-# its row's q4 codes), or "-" for none where q4 loses more than 0.5 BLEU
-# (then `make` ships the direction as q8). Both are written in fp16 (half the size; the q4
-# packer finds the same codes in them, with scales within fp16's rounding:
-# pack and measure what is installed, not what was trained). Writes
-# models/DIRECTION.safetensors, models/DIRECTION-q4.safetensors,
-# models/DIRECTION.SRC.model and .TGT.model (the pair's joint SentencePiece
-# model, once for each side), models/DIRECTION.vmap and models/DIRECTION.txt,
-# where each came from. Then `make` packs them.
+# chosen_f32.txt and chosen.txt), or the two given: the f32 weights (packed
+# as f32 and q8) and the q4 ones (GPTQ's or fine-tuned for q4, every weight
+# on its row's q4 codes), "-" for none. Without q4 weights `make` ships the
+# direction as q8: the recipe's choice goes without them where q4 loses more
+# than 0.5 BLEU against q8 at beam 4 (but for en->de, embedded as q4 to keep
+# nmt within 8 MB). Both are written in fp16, half the size: the q4 packer
+# finds the same codes in them, with scales within fp16's rounding (measure
+# what is installed, not what was trained). Writes models/DIRECTION.safetensors,
+# models/DIRECTION-q4.safetensors, models/DIRECTION.SRC.model and .TGT.model
+# (the pair's joint SentencePiece model, once for each side),
+# models/DIRECTION.vmap and models/DIRECTION.txt, where each came from. Then
+# `make` packs them.
 set -eu
 OUT=${1:?usage: train/install_general.sh OUT_DIR DIRECTION [F32_WEIGHTS Q4_WEIGHTS]}
 D=${2:?usage: train/install_general.sh OUT_DIR DIRECTION [F32_WEIGHTS Q4_WEIGHTS]}
@@ -28,14 +29,14 @@ en??) SRC=en TGT=${D#en} L=${D#en} ;;
 *) echo "install_general.sh: DIRECTION is ende, deen, enfr, fren, enes or esen, not $D" >&2; exit 2 ;;
 esac
 FIN=$OUT/$D-final
-if [ $# -ge 4 ]; then
+[ $# -eq 2 ] || [ $# -eq 4 ] || { echo "usage: train/install_general.sh OUT_DIR DIRECTION [F32_WEIGHTS Q4_WEIGHTS]" >&2; exit 2; }
+if [ $# -eq 4 ]; then
 	F32=$3 Q4=$4 ROUND="given"
 else
 	ROUND=$(cat "$FIN/round.txt")
 	F32=$(cat "$FIN/$ROUND/chosen_f32.txt")
 	Q4=$(cat "$FIN/$ROUND/chosen.txt")
-	# q8 ships where q4 loses more than 0.5 BLEU at beam 4 (flores.txt); not
-	# en->de, embedded as q4 (nmt with it within 8 MB)
+	# no q4 weights where q4 loses more than 0.5 BLEU at beam 4 (flores.txt)
 	if [ "$D" != ende ] && awk '/q8\.nmt/ && $2 == "beam4" { q8 = $3 } /q4\.nmt/ && $2 == "beam4" { q4 = $3 }
 			END { exit !(q8 - q4 > 0.5) }' "$FIN/$ROUND/flores.txt"; then
 		Q4=-

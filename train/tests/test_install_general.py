@@ -107,6 +107,8 @@ def test_bad_direction_and_missing_files_fail_with_one_line(repo):
     r = install(root, out, 'xx')
     assert r.returncode == 2 and r.stderr.count('\n') == 1 and 'DIRECTION' in r.stderr
     tiny = os.path.join(TINY, 'tiny.safetensors')
+    r = install(root, out, 'enfr', tiny)            # f32 weights without q4 ones
+    assert r.returncode == 2 and r.stderr.startswith('usage:')
     r = install(root, out, 'enfr', tiny, tiny)      # no enfr-final/vmap.txt yet
     assert r.returncode == 1 and 'vmap.txt' in r.stderr
     assert not any((root / 'models').iterdir())
