@@ -26,10 +26,11 @@
 #   Then per direction, in two rounds: "human" (the pair's corpus), and
 #   "bt" (the direction's own corpus, OUT/corpus/SRCTGT: the pair's with
 #   the target language's monolingual text back-translated into the source
-#   language by the human round's reverse model, BT_WEIGHT, and, for en->de,
-#   de->en and en->fr, the task-2 captions translated by the caption model
-#   in models/captions/, CAPTION_WEIGHT; a direction whose reverse model is not
-#   packed yet stops after its human round and goes on when run again):
+#   language by the human round's reverse model, BT_WEIGHT, and, for en->de
+#   and de->en, the task-2 captions translated by the caption model in
+#   models/captions/, CAPTION_WEIGHT; a direction whose reverse model is not
+#   packed yet stops after its human round and goes on when run again; one
+#   into French or Spanish, which have no monolingual text here, has none):
 #   5. students  the GRU shape of the embedded default on the round's
 #                corpus (bt: from the human round's best, BT_MIN minutes,
 #                half the learning rate), each batch scored on its own
@@ -291,6 +292,12 @@ backtranslated() { # backtranslated SRC TGT: OUT/synth/bt.SRCTGT.tsv.gz, 1 when 
 	src=$1 tgt=$2 rev=$2$1
 	out=$OUT/synth/bt.$src$tgt.tsv.gz model=$OUT/$rev-final/human/$rev.q8.nmt
 	[ -f "$out" ] && return 0
+	if [ ! -f "$OUT/mono/mono.$tgt.tsv.gz" ]; then
+		# English and German only (train/mono.sh): into French and Spanish
+		# the human round is the direction's model
+		echo "general.sh: no monolingual $tgt text, so no bt round for $src$tgt"
+		return 1
+	fi
 	if [ ! -f "$OUT/$rev-final/human/flores.txt" ]; then
 		echo "general.sh: $src$tgt back-translation waits for the $rev model ($model)"
 		return 1
