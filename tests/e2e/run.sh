@@ -15,7 +15,8 @@
 # the other test programs), E2E_SANITIZED (the programs are ASan builds),
 # REPLAY (the fuzz replayers' directory), EXAMPLES (the example programs'),
 # HTTP_TOOL (tests/http_tool, for serve.sh), SHIPPED (the packed models
-# make install installs, for shipped.sh), NMT_PROFILE (nmt built with
+# make install installs, for shipped.sh), CAPTIONS (the caption models
+# make caption-models packs, for shipped.sh), NMT_PROFILE (nmt built with
 # make PROFILE=1's timers, for profile.sh); E2E_VERBOSE=1 also prints
 # "ok: NAME" for each check passed.
 #

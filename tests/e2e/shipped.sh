@@ -28,3 +28,27 @@ if ship_has enfr && ship_has fren && ship_has deen; then
 	$S $NMT -l fr-en -b 4 <"$TMP/fr.txt" | $S $NMT -l en-de -b 4 >"$TMP/fr-de.piped"
 	check "shipped: fr-de = fr-en piped into en-de" sh -c "$S $NMT -l fr-de -b 4 <$TMP/fr.txt | cmp -s - $TMP/fr-de.piped"
 fi
+
+# The image-caption models (make caption-models; CAPTIONS, their packed
+# files): each names its languages and translates a caption of its domain.
+if [ -n "${CAPTIONS:-}" ]; then
+	caption() { # caption NAME SENTENCE WORD: the caption model NAME translates SENTENCE with WORD in it
+		for m in $CAPTIONS; do
+			case $m in */$1.*.nmt) $NMT -m "$m" <<-END | grep -qi "$3"
+				$2
+				END
+				return ;;
+			esac
+		done
+		return 1
+	}
+	for m in $CAPTIONS; do
+		name=$(basename "$m" | cut -d. -f1)
+		check "caption model $name: its languages" sh -c \
+			"$NMT info $m | grep -qx src_lang=$(echo "$name" | cut -c1-2) && $NMT info $m | grep -qx tgt_lang=$(echo "$name" | cut -c3-4)"
+	done
+	check "caption model ende translates" caption ende 'A black dog runs on the beach.' hund
+	check "caption model deen translates" caption deen 'Ein schwarzer Hund läuft am Strand.' dog
+	check "caption model enfr translates" caption enfr 'A black dog runs on the beach.' chien
+	check "caption model fren translates" caption fren 'Un chien noir court sur la plage.' dog
+fi
