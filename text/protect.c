@@ -57,16 +57,6 @@ static int is_punct(char c)
 	return c != '\0' && strchr(".,;:!?", c) != NULL;
 }
 
-/* Sentence punctuation at a word's end, which a span put in place of the
- * word keeps after it ("Ball." -> "4.50."). */
-static size_t trailing_punct(const char *w, size_t n)
-{
-	size_t k = 0;
-	while (k < n && is_punct(w[n - 1 - k]))
-		k++;
-	return k < n ? k : 0;
-}
-
 static int is_opening_bracket(char c)
 {
 	return c != '\0' && strchr("([{", c) != NULL;
@@ -77,24 +67,39 @@ static int is_closing_bracket(char c)
 	return c != '\0' && strchr(")]}", c) != NULL;
 }
 
+static int is_closing_mark(char c)
+{
+	return is_punct(c) || is_closing_bracket(c);
+}
+
+/* The characters of w[0..n) at its end (at its start: from_end 0) that
+ * `is` accepts, if they are not all of it. */
+static size_t run_of(const char *w, size_t n, int from_end, int (*is)(char))
+{
+	size_t k = 0;
+	while (k < n && is(from_end ? w[n - 1 - k] : w[k]))
+		k++;
+	return k < n ? k : 0;
+}
+
+/* Sentence punctuation at a word's end ("Ball." -> "4.50."). */
+static size_t trailing_punct(const char *w, size_t n)
+{
+	return run_of(w, n, 1, is_punct);
+}
+
 /* The brackets that open a word ("(etwas"), which a span put in place of
  * the word keeps before it ("(10:30"). */
 static size_t leading_brackets(const char *w, size_t n)
 {
-	size_t k = 0;
-	while (k < n && is_opening_bracket(w[k]))
-		k++;
-	return k < n ? k : 0;
+	return run_of(w, n, 0, is_opening_bracket);
 }
 
 /* Sentence punctuation and closing brackets at a word's end, which a span
  * put in place of the word keeps after it ("etwas)." -> "10:30)."). */
 static size_t trailing_marks(const char *w, size_t n)
 {
-	size_t k = 0;
-	while (k < n && (is_punct(w[n - 1 - k]) || is_closing_bracket(w[n - 1 - k])))
-		k++;
-	return k < n ? k : 0;
+	return run_of(w, n, 1, is_closing_mark);
 }
 
 /* s[0..n) without the closing marks at its end: " ' ) ” “ » « */
