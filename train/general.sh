@@ -133,12 +133,23 @@ other_language() { # other_language ende -> de
 	case $1 in en*) echo "${1#en}" ;; *) echo "${1%en}" ;; esac
 }
 
+# general_model DIRECTION: true where models/DIRECTION.* is a general model
+# of this recipe (its two SentencePiece models are the pair's one joint
+# model), not a caption model (one per language)
+general_model() {
+	[ -f "models/$1.en.model" ] && cmp -s "models/$1.en.model" "models/$1.$(other_language "$1").model"
+}
+
 make -s build/host/tests/protect_tool
 for d in $DIRECTIONS; do
 	l=$(other_language "$d")
 	if [ ! -f "$OUT/corpus/$l/report.tsv" ]; then
 		timed "corpus en-$l" logged "$OUT/corpus-$l.log" "$PY" train/corpus.py --pair "$l" --out "$OUT/corpus/$l" \
 			--open "$OPEN" --multi30k "$MULTI30K" --protect-tool build/host/tests/protect_tool
+	fi
+	if [ ! -f "$OUT/spm.en$l.model" ] && general_model "en$l"; then
+		# the shipped model's vocabulary, so that its weights carry over whole
+		cp "models/en$l.en.model" "$OUT/spm.en$l.model"
 	fi
 	if [ ! -f "$OUT/spm.en$l.model" ]; then
 		zcat "$OUT/corpus/$l/train.en.gz" "$OUT/corpus/$l/train.$l.gz" | awk '!seen[$0]++' >"$OUT/spm_input.$l"
@@ -162,17 +173,19 @@ corpus_of() { # corpus_of SRC TGT ROUND: the corpus a round trains on
 	if [ "$3" = human ]; then echo "$OUT/corpus/$(other_language "$1$2")"; else echo "$OUT/corpus/$1$2"; fi
 }
 
-# A direction other than en<->de does not start from random weights: its
-# human round starts from the shipped general model with the same English
-# side (en->fr and en->es from en->de, fr->en and es->en from de->en),
-# carried over to the pair's vocabulary by train/revocab.py (transfer
-# learning: the parent's English encoder or decoder, its attention and
-# output layers, are most of what the child must learn). TRANSFER=0: from
-# random weights.
+# A human round does not start from random weights where a general model is
+# shipped: en->de and de->en carry on from their own shipped weights (a run
+# whose checkpoints are lost, on a fresh machine), the other directions
+# start from the shipped model with the same English side (en->fr and en->es
+# from en->de, fr->en and es->en from de->en), carried over to the pair's
+# vocabulary by train/revocab.py (transfer learning: the parent's English
+# encoder or decoder, its attention and output layers, are most of what the
+# child must learn). TRANSFER=0: from random weights. A run's own last.pt
+# wins over both (train.py resumes from it).
 parent() { # parent SRC TGT RUN: prints RUN/parent.safetensors, made from the parent model; nothing without one
 	src=$1 tgt=$2 l=$(other_language "$1$2")
-	case $src$tgt in ende | deen) return ;; en*) p=ende ;; *) p=deen ;; esac
-	[ "$TRANSFER" = 1 ] && [ -f "models/$p.safetensors" ] || return 0
+	case $src$tgt in en*) p=ende ;; *) p=deen ;; esac
+	[ "$TRANSFER" = 1 ] && [ -f "models/$p.safetensors" ] && general_model "$p" || return 0
 	if [ ! -f "$3/parent.safetensors" ]; then
 		case $p in ende) ps=en pt=de ;; *) ps=de pt=en ;; esac
 		"$PY" train/revocab.py "models/$p.safetensors" "models/$p.$pt.model" "$OUT/spm.en$l.model" \
@@ -191,6 +204,8 @@ student() { # student SRC TGT ROUND: the human pairs from scratch (or a parent),
 	set -- $STUDENT_DIMS --max-minutes "$STUDENT_MIN" --lr 1e-3
 	init=$(parent "$src" "$tgt" "$run")
 	[ -z "$init" ] || set -- "$@" --init "$init"
+	# its own weights carried on: at the learning rate they had come down to
+	case $init:$src$tgt in *:ende | *:deen) [ -z "$init" ] || set -- "$@" --lr 5e-4 ;; esac
 	[ "$round" = human ] || set -- --init "$(f32_weights "$src" "$tgt" human)" --max-minutes "$BT_MIN" --lr 5e-4
 	# shellcheck disable=SC2046
 	timed "student $src$tgt $round" logged -a "$run/nohup.log" "$PY" train/train.py --out "$run" \

@@ -1,0 +1,79 @@
+"""train/general.sh's parent(): where a human round starts. en->fr and
+en->es from the shipped en->de model, fr->en and es->en from de->en (carried
+over to the pair's vocabulary), en->de and de->en from their own shipped
+weights; nothing where the shipped model is a caption model or TRANSFER=0.
+
+    make test-train
+"""
+import os
+import shutil
+import subprocess
+
+import pytest
+
+pytest.importorskip('torch')
+pytest.importorskip('sentencepiece')
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+MODELS = os.path.join(ROOT, 'models')
+TINY_SPM = os.path.join(ROOT, 'tests', 'fixtures', 'tiny', 'src.model')
+
+# the functions of general.sh that parent() needs, run on their own
+SCRIPT = r'''
+set -eu
+. train/common.sh
+eval "$(sed -n '/^other_language()/,/^}/p;/^general_model()/,/^}/p;/^parent()/,/^}/p' train/general.sh)"
+mkdir -p "$OUT/run"
+parent "$1" "$2" "$OUT/run"
+'''
+
+
+@pytest.fixture
+def repo(tmp_path):
+    """A checkout with the shipped general en->de and de->en models and a
+    caption model as models/enfr; OUT with a new vocabulary for en-fr."""
+    root = tmp_path / 'repo'
+    (root / 'models').mkdir(parents=True)
+    os.symlink(os.path.join(ROOT, 'train'), root / 'train')
+    for d in ('ende', 'deen'):
+        for f in (f'{d}.safetensors', f'{d}.en.model', f'{d}.de.model'):
+            os.symlink(os.path.join(MODELS, f), root / 'models' / f)
+    for f in ('enfr.safetensors', 'enfr.en.model', 'enfr.fr.model'):
+        os.symlink(os.path.join(MODELS, 'captions', f), root / 'models' / f)
+    out = tmp_path / 'out'
+    out.mkdir()
+    shutil.copy(TINY_SPM, out / 'spm.enfr.model')
+    shutil.copy(os.path.join(MODELS, 'ende.en.model'), out / 'spm.ende.model')
+    return root, out
+
+
+def parent(repo, src, tgt, transfer='1'):
+    root, out = repo
+    env = dict(os.environ, OUT=str(out), PY='/usr/bin/python3', TRANSFER=transfer)
+    r = subprocess.run(['sh', '-c', SCRIPT, 'parent', src, tgt], cwd=root, env=env,
+                       capture_output=True, text=True, check=True)
+    log = (out / 'run' / 'nohup.log')
+    return r.stdout.strip(), log.read_text() if log.exists() else ''
+
+
+def test_another_pair_starts_from_the_model_with_the_same_english_side(repo):
+    path, log = parent(repo, 'en', 'fr')
+    assert path.endswith('run/parent.safetensors') and os.path.exists(path)
+    assert 'target pieces' in log and 'source pieces' in log
+    path, log = parent(repo, 'fr', 'en')   # the same run folder: made once, reused
+    assert os.path.exists(path)
+
+
+def test_en_de_carries_on_from_its_own_shipped_weights_whole(repo):
+    _, log = parent(repo, 'en', 'de')
+    assert '16000 target pieces: 16000 kept, 0 new' in log
+    assert '16000 source pieces: 16000 kept, 0 new' in log
+
+
+def test_no_parent_without_transfer_or_a_general_model(repo):
+    assert parent(repo, 'en', 'fr', transfer='0')[0] == ''
+    root, _ = repo
+    for f in ('ende.safetensors', 'ende.en.model', 'ende.de.model'):
+        os.remove(root / 'models' / f)
+    # nor from the caption model in models/enfr, which is not one of the recipe's
+    assert parent(repo, 'en', 'fr')[0] == ''
