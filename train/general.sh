@@ -174,20 +174,25 @@ corpus_of() { # corpus_of SRC TGT ROUND: the corpus a round trains on
 }
 
 # A human round does not start from random weights where a general model is
-# shipped: en->de and de->en carry on from their own shipped weights (a run
-# whose checkpoints are lost, on a fresh machine), the other directions
-# start from the shipped model with the same English side (en->fr and en->es
-# from en->de, fr->en and es->en from de->en), carried over to the pair's
-# vocabulary by train/revocab.py (transfer learning: the parent's English
-# encoder or decoder, its attention and output layers, are most of what the
-# child must learn). TRANSFER=0: from random weights. A run's own last.pt
-# wins over both (train.py resumes from it).
+# shipped: a direction whose own general model is shipped carries on from
+# those weights (a run whose checkpoints are lost, on a fresh machine); the
+# others start from the shipped model with the same English side (en->fr
+# and en->es from en->de, fr->en and es->en from de->en), carried over to
+# the pair's vocabulary by train/revocab.py (transfer learning: the
+# parent's English encoder or decoder, its attention and output layers, are
+# most of what the child must learn; docs/TRAINING.md). TRANSFER=0: from
+# random weights. A run's own last.pt wins over both (train.py resumes from it).
 parent() { # parent SRC TGT RUN: prints RUN/parent.safetensors, made from the parent model; nothing without one
 	src=$1 tgt=$2 l=$(other_language "$1$2")
-	case $src$tgt in en*) p=ende ;; *) p=deen ;; esac
-	[ "$TRANSFER" = 1 ] && [ -f "models/$p.safetensors" ] && general_model "$p" || return 0
+	[ "$TRANSFER" = 1 ] || return 0
+	if general_model "$src$tgt"; then
+		p=$src$tgt
+	else
+		case $src$tgt in en*) p=ende ;; *) p=deen ;; esac
+	fi
+	[ -f "models/$p.safetensors" ] && general_model "$p" || return 0
 	if [ ! -f "$3/parent.safetensors" ]; then
-		case $p in ende) ps=en pt=de ;; *) ps=de pt=en ;; esac
+		case $p in en*) ps=en pt=$(other_language "$p") ;; *) ps=$(other_language "$p") pt=en ;; esac
 		"$PY" train/revocab.py "models/$p.safetensors" "models/$p.$pt.model" "$OUT/spm.en$l.model" \
 			"$3/parent.tmp.safetensors" "models/$p.$ps.model" "$OUT/spm.en$l.model" >>"$3/nohup.log"
 		mv "$3/parent.tmp.safetensors" "$3/parent.safetensors"
@@ -205,7 +210,7 @@ student() { # student SRC TGT ROUND: the human pairs from scratch (or a parent),
 	init=$(parent "$src" "$tgt" "$run")
 	[ -z "$init" ] || set -- "$@" --init "$init"
 	# its own weights carried on: at the learning rate they had come down to
-	case $init:$src$tgt in *:ende | *:deen) [ -z "$init" ] || set -- "$@" --lr 5e-4 ;; esac
+	if [ -n "$init" ] && general_model "$src$tgt"; then set -- "$@" --lr 5e-4; fi
 	[ "$round" = human ] || set -- --init "$(f32_weights "$src" "$tgt" human)" --max-minutes "$BT_MIN" --lr 5e-4
 	# shellcheck disable=SC2046
 	timed "student $src$tgt $round" logged -a "$run/nohup.log" "$PY" train/train.py --out "$run" \

@@ -1,7 +1,8 @@
-"""train/general.sh's parent(): where a human round starts. en->fr and
-en->es from the shipped en->de model, fr->en and es->en from de->en (carried
-over to the pair's vocabulary), en->de and de->en from their own shipped
-weights; nothing where the shipped model is a caption model or TRANSFER=0.
+"""train/general.sh's parent(): where a human round starts. A direction
+with its own shipped general model from those weights; the others, en->fr
+and en->es from the shipped en->de model, fr->en and es->en from de->en
+(carried over to the pair's vocabulary); nothing where the shipped model is a
+caption model or TRANSFER=0.
 
     make test-train
 """
@@ -77,3 +78,18 @@ def test_no_parent_without_transfer_or_a_general_model(repo):
         os.remove(root / 'models' / f)
     # nor from the caption model in models/enfr, which is not one of the recipe's
     assert parent(repo, 'en', 'fr')[0] == ''
+
+
+def test_a_direction_with_its_own_general_model_carries_on_from_it(repo):
+    """models/enfr as the recipe installs it (one joint vocabulary for both
+    sides): its own weights, every piece kept, not en->de's."""
+    root, _ = repo
+    tiny = os.path.join(ROOT, 'tests', 'fixtures', 'tiny')
+    for f in ('enfr.safetensors', 'enfr.en.model', 'enfr.fr.model'):
+        os.remove(root / 'models' / f)
+    shutil.copy(os.path.join(tiny, 'tiny.safetensors'), root / 'models' / 'enfr.safetensors')
+    for side in ('en', 'fr'):
+        shutil.copy(TINY_SPM, root / 'models' / f'enfr.{side}.model')
+    _, log = parent(repo, 'en', 'fr')
+    assert '300 target pieces: 300 kept, 0 new' in log
+    assert '300 source pieces: 300 kept, 0 new' in log
