@@ -33,8 +33,9 @@
 #   packed yet stops after its human round and goes on when run again; one
 #   into French or Spanish, which have no monolingual text here, has none):
 #   5. students  the GRU shape of the embedded default on the round's
-#                corpus (human: from the shipped en->de or de->en model
-#                for the other pairs, TRANSFER; bt: from the human round's best, BT_MIN minutes,
+#                corpus (human: from the direction's own shipped general
+#                model, else from the shipped en->de or de->en one, TRANSFER;
+#                bt: from the human round's best, BT_MIN minutes,
 #                half the learning rate), each batch scored on its own
 #                target pieces and BATCH_VOCAB random ones (train.py
 #                --batch-vocab: 2.2x the steps an hour), validated on FLORES
@@ -90,8 +91,9 @@
 # first N, a mechanical test),
 # BATCH_VOCAB=1024 (0: the whole vocabulary), EMA=0.9995 (the students'
 # weight averaging, train.py --ema), BF16 (1 where the CPU has AVX-512
-# BF16: the students' --bf16), TRANSFER=1 (en->fr, en->es from the shipped
-# en->de model, fr->en, es->en from de->en; 0: from random weights),
+# BF16: the students' --bf16), TRANSFER=1 (a human round starts from the
+# direction's own shipped general model, else en->fr, en->es from the
+# shipped en->de model, fr->en, es->en from de->en; 0: from random weights),
 # STUDENT_DIMS (the embedded default's shape),
 # PYTHON=/usr/bin/python3. Run from the repository root after `make`.
 set -eu
@@ -207,7 +209,8 @@ student() { # student SRC TGT ROUND: the human pairs from scratch (or a parent),
 	[ -f "$run/train.done" ] && return
 	# shellcheck disable=SC2086
 	set -- $STUDENT_DIMS --max-minutes "$STUDENT_MIN" --lr 1e-3
-	init=$(parent "$src" "$tgt" "$run")
+	init=
+	[ "$round" != human ] || init=$(parent "$src" "$tgt" "$run")
 	[ -z "$init" ] || set -- "$@" --init "$init"
 	# its own weights carried on: at the learning rate they had come down to
 	if [ -n "$init" ] && general_model "$src$tgt"; then set -- "$@" --lr 5e-4; fi
