@@ -59,6 +59,11 @@ def carry_rows(old_sp, new_sp):
     return rows, spelled
 
 
+def carried(table, rows):
+    """Each new row: the mean of the old rows it starts from."""
+    return torch.stack([table[r].mean(0) for r in rows])
+
+
 def revocab(model, old_sp, new_sp, old_src=None, new_src=None):
     """model (an NMT on old_sp's target pieces) carried over to new_sp's, and
     from old_src's source pieces to new_src's where they are given; returns
@@ -67,14 +72,13 @@ def revocab(model, old_sp, new_sp, old_src=None, new_src=None):
     cfg = dataclasses.replace(model.cfg, tgt_vocab=new_sp.get_piece_size())
     state = model.state_dict()
     emb, bias = state.pop('tgt_emb.weight'), state.pop('out_bias')
-    state['tgt_emb.weight'] = torch.stack([emb[r].mean(0) for r in rows])
-    state['out_bias'] = torch.stack([bias[r].mean() for r in rows])
+    state['tgt_emb.weight'] = carried(emb, rows)
+    state['out_bias'] = carried(bias, rows)
     src_spelled = 0
     if new_src is not None:
         src_rows, src_spelled = carry_rows(old_src, new_src)
         cfg = dataclasses.replace(cfg, src_vocab=new_src.get_piece_size())
-        emb = state.pop('src_emb.weight')
-        state['src_emb.weight'] = torch.stack([emb[r].mean(0) for r in src_rows])
+        state['src_emb.weight'] = carried(state.pop('src_emb.weight'), src_rows)
     out = NMT(cfg)
     out.load_state_dict(state)
     return out, spelled, src_spelled
