@@ -94,6 +94,8 @@
 # BF16: the students' --bf16), TRANSFER=1 (a human round starts from the
 # direction's own shipped general model, else en->fr, en->es from the
 # shipped en->de model, fr->en, es->en from de->en; 0: from random weights),
+# HUMAN=train (shipped: a direction with a shipped general model takes that
+# model as its human round and goes on to the bt round from its weights),
 # STUDENT_DIMS (the embedded default's shape),
 # PYTHON=/usr/bin/python3. Run from the repository root after `make`.
 set -eu
@@ -116,6 +118,7 @@ CAPTION_LINES=${CAPTION_LINES:-0}
 BATCH_VOCAB=${BATCH_VOCAB:-1024}
 EMA=${EMA:-0.9995}
 TRANSFER=${TRANSFER:-1}
+HUMAN=${HUMAN:-train}
 # bfloat16 matrix products in the students' training steps where the CPU has
 # AVX-512 BF16 (train.py --bf16: 2.2x their tokens/s here)
 BF16=${BF16:-$(grep -q avx512_bf16 /proc/cpuinfo 2>/dev/null && echo 1 || echo 0)}
@@ -241,6 +244,24 @@ chosen_f32() { # chosen_f32 SRC TGT ROUND: OUT/SRCTGT-final/ROUND/chosen_f32.txt
 		SPM_SRC="$OUT/spm.en$l.model" SPM_TGT="$OUT/spm.en$l.model" VMAP="$OUT/$src$tgt-final/vmap.txt" \
 		sh bench/val_bleu.sh -q q8 "$run/best.safetensors" $(ls "$run"/step-*.safetensors 2>/dev/null)
 	choose "$fin/val_f32.txt" >"$fin/chosen_f32.tmp" && mv "$fin/chosen_f32.tmp" "$fin/chosen_f32.txt"
+}
+
+# HUMAN=shipped: the human round of a direction with a shipped general model
+# is that model (its f32 weights, its q4 weights where they are a file of
+# their own, its vocabulary map), packed and scored as a trained round's
+# are; a machine that lost its runs goes on to the bt round without
+# training the human pairs again. A round this run trained itself keeps its
+# own choice.
+shipped_human() { # shipped_human SRC TGT: true where the human round is the shipped model
+	d=$1$2
+	fin=$OUT/$d-final/human
+	[ "$HUMAN" = shipped ] && general_model "$d" || return 1
+	mkdir -p "$fin"
+	[ -f "$OUT/$d-final/vmap.txt" ] || cp "models/$d.vmap" "$OUT/$d-final/vmap.txt"
+	[ -f "$fin/chosen_f32.txt" ] || echo "$PWD/models/$d.safetensors" >"$fin/chosen_f32.txt"
+	q4=models/$d-q4.safetensors
+	[ -f "$q4" ] || q4=models/$d.safetensors
+	[ -f "$fin/chosen.txt" ] || echo "$PWD/$q4" >"$fin/chosen.txt"
 }
 
 f32_weights() { # f32_weights SRC TGT ROUND: the student's weights chosen by chosen_f32 (its best before)
@@ -418,10 +439,12 @@ for d in $DIRECTIONS; do
 		packed "$s" "$t" human
 		continue
 	fi
-	student "$s" "$t" human
-	vmap "$s" "$t"
-	chosen_f32 "$s" "$t" human
-	qat "$s" "$t" human
+	if ! shipped_human "$s" "$t"; then
+		student "$s" "$t" human
+		vmap "$s" "$t"
+		chosen_f32 "$s" "$t" human
+		qat "$s" "$t" human
+	fi
 	packed "$s" "$t" human
 	if backtranslated "$s" "$t"; then
 		bt_corpus "$s" "$t"

@@ -2,7 +2,8 @@
 with its own shipped general model from those weights; the others, en->fr
 and en->es from the shipped en->de model, fr->en and es->en from de->en
 (carried over to the pair's vocabulary); nothing where the shipped model is a
-caption model or TRANSFER=0.
+caption model or TRANSFER=0. And shipped_human(): with HUMAN=shipped, a
+direction's shipped general model is its human round.
 
     make test-train
 """
@@ -23,9 +24,10 @@ TINY_SPM = os.path.join(ROOT, 'tests', 'fixtures', 'tiny', 'src.model')
 SCRIPT = r'''
 set -eu
 . train/common.sh
-eval "$(sed -n '/^other_language()/,/^}/p;/^general_model()/,/^}/p;/^parent()/,/^}/p' train/general.sh)"
+eval "$(sed -n '/^other_language()/,/^}/p;/^general_model()/,/^}/p;/^parent()/,/^}/p;/^shipped_human()/,/^}/p' \
+	train/general.sh)"
 mkdir -p "$OUT/run"
-parent "$1" "$2" "$OUT/run"
+"$@"
 '''
 
 
@@ -37,7 +39,7 @@ def repo(tmp_path):
     (root / 'models').mkdir(parents=True)
     os.symlink(os.path.join(ROOT, 'train'), root / 'train')
     for d in ('ende', 'deen'):
-        for f in (f'{d}.safetensors', f'{d}.en.model', f'{d}.de.model'):
+        for f in (f'{d}.safetensors', f'{d}.en.model', f'{d}.de.model', f'{d}.vmap'):
             os.symlink(os.path.join(MODELS, f), root / 'models' / f)
     for f in ('enfr.safetensors', 'enfr.en.model', 'enfr.fr.model'):
         os.symlink(os.path.join(MODELS, 'captions', f), root / 'models' / f)
@@ -51,7 +53,7 @@ def repo(tmp_path):
 def parent(repo, src, tgt, transfer='1'):
     root, out = repo
     env = dict(os.environ, OUT=str(out), PY='/usr/bin/python3', TRANSFER=transfer)
-    r = subprocess.run(['sh', '-c', SCRIPT, 'parent', src, tgt], cwd=root, env=env,
+    r = subprocess.run(['sh', '-c', SCRIPT, 'general', 'parent', src, tgt, str(out / 'run')], cwd=root, env=env,
                        capture_output=True, text=True, check=True)
     log = (out / 'run' / 'nohup.log')
     return r.stdout.strip(), log.read_text() if log.exists() else ''
@@ -93,3 +95,34 @@ def test_a_direction_with_its_own_general_model_carries_on_from_it(repo):
     _, log = parent(repo, 'en', 'fr')
     assert '300 target pieces: 300 kept, 0 new' in log
     assert '300 source pieces: 300 kept, 0 new' in log
+
+
+def shipped_human(repo, direction, human):
+    root, out = repo
+    env = dict(os.environ, OUT=str(out), PY='/usr/bin/python3', HUMAN=human)
+    return subprocess.run(['sh', '-c', SCRIPT, 'general', 'shipped_human', direction[:2], direction[2:]],
+                          cwd=root, env=env, capture_output=True, text=True).returncode
+
+
+def test_shipped_human_round_is_the_shipped_model(repo):
+    root, out = repo
+    assert shipped_human(repo, 'ende', 'shipped') == 0
+    fin = out / 'ende-final'
+    assert (fin / 'human' / 'chosen_f32.txt').read_text().strip() == str(root / 'models' / 'ende.safetensors')
+    # q4: the shipped q4 weights where they are a file of their own, else the f32 ones
+    assert (fin / 'human' / 'chosen.txt').read_text().strip() == str(root / 'models' / 'ende.safetensors')
+    assert (fin / 'vmap.txt').read_bytes() == (root / 'models' / 'ende.vmap').read_bytes()
+    os.symlink(os.path.join(MODELS, 'ende-q4.safetensors'), root / 'models' / 'deen-q4.safetensors')
+    assert shipped_human(repo, 'deen', 'shipped') == 0
+    assert (out / 'deen-final' / 'human' / 'chosen.txt').read_text().strip() == str(root / 'models' / 'deen-q4.safetensors')
+    # a choice already made in OUT is kept
+    (fin / 'human' / 'chosen_f32.txt').write_text('mine\n')
+    assert shipped_human(repo, 'ende', 'shipped') == 0
+    assert (fin / 'human' / 'chosen_f32.txt').read_text() == 'mine\n'
+
+
+def test_human_round_is_trained_by_default_and_for_caption_models(repo):
+    _, out = repo
+    assert shipped_human(repo, 'ende', 'train') != 0
+    assert shipped_human(repo, 'enfr', 'shipped') != 0   # models/enfr is a caption model here
+    assert not (out / 'ende-final').exists() and not (out / 'enfr-final').exists()
