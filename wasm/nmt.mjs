@@ -10,6 +10,14 @@
 // build. The program is single-threaded (WASI has no threads) and has no
 // `nmt serve` (no sockets). docs/WASM.md.
 import { readFile } from 'node:fs/promises';
+import { setFlagsFromString } from 'node:v8';
+
+// WASI's functions as plain calls, not V8 "fast API" calls: Node's WASI
+// accounts its buffers to the garbage collector, which may then collect
+// inside a fast call, where it must not (nodejs/node#46777): Node 20 died
+// with status 139, after nmt had written its output, in about 1 run of 80
+// with the cores loaded. Set before the module is compiled.
+setFlagsFromString('--no-turbo-fast-api-calls');
 
 // node:wasi warns that it is experimental on every run: not nmt's to say.
 const emitWarning = process.emitWarning;
