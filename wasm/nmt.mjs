@@ -53,9 +53,6 @@ try {
 	status = 70;
 }
 process.emitWarning = emitWarning;
-// Exit at once rather than through process.exitCode and Node's own teardown:
-// that teardown crashed Node 20 (SIGSEGV, status 139) in about 1 run of 25
-// that ended within milliseconds of starting (an unknown option, a missing
-// model); with process.exit, none in 180. nmt's output is already written:
-// WASI writes fd 1 and 2 synchronously.
+// Exit at once: nmt's output is already written (WASI writes fd 1 and 2
+// synchronously), and nothing of Node's event loop is left to wait for.
 process.exit(status);
