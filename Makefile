@@ -69,10 +69,10 @@ EMBED_MODEL ?= $(if $(wildcard models/ende.safetensors),build/models/ende.$(EMBE
 EMBED_FLAGS = $(if $(EMBED_MODEL),-DNMT_EMBED_PATH='"$(EMBED_MODEL)"')
 MODEL_VARIANTS = $(foreach q,f32 q8 q4,build/models/ende.$(q).nmt)
 # The products of the PRECOMPUTE_TOP most frequent pieces' embeddings are
-# computed when a model opens (exact). 1000 translates general text 12-16%
-# faster than 250, but opens 10-17 ms later (seconds under qemu, in every
-# test): docs/RESULTS.md, "What each technique buys".
-PRECOMPUTE_TOP ?= 250
+# computed by each translator as it first meets the piece (exact; nothing
+# at open): 1000 translates general text 14% faster than none, 250 3%
+# (docs/RESULTS.md, "What each technique buys").
+PRECOMPUTE_TOP ?= 1000
 # The other directions (models/NAME.*: NAME.safetensors, NAME.vmap and the
 # SentencePiece models NAME.SRC.model, NAME.TGT.model) are not embedded:
 # `make models` packs them, `make install` installs them, nmt -l SRC-TGT

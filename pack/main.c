@@ -33,13 +33,13 @@
 #define MODEL_PACK_VERSION "0.1.0"
 
 /* Words whose embedding products are precomputed unless --precompute-top
- * says otherwise: the first 250 cover 77% of the test set's source tokens
- * and buy most of the speed (greedy 14% faster; 1000 words: 16%;
- * docs/RESULTS.md). By default the file only asks for them (metadata
- * precompute=K) and the engine computes them when it opens the model;
- * --store-precomputed stores them instead (1.47 MB of f32 at the default
- * model's size). */
-#define DEFAULT_PRECOMPUTE_TOP 250
+ * says otherwise: on general text the first 1000 buy 14% of greedy's time
+ * against 250's 3% (docs/RESULTS.md). By default the file only asks for
+ * them (metadata precompute=K) and each translator computes a word's row
+ * when it first meets the word (at most 5.9 MB at the default model's
+ * size, only the rows of the words a text uses); --store-precomputed
+ * stores them instead. */
+#define DEFAULT_PRECOMPUTE_TOP 1000
 
 #define die(...) error_exit("model-pack", __VA_ARGS__)
 
@@ -58,10 +58,10 @@ static void usage(FILE *f)
 	      "      --precompute-top K  precompute the products of the embeddings of the K\n"
 	      "                      most frequent source and target words (the first K ids):\n"
 	      "                      the first encoder layer's and the decoder GRU's input\n"
-	      "                      projections and the attention's V_a e, computed when the\n"
-	      "                      model opens (default 250; 0: none)\n"
+	      "                      projections and the attention's V_a e, computed as the\n"
+	      "                      translator meets each word (default 1000; 0: none)\n"
 	      "      --store-precomputed  store those tables in the file instead (5.9 KB per\n"
-	      "                      word at the default model's size; nothing to compute at open)\n"
+	      "                      word at the default model's size; nothing to compute as it translates)\n"
 	      "      --src-lang L, --tgt-lang L   language codes to record instead of the\n"
 	      "                      checkpoint's (what nmt -l SRC-TGT looks for)\n"
 	      "  -h, --help          this help\n"
@@ -218,7 +218,7 @@ static void pack_vocab_or_die(const char *path, const char *tag, int expect_size
 		die(1, "%s", err);
 }
 
-/* precompute: the ids whose tables the engine computes at open (0: none);
+/* precompute: the ids whose tables the translators fill as they meet them (0: none);
  * src_lang, tgt_lang: the languages if given, else the checkpoint's */
 static void pack_meta(const st_file *ck, const engine_dims *d, format_encoding quant, int precompute, const char *src_lang,
 		      const char *tgt_lang, pack_file *out)

@@ -68,8 +68,8 @@
 #                corpus, single pieces, OUT/DIRECTION-final/vmap.txt): f32
 #                and q8 from 5b's weights, q4 from 6's
 #                choice; the products
-#                of the 1,000 most frequent pieces' embeddings computed at
-#                open (model-pack --precompute-top 1000); scored on
+#                of the 1,000 most frequent pieces' embeddings computed as
+#                met (model-pack --precompute-top 1000); scored on
 #                FLORES dev (bench/flores.sh, flores.txt beside them). PACK=1
 #                packs the human student's best checkpoint so far in all
 #                three formats into OUT/DIRECTION-final/look/ and stops (a

@@ -6,38 +6,38 @@
 
 #include "../../engine/engine.h"
 #include "gru.h"
+#include "precomp.h"
 #include "../../format/grow.h"
 #include "../../quant/ew.h"
 
 /* The products of each row's previous-word embedding x, V_a x and the
- * GRU's input projection of it, W_ih,x x: s->gru.dec.qv_row[i] and s->gru.dec.gx_row[i]
- * point at them, in the model's precomputed table where it has the word
- * (read in place), else in s->gru.dec.qv and s->gru.dec.gx. */
+ * GRU's input projection of it, W_ih,x x: s->gru.dec.qv_row[i] and
+ * s->gru.dec.gx_row[i] point at them, in a per-word table where one holds
+ * the word, else in s->gru.dec.qv and s->gru.dec.gx, computed for all such
+ * rows in one product each and kept in the translator's tables. */
 static void embedding_products(engine_state *s, int n)
 {
 	const nmt_model *m = s->m;
 	const engine_dims *d = &m->d;
-	int e = d->emb, a = d->att, g = 3 * d->dec_hidden;
+	int e = d->emb, a = d->att, g = 3 * d->dec_hidden, u = 0;
 
-	if (m->gru.pre_tgt == 0) {
-		quant_matmul(&m->gru.att_V, s->gru.dec.x, n, e, NULL, s->gru.dec.qv, a, &s->kq);
-		quant_matmul(&m->gru.dec_ih_x, s->gru.dec.x, n, e, NULL, s->gru.dec.gx, g, &s->kq);
-	}
 	for (int i = 0; i < n; i++) {
-		float *qv = s->gru.dec.qv + (size_t)i * a, *gx = s->gru.dec.gx + (size_t)i * g;
-		if (m->gru.pre_tgt == 0) {
-			s->gru.dec.qv_row[i] = qv;
-			s->gru.dec.gx_row[i] = gx;
-		} else if (s->row_prev[i] < m->gru.pre_tgt) {
-			const float *row = m->gru.pre_att + (size_t)s->row_prev[i] * (a + g);
+		const float *row = gru_tgt_row(s, s->row_prev[i]);
+		if (row) {
 			s->gru.dec.qv_row[i] = row;
 			s->gru.dec.gx_row[i] = row + a;
 		} else {
-			quant_matmul(&m->gru.att_V, s->gru.dec.x + (size_t)i * e, 1, e, NULL, qv, a, &s->kq);
-			quant_matmul(&m->gru.dec_ih_x, s->gru.dec.x + (size_t)i * e, 1, e, NULL, gx, g, &s->kq);
-			s->gru.dec.qv_row[i] = qv;
-			s->gru.dec.gx_row[i] = gx;
+			quant_matrix_row(&m->tgt_emb, s->row_prev[i], s->gru.dec.x + (size_t)u * e);
+			s->gru.dec.unc[u++] = i;
 		}
+	}
+	quant_matmul(&m->gru.att_V, s->gru.dec.x, u, e, NULL, s->gru.dec.qv, a, &s->kq);
+	quant_matmul(&m->gru.dec_ih_x, s->gru.dec.x, u, e, NULL, s->gru.dec.gx, g, &s->kq);
+	for (int k = 0; k < u; k++) {
+		int i = s->gru.dec.unc[k];
+		s->gru.dec.qv_row[i] = s->gru.dec.qv + (size_t)k * a;
+		s->gru.dec.gx_row[i] = s->gru.dec.gx + (size_t)k * g;
+		gru_tgt_row_keep(s, s->row_prev[i], s->gru.dec.qv_row[i], s->gru.dec.gx_row[i]);
 	}
 }
 
@@ -120,12 +120,6 @@ static void fc_stack(engine_state *s, int n)
 
 void gru_step(engine_state *s, int n)
 {
-	const nmt_model *m = s->m;
-	const engine_dims *d = &m->d;
-
-	for (int i = 0; i < n; i++)   /* the embeddings the tables do not replace */
-		if (m->gru.pre_tgt == 0 || s->row_prev[i] >= m->gru.pre_tgt)
-			quant_matrix_row(&m->tgt_emb, s->row_prev[i], s->gru.dec.x + (size_t)i * d->emb);
 	embedding_products(s, n);
 	attention_query(s, n);
 	attention_context(s, n);
@@ -153,6 +147,7 @@ int gru_decoder_reserve(gru_decoder_state *dec, const engine_dims *d, int rows, 
 		GROW(dec->gx, R * 3 * d->dec_hidden);
 		GROW(dec->qv_row, R);
 		GROW(dec->gx_row, R);
+		GROW(dec->unc, R);
 		GROW(dec->z, R * d->fc);
 		GROW(dec->z_next, R * d->fc);
 		GROW(dec->t, R * d->emb);
@@ -171,7 +166,7 @@ int gru_decoder_reserve(gru_decoder_state *dec, const engine_dims *d, int rows, 
 
 void gru_decoder_free(gru_decoder_state *dec)
 {
-	void *p[] = { dec->h, dec->h_next, dec->x, dec->q, dec->qv, (void *)dec->qv_row, (void *)dec->gx_row,
+	void *p[] = { dec->h, dec->h_next, dec->x, dec->q, dec->qv, (void *)dec->qv_row, (void *)dec->gx_row, dec->unc,
 		      dec->att, dec->gi, dec->gh, dec->gx, dec->z, dec->z_next, dec->t };
 	for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
 		free(p[i]);

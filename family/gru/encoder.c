@@ -6,6 +6,7 @@
 
 #include "../../engine/engine.h"
 #include "gru.h"
+#include "precomp.h"
 #include "../../format/grow.h"
 #include "../../quant/ew.h"
 
@@ -32,28 +33,32 @@ static int running_rows(engine_state *s, int i, int dir, const float *out)
 	return m;
 }
 
-/* The first layer's input projections from the model's precomputed table
- * where it has the word, computed for the other positions (their
- * embeddings gathered into one product). */
-static void precomputed_projections(engine_state *s, const gru_layer *g, int dir)
+/* The first layer's input projections from the per-word tables where they
+ * hold the word, computed for the other positions (their embeddings
+ * gathered into one product) and kept in the translator's tables. */
+static void table_projections(engine_state *s, const gru_layer *g, int dir)
 {
 	const nmt_model *m = s->m;
 	int re = m->d.enc_hidden, e = m->d.emb, n = 0;
+	size_t cols = 3 * (size_t)re;
 
 	for (int p = 0; p < s->total_src; p++) {
 		int32_t id = s->gru.enc.src_ids[p];
-		if (id < m->gru.pre_src)
-			memcpy(s->gru.enc.gi + (size_t)p * 3 * re, m->gru.pre_enc + ((size_t)id * 2 + (size_t)dir) * 3 * re,
-			       (size_t)3 * re * sizeof(float));
+		const float *row = gru_src_row(s, id, dir);
+		if (row)
+			memcpy(s->gru.enc.gi + (size_t)p * cols, row, cols * sizeof *row);
 		else {
 			quant_matrix_row(&m->src_emb, id, s->gru.enc.x + (size_t)n * e);
 			s->gru.enc.unc[n++] = p;
 		}
 	}
 	quant_matmul(&g->w_ih, s->gru.enc.x, n, e, g->b_ih, s->gru.enc.gi_u, 3 * re, &s->kq);
-	for (int k = 0; k < n; k++)
-		memcpy(s->gru.enc.gi + (size_t)s->gru.enc.unc[k] * 3 * re, s->gru.enc.gi_u + (size_t)k * 3 * re,
-		       (size_t)3 * re * sizeof(float));
+	for (int k = 0; k < n; k++) {
+		const float *row = s->gru.enc.gi_u + (size_t)k * cols;
+		int p = s->gru.enc.unc[k];
+		memcpy(s->gru.enc.gi + (size_t)p * cols, row, cols * sizeof *row);
+		gru_src_row_keep(s, s->gru.enc.src_ids[p], dir, row);
+	}
 }
 
 /* Run one direction of one layer over every sentence. `in` has a row of
@@ -66,8 +71,8 @@ static void gru_direction(engine_state *s, int layer, int dir, const float *in, 
 	const gru_layer *g = &s->m->gru.enc[layer][dir];
 	int re = s->m->d.enc_hidden, ctx = 2 * re, in_dim = layer ? ctx : s->m->d.emb;
 
-	if (layer == 0 && s->m->gru.pre_src > 0)
-		precomputed_projections(s, g, dir);
+	if (layer == 0 && gru_has_src_tables(s->m))
+		table_projections(s, g, dir);
 	else   /* all input projections at once: one matrix product instead of one per position */
 		quant_matmul(&g->w_ih, in, s->total_src, in_dim, g->b_ih, s->gru.enc.gi, 3 * re, &s->kq);
 	for (int i = 0; i < s->max_src; i++) {
@@ -109,7 +114,7 @@ void gru_encode(engine_state *s, const int32_t *const *src)
 
 	for (int i = 0; i < s->n_sents; i++)
 		memcpy(s->gru.enc.src_ids + s->sent[i].src_off, src[i], (size_t)s->sent[i].src_len * sizeof *s->gru.enc.src_ids);
-	if (m->gru.pre_src == 0)
+	if (!gru_has_src_tables(m))
 		for (int p = 0; p < s->total_src; p++)
 			quant_matrix_row(&m->src_emb, s->gru.enc.src_ids[p], in + (size_t)p * d->emb);
 	for (int l = 0; l < d->enc_layers; l++) {

@@ -122,7 +122,8 @@ static int bind_tensors(nmt_model *m, char *err, size_t errlen)
 
 /* The precomputed tables are optional too (docs/FORMAT.md, "precomp"):
  * stored in their section, or asked for by metadata precompute=K and
- * computed now (family/gru/precomp.h), or none. */
+ * filled by each translator as it meets the words (family/gru/precomp.h),
+ * or none. */
 static int open_precomp(nmt_model *m, char *err, size_t errlen)
 {
 	const format_section *s = format_find(&m->view, FORMAT_TAG_PRECOMP);
@@ -131,7 +132,9 @@ static int open_precomp(nmt_model *m, char *err, size_t errlen)
 		if (top < 0 || top > (1L << 22))
 			return error_set(err, errlen, "corrupt model: metadata precompute=%ld out of range [0, %ld]", top,
 					1L << 22);
-		return top > 0 ? gru_precomp_derive(m, top, err, errlen) : 0;
+		m->gru.cache_src = top < m->d.src_vocab ? (int)top : m->d.src_vocab;
+		m->gru.cache_tgt = top < m->d.tgt_vocab ? (int)top : m->d.tgt_vocab;
+		return 0;
 	}
 	if (!s)
 		return 0;
@@ -172,21 +175,18 @@ static int gru_bind(nmt_model *m, char *err, size_t errlen)
 	return 0;
 }
 
-static void gru_unbind(nmt_model *m)
-{
-	free(m->gru.owned_precomp);
-}
 
 /* ---- the state's parts ------------------------------------------------------ */
 
 static int gru_reserve(engine_state *s, const int32_t *const *src)
 {
 	const nmt_model *m = s->m;
-	int uncovered = 0;   /* first-layer positions without precomputed projections */
-	for (int i = 0; i < s->n_sents && m->gru.pre_src > 0; i++)
+	int uncovered = 0;   /* first-layer positions that may lack a table row */
+	for (int i = 0; i < s->n_sents && gru_has_src_tables(m); i++)
 		for (int j = 0; j < s->sent[i].src_len; j++)
 			uncovered += src[i][j] >= m->gru.pre_src;
-	return gru_encoder_reserve(&s->gru.enc, &m->d, s->n_sents, s->total_src, uncovered) |
+	return gru_word_tables_reserve(&s->gru.words, m) |
+	       gru_encoder_reserve(&s->gru.enc, &m->d, s->n_sents, s->total_src, uncovered) |
 	       gru_decoder_reserve(&s->gru.dec, &m->d, s->n_sents * s->beam, s->total_src);
 }
 
@@ -194,6 +194,7 @@ static void gru_free_state(engine_state *s)
 {
 	gru_encoder_free(&s->gru.enc);
 	gru_decoder_free(&s->gru.dec);
+	gru_word_tables_free(&s->gru.words);
 }
 
 /* ---- the search's calls ------------------------------------------------------ */
@@ -225,7 +226,6 @@ static void gru_carry(engine_state *s, int n)
 const engine_family gru_family = {
 	.arch = GRU_ARCH,
 	.bind = gru_bind,
-	.unbind = gru_unbind,
 	.reserve = gru_reserve,
 	.free_state = gru_free_state,
 	.encode = gru_encode,

@@ -27,11 +27,23 @@ typedef struct {
 	 * projections W_ih e_w + b_ih, forward then backward [6re]; per target
 	 * word the attention query's V_a e_w, then the decoder GRU's input
 	 * projection of the embedding, dec_ih_x e_w [a + 3r]. Exactly what
-	 * the engine computes without them. */
+	 * the engine computes without them. Stored in the file (read in
+	 * place), or, for the first cache_src / cache_tgt ids, filled by each
+	 * translator as it first meets a word (gru_word_tables). */
 	const float *pre_enc, *pre_att;
 	int pre_src, pre_tgt;
-	float *owned_precomp;                        /* the tables when computed at open (precomp.h) */
+	int cache_src, cache_tgt;
 } gru_weights;
+
+/* A translator's own per-word tables (precomp.h), rows laid out as the
+ * stored ones, each filled the first time its word is met: no time at
+ * open, and only the words a text uses cost memory. */
+typedef struct {
+	float *enc;                 /* [cache_src, 6re] */
+	float *att;                 /* [cache_tgt, a + 3r] */
+	uint8_t *enc_have;          /* [cache_src] bit dir: that direction's row is filled */
+	uint8_t *att_have;          /* [cache_tgt] */
+} gru_word_tables;
 
 /* The encoder's buffers, all sentences' positions one after the other
  * (P of them; n sentences). Reserved and freed by encoder.c. */
@@ -63,10 +75,12 @@ typedef struct {
 	int cap_rows;               /* rows the buffers hold */
 	int cap_src;                /* source positions att holds per row */
 	float *h, *h_next;          /* [R, r] */
-	float *x;                   /* [R, e] the previous words' embeddings */
+	float *x;                   /* [R, e] the embeddings of the rows' previous words, those of
+	                             * unc only, one after the other (as qv and gx) */
 	float *q, *qv;              /* [R, a] */
 	const float **qv_row;       /* [R] each row's V_a x: in qv, or a precomputed table's row */
 	const float **gx_row;       /* [R] each row's W_ih,x x: in gx, or a precomputed table's row */
+	int32_t *unc;               /* [R] the rows whose word has no table row (yet) */
 	float *att;                 /* [beam, S] a sentence's rows' attention weights */
 	float *gi, *gh, *gx;        /* [R, 3r] */
 	float *z, *z_next;          /* [R, f] */
@@ -76,6 +90,7 @@ typedef struct {
 typedef struct {
 	gru_encoder_state enc;
 	gru_decoder_state dec;
+	gru_word_tables words;
 } gru_state;
 
 #endif

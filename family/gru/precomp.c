@@ -1,9 +1,9 @@
 #include "precomp.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "../../engine/engine.h"
-#include "../../common/error.h"
 
 size_t gru_precomp_src_cols(const engine_dims *d)
 {
@@ -50,21 +50,79 @@ done:
 	return rc;
 }
 
-int gru_precomp_derive(nmt_model *m, long top, char *err, size_t errlen)
+int gru_has_src_tables(const nmt_model *m)
 {
-	const engine_dims *d = &m->d;
-	int n_src = top < d->src_vocab ? (int)top : d->src_vocab, n_tgt = top < d->tgt_vocab ? (int)top : d->tgt_vocab;
-	size_t src_floats = (size_t)n_src * gru_precomp_src_cols(d);
-	float *t = malloc((src_floats + (size_t)n_tgt * gru_precomp_tgt_cols(d)) * sizeof *t);
+	return m->gru.pre_src > 0 || m->gru.cache_src > 0;
+}
 
-	if (!t || gru_precomp_fill(m, n_src, n_tgt, t, t + src_floats) != 0) {
-		free(t);
-		return error_set(err, errlen, "out of memory for the precomputed tables");
-	}
-	m->gru.owned_precomp = t;
-	m->gru.pre_src = n_src;
-	m->gru.pre_tgt = n_tgt;
-	m->gru.pre_enc = t;
-	m->gru.pre_att = t + src_floats;
-	return 0;
+int gru_has_tgt_tables(const nmt_model *m)
+{
+	return m->gru.pre_tgt > 0 || m->gru.cache_tgt > 0;
+}
+
+int gru_word_tables_reserve(gru_word_tables *w, const nmt_model *m)
+{
+	const gru_weights *g = &m->gru;
+	if ((g->cache_src > 0 && w->enc) || (g->cache_tgt > 0 && w->att) || (g->cache_src == 0 && g->cache_tgt == 0))
+		return 0;
+	/* malloc'd, not cleared: a row's pages are touched when its word is met */
+	w->enc = malloc((size_t)(g->cache_src > 0 ? g->cache_src : 1) * gru_precomp_src_cols(&m->d) * sizeof *w->enc);
+	w->att = malloc((size_t)(g->cache_tgt > 0 ? g->cache_tgt : 1) * gru_precomp_tgt_cols(&m->d) * sizeof *w->att);
+	w->enc_have = calloc((size_t)(g->cache_src > 0 ? g->cache_src : 1), 1);
+	w->att_have = calloc((size_t)(g->cache_tgt > 0 ? g->cache_tgt : 1), 1);
+	if (w->enc && w->att && w->enc_have && w->att_have)
+		return 0;
+	gru_word_tables_free(w);
+	return -1;
+}
+
+void gru_word_tables_free(gru_word_tables *w)
+{
+	free(w->enc);
+	free(w->att);
+	free(w->enc_have);
+	free(w->att_have);
+	memset(w, 0, sizeof *w);
+}
+
+const float *gru_src_row(const engine_state *s, int32_t id, int dir)
+{
+	const gru_weights *g = &s->m->gru;
+	size_t cols = 3 * (size_t)s->m->d.enc_hidden, at = ((size_t)id * 2 + (size_t)dir) * cols;
+	if (id < g->pre_src)
+		return g->pre_enc + at;
+	if (id < g->cache_src && s->gru.words.enc_have[id] >> dir & 1)
+		return s->gru.words.enc + at;
+	return NULL;
+}
+
+void gru_src_row_keep(engine_state *s, int32_t id, int dir, const float *row)
+{
+	if (id >= s->m->gru.cache_src || id < s->m->gru.pre_src)
+		return;
+	size_t cols = 3 * (size_t)s->m->d.enc_hidden;
+	memcpy(s->gru.words.enc + ((size_t)id * 2 + (size_t)dir) * cols, row, cols * sizeof *row);
+	s->gru.words.enc_have[id] |= (uint8_t)(1u << dir);
+}
+
+const float *gru_tgt_row(const engine_state *s, int32_t id)
+{
+	const gru_weights *g = &s->m->gru;
+	size_t at = (size_t)id * gru_precomp_tgt_cols(&s->m->d);
+	if (id < g->pre_tgt)
+		return g->pre_att + at;
+	if (id < g->cache_tgt && s->gru.words.att_have[id])
+		return s->gru.words.att + at;
+	return NULL;
+}
+
+void gru_tgt_row_keep(engine_state *s, int32_t id, const float *qv, const float *gx)
+{
+	if (id >= s->m->gru.cache_tgt || id < s->m->gru.pre_tgt)
+		return;
+	size_t a = (size_t)s->m->d.att, g = 3 * (size_t)s->m->d.dec_hidden;
+	float *row = s->gru.words.att + (size_t)id * (a + g);
+	memcpy(row, qv, a * sizeof *row);
+	memcpy(row + a, gx, g * sizeof *row);
+	s->gru.words.att_have[id] = 1;
 }

@@ -26,7 +26,9 @@ for q in q8 q4 i8; do
 done
 
 { cat "$TMP/src.txt"; echo; paste -d ' ' "$TMP/src.txt" "$TMP/src.txt"; echo "  "; cat "$TMP/src.txt"; } >"$TMP/mixed1.txt"
-# Precomputed tables (model-pack --precompute-top K), computed at open or
+# Precomputed tables (model-pack --precompute-top K), filled by each
+# translator as it meets the words (the input's lines come back, so later
+# batches read rows earlier ones filled; two threads, one table each) or
 # stored (--store-precomputed): the same n-best lists, scores included, for
 # every weight format, with part of the vocabulary covered (K=50) and all of
 # it (K larger than the vocabulary).
@@ -41,6 +43,9 @@ for q in f32 q8 q4 i8; do
 			"$FIX/tiny.safetensors" "$FIX/src.model" "$FIX/tgt.model"
 		$NMT -m "$TMP/pre.$q.$k.nmt" -b 4 --nbest 4 <"$TMP/mixed1.txt" >"$TMP/pre.got"
 		check "$q --precompute-top $k translates exactly as without" cmp -s "$TMP/pre.plain" "$TMP/pre.got"
+		$NMT -m "$TMP/pre.$q.$k.nmt" -b 4 --nbest 4 -t 2 --batch 1 <"$TMP/mixed1.txt" >"$TMP/pre.got"
+		check "$q --precompute-top $k, two threads, a sentence a batch, translates exactly as without" \
+			cmp -s "$TMP/pre.plain" "$TMP/pre.got"
 		check "pack --quant $q --precompute-top $k --store-precomputed" $PACK --quant $q --precompute-top $k \
 			--store-precomputed -o "$TMP/pre.$q.$k.s.nmt" "$FIX/tiny.safetensors" "$FIX/src.model" "$FIX/tgt.model"
 		$NMT -m "$TMP/pre.$q.$k.s.nmt" -b 4 --nbest 4 <"$TMP/mixed1.txt" >"$TMP/pre.got"
