@@ -159,6 +159,9 @@ void quant_matrix_row_q(const quant_matrix *W, int row, float *out)
 		return;
 	}
 
+	float level[16];   /* each q4 code's value in this row: the same product as per column */
+	for (int k = 0; k < 16; k++)
+		level[k] = (float)quant_q4_levels[k] * factor;
 	for (int ch = 0; ch < chunks; ch++) {
 		const uint8_t *chunk = codes + quant_chunk_offset(W->format, W->cols, row, ch);
 		int c0 = ch * per_chunk, n = W->cols - c0 < per_chunk ? W->cols - c0 : per_chunk;
@@ -166,9 +169,12 @@ void quant_matrix_row_q(const quant_matrix *W, int row, float *out)
 		if (W->format == FORMAT_Q8)
 			for (int j = 0; j < n; j++)
 				o[j] = (float)quant_q8_levels[chunk[j]] * factor;
-		else
-			for (int j = 0; j < n; j++)
-				o[j] = (float)quant_q4_levels[j < FORMAT_CHUNK_BYTES ? chunk[j] & 0x0F
-									: chunk[j - FORMAT_CHUNK_BYTES] >> 4] * factor;
+		else {   /* the low nibbles are the chunk's first 64 columns, the high ones the next */
+			int lo = n < FORMAT_CHUNK_BYTES ? n : FORMAT_CHUNK_BYTES;
+			for (int j = 0; j < lo; j++)
+				o[j] = level[chunk[j] & 0x0F];
+			for (int j = lo; j < n; j++)
+				o[j] = level[chunk[j - FORMAT_CHUNK_BYTES] >> 4];
+		}
 	}
 }

@@ -606,6 +606,71 @@ static void mutate_and_open(const char *model, int iterations, size_t hot_end, u
 	close_fixture(&o);
 }
 
+/* spm_decode_prefixes hands over, for every i, what spm_decode makes of
+ * ids[0..i]: random id sequences of every fixture, half of their ids byte
+ * pieces (partial and malformed characters, runs ending anywhere), the
+ * control and unknown ids among the rest. */
+typedef struct {
+	const spm_model *m;
+	spm_scratch *s;
+	const int32_t *ids;
+	size_t calls;
+} prefix_check;
+
+static int check_prefix(void *ctx, size_t i, const char *text, size_t len)
+{
+	prefix_check *c = ctx;
+	char *got = malloc(len + 1);
+	memcpy(got, text, len);
+	const char *want;
+	size_t want_len;
+	assert_int_equal(spm_decode(c->m, c->s, c->ids, i + 1, &want, &want_len), 0);
+	assert_int_equal(len, want_len);
+	assert_memory_equal(got, want, len);
+	assert_int_equal(i, c->calls);
+	c->calls++;
+	free(got);
+	return 0;
+}
+
+static void test_decode_prefixes(void **state)
+{
+	(void)state;
+	static const char *const bytes[] = { "<0xE2>", "<0x82>", "<0xAC>", "<0xF0>", "<0x9F>", "<0x98>",
+					     "<0x80>", "<0x41>", "<0xC3>", "<0xA9>", "<0xFF>", "<0x20>" };
+	const char *models[] = { "uni_nfkc", "uni_ident", "uni_bytes", "bpe_bytes" };
+	uint64_t seed = 0x9E3779B97F4A7C15ull;
+	for (size_t f = 0; f < sizeof models / sizeof models[0]; f++) {
+		opened o = open_fixture(models[f]);
+		spm_scratch *walk = spm_scratch_new(), *ref = spm_scratch_new();
+		int32_t byte_ids[sizeof bytes / sizeof bytes[0]], n_bytes = 0, vocab = spm_vocab_size(o.m);
+		for (size_t b = 0; b < sizeof bytes / sizeof bytes[0]; b++) {
+			int id = spm_piece_to_id(o.m, bytes[b], strlen(bytes[b]));
+			if (id >= 0)
+				byte_ids[n_bytes++] = id;
+		}
+		for (int round = 0; round < 300; round++) {
+			int32_t ids[40];
+			size_t n = 1 + next_rand(&seed) % 40;
+			for (size_t i = 0; i < n; i++)
+				ids[i] = n_bytes > 0 && next_rand(&seed) % 2 ? byte_ids[next_rand(&seed) % (uint64_t)n_bytes]
+									     : (int32_t)(next_rand(&seed) % (uint64_t)vocab);
+			prefix_check c = { o.m, ref, ids, 0 };
+			assert_int_equal(spm_decode_prefixes(o.m, walk, ids, n, check_prefix, &c), 0);
+			assert_int_equal(c.calls, n);
+		}
+		int32_t bad[2] = { 0, vocab };
+		prefix_check c = { o.m, ref, bad, 0 };
+		assert_int_equal(spm_decode_prefixes(o.m, walk, bad, 2, check_prefix, &c), -1);
+		assert_int_equal(c.calls, 0);
+		if (n_bytes == 0 && strcmp(models[f], "uni_nfkc") != 0 && strcmp(models[f], "uni_ident") != 0)
+			fail_msg("%s has no byte pieces", models[f]);
+		spm_scratch_free(walk);
+		spm_scratch_free(ref);
+		close_fixture(&o);
+	}
+}
+
 static void test_open_survives_mutations(void **state)
 {
 	(void)state;
@@ -693,6 +758,7 @@ int main(void)
 {
 	const struct CMUnitTest rest[] = {
 		cmocka_unit_test(test_special_ids),
+		cmocka_unit_test(test_decode_prefixes),
 		cmocka_unit_test(test_decode_only),
 		cmocka_unit_test(test_lookup_table_built_or_stored),
 		cmocka_unit_test(test_scratch_shared_by_model_types),

@@ -7,45 +7,56 @@ static int is_space(char c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
 }
 
+/* text_piece_words' walk over the prefixes' decodings. */
+typedef struct {
+	const spm_model *vocab;
+	const int32_t *ids;
+	int encoded_text;
+	int *word_of;
+	size_t prev;   /* the previous prefix's length */
+	int words, pending, in_word;
+} piece_walk;
+
+static int piece_words_step(void *ctx, size_t i, const char *text, size_t len)
+{
+	piece_walk *w = ctx;
+	int first_word = -1;   /* the word of the first visible byte of piece i */
+	int glyph = w->encoded_text && w->ids[i] == spm_unk_id(w->vocab);   /* its bytes one visible character */
+	for (size_t b = w->prev < len ? w->prev : len; b < len; b++) {
+		if (is_space(text[b]) && !glyph) {
+			w->in_word = 0;
+			continue;
+		}
+		if (!w->in_word) {
+			w->in_word = 1;
+			w->words++;
+		}
+		if (first_word < 0)
+			first_word = w->words - 1;
+	}
+	w->prev = len;
+	if (first_word < 0) {   /* no visible text: with the next word */
+		w->pending++;
+		return 0;
+	}
+	for (int k = (int)i - w->pending; k <= (int)i; k++)
+		w->word_of[k] = first_word;
+	w->pending = 0;
+	return 0;
+}
+
 int text_piece_words(const spm_model *vocab, spm_scratch *scratch, const int32_t *ids, int n, int encoded_text,
 		    int *word_of)
 {
 	/* Piece i covers bytes [end of i - 1, end of i) of the decoding, the
 	 * end of i being the length of ids[0..i]'s decoding: SentencePiece
-	 * decodes a prefix to a prefix. */
-	size_t prev = 0;
-	int words = 0, pending = 0, in_word = 0;
-	const char *text;
-	size_t len;
-	for (int i = 0; i < n; i++) {
-		if (spm_decode(vocab, scratch, ids, (size_t)i + 1, &text, &len) != 0)
-			return -1;
-		int first_word = -1;   /* the word of the first visible byte of piece i */
-		int glyph = encoded_text && ids[i] == spm_unk_id(vocab);   /* its bytes one visible character */
-		for (size_t b = prev < len ? prev : len; b < len; b++) {
-			if (is_space(text[b]) && !glyph) {
-				in_word = 0;
-				continue;
-			}
-			if (!in_word) {
-				in_word = 1;
-				words++;
-			}
-			if (first_word < 0)
-				first_word = words - 1;
-		}
-		prev = len;
-		if (first_word < 0) {   /* no visible text: with the next word */
-			pending++;
-			continue;
-		}
-		for (int k = i - pending; k <= i; k++)
-			word_of[k] = first_word;
-		pending = 0;
-	}
-	for (int k = n - pending; k < n; k++)
-		word_of[k] = words > 0 ? words - 1 : 0;
-	return words;
+	 * decodes a prefix to a prefix (but inside a run of byte pieces). */
+	piece_walk w = { vocab, ids, encoded_text, word_of, 0, 0, 0, 0 };
+	if (n > 0 && spm_decode_prefixes(vocab, scratch, ids, (size_t)n, piece_words_step, &w) != 0)
+		return -1;
+	for (int k = n - w.pending; k < n; k++)
+		word_of[k] = w.words > 0 ? w.words - 1 : 0;
+	return w.words;
 }
 
 void text_align_words(const float *(*att)(const void *ctx, int t), const void *ctx, int n_tgt, const int *tgt_word_of,

@@ -56,6 +56,15 @@ int spm_encode(const spm_model *m, spm_scratch *s, const char *text, size_t len,
  * *text points into the scratch, NUL-terminated. Returns -1 on an out-of-range id. */
 int spm_decode(const spm_model *m, spm_scratch *s, const int32_t *ids, size_t n, const char **text, size_t *len);
 
+/* Every prefix's decoding in one pass: for i = 0..n-1, prefix(ctx, i, text, len)
+ * with text[0..len) = spm_decode of ids[0..i] (valid during the call). Linear but
+ * for runs of byte pieces, whose prefixes end with a partial character and are
+ * decoded again for each. Returns -1 on an out-of-range id, out of memory, or a
+ * non-zero return of prefix. */
+typedef int (*spm_prefix_fn)(void *ctx, size_t i, const char *text, size_t len);
+int spm_decode_prefixes(const spm_model *m, spm_scratch *s, const int32_t *ids, size_t n, spm_prefix_fn prefix,
+			void *ctx);
+
 /* Debugging aid: the normalized form of a line (what the segmenter sees; U+2581 for spaces). */
 int spm_normalize_text(const spm_model *m, spm_scratch *s, const char *text, size_t len, const char **out,
 		       size_t *out_len);
