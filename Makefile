@@ -347,11 +347,21 @@ WASM_PROBE = f=$$(mktemp) && printf 'int main(void){return 0;}\n' | $(WASM_CC) -
 	ok=$$?; rm -f $$f; [ $$ok -eq 0 ]
 $(eval $(call variant,$(W),$(WASM_CC),$(WASM_SIMD) -DNMT_NO_THREADS -DNMT_NO_SERVER -D_WASI_EMULATED_GETPID))
 
+WASM_LINK = $(WASM_CC) -Wl,--gc-sections -Wl,--strip-all -Wl,-z,stack-size=$(WASM_STACK) -Wl,--initial-memory=$(WASM_MEMORY) \
+	-o $@ $^ -lwasi-emulated-getpid $(LDLIBS)
 $(W)/nmt.wasm: $(patsubst %.c,$(W)/%.o,$(WASM_SRC)) $(W)/cli/embedded-$(EMBED_TAG).o $(W)/cli/langid_profile.o
-	$(WASM_CC) -Wl,--gc-sections -Wl,--strip-all -Wl,-z,stack-size=$(WASM_STACK) -Wl,--initial-memory=$(WASM_MEMORY) \
-		-o $@ $^ -lwasi-emulated-getpid $(LDLIBS)
+	$(WASM_LINK)
+# build/wasm/nmt-core.wasm: the same program without the default model, which
+# wasm/nmt.mjs runs when its arguments name a model (-m FILE): a runtime reads,
+# compiles and copies every byte of a module before the program starts, and
+# the default's are 90% of nmt.wasm's.
+$(W)/nmt-core.wasm: $(patsubst %.c,$(W)/%.o,$(WASM_SRC)) $(W)/cli/no-model.o $(W)/cli/langid_profile.o
+	$(WASM_LINK)
+$(W)/cli/no-model.o: cli/embedded.S
+	@mkdir -p $(dir $@)
+	$(WASM_CC) -c $< -o $@
 
-wasm: $(W)/nmt.wasm
+wasm: $(W)/nmt.wasm $(W)/nmt-core.wasm
 
 # make wasm-lib: build/wasm/libnmt.wasm, nmt.h's API (api/libnmt.map's list,
 # the embedded model's symbols included) as a WASI reactor for JavaScript,

@@ -31,6 +31,7 @@
 #include "cli/detect.h"
 #include "cli/install.h"
 #include "cli/lines.h"
+#include "cli/option_error.h"
 #include "cli/pivot.h"
 #include "cli/profile.h"
 #include "cli/progress.h"
@@ -184,6 +185,7 @@ static void parse_args(int argc, char **argv, cli_options *o)
 	nmt_options_init(&o->nmt);
 	o->nmt.threads = default_threads();
 	opterr = 0;
+	char refused[8];   /* a refused short option, for its error */
 	while ((c = getopt_long(argc, argv, ":m:b:t:l:hq", longs, NULL)) != -1) {
 		switch (c) {
 		case 'm': o->model_path = optarg; break;
@@ -209,8 +211,10 @@ static void parse_args(int argc, char **argv, cli_options *o)
 		case OPT_TO: o->to = parse_lang(optarg, "--to"); break;
 		case 'h': usage(stdout); exit(0);
 		case OPT_VERSION: printf("nmt %s\n", nmt_version()); exit(0);
-		case ':': die(2, "option %s needs a value (try --help)", argv[optind - 1]);
-		default: die(2, "unknown option %s (try --help)", argv[optind - 1]);
+		case ':': die(2, "option %s needs a value (try --help)",
+			      cli_refused_option(argc, argv, optind, optopt, refused, sizeof refused));
+		default: die(2, "unknown option %s (try --help)",
+			      cli_refused_option(argc, argv, optind, optopt, refused, sizeof refused));
 		}
 	}
 	if (optind < argc)

@@ -12,6 +12,7 @@
 #include "../text/langid.h"
 #include "catalog.h"
 #include "lines.h"
+#include "option_error.h"
 
 #define die(...) error_exit("nmt", __VA_ARGS__)
 
@@ -51,14 +52,17 @@ static void parse_args(int argc, char **argv, detect_options *o)
 	int c;
 	*o = (detect_options){ 0 };
 	opterr = 0;
+	char refused[8];   /* a refused short option, for its error */
 	while ((c = getopt_long(argc, argv, ":h", longs, NULL)) != -1) {
 		switch (c) {
 		case OPT_JSON: o->json = 1; break;
 		case OPT_LANGS: o->langs = optarg; break;
 		case OPT_PROFILE: o->profile = optarg; break;
 		case 'h': usage(stdout); exit(0);
-		case ':': die(2, "option %s needs a value (try nmt detect --help)", argv[optind - 1]);
-		default: die(2, "unknown option %s (try nmt detect --help)", argv[optind - 1]);
+		case ':': die(2, "option %s needs a value (try nmt detect --help)",
+			      cli_refused_option(argc, argv, optind, optopt, refused, sizeof refused));
+		default: die(2, "unknown option %s (try nmt detect --help)",
+			      cli_refused_option(argc, argv, optind, optopt, refused, sizeof refused));
 		}
 	}
 	if (optind < argc)

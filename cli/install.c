@@ -16,6 +16,7 @@
 #include "../pack/marian_import.h"
 #include "../pack/writer.h"
 #include "catalog.h"
+#include "option_error.h"
 
 #define die(...) error_exit("nmt", __VA_ARGS__)
 
@@ -68,6 +69,7 @@ static void parse_args(int argc, char **argv, install_options *o)
 	int c;
 	*o = (install_options){ .quant = DEFAULT_QUANT };
 	opterr = 0;
+	char refused[8];   /* a refused short option, for its error */
 	while ((c = getopt_long(argc, argv, ":h", longs, NULL)) != -1) {
 		switch (c) {
 		case OPT_FORCE: o->force = 1; break;
@@ -84,8 +86,10 @@ static void parse_args(int argc, char **argv, install_options *o)
 			*(c == OPT_SRC ? &o->src_lang : &o->tgt_lang) = optarg;
 			break;
 		case 'h': usage(stdout); exit(0);
-		case ':': die(2, "option %s needs a value (try nmt install --help)", argv[optind - 1]);
-		default: die(2, "unknown option %s (try nmt install --help)", argv[optind - 1]);
+		case ':': die(2, "option %s needs a value (try nmt install --help)",
+			      cli_refused_option(argc, argv, optind, optopt, refused, sizeof refused));
+		default: die(2, "unknown option %s (try nmt install --help)",
+			      cli_refused_option(argc, argv, optind, optopt, refused, sizeof refused));
 		}
 	}
 	if (argc - optind != 1)

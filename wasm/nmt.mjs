@@ -6,10 +6,14 @@
 // The arguments, the environment, stdin, stdout and stderr are nmt's; its
 // exit status is the runner's. The host's "/" is preopened and its working
 // directory passed in PWD (wasm/start.c moves there), so file paths, -m
-// MODEL's included, work as they do natively. NMT_WASM=FILE runs another
-// build. The program is single-threaded (WASI has no threads) and has no
-// `nmt serve` (no sockets). docs/WASM.md.
+// MODEL's included, work as they do natively. Given a model (-m FILE) it runs
+// build/wasm/nmt-core.wasm, the build without the default model inside, where
+// that is built: the default's bytes would be read, compiled and copied for
+// nothing. NMT_WASM=FILE runs another build. The program is single-threaded
+// (WASI has no threads) and has no `nmt serve` (no sockets). docs/WASM.md.
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 
 // WASI's functions as plain calls, not V8 "fast API" calls: Node's WASI
@@ -27,12 +31,28 @@ process.emitWarning = (warning, ...rest) => {
 };
 const { WASI } = await import('node:wasi');
 
-const path = process.env.NMT_WASM || new URL('../build/wasm/nmt.wasm', import.meta.url);
+// Whether the arguments name a model as nmt's option parser reads them: -m
+// FILE, -mFILE, --model FILE, --model=FILE, before a "--".
+function namesModel(args) {
+	for (let i = 0; i < args.length && args[i] !== '--'; i++) {
+		const a = args[i];
+		if (((a === '-m' || a === '--model') && i + 1 < args.length) || (a.startsWith('-m') && a.length > 2 && a[2] !== '-') ||
+		    a.startsWith('--model='))
+			return true;
+	}
+	return false;
+}
+
+const build = (name) => new URL(`../build/wasm/${name}`, import.meta.url);
+const core = build('nmt-core.wasm');
+const path = process.env.NMT_WASM ||
+	(namesModel(process.argv.slice(2)) && existsSync(core) ? core : build('nmt.wasm'));
 let bytes;
 try {
 	bytes = await readFile(path);
 } catch (e) {
-	process.stderr.write(`nmt.mjs: cannot read ${path}: ${e.message} (make wasm builds it)\n`);
+	const why = e.code === 'ENOENT' ? 'no such file' : e.message;
+	process.stderr.write(`nmt: cannot read ${path instanceof URL ? fileURLToPath(path) : path}: ${why} (make wasm builds it)\n`);
 	process.exit(1);
 }
 const wasi = new WASI({
@@ -49,7 +69,7 @@ try {
 	status = wasi.start(instance);
 } catch (e) {
 	// a trap (out of memory, a bug): nmt natively would have crashed
-	process.stderr.write(`nmt.mjs: ${e.message}\n`);
+	process.stderr.write(`nmt: ${e.message}\n`);
 	status = 70;
 }
 process.emitWarning = emitWarning;

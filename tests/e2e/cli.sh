@@ -11,6 +11,8 @@ expect_error "beam 0" 2 $NMT -b 0
 expect_error "beam 9" 2 $NMT --beam 9
 expect_error "nbest > beam" 2 $NMT -b 2 --nbest 3
 expect_error "missing option value" 2 $NMT -m
+check "a missing value names its option (-m at the end of the line)" sh -c "$NMT -m </dev/null 2>&1 | grep -qx 'nmt: option -m needs a value (try --help)'"
+check "a missing value names its option (--model)" sh -c "$NMT --model </dev/null 2>&1 | grep -q 'option --model needs'"
 expect_error "stray argument" 2 $NMT something
 expect_error "unknown device" 2 $NMT --device gpu
 # this build has no CUDA path (make CUDA=1 builds nmt-cuda): a clear error before any input is read

@@ -65,4 +65,23 @@ else
 	check "wasm: nmt serve says why" grep -qx 'nmt: serve is not available in this build' "$TMP/err"
 	expect_error "wasm: unknown option" 2 $WASM --no-such-option
 	expect_error "wasm: missing model" 1 $WASM -m "$TMP/none.nmt"
+	# nmt-core.wasm (no model inside), which the runner takes when the
+	# arguments name a model: in a copy of the runner beside it alone, -m in
+	# each spelling translates as ./nmt, and without -m it asks for nmt.wasm
+	CORE=build/wasm/nmt-core.wasm
+	if [ -f "$CORE" ]; then
+		mkdir -p "$TMP/alone/wasm" "$TMP/alone/build/wasm"
+		cp wasm/nmt.mjs "$TMP/alone/wasm/" && cp "$CORE" "$TMP/alone/build/wasm/"
+		ALONE="env -u NMT_WASM node $TMP/alone/wasm/nmt.mjs"
+		for spelling in "-m $M" "-m$M" "--model $M" "--model=$M"; do
+			$ALONE $spelling -b 4 --nbest 2 <"$TMP/sents" >"$TMP/tiny.core"
+			check "wasm: nmt-core.wasm, $(echo "$spelling" | cut -c1-8)...: as ./nmt" cmp -s "$TMP/tiny.native" "$TMP/tiny.core"
+		done
+		expect_error "wasm: no model named, no nmt.wasm" 1 $ALONE -b 1
+		check "wasm: ... and the runner says which file it needs" grep -q 'nmt.wasm' "$TMP/err"
+		expect_error "wasm: nmt-core.wasm without -m" 1 env NMT_WASM="$PWD/$CORE" node wasm/nmt.mjs -b 1
+		check "wasm: ... asks for a model" grep -q 'no model is embedded' "$TMP/err"
+	else
+		echo "note: wasm: no $CORE (make wasm builds it): its checks skipped"
+	fi
 fi
