@@ -175,7 +175,6 @@ static int gru_bind(nmt_model *m, char *err, size_t errlen)
 	return 0;
 }
 
-
 /* ---- the state's parts ------------------------------------------------------ */
 
 static int gru_reserve(engine_state *s, const int32_t *const *src)

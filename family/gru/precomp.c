@@ -55,15 +55,10 @@ int gru_has_src_tables(const nmt_model *m)
 	return m->gru.pre_src > 0 || m->gru.cache_src > 0;
 }
 
-int gru_has_tgt_tables(const nmt_model *m)
-{
-	return m->gru.pre_tgt > 0 || m->gru.cache_tgt > 0;
-}
-
 int gru_word_tables_reserve(gru_word_tables *w, const nmt_model *m)
 {
 	const gru_weights *g = &m->gru;
-	if ((g->cache_src > 0 && w->enc) || (g->cache_tgt > 0 && w->att) || (g->cache_src == 0 && g->cache_tgt == 0))
+	if (w->enc || (g->cache_src == 0 && g->cache_tgt == 0))   /* reserved already, or none asked for */
 		return 0;
 	/* malloc'd, not cleared: a row's pages are touched when its word is met */
 	w->enc = malloc((size_t)(g->cache_src > 0 ? g->cache_src : 1) * gru_precomp_src_cols(&m->d) * sizeof *w->enc);

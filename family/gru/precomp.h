@@ -18,9 +18,8 @@ size_t gru_precomp_tgt_cols(const engine_dims *d);
  * a bound model. -1 if out of memory. */
 int gru_precomp_fill(const nmt_model *m, int n_src, int n_tgt, float *enc, float *att);
 
-/* Whether the model has source / target tables, stored or filled. */
+/* Whether the model has source tables, stored or filled. */
 int gru_has_src_tables(const nmt_model *m);
-int gru_has_tgt_tables(const nmt_model *m);
 /* A translator's tables reserved (once; 0, or -1 out of memory) and freed. */
 int gru_word_tables_reserve(gru_word_tables *w, const nmt_model *m);
 void gru_word_tables_free(gru_word_tables *w);
