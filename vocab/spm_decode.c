@@ -87,26 +87,41 @@ static int put_piece(const spm_model *m, text_out *o, int32_t id, bos_state *b)
 	return 0;
 }
 
+/* The decoder both entries share: the ids checked, then each piece written in
+ * turn, a run of byte pieces when it ends. With `prefix`, each prefix's decoding
+ * is handed over: after a piece that is not a byte it is the text so far;
+ * inside a run, that text and the run so far, written after it and taken back. */
+static int decode(const spm_model *m, text_out *o, const int32_t *ids, size_t n, spm_prefix_fn prefix, void *ctx)
+{
+	for (size_t i = 0; i < n; i++)
+		if (ids[i] < 0 || (uint32_t)ids[i] >= m->n_pieces)
+			return -1;
+	if (put(o, "", 0))
+		return -1;
+	size_t byte_start = 0;
+	bos_state bos = { 1, 0 };
+	for (size_t i = 0; i < n; i++) {
+		if (spm_piece_type(m, ids[i]) == SPM_BYTE) {
+			size_t done = o->len;
+			if (prefix && (put_bytes(m, o, ids, byte_start, i + 1) || prefix(ctx, i, o->s->text, o->len)))
+				return -1;
+			o->len = done;
+			continue;
+		}
+		if (put_bytes(m, o, ids, byte_start, i) || put_piece(m, o, ids[i], &bos) ||
+		    (prefix && prefix(ctx, i, o->s->text, o->len)))
+			return -1;
+		byte_start = i + 1;
+	}
+	return put_bytes(m, o, ids, byte_start, n);
+}
+
 int spm_decode(const spm_model *m, spm_scratch *s, const int32_t *ids, size_t n, const char **text, size_t *len)
 {
 	text_out o = { s, 0 };
 	*text = "";
 	*len = 0;
-	for (size_t i = 0; i < n; i++)
-		if (ids[i] < 0 || (uint32_t)ids[i] >= m->n_pieces)
-			return -1;
-	if (put(&o, "", 0))
-		return -1;
-	size_t byte_start = 0;
-	bos_state bos = { 1, 0 };
-	for (size_t i = 0; i < n; i++) {
-		if (spm_piece_type(m, ids[i]) == SPM_BYTE)
-			continue;
-		if (put_bytes(m, &o, ids, byte_start, i) || put_piece(m, &o, ids[i], &bos))
-			return -1;
-		byte_start = i + 1;
-	}
-	if (put_bytes(m, &o, ids, byte_start, n))
+	if (decode(m, &o, ids, n, NULL, NULL))
 		return -1;
 	s->text[o.len] = '\0';
 	*text = s->text;
@@ -114,32 +129,9 @@ int spm_decode(const spm_model *m, spm_scratch *s, const int32_t *ids, size_t n,
 	return 0;
 }
 
-/* Decoding is sequential, the bytes of a run of byte pieces written when the run
- * ends: after a piece that is not a byte the text so far is its prefix's
- * decoding; inside a run the prefix's is that text and the run so far, written
- * after it and taken back. */
 int spm_decode_prefixes(const spm_model *m, spm_scratch *s, const int32_t *ids, size_t n, spm_prefix_fn prefix,
 			void *ctx)
 {
 	text_out o = { s, 0 };
-	for (size_t i = 0; i < n; i++)
-		if (ids[i] < 0 || (uint32_t)ids[i] >= m->n_pieces)
-			return -1;
-	if (put(&o, "", 0))
-		return -1;
-	size_t byte_start = 0;
-	bos_state bos = { 1, 0 };
-	for (size_t i = 0; i < n; i++) {
-		if (spm_piece_type(m, ids[i]) == SPM_BYTE) {
-			size_t done = o.len;
-			if (put_bytes(m, &o, ids, byte_start, i + 1) || prefix(ctx, i, s->text, o.len))
-				return -1;
-			o.len = done;
-			continue;
-		}
-		if (put_bytes(m, &o, ids, byte_start, i) || put_piece(m, &o, ids[i], &bos) || prefix(ctx, i, s->text, o.len))
-			return -1;
-		byte_start = i + 1;
-	}
-	return 0;
+	return decode(m, &o, ids, n, prefix, ctx);
 }
