@@ -58,13 +58,15 @@ int gru_has_src_tables(const nmt_model *m)
 int gru_word_tables_reserve(gru_word_tables *w, const nmt_model *m)
 {
 	const gru_weights *g = &m->gru;
-	if (w->enc || (g->cache_src == 0 && g->cache_tgt == 0))   /* reserved already, or none asked for */
+	/* reserved already, or none asked for (cache_src and cache_tgt are both
+	 * 0 or both at least 1: precompute=K against vocabularies of >= 1 id) */
+	if (w->enc || g->cache_src == 0)
 		return 0;
 	/* malloc'd, not cleared: a row's pages are touched when its word is met */
-	w->enc = malloc((size_t)(g->cache_src > 0 ? g->cache_src : 1) * gru_precomp_src_cols(&m->d) * sizeof *w->enc);
-	w->att = malloc((size_t)(g->cache_tgt > 0 ? g->cache_tgt : 1) * gru_precomp_tgt_cols(&m->d) * sizeof *w->att);
-	w->enc_have = calloc((size_t)(g->cache_src > 0 ? g->cache_src : 1), 1);
-	w->att_have = calloc((size_t)(g->cache_tgt > 0 ? g->cache_tgt : 1), 1);
+	w->enc = malloc((size_t)g->cache_src * gru_precomp_src_cols(&m->d) * sizeof *w->enc);
+	w->att = malloc((size_t)g->cache_tgt * gru_precomp_tgt_cols(&m->d) * sizeof *w->att);
+	w->enc_have = calloc((size_t)g->cache_src, 1);
+	w->att_have = calloc((size_t)g->cache_tgt, 1);
 	if (w->enc && w->att && w->enc_have && w->att_have)
 		return 0;
 	gru_word_tables_free(w);
