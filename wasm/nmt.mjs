@@ -43,7 +43,7 @@ function namesModel(args) {
 	return false;
 }
 
-const build = (name) => new URL(`../build/wasm/${name}`, import.meta.url);
+const build = (name) => fileURLToPath(new URL(`../build/wasm/${name}`, import.meta.url));
 const core = build('nmt-core.wasm');
 const path = process.env.NMT_WASM ||
 	(namesModel(process.argv.slice(2)) && existsSync(core) ? core : build('nmt.wasm'));
@@ -52,7 +52,7 @@ try {
 	bytes = await readFile(path);
 } catch (e) {
 	const why = e.code === 'ENOENT' ? 'no such file' : e.message;
-	process.stderr.write(`nmt: cannot read ${path instanceof URL ? fileURLToPath(path) : path}: ${why} (make wasm builds it)\n`);
+	process.stderr.write(`nmt: cannot read ${path}: ${why} (make wasm builds it)\n`);
 	process.exit(1);
 }
 const wasi = new WASI({
