@@ -1,7 +1,8 @@
 """Training throughput of the reference model: one optimizer step on a
 synthetic batch, timed, for both ways of running the decoder in training.
 
-    [OPENBLAS_CORETYPE=...] /usr/bin/python3 bench/train_step.py [--threads 1] [--vocab 8000] [--bf16]
+    [OPENBLAS_CORETYPE=...] [LD_PRELOAD=.../libjemalloc.so.2 MALLOC_CONF=dirty_decay_ms:-1,muzzy_decay_ms:-1] \
+        /usr/bin/python3 bench/train_step.py [--threads 1] [--vocab 8000] [--bf16]
 
 `hoisted` is NMT.forward (the h-independent products taken out of the step
 loop, what train.py uses); `per-step` calls NMT.recur once per target
@@ -9,7 +10,9 @@ position (the decoding code path); with --bf16, `bf16` is the hoisted step
 under bfloat16 autocast (train.py --bf16). Prints ms per step and target tokens/s,
 and which OpenBLAS kernels ran (Debian's OpenBLAS picks SSE3 'Prescott'
 kernels on CPUs it does not know unless OPENBLAS_CORETYPE names others;
-train.py names them itself, this script leaves the choice to the caller).
+train.py names them itself, this script leaves the choice to the caller),
+and which malloc (train.py runs itself under jemalloc where it is installed;
+here the caller's LD_PRELOAD decides).
 """
 import argparse
 import ctypes
@@ -35,6 +38,11 @@ def openblas_core():
         except (OSError, AttributeError):
             continue
     return 'unknown'
+
+
+def allocator():
+    with open('/proc/self/maps') as f:
+        return 'jemalloc' if 'libjemalloc' in f.read() else "the C library's"
 
 
 def per_step_forward(model, src, src_len, tgt_in):
@@ -66,7 +74,7 @@ def main():
     tgt_in = torch.randint(3, a.vocab, (B, T))
     tgt_out = torch.randint(3, a.vocab, (B, T))
     print(f'OpenBLAS kernels: {openblas_core()}, threads {a.threads}, vocab {a.vocab}, '
-          f'batch {B} x {T} target tokens')
+          f'batch {B} x {T} target tokens, malloc: {allocator()}')
     modes = [('hoisted', model.forward, False), ('per-step', lambda *x: per_step_forward(model, *x), False)]
     if a.bf16:
         modes.append(('bf16', model.forward, True))
