@@ -216,7 +216,9 @@ student() { # student SRC TGT ROUND: the human pairs from scratch (or a parent),
 	[ "$round" != human ] || init=$(parent "$src" "$tgt" "$run")
 	[ -z "$init" ] || set -- "$@" --init "$init"
 	# its own weights carried on: at the learning rate they had come down to
-	if [ -n "$init" ] && general_model "$src$tgt"; then set -- "$@" --lr 5e-4; fi
+	# (only when the run starts: a run resumed from its last.pt keeps its own,
+	# though a model of it was installed meanwhile)
+	if [ -n "$init" ] && [ ! -f "$run/last.pt" ] && general_model "$src$tgt"; then set -- "$@" --lr 5e-4; fi
 	[ "$round" = human ] || set -- --init "$(f32_weights "$src" "$tgt" human)" --max-minutes "$BT_MIN" --lr 5e-4
 	# shellcheck disable=SC2046
 	timed "student $src$tgt $round" logged -a "$run/nohup.log" "$PY" train/train.py --out "$run" \

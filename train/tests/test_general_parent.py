@@ -126,3 +126,45 @@ def test_human_round_is_trained_by_default_and_for_caption_models(repo):
     assert shipped_human(repo, 'ende', 'train') != 0
     assert shipped_human(repo, 'enfr', 'shipped') != 0   # models/enfr is a caption model here
     assert not (out / 'ende-final').exists() and not (out / 'enfr-final').exists()
+
+
+# student() with the trainer's command written out instead of run
+STUDENT = r'''
+set -eu
+. train/common.sh
+eval "$(sed -n '/^timed()/,/^}/p;/^other_language()/,/^}/p;/^general_model()/,/^}/p;/^parent()/,/^}/p;
+	/^data_args()/,/^}/p;/^corpus_of()/,/^}/p;/^student()/,/^}/p' train/general.sh)"
+logged() { [ "$1" != -a ] || shift; shift; echo "$@"; }
+student "$@"
+'''
+
+
+def student_command(repo, src, tgt):
+    root, out = repo
+    env = dict(os.environ, OUT=str(out), PY='/usr/bin/python3', TRANSFER='1', OPEN='open', STUDENT_DIMS='--emb 8',
+               STUDENT_MIN='1', BATCH_VOCAB='0', EMA='0', BF16='0')
+    return subprocess.run(['sh', '-c', STUDENT, 'general', src, tgt, 'human'], cwd=root, env=env,
+                          capture_output=True, text=True, check=True).stdout.split()
+
+
+def learning_rates(command):
+    return [command[i + 1] for i, a in enumerate(command) if a == '--lr']
+
+
+def test_a_run_resumed_keeps_its_learning_rate_when_a_model_of_it_was_installed_meanwhile(repo):
+    root, out = repo
+    tiny = os.path.join(ROOT, 'tests', 'fixtures', 'tiny')
+    for f in ('enfr.safetensors', 'enfr.en.model', 'enfr.fr.model'):
+        os.remove(root / 'models' / f)
+    # en->fr starts from en->de's weights at the recipe's learning rate
+    assert learning_rates(student_command(repo, 'en', 'fr')) == ['1e-3']
+    # then an interim en->fr is installed: a new run carries on from it at the lower rate ...
+    shutil.copy(os.path.join(tiny, 'tiny.safetensors'), root / 'models' / 'enfr.safetensors')
+    for side in ('en', 'fr'):
+        shutil.copy(TINY_SPM, root / 'models' / f'enfr.{side}.model')
+    shutil.rmtree(out / 'gru-enfr-human')
+    assert learning_rates(student_command(repo, 'en', 'fr'))[-1] == '5e-4'
+    # ... but the run under way, resumed from its last.pt, goes on at its own
+    (out / 'gru-enfr-human' / 'train.done').unlink()   # (the stand-in trainer "finished")
+    (out / 'gru-enfr-human' / 'last.pt').write_bytes(b'')
+    assert learning_rates(student_command(repo, 'en', 'fr')) == ['1e-3']
