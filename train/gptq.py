@@ -32,11 +32,18 @@ import os
 import sys
 import time
 
-import numpy as np
-import sentencepiece as spm
-import torch
-
+# the host's settings, before torch loads (train/host.py)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import host  # noqa: E402
+
+host.choose_openblas_kernels()
+if __name__ == '__main__':
+    host.rerun_with_retaining_allocator()
+
+import numpy as np  # noqa: E402
+import sentencepiece as spm  # noqa: E402
+import torch  # noqa: E402
+
 import export  # noqa: E402
 from data import read_parallel  # noqa: E402
 import logquant  # noqa: E402

@@ -1,4 +1,4 @@
-"""train/train.py runs itself again under jemalloc, freed pages kept, where
+"""train/train.py and train/gptq.py run themselves again under jemalloc, freed pages kept, where
 Debian's libjemalloc2 is installed (glibc's malloc returns large blocks to
 the kernel, and each step then page-faulted them in again).
 
@@ -20,8 +20,8 @@ JEMALLOC = any(os.path.exists(os.path.join(d, 'libjemalloc.so.2'))
 PROBE = f"""
 import os, sys
 sys.path.insert(0, {TRAIN!r})
-import train
-train.rerun_with_retaining_allocator()
+import host
+host.rerun_with_retaining_allocator()
 maps = open('/proc/self/maps').read()
 print('jemalloc' if 'libjemalloc' in maps else 'system', os.environ.get('MALLOC_CONF', '-'), sys.flags.utf8_mode)
 """
