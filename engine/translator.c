@@ -18,6 +18,10 @@ engine_translator *engine_translator_new(const nmt_model *m)
 		return NULL;
 	t->m = m;
 	t->lang = text_split_lang_for(engine_meta_of(m, "src_lang", lang, sizeof lang) == 0 ? lang : NULL);
+	if (engine_meta_of(m, "tgt_lang", lang, sizeof lang) == 0) {
+		const text_split_lang *tgt = text_split_lang_for(lang);
+		t->tgt_placeholder = tgt->code[0] != '\0' ? tgt->placeholder : NULL;
+	}
 	t->src_scratch = spm_scratch_new();
 	t->tgt_scratch = spm_scratch_new();
 	t->word_scratch = spm_scratch_new();

@@ -45,6 +45,7 @@ typedef struct {
 struct engine_translator {
 	const nmt_model *m;
 	const text_split_lang *lang;         /* the source language's sentence rules */
+	const char *tgt_placeholder;         /* the target language's placeholder word; NULL if unknown */
 	engine_state state;
 	spm_scratch *src_scratch, *tgt_scratch, *word_scratch;
 	int32_t *ids;                        /* every unit's source ids + EOS, one after the other */

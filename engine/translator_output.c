@@ -91,6 +91,7 @@ static const char *place_spans(engine_translator *t, unit *u, int k, const char 
 	if (reserve_words(t, need) != 0)
 		return NULL;
 	int n;
+	text_align_placeholders(text, *len, t->word_src + from, u->n_words[k], spans, u->n_spans, t->tgt_placeholder);
 	*len = text_place_spans(text, *len, t->word_lp + from, t->word_src + from, u->n_words[k], spans, u->n_spans,
 			       t->placed, t->word_lp + t->words_len, t->word_src + t->words_len, &n);
 	u->word_off[k] = t->words_len;

@@ -90,6 +90,64 @@ static const char *put_back(const char *src, const char *tr)
 	return out;
 }
 
+/* English source src's spans, its translation tr aligned to source words
+ * src_of[], realigned by its placeholder words ("etwas") and the spans put
+ * back; *realigned gets text_align_placeholders' count. */
+static const char *placed_by_placeholders(const char *src, const char *tr, int *src_of, int n_words, int *realigned)
+{
+	static char out[256];
+	char subst[256];
+	text_protected spans[8];
+	float lp[16] = { 0 }, out_lp[32];
+	int out_src[32], n, words;
+	text_protect_source(text_split_lang_for("en"), src, strlen(src), subst, spans, 8, &n);
+	*realigned = text_align_placeholders(tr, strlen(tr), src_of, n_words, spans, n, "etwas");
+	size_t len = text_place_spans(tr, strlen(tr), lp, src_of, n_words, spans, n, out, out_lp, out_src, &words);
+	out[len] = '\0';
+	return out;
+}
+
+static void test_placeholder_words_written_by_the_model_take_the_spans(void **state)
+{
+	(void)state;
+	int k;
+	/* "etwas" aligned to "had" (1), nothing to the placeholder (3): the span
+	 * had gone after etwas; now in its place */
+	int a[5] = { 0, 1, 1, 4, 2 };
+	assert_string_equal(placed_by_placeholders("Vidal had played 49 games.", "Vidal hatte etwas Spiele gespielt.", a, 5,
+						   &k),
+			    "Vidal hatte 49 Spiele gespielt.");
+	assert_int_equal(k, 1);
+	assert_int_equal(a[2], 3);
+	/* another word aligned to the placeholder goes to the source word before it */
+	int b[5] = { 0, 1, 2, 3, 2 };
+	assert_string_equal(placed_by_placeholders("Vidal had played 49 games.", "Vidal hatte etwas Spiele gespielt.", b, 5,
+						   &k),
+			    "Vidal hatte 49 Spiele gespielt.");
+	assert_int_equal(b[3], 2);
+	/* in order, whatever the case and the marks around them */
+	int c[6] = { 0, 1, 2, 2, 4, 4 };
+	assert_string_equal(placed_by_placeholders("From 9:30 to 10:30 we work.", "Von (Etwas) bis etwas, arbeiten wir.", c, 6, &k),
+			    "Von (9:30) bis 10:30, arbeiten wir.");
+	assert_int_equal(k, 2);
+
+	/* the source's own "something": its etwas may be that one; alignment as before */
+	int d[6] = { 0, 1, 2, 3, 4, 5 };
+	placed_by_placeholders("I need something for 5 people.", "Ich brauche etwas für etwas Leute.", d, 6, &k);
+	assert_int_equal(k, 0);
+	/* as many placeholder words as spans, or nothing changes */
+	int e[6] = { 0, 1, 2, 3, 4, 4 };
+	assert_string_equal(placed_by_placeholders("From 9:30 to 10:30 we work.", "Von etwas bis um arbeiten wir.", e, 6, &k),
+			    "Von 9:30 bis 10:30 arbeiten wir.");
+	assert_int_equal(k, 0);
+	assert_true(e[1] == 1 && e[3] == 3);
+	/* a word aligned to a first-word span has no source word before it to go to */
+	int f[2] = { 0, 0 };
+	placed_by_placeholders("49 games.", "Spiele etwas.", f, 2, &k);
+	assert_int_equal(k, 0);
+	assert_true(f[0] == 0 && f[1] == 0);
+}
+
 static void test_quoted_name_replaced_and_put_back(void **state)
 {
 	(void)state;
@@ -207,6 +265,7 @@ int main(void)
 		cmocka_unit_test(test_quoted_names),
 		cmocka_unit_test(test_quoted_name_replaced_and_put_back),
 		cmocka_unit_test(test_replaced_and_put_back),
+		cmocka_unit_test(test_placeholder_words_written_by_the_model_take_the_spans),
 		cmocka_unit_test(test_brackets_around_a_span),
 		cmocka_unit_test(test_code_span_words),
 	};

@@ -19,14 +19,82 @@ static int words_started(const char *s, size_t from, size_t to)
 	return w;
 }
 
+/* The byte length of the mark among marks[] that w[0..n) starts with (at
+ * its end: from_end), 0 if none. */
+static size_t mark_at(const char *w, size_t n, int from_end, const char *const *marks, size_t n_marks)
+{
+	for (size_t k = 0; k < n_marks; k++) {
+		size_t m = strlen(marks[k]);
+		if (m <= n && memcmp(from_end ? w + n - m : w, marks[k], m) == 0)
+			return m;
+	}
+	return 0;
+}
+
+static char ascii_lower(char c)
+{
+	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
+
+/* Whether w[0..n) is the word placeholder, but for the brackets and
+ * quotation marks before it, the punctuation, brackets and quotation marks
+ * after it, and the case of its ASCII letters ("(Etwas)." is etwas). */
+static int is_placeholder_word(const char *w, size_t n, const char *placeholder)
+{
+	static const char *const opening[] = { "(", "[", "{", "\"", "'", "\xe2\x80\x9e", "\xe2\x80\x9c", "\xe2\x80\x9a",
+					       "\xe2\x80\x98", "\xc2\xab", "\xc2\xbb" };
+	static const char *const closing[] = { ".", ",", ";", ":", "!", "?", ")", "]", "}", "\"", "'", "\xe2\x80\x9d",
+					       "\xe2\x80\x9c", "\xe2\x80\x99", "\xe2\x80\x98", "\xc2\xbb", "\xc2\xab" };
+	size_t m;
+	while ((m = mark_at(w, n, 0, opening, sizeof opening / sizeof *opening)) > 0) {
+		w += m;
+		n -= m;
+	}
+	while ((m = mark_at(w, n, 1, closing, sizeof closing / sizeof *closing)) > 0)
+		n -= m;
+	size_t p = strlen(placeholder);
+	if (n != p || p == 0)
+		return 0;
+	for (size_t k = 0; k < p; k++)
+		if (ascii_lower(w[k]) != ascii_lower(placeholder[k]))
+			return 0;
+	return 1;
+}
+
+/* The next whitespace-separated word of s[*i..len) into *w, *n; 0 at the end. */
+static int next_word(const char *s, size_t len, size_t *i, const char **w, size_t *n)
+{
+	while (*i < len && is_space(s[*i]))
+		(*i)++;
+	size_t b = *i;
+	while (*i < len && !is_space(s[*i]))
+		(*i)++;
+	*w = s + b;
+	*n = *i - b;
+	return *n > 0;
+}
+
+/* The words of s[0..len) that are the placeholder. */
+static int placeholder_words(const char *s, size_t len, const char *placeholder)
+{
+	int k = 0;
+	const char *w;
+	size_t n, i = 0;
+	while (next_word(s, len, &i, &w, &n))
+		k += is_placeholder_word(w, n, placeholder);
+	return k;
+}
+
 size_t text_protect_source(const text_split_lang *lang, const char *text, size_t len, char *out, text_protected *spans,
 			  int max, int *n)
 {
 	const char *placeholder = lang->placeholder;
 	size_t pos = 0, start, end, done = 0, o = 0, p = strlen(placeholder);
 	int words = 0;   /* in out[0..o), counted as it grows (a sentence may hold many spans) */
+	int own = 0;     /* the placeholder words of the text between the spans */
 	*n = 0;
 	while (*n < max && text_spans_next(text, len, lang->nouns_capitalised, &pos, &start, &end)) {
+		own += placeholder_words(text + done, start - done, placeholder);
 		memcpy(out + o, text + done, start - done);
 		words += words_started(out, o, o + (start - done));
 		o += start - done;
@@ -39,8 +107,55 @@ size_t text_protect_source(const text_split_lang *lang, const char *text, size_t
 		o += p;
 		done = end;
 	}
+	own += placeholder_words(text + done, len - done, placeholder);
+	for (int k = 0; k < *n; k++)
+		spans[k].own_placeholders = own;
 	memcpy(out + o, text + done, len - done);
 	return o + len - done;
+}
+
+/* word, or the nearest source word before it that holds no span's
+ * placeholder; -1 if there is none. */
+static int before_spans(int word, const text_protected *spans, int n_spans)
+{
+	for (int s = 0; s < n_spans && word >= 0; s++)
+		if (spans[s].src_word == word) {
+			word--;
+			s = -1;   /* look again from the first span */
+		}
+	return word;
+}
+
+/* Whether some span's placeholder is source word `word`. */
+static int holds_span(int word, const text_protected *spans, int n_spans)
+{
+	return before_spans(word, spans, n_spans) != word;
+}
+
+int text_align_placeholders(const char *text, size_t len, int *src, int n_words, const text_protected *spans, int n_spans,
+			    const char *tgt_placeholder)
+{
+	if (n_spans == 0 || tgt_placeholder == NULL || spans[0].own_placeholders > 0)
+		return 0;
+	const char *w;
+	size_t n, i = 0;
+	int m = 0;
+	for (int v = 0; v < n_words && next_word(text, len, &i, &w, &n); v++) {
+		if (is_placeholder_word(w, n, tgt_placeholder))
+			m++;
+		else if (holds_span(src[v], spans, n_spans) && before_spans(src[v], spans, n_spans) < 0)
+			return 0;   /* a word of the model's own that would have nowhere to go */
+	}
+	if (m != n_spans)
+		return 0;
+	i = 0;
+	for (int v = 0, k = 0; v < n_words && next_word(text, len, &i, &w, &n); v++) {
+		if (is_placeholder_word(w, n, tgt_placeholder))
+			src[v] = spans[k++].src_word;
+		else
+			src[v] = before_spans(src[v], spans, n_spans);
+	}
+	return m;
 }
 
 int text_protected_word(const text_protected *spans, int n_spans, int w)

@@ -17,6 +17,8 @@ typedef struct {
 	size_t len;
 	int src_word;       /* its placeholder's word in the sentence as translated */
 	int extra_words;    /* the span's words less one (a `code span` may have several) */
+	int own_placeholders; /* the sentence's placeholder words that are no span (its own
+				 "something"): the same in each of its spans */
 } text_protected;
 
 /* text[0..len), in language lang, with each span replaced by the
@@ -35,6 +37,19 @@ size_t text_protect_source(const text_split_lang *lang, const char *text, size_t
  * Returns the new length; *out_words gets the new word count. */
 size_t text_place_spans(const char *text, size_t len, const float *lp, const int *src, int n_words,
 		       const text_protected *spans, int n_spans, char *out, float *out_lp, int *out_src, int *out_words);
+
+/* A translation's words that are the target language's placeholder word
+ * (tgt_placeholder, "etwas"), as many as the spans, where the source has no
+ * placeholder word of its own: the model wrote the placeholders, and they
+ * are where the spans go, whatever the attention says (it may lean on a
+ * neighbour: "Vidal had played something games" -> "... war Vidal etwas
+ * Spiele", etwas aligned to "had"). The k-th such word is aligned in
+ * src[0..n_words) to the k-th span's placeholder, and the other words
+ * aligned there to the source word before it, so that text_place_spans
+ * replaces the placeholder words. Otherwise src is left as it is. Returns
+ * the number of words realigned to spans. */
+int text_align_placeholders(const char *text, size_t len, int *src, int n_words, const text_protected *spans, int n_spans,
+			    const char *tgt_placeholder);
 
 /* The source word of the sentence before substitution that substituted
  * word w stands for. */
