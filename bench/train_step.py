@@ -1,7 +1,7 @@
 """Training throughput of the reference model: one optimizer step on a
 synthetic batch, timed, for both ways of running the decoder in training.
 
-    [OPENBLAS_CORETYPE=...] [LD_PRELOAD=.../libjemalloc.so.2 MALLOC_CONF=dirty_decay_ms:-1,muzzy_decay_ms:-1] \
+    [OPENBLAS_CORETYPE=...] [LD_PRELOAD=.../libtcmalloc_minimal.so.4] \
         /usr/bin/python3 bench/train_step.py [--threads 1] [--vocab 8000] [--bf16]
 
 `hoisted` is NMT.forward (the h-independent products taken out of the step
@@ -11,7 +11,7 @@ under bfloat16 autocast (train.py --bf16). Prints ms per step and target tokens/
 and which OpenBLAS kernels ran (Debian's OpenBLAS picks SSE3 'Prescott'
 kernels on CPUs it does not know unless OPENBLAS_CORETYPE names others;
 train.py names them itself, this script leaves the choice to the caller),
-and which malloc (train.py runs itself under jemalloc where it is installed;
+and which malloc (train.py runs itself under tcmalloc where it is installed;
 here the caller's LD_PRELOAD decides).
 """
 import argparse
@@ -42,7 +42,8 @@ def openblas_core():
 
 def allocator():
     with open('/proc/self/maps') as f:
-        return 'jemalloc' if 'libjemalloc' in f.read() else "the C library's"
+        maps = f.read()
+    return next((name for name in ('tcmalloc', 'jemalloc') if 'lib' + name in maps), "the C library's")
 
 
 def per_step_forward(model, src, src_len, tgt_in):

@@ -29,25 +29,29 @@ def choose_openblas_kernels():
         os.environ['OPENBLAS_CORETYPE'] = 'Haswell'
 
 
+LIBRARY = 'libtcmalloc_minimal.so.4'
+
+
 def rerun_with_retaining_allocator():
     """glibc's malloc gives every block over 32 MiB back to the kernel when
     it is freed (its mmap threshold cannot go higher), so each training step
     page-faulted its logits, their gradients and their bfloat16 copies in
-    afresh: 3.4x the time of a step here (docs/TRAINING.md). jemalloc,
-    told never to return freed pages (dirty and muzzy decay off), reuses
-    them; the memory held is the largest step's. Where Debian's libjemalloc2
-    is installed, run this script again under it, once, before torch loads.
-    NMT_TRAIN_MALLOC=system keeps the C library's malloc. Call it from a
-    script's main module only: it runs that script again."""
-    if os.environ.get('NMT_TRAIN_MALLOC') == 'system' or 'libjemalloc' in os.environ.get('LD_PRELOAD', ''):
+    afresh: 3x the time of a step here (docs/TRAINING.md). gperftools'
+    tcmalloc keeps freed pages for reuse and its memory stays at the largest
+    step's (jemalloc with its decay off was as fast but grew by a GB a
+    minute; with decay on, slower than glibc). Where Debian's
+    libtcmalloc-minimal4 is installed, run this script again under it, once,
+    before torch loads. NMT_TRAIN_MALLOC=system keeps the C library's malloc.
+    Call it from a script's main module only: it runs that script again."""
+    preloaded = os.environ.get('LD_PRELOAD', '')
+    if os.environ.get('NMT_TRAIN_MALLOC') == 'system' or LIBRARY in preloaded:
         return
-    lib = next((os.path.join(d, 'libjemalloc.so.2') for d in
+    lib = next((os.path.join(d, LIBRARY) for d in
                 ('/usr/lib/x86_64-linux-gnu', '/usr/lib/aarch64-linux-gnu', '/usr/lib64', '/usr/lib')
-                if os.path.exists(os.path.join(d, 'libjemalloc.so.2'))), None)
+                if os.path.exists(os.path.join(d, LIBRARY))), None)
     if lib is None:
         return
-    preload = ' '.join(p for p in (lib, os.environ.get('LD_PRELOAD')) if p)
-    env = dict(os.environ, LD_PRELOAD=preload, MALLOC_CONF='dirty_decay_ms:-1,muzzy_decay_ms:-1')
+    env = dict(os.environ, LD_PRELOAD=' '.join(p for p in (lib, preloaded) if p))
     sys.stdout.flush()
     sys.stderr.flush()
     # orig_argv: the interpreter's own options (-u, -X ...) too
