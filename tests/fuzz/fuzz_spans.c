@@ -2,7 +2,8 @@
  * and one that does not: text/spans.h finds spans in order, inside the
  * text, never empty; text/protect.h replaces them and, given the
  * substituted text back as a "translation" aligned word for word, puts
- * every span back byte for byte, within the room its contract promises. */
+ * every span back byte for byte, within the room its contract promises,
+ * also when the placeholder words it holds have taken the spans. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +61,19 @@ static void check(const char *text, size_t size, const text_split_lang *lang)
 	size_t out_len = text_place_spans(subst, len, lp, src, words, spans, n_spans, out, out_lp, out_src, &out_words);
 	FUZZ_ASSERT(out_len < room && (size_t)out_words <= out_words_room);
 	for (int s = 0; s < n_spans; s++)   /* every span is back */
+		FUZZ_ASSERT(spans[s].len == 0 || memmem(out, out_len, spans[s].text, spans[s].len) != NULL);
+
+	/* again with an attention that leans on the word before here and there,
+	 * the placeholder words taking the spans where they may */
+	for (int w = 1; w < words; w++)
+		src[w] = (text[w % size] & 1) ? w - 1 : w;
+	int realigned = text_align_placeholders(subst, len, src, words, spans, n_spans, lang->placeholder);
+	FUZZ_ASSERT(realigned == 0 || realigned == n_spans);
+	for (int w = 0; w < words; w++)
+		FUZZ_ASSERT(src[w] >= 0 && src[w] < words);
+	out_len = text_place_spans(subst, len, lp, src, words, spans, n_spans, out, out_lp, out_src, &out_words);
+	FUZZ_ASSERT(out_len < room && (size_t)out_words <= out_words_room);
+	for (int s = 0; s < n_spans; s++)
 		FUZZ_ASSERT(spans[s].len == 0 || memmem(out, out_len, spans[s].text, spans[s].len) != NULL);
 	free(out);
 	free(out_lp);
