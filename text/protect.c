@@ -107,9 +107,11 @@ size_t text_protect_source(const text_split_lang *lang, const char *text, size_t
 		o += p;
 		done = end;
 	}
-	own += placeholder_words(text + done, len - done, placeholder);
-	for (int k = 0; k < *n; k++)
-		spans[k].own_placeholders = own;
+	if (*n > 0) {   /* (a sentence without spans needs no count) */
+		own += placeholder_words(text + done, len - done, placeholder);
+		for (int k = 0; k < *n; k++)
+			spans[k].own_placeholders = own;
+	}
 	memcpy(out + o, text + done, len - done);
 	return o + len - done;
 }

@@ -2,9 +2,7 @@
 OpenBLAS's kernels named for this CPU, and a malloc that keeps what it frees.
 
     import host
-    host.choose_openblas_kernels()
-    if __name__ == '__main__':
-        host.rerun_with_retaining_allocator()
+    host.prepare(__name__ == '__main__')
 """
 import os
 import sys
@@ -36,19 +34,19 @@ def rerun_with_retaining_allocator():
     """glibc's malloc gives every block over 32 MiB back to the kernel when
     it is freed (its mmap threshold cannot go higher), so each training step
     page-faulted its logits, their gradients and their bfloat16 copies in
-    afresh: 3x the time of a step here (docs/TRAINING.md). gperftools'
+    afresh: 3-8x the time of a step here (docs/TRAINING.md). gperftools'
     tcmalloc keeps freed pages for reuse and its memory stays at the largest
     step's (jemalloc with its decay off was as fast but grew by a GB a
-    minute; with decay on, slower than glibc). Where Debian's
+    minute). Where Debian's
     libtcmalloc-minimal4 is installed, run this script again under it, once,
     before torch loads. NMT_TRAIN_MALLOC=system keeps the C library's malloc.
     Call it from a script's main module only: it runs that script again."""
     preloaded = os.environ.get('LD_PRELOAD', '')
     if os.environ.get('NMT_TRAIN_MALLOC') == 'system' or LIBRARY in preloaded:
         return
-    lib = next((os.path.join(d, LIBRARY) for d in
-                ('/usr/lib/x86_64-linux-gnu', '/usr/lib/aarch64-linux-gnu', '/usr/lib64', '/usr/lib')
-                if os.path.exists(os.path.join(d, LIBRARY))), None)
+    paths = (os.path.join(d, LIBRARY) for d in
+             ('/usr/lib/x86_64-linux-gnu', '/usr/lib/aarch64-linux-gnu', '/usr/lib64', '/usr/lib'))
+    lib = next((p for p in paths if os.path.exists(p)), None)
     if lib is None:
         return
     env = dict(os.environ, LD_PRELOAD=' '.join(p for p in (lib, preloaded) if p))
@@ -56,3 +54,11 @@ def rerun_with_retaining_allocator():
     sys.stderr.flush()
     # orig_argv: the interpreter's own options (-u, -X ...) too
     os.execve(sys.executable, sys.orig_argv, env)
+
+
+def prepare(main):
+    """Both, for a script about to import torch: the allocator only where it
+    runs as the main module (main), since that runs it again."""
+    choose_openblas_kernels()
+    if main:
+        rerun_with_retaining_allocator()

@@ -60,9 +60,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import host  # noqa: E402
 
-host.choose_openblas_kernels()
-if __name__ == '__main__':
-    host.rerun_with_retaining_allocator()
+host.prepare(__name__ == '__main__')
 
 import sentencepiece as spm  # noqa: E402
 import torch  # noqa: E402
