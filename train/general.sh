@@ -77,6 +77,11 @@
 #   8. chosen    OUT/DIRECTION-final/round.txt: the round whose q4 scores
 #                best at beam 4 on FLORES dev; `train/install_general.sh
 #                OUT DIRECTION` makes it a shipped model (models/)
+#   SNAPSHOT=1   instead of all this, the round still in training as it
+#                stands (its checkpoints so far chosen as in 5b, q4 by GPTQ
+#                alone, packed and scored as in 7), named in round.txt for
+#                train/install_general.sh: what a session installs before
+#                it ends
 #
 # Every step leaves its output in OUT and is skipped when that exists; the
 # trainings resume from their last.pt, so the same command carries on after
@@ -89,7 +94,8 @@
 # CAPTION_WEIGHT=0.5 (of each caption model's translated caption; the
 # bt round's corpus), CAPTION_LINES=0 (all the task-2 captions; N: the
 # first N, a mechanical test),
-# BATCH_VOCAB=1024 (0: the whole vocabulary), EMA=0.9995 (the students'
+# GPTQ_LINES=1000 (GPTQ's calibration pairs), SNAPSHOT (1: step 8's
+# snapshot), BATCH_VOCAB=1024 (0: the whole vocabulary), EMA=0.9995 (the students'
 # weight averaging, train.py --ema), BF16 (1 where the CPU has AVX-512
 # BF16: the students' --bf16), TRANSFER=1 (a human round starts from the
 # direction's own shipped general model, else en->fr, en->es from the
@@ -110,6 +116,7 @@ VOCAB=${VOCAB:-16000}
 STUDENT_MIN=${STUDENT_MIN:-1500}
 QAT_MIN=${QAT_MIN:-120}
 NEG_POOL=${NEG_POOL:-50000}
+GPTQ_LINES=${GPTQ_LINES:-1000}
 NEG_WEIGHT=${NEG_WEIGHT:-0.5}
 BT_MIN=${BT_MIN:-300}
 BT_WEIGHT=${BT_WEIGHT:-1}
@@ -303,7 +310,7 @@ qat() { # qat SRC TGT ROUND: the round's student through the q4 quantizer, the c
 	if [ ! -f "$run/gptq.safetensors" ]; then
 		timed "gptq $src$tgt $round" logged "$run/gptq.log" "$PY" train/gptq.py \
 			"$(f32_weights "$src" "$tgt" "$round")" "$corpus/train.$src.gz" "$corpus/train.$tgt.gz" \
-			--vocab "$OUT/spm.en$l.model" --lines 1000 -o "$run/gptq.tmp" && mv "$run/gptq.tmp" "$run/gptq.safetensors"
+			--vocab "$OUT/spm.en$l.model" --lines "$GPTQ_LINES" -o "$run/gptq.tmp" && mv "$run/gptq.tmp" "$run/gptq.safetensors"
 	fi
 	negatives "$src" "$tgt" "$run" "$corpus" "$(f32_weights "$src" "$tgt" "$round")"
 	if [ ! -f "$run/train.done" ]; then
@@ -426,6 +433,43 @@ bt_corpus() { # bt_corpus SRC TGT: the pair's corpus with SRCTGT's back-translat
 		--protect-tool build/host/tests/protect_tool "$@"
 }
 
+# SNAPSHOT=1: a round still in training made installable as it stands (a
+# session ends long before STUDENT_MIN; the next may find a fresh machine
+# without OUT): the f32 weights chosen as chosen_f32 chooses, among the
+# round's validated checkpoints and their moving averages so far, their q4
+# by GPTQ without the fine-tuning, packed and scored in
+# OUT/SRCTGT-final/snapshot/, which round.txt then names for
+# train/install_general.sh. The round is bt where it has checkpoints, else
+# human. The trainings are left as they are (pause them first: it scores
+# many models).
+snapshot() { # snapshot SRC TGT: OUT/SRCTGT-final/snapshot/, named by OUT/SRCTGT-final/round.txt
+	vmap "$1" "$2"   # first: a function's variables are the script's
+	src=$1 tgt=$2 l=$(other_language "$1$2")
+	round=human
+	ls "$OUT/gru-$src$tgt-bt"/step-*.safetensors >/dev/null 2>&1 && round=bt
+	run=$OUT/gru-$src$tgt-$round fin=$OUT/$src$tgt-final/snapshot
+	if ! ls "$run"/step-*.safetensors >/dev/null 2>&1; then
+		echo "general.sh: $src$tgt has no validated checkpoint to snapshot in $run" >&2
+		return 1
+	fi
+	rm -rf "$fin"
+	mkdir -p "$fin"
+	echo "$round" >"$fin/round.txt"
+	# shellcheck disable=SC2046
+	timed "snapshot f32 $src$tgt $round" logged "$fin/val_f32.txt" env LOOPS=1 SRC="$src" TGT="$tgt" \
+		VAL_SRC="$OPEN/dev/flores-dev.$src" VAL_TGT="$OPEN/dev/flores-dev.$tgt" \
+		SPM_SRC="$OUT/spm.en$l.model" SPM_TGT="$OUT/spm.en$l.model" VMAP="$OUT/$src$tgt-final/vmap.txt" \
+		sh bench/val_bleu.sh -q q8 $(ls "$run"/best.safetensors 2>/dev/null) "$run"/step-*.safetensors
+	choose "$fin/val_f32.txt" >"$fin/chosen_f32.txt"
+	corpus=$(corpus_of "$src" "$tgt" "$round")
+	timed "snapshot gptq $src$tgt $round" logged "$fin/gptq.log" "$PY" train/gptq.py \
+		"$(cat "$fin/chosen_f32.txt")" "$corpus/train.$src.gz" "$corpus/train.$tgt.gz" \
+		--vocab "$OUT/spm.en$l.model" --lines "$GPTQ_LINES" -o "$fin/gptq.safetensors"
+	echo "$fin/gptq.safetensors" >"$fin/chosen.txt"
+	packed "$src" "$tgt" snapshot
+	echo snapshot >"$OUT/$src$tgt-final/round.txt"
+}
+
 chosen_round() { # chosen_round SRC TGT: OUT/SRCTGT-final/round.txt, the round whose q4 is best at beam 4
 	fin=$OUT/$1$2-final
 	for round in human bt; do
@@ -439,6 +483,10 @@ for d in $DIRECTIONS; do
 	case $d in en*) s=en t=$(other_language "$d") ;; *) s=$(other_language "$d") t=en ;; esac
 	if [ "${PACK:-0}" = 1 ]; then
 		packed "$s" "$t" human
+		continue
+	fi
+	if [ "${SNAPSHOT:-0}" = 1 ]; then
+		snapshot "$s" "$t"
 		continue
 	fi
 	if ! shipped_human "$s" "$t"; then

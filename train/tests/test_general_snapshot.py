@@ -1,0 +1,112 @@
+"""train/general.sh with SNAPSHOT=1: a round still in training made
+installable as it stands. Its checkpoints so far are scored through the C
+engine and the better one chosen, its q4 comes from GPTQ, all three formats
+are packed and scored, and round.txt names the snapshot for
+train/install_general.sh.
+
+Here the "checkpoints" of an en->de round are the shipped en->de weights
+and the shipped de->en ones (the same joint vocabulary, so they pack as an
+en->de model, but they translate into English): the choice must fall on the
+first. Needs `make` (nmt, model-pack).
+
+    make test-train
+"""
+import gzip
+import os
+import shutil
+import subprocess
+
+import pytest
+
+pytest.importorskip('torch')
+pytest.importorskip('sentencepiece')
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+MODELS = os.path.join(ROOT, 'models')
+
+PAIRS = [
+    ('A dog runs on the beach.', 'Ein Hund rennt am Strand.'),
+    ('Where is the train station?', 'Wo ist der Bahnhof?'),
+    ('Please open the file.', 'Bitte öffnen Sie die Datei.'),
+    ('The children play in the garden.', 'Die Kinder spielen im Garten.'),
+    ('I would like a cup of coffee.', 'Ich möchte eine Tasse Kaffee.'),
+    ('The program could not be started.', 'Das Programm konnte nicht gestartet werden.'),
+    ('Two men are sitting on a bench.', 'Zwei Männer sitzen auf einer Bank.'),
+    ('Save the document before you close it.', 'Speichern Sie das Dokument, bevor Sie es schließen.'),
+]
+
+
+@pytest.fixture
+def out(tmp_path):
+    for tool in ('nmt', 'model-pack'):
+        if not os.access(os.path.join(ROOT, tool), os.X_OK):
+            pytest.skip(f'./{tool} is not built (make)')
+    out = tmp_path / 'out'
+    run = out / 'gru-ende-human'
+    run.mkdir(parents=True)
+    shutil.copy(os.path.join(MODELS, 'ende.safetensors'), run / 'step-2000-ema.safetensors')
+    shutil.copy(os.path.join(MODELS, 'deen.safetensors'), run / 'step-2000.safetensors')
+    shutil.copy(os.path.join(MODELS, 'ende.en.model'), out / 'spm.ende.model')
+    (out / 'ende-final').mkdir()
+    shutil.copy(os.path.join(MODELS, 'ende.vmap'), out / 'ende-final' / 'vmap.txt')
+    corpus = out / 'corpus' / 'de'
+    corpus.mkdir(parents=True)
+    (corpus / 'report.tsv').write_text('source\tread\n')
+    dev = tmp_path / 'open' / 'dev'
+    dev.mkdir(parents=True)
+    for k, lang in enumerate(('en', 'de')):
+        text = ''.join(p[k] + '\n' for p in PAIRS)
+        with gzip.open(corpus / f'train.{lang}.gz', 'wt', encoding='utf-8') as f:
+            f.write(text)
+        (dev / f'flores-dev.{lang}').write_text(text, encoding='utf-8')
+    return out
+
+
+def snapshot(out, *extra):
+    env = dict(os.environ, SNAPSHOT='1', GPTQ_LINES='8', OPEN=str(out.parent / 'open'),
+               MONO_DIR=str(out.parent / 'none'), PYTHON='/usr/bin/python3')
+    return subprocess.run(['sh', 'train/general.sh', str(out), 'ende', *extra], cwd=ROOT, env=env,
+                          capture_output=True, text=True)
+
+
+def test_the_better_checkpoint_is_chosen_rounded_packed_and_named(out):
+    r = snapshot(out)
+    assert r.returncode == 0, r.stderr
+    fin = out / 'ende-final' / 'snapshot'
+    assert (out / 'ende-final' / 'round.txt').read_text().strip() == 'snapshot'
+    assert (fin / 'round.txt').read_text().strip() == 'human'
+    assert (fin / 'chosen_f32.txt').read_text().strip().endswith('step-2000-ema.safetensors')
+    assert (fin / 'chosen.txt').read_text().strip() == str(fin / 'gptq.safetensors')
+    assert (fin / 'gptq.safetensors').stat().st_size > 0
+    rows = [line.split() for line in (fin / 'flores.txt').read_text().splitlines()[1:]]
+    assert sorted((r[0], r[1]) for r in rows) == sorted(
+        (f'ende.{q}.nmt', f'beam{b}') for q in ('f32', 'q8', 'q4') for b in (1, 4))
+    for q in ('f32', 'q8', 'q4'):
+        assert (fin / f'ende.{q}.nmt').stat().st_size > 0
+    # the German model scores on its own language; the English one cannot
+    val = {line.split()[0]: float(line.split()[3]) for line in (fin / 'val_f32.txt').read_text().splitlines()[1:]}
+    assert val[str(out / 'gru-ende-human' / 'step-2000-ema.safetensors')] > \
+        val[str(out / 'gru-ende-human' / 'step-2000.safetensors')]
+
+
+def test_a_later_round_with_checkpoints_is_the_one_taken(out):
+    bt = out / 'gru-ende-bt'
+    bt.mkdir()
+    shutil.copy(os.path.join(MODELS, 'ende.safetensors'), bt / 'step-2000.safetensors')
+    (out / 'corpus' / 'ende').mkdir()
+    for lang in ('en', 'de'):
+        shutil.copy(out / 'corpus' / 'de' / f'train.{lang}.gz', out / 'corpus' / 'ende' / f'train.{lang}.gz')
+    r = snapshot(out)
+    assert r.returncode == 0, r.stderr
+    fin = out / 'ende-final' / 'snapshot'
+    assert (fin / 'round.txt').read_text().strip() == 'bt'
+    assert (fin / 'chosen_f32.txt').read_text().strip() == str(bt / 'step-2000.safetensors')
+
+
+def test_nothing_to_snapshot_says_so(out):
+    for f in (out / 'gru-ende-human').glob('step-*'):
+        f.unlink()
+    r = snapshot(out)
+    assert r.returncode != 0
+    assert 'no validated checkpoint' in r.stderr
+    assert not (out / 'ende-final' / 'round.txt').exists()
