@@ -152,26 +152,35 @@ general_model() {
 	[ -f "models/$1.en.model" ] && cmp -s "models/$1.en.model" "models/$1.$(other_language "$1").model"
 }
 
-make -s build/host/tests/protect_tool
-for d in $DIRECTIONS; do
-	l=$(other_language "$d")
-	if [ ! -f "$OUT/corpus/$l/report.tsv" ]; then
-		timed "corpus en-$l" logged "$OUT/corpus-$l.log" "$PY" train/corpus.py --pair "$l" --out "$OUT/corpus/$l" \
-			--open "$OPEN" --multi30k "$MULTI30K" --protect-tool build/host/tests/protect_tool
-	fi
-	if [ ! -f "$OUT/spm.en$l.model" ] && general_model "en$l"; then
-		# the shipped model's vocabulary, so that its weights carry over whole
-		cp "models/en$l.en.model" "$OUT/spm.en$l.model"
-	fi
-	if [ ! -f "$OUT/spm.en$l.model" ]; then
-		zcat "$OUT/corpus/$l/train.en.gz" "$OUT/corpus/$l/train.$l.gz" | awk '!seen[$0]++' >"$OUT/spm_input.$l"
-		timed "vocab en-$l" logged "$OUT/spm.en$l.log" spm_train --input="$OUT/spm_input.$l" \
-			--model_prefix="$OUT/spm.en$l" --vocab_size="$VOCAB" --model_type=unigram \
-			--character_coverage=0.9999 --byte_fallback=true --split_digits=true \
-			--input_sentence_size=2000000 --shuffle_input_sentence=true --num_threads=2
-		rm -f "$OUT/spm_input.$l"
-	fi
-done
+shared_data() { # shared_data: the build, each pair's corpus and vocabulary, for DIRECTIONS
+	make -s build/host/tests/protect_tool
+	for d in $DIRECTIONS; do
+		l=$(other_language "$d")
+		if [ ! -f "$OUT/corpus/$l/report.tsv" ]; then
+			timed "corpus en-$l" logged "$OUT/corpus-$l.log" "$PY" train/corpus.py --pair "$l" --out "$OUT/corpus/$l" \
+				--open "$OPEN" --multi30k "$MULTI30K" --protect-tool build/host/tests/protect_tool
+		fi
+		if [ ! -f "$OUT/spm.en$l.model" ] && general_model "en$l"; then
+			# the shipped model's vocabulary, so that its weights carry over whole
+			cp "models/en$l.en.model" "$OUT/spm.en$l.model"
+		fi
+		if [ ! -f "$OUT/spm.en$l.model" ]; then
+			zcat "$OUT/corpus/$l/train.en.gz" "$OUT/corpus/$l/train.$l.gz" | awk '!seen[$0]++' >"$OUT/spm_input.$l"
+			timed "vocab en-$l" logged "$OUT/spm.en$l.log" spm_train --input="$OUT/spm_input.$l" \
+				--model_prefix="$OUT/spm.en$l" --vocab_size="$VOCAB" --model_type=unigram \
+				--character_coverage=0.9999 --byte_fallback=true --split_digits=true \
+				--input_sentence_size=2000000 --shuffle_input_sentence=true --num_threads=2
+			rm -f "$OUT/spm_input.$l"
+		fi
+	done
+}
+
+# Directions run one per core, and on a fresh machine two of them reach the
+# data they share at once: it is made under a lock, once.
+(
+	flock 9
+	shared_data
+) 9>"$OUT/data.lock"
 
 data_args() { # data_args SRC TGT CORPUS_DIR: train.py's corpus, validation and vocabulary options
 	l=$(other_language "$1$2")
@@ -380,9 +389,12 @@ backtranslated() { # backtranslated SRC TGT: OUT/synth/bt.SRCTGT.tsv.gz, 1 when 
 		echo "general.sh: $src$tgt back-translation waits for the $rev model ($model)"
 		return 1
 	fi
-	if [ ! -f "$OUT/mono/mono.$tgt.tsv.gz" ]; then
-		timed mono logged "$OUT/mono.log" bash train/mono.sh "$OUT/mono"
-	fi
+	(
+		flock 9   # one fetch for both directions
+		if [ ! -f "$OUT/mono/mono.$tgt.tsv.gz" ]; then
+			timed mono logged "$OUT/mono.log" bash train/mono.sh "$OUT/mono"
+		fi
+	) 9>"$OUT/mono.lock"
 	mkdir -p "$OUT/synth"
 	zcat "$OUT/mono/mono.$tgt.tsv.gz" | cut -f1 >"$OUT/synth/bt.$src$tgt.mono"
 	zcat "$OUT/mono/mono.$tgt.tsv.gz" | cut -f2 | sed 's/^/bt-/' >"$OUT/synth/bt.$src$tgt.tag"
