@@ -23,8 +23,8 @@
 # Each feature runs in a subshell of its own, with lib.sh's helpers and an
 # empty $TMP; what several need (the packed tiny model and its q8, q4 and
 # vmap versions) is made once on first use (lib.sh, shared). Prints a
-# "FAIL: ..." line per failed check, "e2e/FEATURE: N passed, M failed" per
-# feature and last "e2e: N passed, M failed" (tests/run.sh reads that line);
+# "FAIL: ..." line per failed check, "e2e/FEATURE: N passed, M failed, S s" per
+# feature (S: its seconds, to see where the suite's time goes) and last "e2e: N passed, M failed" (tests/run.sh reads that line);
 # exits 1 if a check failed or a feature did not finish, 2 on a bad argument.
 set -u
 E2E_DIR=$(dirname "$0")
@@ -63,6 +63,7 @@ total_passed=0
 total_failed=0
 for f in $run; do
 	mkdir "$E2E_TMP/$f"
+	started=$(date +%s)
 	(
 		TMP=$E2E_TMP/$f
 		passed=0
@@ -74,7 +75,7 @@ for f in $run; do
 		read -r p n <"$E2E_TMP/$f.count"
 		skipped=
 		[ "$p" -eq 0 ] && [ "$n" -eq 0 ] && skipped=" (skipped here: see tests/e2e/$f.sh for what it needs)"
-		echo "e2e/$f: $p passed, $n failed$skipped"
+		echo "e2e/$f: $p passed, $n failed$skipped, $(($(date +%s) - started)) s"
 	else
 		p=0 n=1
 		echo "FAIL: $f.sh did not finish"
