@@ -2,7 +2,8 @@
 installable as it stands. Its checkpoints so far are scored through the C
 engine and the better one chosen, its q4 comes from GPTQ, all three formats
 are packed and scored, and round.txt names the snapshot for
-train/install_general.sh.
+train/install_general.sh. A direction whose shipped model is of this
+recipe takes that model's map rather than building one again.
 
 Here the "checkpoints" of an en->de round are the shipped en->de weights
 and the shipped de->en ones (the same joint vocabulary, so they pack as an
@@ -70,9 +71,13 @@ def snapshot(out, *extra):
 
 
 def test_the_better_checkpoint_is_chosen_rounded_packed_and_named(out):
+    # a fresh machine: the map is the shipped model's own (same vocabulary), not built again
+    (out / 'ende-final' / 'vmap.txt').unlink()
     r = snapshot(out)
     assert r.returncode == 0, r.stderr
     fin = out / 'ende-final' / 'snapshot'
+    with open(os.path.join(MODELS, 'ende.vmap'), 'rb') as f:
+        assert (out / 'ende-final' / 'vmap.txt').read_bytes() == f.read()
     assert (out / 'ende-final' / 'round.txt').read_text().strip() == 'snapshot'
     assert (fin / 'round.txt').read_text().strip() == 'human'
     assert (fin / 'chosen_f32.txt').read_text().strip().endswith('step-2000-ema.safetensors')
