@@ -157,7 +157,8 @@ def test_pip_installs_it_offline(tmp_path):
 
 
 OPTION_TEXTS = TEXTS + ['THE 2 DOGS RUN ACROSS 15 METERS AT 10:30.', 'A dog runs. A cat sleeps.',
-                        'Loremipsumdolorsitamet consectetur adipiscing elit sed do eiusmod']
+                        'Loremipsumdolorsitamet consectetur adipiscing elit sed do eiusmod',
+                        'See https://example.com/docs/a_b?id=42 or write to anna.k@example.org.']
 
 
 # each option changes some line of OPTION_TEXTS on its model, so the
