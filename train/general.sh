@@ -244,6 +244,21 @@ student() { # student SRC TGT ROUND: the human pairs from scratch (or a parent),
 	touch "$run/train.done"
 }
 
+scored() { # scored NAME TABLE SRC TGT FORMAT CKPT...: the checkpoints through the C engine on FLORES dev, LOOPS=1 bench/val_bleu.sh's TABLE
+	scored_name=$1 scored_table=$2 scored_src=$3 scored_tgt=$4 scored_q=$5
+	shift 5
+	scored_spm=$OUT/spm.en$(other_language "$scored_src$scored_tgt").model
+	timed "$scored_name" logged "$scored_table" env LOOPS=1 SRC="$scored_src" TGT="$scored_tgt" \
+		VAL_SRC="$OPEN/dev/flores-dev.$scored_src" VAL_TGT="$OPEN/dev/flores-dev.$scored_tgt" \
+		SPM_SRC="$scored_spm" SPM_TGT="$scored_spm" VMAP="$OUT/$scored_src$scored_tgt-final/vmap.txt" \
+		sh bench/val_bleu.sh -q "$scored_q" "$@"
+}
+
+rounded() { # rounded NAME LOG SRC TGT WEIGHTS CORPUS_DIR OUT: WEIGHTS rounded to q4 by GPTQ on GPTQ_LINES of the corpus
+	timed "$1" logged "$2" "$PY" train/gptq.py "$5" "$6/train.$3.gz" "$6/train.$4.gz" \
+		--vocab "$OUT/spm.en$(other_language "$3$4").model" --lines "$GPTQ_LINES" -o "$7"
+}
+
 # The trainer keeps as best.safetensors the checkpoint that its own greedy
 # search scores best, and that search has no repetition guard: as a student
 # learns, it translates better through the engine yet loops more without the
@@ -252,15 +267,13 @@ student() { # student SRC TGT ROUND: the human pairs from scratch (or a parent),
 # the C engine as the q4 ones are, among best.safetensors and every validated
 # checkpoint (train.py --keep-checkpoints), in q8.
 chosen_f32() { # chosen_f32 SRC TGT ROUND: OUT/SRCTGT-final/ROUND/chosen_f32.txt
-	src=$1 tgt=$2 round=$3 l=$(other_language "$1$2")
+	src=$1 tgt=$2 round=$3
 	run=$OUT/gru-$src$tgt-$round fin=$OUT/$src$tgt-final/$round
 	mkdir -p "$fin"
 	[ -f "$fin/chosen_f32.txt" ] && return
 	# shellcheck disable=SC2046
-	timed "chosen f32 $src$tgt $round" logged "$fin/val_f32.txt" env LOOPS=1 SRC="$src" TGT="$tgt" \
-		VAL_SRC="$OPEN/dev/flores-dev.$src" VAL_TGT="$OPEN/dev/flores-dev.$tgt" \
-		SPM_SRC="$OUT/spm.en$l.model" SPM_TGT="$OUT/spm.en$l.model" VMAP="$OUT/$src$tgt-final/vmap.txt" \
-		sh bench/val_bleu.sh -q q8 "$run/best.safetensors" $(ls "$run"/step-*.safetensors 2>/dev/null)
+	scored "chosen f32 $src$tgt $round" "$fin/val_f32.txt" "$src" "$tgt" q8 \
+		"$run/best.safetensors" $(ls "$run"/step-*.safetensors 2>/dev/null)
 	choose "$fin/val_f32.txt" >"$fin/chosen_f32.tmp" && mv "$fin/chosen_f32.tmp" "$fin/chosen_f32.txt"
 }
 
@@ -312,14 +325,13 @@ negatives() { # negatives SRC TGT RUN CORPUS STUDENT: RUN/negatives/neg.tsv, the
 }
 
 qat() { # qat SRC TGT ROUND: the round's student through the q4 quantizer, the checkpoint to pack chosen
-	src=$1 tgt=$2 round=$3 l=$(other_language "$1$2")
+	src=$1 tgt=$2 round=$3
 	run=$OUT/gru-$src$tgt-$round-q4 fin=$OUT/$src$tgt-final/$round
 	mkdir -p "$run" "$fin"
 	corpus=$(corpus_of "$src" "$tgt" "$round")
 	if [ ! -f "$run/gptq.safetensors" ]; then
-		timed "gptq $src$tgt $round" logged "$run/gptq.log" "$PY" train/gptq.py \
-			"$(f32_weights "$src" "$tgt" "$round")" "$corpus/train.$src.gz" "$corpus/train.$tgt.gz" \
-			--vocab "$OUT/spm.en$l.model" --lines "$GPTQ_LINES" -o "$run/gptq.tmp" && mv "$run/gptq.tmp" "$run/gptq.safetensors"
+		rounded "gptq $src$tgt $round" "$run/gptq.log" "$src" "$tgt" "$(f32_weights "$src" "$tgt" "$round")" \
+			"$corpus" "$run/gptq.tmp" && mv "$run/gptq.tmp" "$run/gptq.safetensors"
 	fi
 	negatives "$src" "$tgt" "$run" "$corpus" "$(f32_weights "$src" "$tgt" "$round")"
 	if [ ! -f "$run/train.done" ]; then
@@ -331,10 +343,8 @@ qat() { # qat SRC TGT ROUND: the round's student through the q4 quantizer, the c
 		touch "$run/train.done"
 	fi
 	if [ ! -f "$fin/chosen.txt" ]; then
-		timed "chosen $src$tgt $round" logged "$fin/val_q4.txt" env LOOPS=1 SRC="$src" TGT="$tgt" \
-			VAL_SRC="$OPEN/dev/flores-dev.$src" VAL_TGT="$OPEN/dev/flores-dev.$tgt" \
-			SPM_SRC="$OUT/spm.en$l.model" SPM_TGT="$OUT/spm.en$l.model" VMAP="$OUT/$src$tgt-final/vmap.txt" \
-			sh bench/val_bleu.sh -q q4 "$run/gptq.safetensors" "$run"/step-*.safetensors
+		scored "chosen $src$tgt $round" "$fin/val_q4.txt" "$src" "$tgt" q4 \
+			"$run/gptq.safetensors" "$run"/step-*.safetensors
 		choose "$fin/val_q4.txt" >"$fin/chosen.txt"
 	fi
 }
@@ -462,7 +472,7 @@ bt_corpus() { # bt_corpus SRC TGT: the pair's corpus with SRCTGT's back-translat
 # many models).
 snapshot() { # snapshot SRC TGT: OUT/SRCTGT-final/snapshot/, named by OUT/SRCTGT-final/round.txt
 	vmap "$1" "$2"   # first: a function's variables are the script's
-	src=$1 tgt=$2 l=$(other_language "$1$2")
+	src=$1 tgt=$2
 	round=human
 	ls "$OUT/gru-$src$tgt-bt"/step-*.safetensors >/dev/null 2>&1 && round=bt
 	run=$OUT/gru-$src$tgt-$round fin=$OUT/$src$tgt-final/snapshot
@@ -474,15 +484,11 @@ snapshot() { # snapshot SRC TGT: OUT/SRCTGT-final/snapshot/, named by OUT/SRCTGT
 	mkdir -p "$fin"
 	echo "$round" >"$fin/round.txt"
 	# shellcheck disable=SC2046
-	timed "snapshot f32 $src$tgt $round" logged "$fin/val_f32.txt" env LOOPS=1 SRC="$src" TGT="$tgt" \
-		VAL_SRC="$OPEN/dev/flores-dev.$src" VAL_TGT="$OPEN/dev/flores-dev.$tgt" \
-		SPM_SRC="$OUT/spm.en$l.model" SPM_TGT="$OUT/spm.en$l.model" VMAP="$OUT/$src$tgt-final/vmap.txt" \
-		sh bench/val_bleu.sh -q q8 $(ls "$run"/best.safetensors 2>/dev/null) "$run"/step-*.safetensors
+	scored "snapshot f32 $src$tgt $round" "$fin/val_f32.txt" "$src" "$tgt" q8 \
+		$(ls "$run"/best.safetensors 2>/dev/null) "$run"/step-*.safetensors
 	choose "$fin/val_f32.txt" >"$fin/chosen_f32.txt"
-	corpus=$(corpus_of "$src" "$tgt" "$round")
-	timed "snapshot gptq $src$tgt $round" logged "$fin/gptq.log" "$PY" train/gptq.py \
-		"$(cat "$fin/chosen_f32.txt")" "$corpus/train.$src.gz" "$corpus/train.$tgt.gz" \
-		--vocab "$OUT/spm.en$l.model" --lines "$GPTQ_LINES" -o "$fin/gptq.safetensors"
+	rounded "snapshot gptq $src$tgt $round" "$fin/gptq.log" "$src" "$tgt" "$(cat "$fin/chosen_f32.txt")" \
+		"$(corpus_of "$src" "$tgt" "$round")" "$fin/gptq.safetensors"
 	echo "$fin/gptq.safetensors" >"$fin/chosen.txt"
 	packed "$src" "$tgt" snapshot
 	echo snapshot >"$OUT/$src$tgt-final/round.txt"
