@@ -1,5 +1,6 @@
 #include "case.h"
 
+#include <assert.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -49,15 +50,15 @@ static uint32_t upper_of(uint32_t c)
 	return c >= 0x3AD && c <= 0x3AF ? c - 0x25 : c >= 0x3CD && c <= 0x3CE ? c - 0x3F : c;
 }
 
-/* Write c, a character of n bytes (1 or 2, as it was read), at out. */
+/* Write c, a character of n bytes (1 or 2, as it was read), at out: the
+ * case maps here keep a character's length, so text is mapped in place. */
 static void put(uint32_t c, size_t n, char *out)
 {
-	if (n == 1) {
-		out[0] = (char)c;
-		return;
-	}
-	out[0] = (char)(0xC0 | c >> 6);
-	out[1] = (char)(0x80 | (c & 0x3F));
+	char bytes[4];
+	size_t len = utf8_encode(c, bytes);
+
+	assert(len == n);
+	memcpy(out, bytes, len < n ? len : n);
 }
 
 static int is_space(unsigned char b)
