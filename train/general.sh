@@ -339,7 +339,8 @@ qat() { # qat SRC TGT ROUND: the round's student through the q4 quantizer, the c
 		timed "q4 $src$tgt $round" logged -a "$run/nohup.log" "$PY" train/train.py --out "$run" \
 			$(data_args "$src" "$tgt" "$corpus") --negatives "$run/negatives/neg.tsv" --negatives-weight "$NEG_WEIGHT" \
 			--init "$run/gptq.safetensors" --quant q4 --lr 2e-4 --warmup 1 \
-			--max-minutes "$QAT_MIN" --valid-every 500 --save-every 100 --patience 4 --dropout 0.2 --keep-checkpoints
+			--max-minutes "$QAT_MIN" --valid-every 500 --save-every 100 --patience 4 --dropout 0.2 --keep-checkpoints \
+			--batch-vocab "$BATCH_VOCAB" $([ "$BF16" = 1 ] && echo --bf16)
 		touch "$run/train.done"
 	fi
 	if [ ! -f "$fin/chosen.txt" ]; then

@@ -152,8 +152,11 @@ def parse_args():
     args = p.parse_args()
     if args.self_distill and not (args.init and args.quant and args.family == 'gru'):
         p.error('--self-distill needs --init, --quant and the gru family')
-    if args.batch_vocab and (args.family != 'gru' or args.self_distill or args.unlikelihood or args.negatives):
-        p.error('--batch-vocab is for the gru family, without --self-distill, --unlikelihood or --negatives')
+    # --negatives scores its own small batch over the whole vocabulary, so it
+    # goes with --batch-vocab; the other two compare the main batch's full
+    # distributions
+    if args.batch_vocab and (args.family != 'gru' or args.self_distill or args.unlikelihood):
+        p.error('--batch-vocab is for the gru family, without --self-distill or --unlikelihood')
     return args
 
 

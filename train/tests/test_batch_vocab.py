@@ -68,3 +68,18 @@ def test_a_subset_scores_its_columns_of_the_full_logits():
     rows, _ = train.batch_vocabulary(tout, 30, 2, seed=4)
     assert len(rows) < 30
     assert torch.allclose(model(src, src_len, tin, rows), model(src, src_len, tin)[..., rows], atol=1e-6)
+
+
+def parsed(monkeypatch, *argv):
+    required = [f'--{k}' if i % 2 == 0 else 'x' for k in ('src-train', 'tgt-train', 'src-val', 'tgt-val', 'spm-src',
+                                                       'spm-tgt') for i in range(2)]
+    monkeypatch.setattr(sys, 'argv', ['train.py', '--out', 'x', *required, *argv])
+    return train.parse_args()
+
+
+def test_goes_with_negatives_but_not_with_the_full_distribution_losses(monkeypatch):
+    # the q4 stage trains on its loops (--negatives, scored on their own batch
+    # over the whole vocabulary) at the students' speed
+    assert parsed(monkeypatch, '--batch-vocab', '1024', '--negatives', 'neg.tsv').batch_vocab == 1024
+    with pytest.raises(SystemExit):
+        parsed(monkeypatch, '--batch-vocab', '1024', '--unlikelihood', '0.5')
