@@ -110,16 +110,12 @@ static int whole_number(const char *s, size_t n, long *out)
  * truncated as int() truncates 2.5; anything else is not a number. */
 static int json_alternatives(const json_member *m, long *n)
 {
-	char buf[32];
-	char *end;
+	json_cursor c;
+	double d;
 	if (m->raw_len >= 4 && memcmp(m->raw, "null", 4) == 0)
 		return 0;
-	if (m->raw_len >= sizeof buf || !strchr("-0123456789", m->raw[0]))
-		return -1;
-	memcpy(buf, m->raw, m->raw_len);
-	buf[m->raw_len] = '\0';
-	double d = strtod(buf, &end);
-	if (d > 1e8 || d < -1e8)
+	json_init(&c, m->raw, m->raw_len);
+	if (json_number(&c, &d) != 0 || d > 1e8 || d < -1e8)
 		return -1;
 	*n = (long)d;
 	return 0;
