@@ -19,7 +19,7 @@ void server_params_free(server_params *p)
 		free(p->owned[i]);
 }
 
-int server_params_open(const http_request *r, const char *head, const char *body, size_t len, server_params *p,
+int server_params_open(const server_http_request *r, const char *head, const char *body, size_t len, server_params *p,
 		       char *why, size_t whylen)
 {
 	*p = (server_params){ .query = head + r->query_at, .query_len = r->query_len, .boundary = r->boundary };
@@ -60,7 +60,7 @@ static char *params_keep(server_params *p, const char *v, size_t n)
 static int form_field(server_params *p, const char *s, size_t n, const char *name, const char **v, size_t *len)
 {
 	char *got;
-	int rc = form_get(s, n, name, &got, len);
+	int rc = server_form_get(s, n, name, &got, len);
 	if (rc == 1 && p->n_owned < SERVER_MAX_OWNED)
 		*v = p->owned[p->n_owned++] = got;
 	else if (rc == 1)
@@ -180,7 +180,7 @@ int server_read_languages(server_params *p, server_fields *f)
 
 /* 1 if key equals one of the --api-keys; every listed key is compared in
  * full, so that the time taken says nothing about how much of one matched. */
-static int key_listed(const server *s, const char *key, size_t len)
+static int key_listed(const server_state *s, const char *key, size_t len)
 {
 	int listed = 0;
 	for (int i = 0; i < s->n_api_keys; i++) {
@@ -193,7 +193,7 @@ static int key_listed(const server *s, const char *key, size_t len)
 	return listed;
 }
 
-int server_check_access(const server *s, server_params *p, char *why, size_t whylen)
+int server_check_access(const server_state *s, server_params *p, char *why, size_t whylen)
 {
 	const char *key;
 	size_t len;

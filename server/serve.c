@@ -74,7 +74,7 @@ static int bound_port(int fd)
 	return ntohs(a.sin6_family == AF_INET6 ? a.sin6_port : ((struct sockaddr_in *)&a)->sin_port);
 }
 
-static void add_model(server *s, nmt_model *m)
+static void add_model(server_state *s, nmt_model *m)
 {
 	if (s->n_models == SERVER_MAX_MODELS)
 		error_exit("nmt: serve", 2, "at most %d models", SERVER_MAX_MODELS);
@@ -86,7 +86,7 @@ static void add_model(server *s, nmt_model *m)
 		strcpy(sm->tgt, "und");
 }
 
-static void open_models(server *s, char **paths, int n_paths)
+static void open_models(server_state *s, char **paths, int n_paths)
 {
 	nmt_error err;
 	nmt_model *m;
@@ -112,7 +112,7 @@ static void open_models(server *s, char **paths, int n_paths)
 
 /* --api-keys FILE: one key a line (surrounding spaces and empty lines
  * ignored). Exits with a message when it cannot be read or lists none. */
-static void read_api_keys(server *s, const char *path)
+static void read_api_keys(server_state *s, const char *path)
 {
 	FILE *f = fopen(path, "r");
 	if (!f)
@@ -172,7 +172,7 @@ typedef struct {
 } setup;
 
 /* The defaults, then the options into s and u; exits on a bad one. */
-static void parse_options(int argc, char **argv, server *s, setup *u)
+static void parse_options(int argc, char **argv, server_state *s, setup *u)
 {
 	static const struct option longs[] = {
 		{ "host", required_argument, NULL, 'H' },     { "port", required_argument, NULL, 'p' },
@@ -236,7 +236,7 @@ static void catch_signals(void)
 }
 
 /* Accept connections on fd until SIGTERM or SIGINT. */
-static void accept_loop(server *s, int fd)
+static void accept_loop(server_state *s, int fd)
 {
 	for (;;) {
 		struct pollfd p[2] = { { .fd = fd, .events = POLLIN }, { .fd = stop_pipe[0], .events = POLLIN } };
@@ -254,7 +254,7 @@ static void accept_loop(server *s, int fd)
 }
 
 /* What the server holds: sessions, models, keys, stored files. */
-static void release(server *s)
+static void release(server_state *s)
 {
 	for (int w = 0; w < s->n_workers; w++)
 		for (int i = 0; i < s->n_models; i++)
@@ -269,7 +269,7 @@ static void release(server *s)
 
 /* Stopping: no new connections; those open finish the request they are
  * in. Then everything is freed. */
-static void shut_down(server *s, int fd)
+static void shut_down(server_state *s, int fd)
 {
 	close(fd);
 	pthread_mutex_lock(&s->lock);
@@ -282,7 +282,7 @@ static void shut_down(server *s, int fd)
 
 int server_main(int argc, char **argv)
 {
-	server *s = calloc(1, sizeof *s);   /* large (the worker table); one per process */
+	server_state *s = calloc(1, sizeof *s);   /* large (the worker table); one per process */
 	setup u;
 	if (!s)
 		error_exit("nmt: serve", 1, "out of memory");
