@@ -365,7 +365,7 @@ wasm: $(W)/nmt.wasm $(W)/nmt-core.wasm
 
 # make wasm-lib: build/wasm/libnmt.wasm, nmt.h's API (api/libnmt.map's list,
 # the embedded model's symbols included) as a WASI reactor for JavaScript,
-# with malloc, free and aligned_alloc and wasm/lib/layout.c's nmt_wasm_layout;
+# with malloc, free and aligned_alloc and wasm/lib/layout.c's wasm_layout;
 # wasm/nmt.js wraps it. The objects are nmt.wasm's.
 WASM_LIB_EXPORTS = $(shell sed -n 's/^[[:space:]]*\(nmt_[a-z_]*\);$$/\1/p' api/libnmt.map) malloc free aligned_alloc
 $(W)/libnmt.wasm: $(patsubst %.c,$(W)/%.o,$(LIB_SRC) wasm/lib/layout.c) $(W)/cli/embedded-$(EMBED_TAG).o $(W)/cli/langid_profile.o \

@@ -22,7 +22,6 @@
 #include <unistd.h>
 
 #include "nmt.h"
-#include "common/error.h"
 #include "common/json.h"
 #include "common/number.h"
 #include "cli/embedded.h"
@@ -31,7 +30,8 @@
 #include "cli/detect.h"
 #include "cli/install.h"
 #include "cli/lines.h"
-#include "cli/option_error.h"
+#include "cli/options.h"
+#include "cli/output.h"
 #include "cli/pivot.h"
 #include "cli/profile.h"
 #include "cli/progress.h"
@@ -47,8 +47,6 @@ typedef struct {
 } cli_options;
 
 #define MAX_BATCH 256
-
-#define die(...) error_exit("nmt", __VA_ARGS__)
 
 static void usage(FILE *f)
 {
@@ -97,19 +95,11 @@ static void usage(FILE *f)
 	      "      --version        print the version\n");
 }
 
-static long parse_int(const char *s, const char *what, long lo, long hi)
-{
-	long v;
-	if (number_parse_long(s, lo, hi, &v) != 0)
-		die(2, "%s must be an integer in %ld..%ld, not \"%s\"", what, lo, hi, s);
-	return v;
-}
-
 static double parse_alpha(const char *s)
 {
 	double v;
 	if (number_parse_double(s, 0.0, 10.0, &v) != 0)
-		die(2, "--alpha must be a number in 0..10, not \"%s\"", s);
+		error_die(2, "--alpha must be a number in 0..10, not \"%s\"", s);
 	return v;
 }
 
@@ -119,7 +109,7 @@ static int parse_split(const char *s)
 		return NMT_SPLIT_SENTENCE;
 	if (strcmp(s, "none") == 0)
 		return NMT_SPLIT_NONE;
-	die(2, "--split must be sentence or none, not \"%s\"", s);
+	error_die(2, "--split must be sentence or none, not \"%s\"", s);
 }
 
 static int parse_device(const char *s)
@@ -128,15 +118,7 @@ static int parse_device(const char *s)
 		return NMT_DEVICE_CPU;
 	if (strcmp(s, "cuda") == 0)
 		return NMT_DEVICE_CUDA;
-	die(2, "--device must be cpu or cuda, not \"%s\"", s);
-}
-
-
-/* One worker per online core, within 1..NMT_MAX_THREADS. */
-static int default_threads(void)
-{
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-	return n < 1 ? 1 : n > NMT_MAX_THREADS ? NMT_MAX_THREADS : (int)n;
+	error_die(2, "--device must be cpu or cuda, not \"%s\"", s);
 }
 
 /* A language code as models name them: letters, digits, '_' (zh_Hant). */
@@ -144,7 +126,7 @@ static const char *parse_lang(const char *s, const char *what)
 {
 	size_t n = strlen(s);
 	if (n == 0 || n > 15 || strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != n)
-		die(2, "%s must be a language code such as en or de, not \"%s\"", what, s);
+		error_die(2, "%s must be a language code such as en or de, not \"%s\"", what, s);
 	return s;
 }
 
@@ -152,7 +134,7 @@ static void parse_pair(const char *s, cli_options *o)
 {
 	const char *dash = strchr(s, '-');
 	if (!dash || strlen(s) >= sizeof o->pair)
-		die(2, "-l must be SRC-TGT, such as en-de, not \"%s\"", s);
+		error_die(2, "-l must be SRC-TGT, such as en-de, not \"%s\"", s);
 	memcpy(o->pair, s, strlen(s) + 1);
 	o->pair[dash - s] = '\0';
 	o->from = parse_lang(o->pair, "-l");
@@ -183,19 +165,21 @@ static void parse_args(int argc, char **argv, cli_options *o)
 
 	*o = (cli_options){ 0 };
 	nmt_options_init(&o->nmt);
-	o->nmt.threads = default_threads();
+	o->nmt.threads = cli_default_threads();
 	opterr = 0;
 	char refused[8];   /* a refused short option, for its error */
 	while ((c = getopt_long(argc, argv, ":m:b:t:l:hq", longs, NULL)) != -1) {
 		switch (c) {
 		case 'm': o->model_path = optarg; break;
-		case 'b': o->nmt.beam = (int)parse_int(optarg, "--beam", 1, NMT_MAX_BEAM); break;
-		case 't': o->nmt.threads = (int)parse_int(optarg, "--threads", 1, NMT_MAX_THREADS); break;
-		case OPT_BATCH: o->nmt.batch = (int)parse_int(optarg, "--batch", 1, MAX_BATCH); break;
-		case OPT_NBEST: o->nmt.nbest = (int)parse_int(optarg, "--nbest", 1, NMT_MAX_BEAM); break;
+		case 'b': o->nmt.beam = (int)cli_option_long("nmt", optarg, "--beam", 1, NMT_MAX_BEAM); break;
+		case 't': o->nmt.threads = (int)cli_option_long("nmt", optarg, "--threads", 1, NMT_MAX_THREADS); break;
+		case OPT_BATCH: o->nmt.batch = (int)cli_option_long("nmt", optarg, "--batch", 1, MAX_BATCH); break;
+		case OPT_NBEST: o->nmt.nbest = (int)cli_option_long("nmt", optarg, "--nbest", 1, NMT_MAX_BEAM); break;
 		case OPT_ALPHA: o->nmt.alpha = parse_alpha(optarg); break;
 		case OPT_NO_SHORTLIST: o->nmt.shortlist = 0; break;
-		case OPT_MAXLEN: o->nmt.max_length = (int)parse_int(optarg, "--max-length", 1, 1 << 20); break;
+		case OPT_MAXLEN:
+			o->nmt.max_length = (int)cli_option_long("nmt", optarg, "--max-length", 1, 1 << 20);
+			break;
 		case OPT_DEVICE: o->nmt.device = parse_device(optarg); break;
 		case OPT_SPLIT: o->nmt.split = parse_split(optarg); break;
 		case OPT_NO_GUARD: o->nmt.repeat_guard = 0; break;
@@ -211,22 +195,22 @@ static void parse_args(int argc, char **argv, cli_options *o)
 		case OPT_TO: o->to = parse_lang(optarg, "--to"); break;
 		case 'h': usage(stdout); exit(0);
 		case OPT_VERSION: printf("nmt %s\n", nmt_version()); exit(0);
-		case ':': die(2, "option %s needs a value (try --help)",
-			      cli_refused_option(argc, argv, optind, optopt, refused, sizeof refused));
-		default: die(2, "unknown option %s (try --help)",
-			      cli_refused_option(argc, argv, optind, optopt, refused, sizeof refused));
+		case ':': error_die(2, "option %s needs a value (try --help)",
+			            cli_refused_option(argc, argv, optind, optopt, refused, sizeof refused));
+		default: error_die(2, "unknown option %s (try --help)",
+			            cli_refused_option(argc, argv, optind, optopt, refused, sizeof refused));
 		}
 	}
 	if (optind < argc)
-		die(2, "unexpected argument \"%s\" (input is read from stdin; try --help)", argv[optind]);
+		error_die(2, "unexpected argument \"%s\" (input is read from stdin; try --help)", argv[optind]);
 	if (o->nmt.nbest > o->nmt.beam)
-		die(2, "--nbest %d is larger than the beam (%d)", o->nmt.nbest, o->nmt.beam);
+		error_die(2, "--nbest %d is larger than the beam (%d)", o->nmt.nbest, o->nmt.beam);
 	if ((o->from != NULL) != (o->to != NULL))
-		die(2, "--from and --to go together (or -l SRC-TGT)");
+		error_die(2, "--from and --to go together (or -l SRC-TGT)");
 	if (o->from && o->model_path)
-		die(2, "-m and -l (--from/--to) both choose the model: give one");
+		error_die(2, "-m and -l (--from/--to) both choose the model: give one");
 	if (o->from && strcmp(o->from, "auto") == 0 && (o->json || o->nmt.nbest > 1 || o->nmt.alignment))
-		die(2, "-l auto-%s translates plain text: not with --json, --nbest or --alignment", o->to);
+		error_die(2, "-l auto-%s translates plain text: not with --json, --nbest or --alignment", o->to);
 }
 
 static nmt_model *load_model(const char *path, unsigned flags)
@@ -236,13 +220,13 @@ static nmt_model *load_model(const char *path, unsigned flags)
 
 	if (path) {
 		if (nmt_model_open(path, flags, &m, &err) != NMT_OK)
-			die(1, "%s", err.message);
+			error_die(1, "%s", err.message);
 		return m;
 	}
 	if (nmt_embedded_model_size == 0)
-		die(1, "no model is embedded in this build; give one with -m FILE");
+		error_die(1, "no model is embedded in this build; give one with -m FILE");
 	if (nmt_model_open_buffer(nmt_embedded_model, nmt_embedded_model_size, flags, &m, &err) != NMT_OK)
-		die(1, "embedded model: %s", err.message);
+		error_die(1, "embedded model: %s", err.message);
 	return m;
 }
 
@@ -258,20 +242,14 @@ static int stdout_is_interactive(void)
  * the session together (which sorts it into batches for its threads). */
 #define CHUNK_LINES 256
 
-static void write_or_die(const char *text, size_t len)
-{
-	if (fwrite(text, 1, len, stdout) != len)
-		die(1, "error writing output: %s", strerror(errno));
-}
-
 /* A translation stays on one line whatever the vocabulary decodes to. */
 static void write_translation(const nmt_translation *tr)
 {
 	for (size_t i = 0, start = 0; i <= tr->len; i++)
 		if (i == tr->len || tr->text[i] == '\n' || tr->text[i] == '\r') {
-			write_or_die(tr->text + start, i - start);
+			cli_write_or_die(tr->text + start, i - start);
 			if (i < tr->len)
-				write_or_die(" ", 1);
+				cli_write_or_die(" ", 1);
 			start = i + 1;
 		}
 }
@@ -283,18 +261,12 @@ static void print_or_die(const char *fmt, ...)
 	int rc = vprintf(fmt, ap);
 	va_end(ap);
 	if (rc < 0)
-		die(1, "error writing output: %s", strerror(errno));
-}
-
-static void put_to_stdout(void *ctx, const char *p, size_t n)
-{
-	(void)ctx;
-	write_or_die(p, n);
+		error_die(1, "error writing output: %s", strerror(errno));
 }
 
 static void write_json_string(const char *s, size_t len)
 {
-	json_write_string(s, len, put_to_stdout, NULL);
+	json_write_string(s, len, cli_put_to_stdout, NULL);
 }
 
 static int is_blank(char c)
@@ -306,7 +278,7 @@ static int is_blank(char c)
  * model's probability of each, and the alignment if there is one. */
 static void write_json_fields(const nmt_translation *tr, const char *alignment)
 {
-	write_or_die("\"translation\":", 14);
+	cli_write_or_die("\"translation\":", 14);
 	write_json_string(tr->text, tr->len);
 	print_or_die(",\"score\":%.6f,\"logprob\":%.6f,\"words\":[", tr->score, tr->logprob);
 	size_t i = 0;
@@ -320,9 +292,9 @@ static void write_json_fields(const nmt_translation *tr, const char *alignment)
 		write_json_string(tr->text + start, i - start);
 		print_or_die(",\"prob\":%.4f}", exp(tr->word_logprob[w]));
 	}
-	write_or_die("]", 1);
+	cli_write_or_die("]", 1);
 	if (alignment) {
-		write_or_die(",\"alignment\":", 13);
+		cli_write_or_die(",\"alignment\":", 13);
 		write_json_string(alignment, strlen(alignment));
 	}
 }
@@ -338,18 +310,18 @@ static const char *alignment_of(const nmt_result *r, char *const *align, int i, 
  * and with --nbest an "nbest" array of every translation's. */
 static void write_json_line(const nmt_result *r, char *const *align, int i, int nbest)
 {
-	write_or_die("{", 1);
+	cli_write_or_die("{", 1);
 	write_json_fields(nmt_result_get(r, i, 0), alignment_of(r, align, i, 0));
 	if (nbest > 1) {
-		write_or_die(",\"nbest\":[", 10);
+		cli_write_or_die(",\"nbest\":[", 10);
 		for (int k = 0; k < nmt_result_nbest(r, i); k++) {
-			write_or_die(k ? ",{" : "{", k ? 2 : 1);
+			cli_write_or_die(k ? ",{" : "{", k ? 2 : 1);
 			write_json_fields(nmt_result_get(r, i, k), alignment_of(r, align, i, k));
-			write_or_die("}", 1);
+			cli_write_or_die("}", 1);
 		}
-		write_or_die("]", 1);
+		cli_write_or_die("]", 1);
 	}
-	write_or_die("}\n", 2);
+	cli_write_or_die("}\n", 2);
 }
 
 /* A batch's translations in input order: one line per input line, or with
@@ -374,11 +346,11 @@ static void write_result(const nmt_result *r, char *const *align, unsigned long 
 				print_or_die(" ||| %s", alignment);
 			if (nbest > 1)
 				print_or_die(" ||| %.6f ||| %.6f", tr->score, tr->logprob);
-			write_or_die("\n", 1);
+			cli_write_or_die("\n", 1);
 		}
 	}
 	if (flush_each && fflush(stdout) != 0)
-		die(1, "error writing output: %s", strerror(errno));
+		error_die(1, "error writing output: %s", strerror(errno));
 }
 
 static double now_seconds(void)
@@ -416,12 +388,12 @@ static nmt_status translate_chain(nmt_session *const *s, int n, const nmt_option
 	nmt_status rc = cli_pivot_translate(s[0], s[1], o, lines, lens, count, &mid, out, err);
 	if (rc == NMT_OK && o->alignment) {
 		if (!(*align = calloc((size_t)count * NMT_MAX_BEAM, sizeof **align)))
-			die(1, "out of memory");
+			error_die(1, "out of memory");
 		for (int i = 0; i < count; i++)
 			for (int k = 0; k < nmt_result_nbest(*out, i); k++) {
 				const char *a = nmt_result_get(mid, i, 0)->alignment, *b = nmt_result_get(*out, i, k)->alignment;
 				if (!(a && b && ((*align)[i * NMT_MAX_BEAM + k] = cli_compose_alignment(a, b))))
-					die(1, "out of memory");
+					error_die(1, "out of memory");
 			}
 	}
 	nmt_result_free(mid);
@@ -459,8 +431,8 @@ static void translate_auto(cli_auto *a, const cli_options *cli, const char *cons
 		run = same_language_run(langs, i, count);
 		if (langs[i] < 0) {
 			for (int k = i; k < i + run; k++) {
-				write_or_die(lines[k], lens[k]);
-				write_or_die("\n", 1);
+				cli_write_or_die(lines[k], lens[k]);
+				cli_write_or_die("\n", 1);
 			}
 			continue;
 		}
@@ -469,15 +441,15 @@ static void translate_auto(cli_auto *a, const cli_options *cli, const char *cons
 		char **align;
 		unsigned long first = line_no + (unsigned long)i + 1, last = line_no + (unsigned long)(i + run);
 		if (cli_auto_sessions(a, langs[i], &cli->nmt, s, &n, &err) != NMT_OK)
-			die(1, "lines %lu-%lu (%s): %s", first, last, a->profile.codes[langs[i]], err.message);
+			error_die(1, "lines %lu-%lu (%s): %s", first, last, a->profile.codes[langs[i]], err.message);
 		if (translate_chain(s, n, &cli->nmt, lines + i, lens + i, run, &r, &align, &err) != NMT_OK)
-			die(1, "lines %lu-%lu: %s", first, last, err.message);
+			error_die(1, "lines %lu-%lu: %s", first, last, err.message);
 		write_result(r, align, first - 1, cli, 0);
 		nmt_result_free(r);
 		free_alignments(align, run);
 	}
 	if (flush_each && fflush(stdout) != 0)
-		die(1, "error writing output: %s", strerror(errno));
+		error_die(1, "error writing output: %s", strerror(errno));
 }
 
 /* A chunk of lines through the session(s), or with a (-l auto-TGT) each
@@ -494,7 +466,7 @@ static void translate_chunk(nmt_session *const *sessions, int n_models, cli_auto
 		return;
 	}
 	if (translate_chain(sessions, n_models, &cli->nmt, lines, lens, count, &r, &align, &err) != NMT_OK)
-		die(1, "lines %lu-%lu: %s", line_no + 1, line_no + (unsigned long)count, err.message);
+		error_die(1, "lines %lu-%lu: %s", line_no + 1, line_no + (unsigned long)count, err.message);
 	write_result(r, align, line_no, cli, flush_each);
 	nmt_result_free(r);
 	free_alignments(align, count);
@@ -516,11 +488,11 @@ static void translate_stream(nmt_model *const *models, int n_models, cli_auto *a
 
 	for (int i = 0; i < n_models; i++) {
 		if (nmt_session_new(models[i], &sessions[i], &err) != NMT_OK)
-			die(1, "%s", err.message);
+			error_die(1, "%s", err.message);
 		/* an empty batch first: options and device are checked before any input */
 		nmt_result *none;
 		if (nmt_translate_batch(sessions[i], o, NULL, NULL, 0, &none, &err) != NMT_OK)
-			die(1, "%s", err.message);
+			error_die(1, "%s", err.message);
 		nmt_result_free(none);
 	}
 	cli_progress progress;
@@ -547,12 +519,12 @@ static void translate_stream(nmt_model *const *models, int n_models, cli_auto *a
 		}
 		int rc = cli_lines_fill(&in);
 		if (rc < 0)
-			die(1, "error reading input: %s", strerror(errno));
+			error_die(1, "error reading input: %s", strerror(errno));
 		if (rc == 0 && in.start == in.end)
 			break;
 	}
 	if (fflush(stdout) != 0 || ferror(stdout))
-		die(1, "error writing output: %s", strerror(errno));
+		error_die(1, "error writing output: %s", strerror(errno));
 	cli_progress_finish(&progress, now_seconds());
 	cli_lines_free(&in);
 #ifdef ENGINE_PROFILE
@@ -570,7 +542,7 @@ static int cmd_info(int argc, char **argv)
 		i++;
 	}
 	if (i + 1 < argc)
-		die(2, "usage: nmt info [--verify] [MODEL]");
+		error_die(2, "usage: nmt info [--verify] [MODEL]");
 	/* no MODEL: the embedded one */
 	const char *path = i < argc ? argv[i] : NULL;
 	nmt_model *m = load_model(path, verify ? NMT_OPEN_VERIFY : 0);
@@ -589,7 +561,7 @@ static int cmd_info(int argc, char **argv)
 		printf("verify: all section checksums OK\n");
 	nmt_model_close(m);
 	if (fflush(stdout) != 0)
-		die(1, "error writing output: %s", strerror(errno));
+		error_die(1, "error writing output: %s", strerror(errno));
 	return 0;
 }
 
@@ -604,7 +576,7 @@ static void scan_catalog(cli_catalog *c, void (*warn)(const char *, const char *
 {
 	char *path = cli_catalog_search_path();
 	if (!path || cli_catalog_scan(c, path, 1, warn) != 0)
-		die(1, "out of memory");
+		error_die(1, "out of memory");
 	free(path);
 }
 
@@ -613,7 +585,7 @@ static int cmd_models(int argc, char **argv)
 {
 	(void)argv;
 	if (argc > 2)
-		die(2, "usage: nmt models");
+		error_die(2, "usage: nmt models");
 	cli_catalog c;
 	scan_catalog(&c, warn_skipped);
 	printf("%-8s %-17s %-6s %10s  %s\n", "langs", "family", "format", "bytes", "file");
@@ -633,7 +605,7 @@ static int cmd_models(int argc, char **argv)
 		}
 	cli_catalog_free(&c);
 	if (fflush(stdout) != 0)
-		die(1, "error writing output: %s", strerror(errno));
+		error_die(1, "error writing output: %s", strerror(errno));
 	return 0;
 }
 
@@ -642,7 +614,7 @@ static nmt_model *open_entry(const cli_catalog_entry *e)
 	nmt_model *m;
 	nmt_error err;
 	if (cli_catalog_open(e, &m, &err) != NMT_OK)
-		die(1, "%s", err.message);
+		error_die(1, "%s", err.message);
 	return m;
 }
 
@@ -665,8 +637,8 @@ static int choose_models(const cli_options *o, nmt_model **models)
 	}
 	cli_catalog_free(&c);
 	if (n == 0)
-		die(1, "no installed model translates %s to %s, directly or through %s (nmt models lists them)", o->from,
-		    o->to, CLI_PIVOT_LANG);
+		error_die(1, "no installed model translates %s to %s, directly or through %s (nmt models lists them)",
+			  o->from, o->to, CLI_PIVOT_LANG);
 	return n;
 }
 
@@ -677,9 +649,9 @@ static int translate_auto_stream(const cli_options *o)
 	char err[256];
 	char *path = cli_catalog_search_path();
 	if (!path)
-		die(1, "out of memory");
+		error_die(1, "out of memory");
 	if (cli_auto_open(&a, o->to, cli_langid_profile, cli_langid_profile_size, path, err, sizeof err) != 0)
-		die(1, "%s", err);
+		error_die(1, "%s", err);
 	free(path);
 	translate_stream(NULL, 0, &a, o);
 	cli_auto_close(&a);
@@ -698,7 +670,7 @@ int main(int argc, char **argv)
 		return cli_detect_main(argc - 1, argv + 1);
 	if (argc >= 2 && strcmp(argv[1], "serve") == 0) {
 #ifdef NMT_NO_SERVER   /* the WebAssembly build: no sockets, server/ left out */
-		die(2, "serve is not available in this build");
+		error_die(2, "serve is not available in this build");
 #else
 		return server_main(argc - 1, argv + 1);
 #endif

@@ -7,14 +7,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../common/error.h"
 #include "../common/json.h"
 #include "../text/langid.h"
 #include "catalog.h"
 #include "lines.h"
-#include "option_error.h"
-
-#define die(...) error_exit("nmt", __VA_ARGS__)
+#include "options.h"
+#include "output.h"
 
 /* A profile file larger than this is not one (64 languages x 2^24 buckets
  * would be 1 GiB; the shipped one is 160 KB). */
@@ -59,14 +57,15 @@ static void parse_args(int argc, char **argv, detect_options *o)
 		case OPT_LANGS: o->langs = optarg; break;
 		case OPT_PROFILE: o->profile = optarg; break;
 		case 'h': usage(stdout); exit(0);
-		case ':': die(2, "option %s needs a value (try nmt detect --help)",
-			      cli_refused_option(argc, argv, optind, optopt, refused, sizeof refused));
-		default: die(2, "unknown option %s (try nmt detect --help)",
-			      cli_refused_option(argc, argv, optind, optopt, refused, sizeof refused));
+		case ':': error_die(2, "option %s needs a value (try nmt detect --help)",
+			            cli_refused_option(argc, argv, optind, optopt, refused, sizeof refused));
+		default: error_die(2, "unknown option %s (try nmt detect --help)",
+			            cli_refused_option(argc, argv, optind, optopt, refused, sizeof refused));
 		}
 	}
 	if (optind < argc)
-		die(2, "unexpected argument \"%s\" (input is read from stdin; try nmt detect --help)", argv[optind]);
+		error_die(2, "unexpected argument \"%s\" (input is read from stdin; try nmt detect --help)",
+			  argv[optind]);
 }
 
 /* The whole of a profile file, malloc'd. */
@@ -74,14 +73,15 @@ static unsigned char *read_profile(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
 	if (!f)
-		die(1, "%s: %s", path, strerror(errno));
+		error_die(1, "%s: %s", path, strerror(errno));
 	unsigned char *buf = NULL;
 	size_t n = 0, cap = 0;
 	for (;;) {
 		if (n == cap) {
 			cap = cap ? cap * 2 : 1 << 16;
 			if (cap > MAX_PROFILE_BYTES + 1 || !(buf = realloc(buf, cap)))
-				die(1, "%s: %s", path, buf ? "larger than any language profile" : "out of memory");
+				error_die(1, "%s: %s", path,
+					  buf ? "larger than any language profile" : "out of memory");
 		}
 		size_t got = fread(buf + n, 1, cap - n, f);
 		n += got;
@@ -89,7 +89,7 @@ static unsigned char *read_profile(const char *path, size_t *len)
 			break;
 	}
 	if (ferror(f))
-		die(1, "%s: %s", path, strerror(errno));
+		error_die(1, "%s: %s", path, strerror(errno));
 	fclose(f);
 	*len = n;
 	return buf;
@@ -104,9 +104,9 @@ static void open_profile(const detect_options *o, text_langid *p, unsigned char 
 	if (o->profile)
 		buf = *owned = read_profile(o->profile, &len);
 	else if (len == 0)
-		die(1, "no language profile is embedded in this build; give one with --profile FILE");
+		error_die(1, "no language profile is embedded in this build; give one with --profile FILE");
 	if (text_langid_open(buf, len, p, err, sizeof err) != 0)
-		die(1, "%s: %s", o->profile ? o->profile : "embedded profile", err);
+		error_die(1, "%s: %s", o->profile ? o->profile : "embedded profile", err);
 }
 
 static uint64_t parse_langs(const text_langid *p, const char *s)
@@ -119,7 +119,8 @@ static uint64_t parse_langs(const text_langid *p, const char *s)
 			char known[TEXT_LANGID_MAX_LANGS * TEXT_LANGID_CODE_SIZE] = "";
 			for (int k = 0; k < p->n_langs; k++)
 				strcat(strcat(known, k ? "," : ""), p->codes[k]);
-			die(2, "--langs: the language profile has no language \"%.*s\" (it has %s)", (int)n, s, known);
+			error_die(2, "--langs: the language profile has no language \"%.*s\" (it has %s)", (int)n, s,
+				  known);
 		}
 		mask |= (uint64_t)1 << i;
 		if (s[n] == '\0')
@@ -143,7 +144,7 @@ static uint64_t installed_langs(const text_langid *p)
 	cli_catalog c;
 	char *path = cli_catalog_search_path();
 	if (!path || cli_catalog_scan(&c, path, 1, NULL) != 0)
-		die(1, "out of memory");
+		error_die(1, "out of memory");
 	free(path);
 	uint64_t mask = 0;
 	for (int i = 0; i < c.n; i++) {
@@ -155,37 +156,25 @@ static uint64_t installed_langs(const text_langid *p)
 	return popcount64(mask) >= 2 ? mask : text_langid_all(p);
 }
 
-static void write_or_die(const char *text, size_t len)
-{
-	if (fwrite(text, 1, len, stdout) != len)
-		die(1, "error writing output: %s", strerror(errno));
-}
-
-static void put_to_stdout(void *ctx, const char *s, size_t n)
-{
-	(void)ctx;
-	write_or_die(s, n);
-}
-
 static void write_lang(const char *code, double confidence)
 {
 	char num[32];
-	write_or_die("{\"language\":", 12);
-	json_write_string(code, strlen(code), put_to_stdout, NULL);
-	write_or_die(num, (size_t)snprintf(num, sizeof num, ",\"confidence\":%.4f", confidence));
+	cli_write_or_die("{\"language\":", 12);
+	json_write_string(code, strlen(code), cli_put_to_stdout, NULL);
+	cli_write_or_die(num, (size_t)snprintf(num, sizeof num, ",\"confidence\":%.4f", confidence));
 }
 
 static void write_json(const text_langid *p, const text_langid_guess *g, int n)
 {
 	write_lang(n ? p->codes[g[0].lang] : "und", n ? g[0].confidence : 0.0);
-	write_or_die(",\"alternatives\":[", 17);
+	cli_write_or_die(",\"alternatives\":[", 17);
 	for (int i = 1; i < n; i++) {
 		if (i > 1)
-			write_or_die(",", 1);
+			cli_write_or_die(",", 1);
 		write_lang(p->codes[g[i].lang], g[i].confidence);
-		write_or_die("}", 1);
+		cli_write_or_die("}", 1);
 	}
-	write_or_die("]}\n", 3);
+	cli_write_or_die("]}\n", 3);
 }
 
 static void detect_line(const text_langid *p, uint64_t candidates, int json, const char *line, size_t len)
@@ -197,8 +186,8 @@ static void detect_line(const text_langid *p, uint64_t candidates, int json, con
 		return;
 	}
 	const char *code = n ? p->codes[g[0].lang] : "und";
-	write_or_die(code, strlen(code));
-	write_or_die("\n", 1);
+	cli_write_or_die(code, strlen(code));
+	cli_write_or_die("\n", 1);
 }
 
 /* Every line of stdin, answered as it arrives: the output is flushed
@@ -214,10 +203,10 @@ static void detect_stream(const text_langid *p, uint64_t candidates, int json)
 		while (cli_lines_next(&in, &line, &len))
 			detect_line(p, candidates, json, line, len);
 		if (fflush(stdout) != 0)
-			die(1, "error writing output: %s", strerror(errno));
+			error_die(1, "error writing output: %s", strerror(errno));
 		int rc = cli_lines_fill(&in);
 		if (rc < 0)
-			die(1, "error reading input: %s", strerror(errno));
+			error_die(1, "error reading input: %s", strerror(errno));
 		if (rc == 0 && in.start == in.end)
 			break;
 	}

@@ -9,16 +9,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../common/error.h"
 #include "../format/weights.h"
 #include "../nmt.h"
 #include "../pack/marian_dir.h"
 #include "../pack/marian_import.h"
 #include "../pack/writer.h"
 #include "catalog.h"
-#include "option_error.h"
-
-#define die(...) error_exit("nmt", __VA_ARGS__)
+#include "options.h"
+#include "output.h"
 
 /* A folder is packed i8 unless --quant says otherwise: an imported Marian
  * model scores as f32 does in i8 at a quarter of the size, twice as fast as
@@ -76,24 +74,24 @@ static void parse_args(int argc, char **argv, install_options *o)
 		case OPT_QUANT:
 			o->quant_given = 1;
 			if (format_encoding_parse(optarg, &o->quant) != 0)
-				die(2, "--quant %s: the formats are " FORMAT_ENCODING_NAMES, optarg);
+				error_die(2, "--quant %s: the formats are " FORMAT_ENCODING_NAMES, optarg);
 			break;
 		case OPT_SRC:
 		case OPT_TGT:
 			if (!is_code(optarg))
-				die(2, "%s must be a language code such as en or de, not \"%s\"",
-				    c == OPT_SRC ? "--src-lang" : "--tgt-lang", optarg);
+				error_die(2, "%s must be a language code such as en or de, not \"%s\"",
+					  c == OPT_SRC ? "--src-lang" : "--tgt-lang", optarg);
 			*(c == OPT_SRC ? &o->src_lang : &o->tgt_lang) = optarg;
 			break;
 		case 'h': usage(stdout); exit(0);
-		case ':': die(2, "option %s needs a value (try nmt install --help)",
-			      cli_refused_option(argc, argv, optind, optopt, refused, sizeof refused));
-		default: die(2, "unknown option %s (try nmt install --help)",
-			      cli_refused_option(argc, argv, optind, optopt, refused, sizeof refused));
+		case ':': error_die(2, "option %s needs a value (try nmt install --help)",
+			            cli_refused_option(argc, argv, optind, optopt, refused, sizeof refused));
+		default: error_die(2, "unknown option %s (try nmt install --help)",
+			            cli_refused_option(argc, argv, optind, optopt, refused, sizeof refused));
 		}
 	}
 	if (argc - optind != 1)
-		die(2, "usage: nmt install [--force] [--quant F] [--src-lang L] [--tgt-lang L] FILE.nmt|DIR");
+		error_die(2, "usage: nmt install [--force] [--quant F] [--src-lang L] [--tgt-lang L] FILE.nmt|DIR");
 	o->path = argv[optind];
 }
 
@@ -102,7 +100,7 @@ static void make_dirs(const char *dir)
 {
 	char *p = strdup(dir);
 	if (!p)
-		die(1, "out of memory");
+		error_die(1, "out of memory");
 	for (char *q = p + 1; *q; q++)
 		if (*q == '/') {
 			*q = '\0';
@@ -111,15 +109,16 @@ static void make_dirs(const char *dir)
 		}
 	struct stat st;
 	if (mkdir(p, 0755) != 0 && errno != EEXIST)
-		die(1, "cannot create %s: %s", p, strerror(errno));
+		error_die(1, "cannot create %s: %s", p, strerror(errno));
 	if (stat(p, &st) != 0 || !S_ISDIR(st.st_mode))
-		die(1, "cannot create %s: %s", p, stat(p, &st) != 0 ? strerror(errno) : "a file of that name is there");
+		error_die(1, "cannot create %s: %s", p,
+			  stat(p, &st) != 0 ? strerror(errno) : "a file of that name is there");
 	free(p);
 }
 
 static _Noreturn void refuse(const char *dest)
 {
-	die(1, "%s is installed already (nmt install --force replaces it)", dest);
+	error_die(1, "%s is installed already (nmt install --force replaces it)", dest);
 }
 
 static int exists(const char *path)
@@ -170,7 +169,7 @@ static void copy_file(const char *src, const char *tmp)
 	if (failed) {
 		if (out >= 0)
 			unlink(tmp);
-		die(1, "cannot copy %s: %s: %s", src, failed, strerror(e));
+		error_die(1, "cannot copy %s: %s: %s", src, failed, strerror(e));
 	}
 }
 
@@ -192,7 +191,7 @@ static void put_in_place(const char *tmp, const char *dest, int force)
 	if (rename(tmp, dest) != 0) {
 		int e = errno;
 		unlink(tmp);
-		die(1, "cannot write %s: %s", dest, strerror(e));
+		error_die(1, "cannot write %s: %s", dest, strerror(e));
 	}
 }
 
@@ -229,7 +228,7 @@ static char *path_of(const char *dir, const char *prefix, const char *src, const
 	size_t n = strlen(dir) + strlen(prefix) + strlen(src) + strlen(tgt) + strlen(suffix) + 8;
 	char *p = malloc(n);
 	if (!p)
-		die(1, "out of memory");
+		error_die(1, "out of memory");
 	snprintf(p, n, "%s/%s%s-%s.nmt%s", dir, prefix, src, tgt, suffix);
 	return p;
 }
@@ -239,11 +238,11 @@ static void report(const char *dest, const model_facts *f)
 {
 	printf("installed %s -> %s (%s, %s, %zu bytes) as %s\n", f->src, f->tgt, f->arch, f->quant, f->size, dest);
 	if (fflush(stdout) != 0)
-		die(1, "error writing output: %s", strerror(errno));
+		error_die(1, "error writing output: %s", strerror(errno));
 	cli_catalog c;
 	char *search = cli_catalog_search_path();
 	if (!search || cli_catalog_scan(&c, search, 0, NULL) != 0)
-		die(1, "out of memory");
+		error_die(1, "out of memory");
 	free(search);
 	const cli_catalog_entry *e = cli_catalog_find(&c, f->src, f->tgt);
 	struct stat a, b;
@@ -269,14 +268,16 @@ static void install_file(const install_options *o, const char *dir)
 	nmt_error err;
 	char *dest, *tmp;
 	if (o->quant_given || o->src_lang || o->tgt_lang)
-		die(2, "--quant, --src-lang and --tgt-lang go with a folder; a packed model is installed as it was packed");
+		error_die(2, "--quant, --src-lang and --tgt-lang go with a folder; "
+			     "a packed model is installed as it was packed");
 	if (read_model(o->path, &f, &err) != NMT_OK)
-		die(1, "%s", err.message);
+		error_die(1, "%s", err.message);
 	if (strcmp(f.src, "und") == 0 || strcmp(f.tgt, "und") == 0)
-		die(1, "%s names no languages (src_lang, tgt_lang), so nmt -l could not find it: pack it with "
-		       "--src-lang and --tgt-lang", o->path);
+		error_die(1, "%s names no languages (src_lang, tgt_lang), so nmt -l could not find it: pack it with "
+			     "--src-lang and --tgt-lang", o->path);
 	if (!is_code(f.src) || !is_code(f.tgt))
-		die(1, "%s: its languages \"%s\" and \"%s\" are not codes nmt -l can name", o->path, f.src, f.tgt);
+		error_die(1, "%s: its languages \"%s\" and \"%s\" are not codes nmt -l can name", o->path, f.src,
+			  f.tgt);
 	names_in(dir, f.src, f.tgt, &dest, &tmp);
 	if (!o->force && exists(dest))
 		refuse(dest);
@@ -301,7 +302,7 @@ static void pack_folder(const marian_dir *d, const install_options *o, const cha
 	if (marian_import(&f, &packed, err, sizeof err) != 0 || pack_write(&packed, out, err, sizeof err) != 0) {
 		pack_free(&packed);
 		unlink(out);
-		die(1, "%s", err);
+		error_die(1, "%s", err);
 	}
 	pack_free(&packed);
 }
@@ -313,12 +314,14 @@ static void install_folder(const install_options *o, const char *dir)
 	nmt_error e;
 	char err[512], *dest, *tmp;
 	if (marian_dir_find(o->path, o->src_lang, o->tgt_lang, &d, err, sizeof err) != 0)
-		die(1, "%s", err);
+		error_die(1, "%s", err);
 	if (!d.src[0] || !d.tgt[0])
-		die(1, "%s: no languages in the file names or a metadata.json: give --src-lang and --tgt-lang", o->path);
+		error_die(1, "%s: no languages in the file names or a metadata.json: give --src-lang and --tgt-lang",
+			  o->path);
 	if (!is_code(d.src) || !is_code(d.tgt))
-		die(1, "%s: the languages %s and %s are not codes nmt -l can name: give --src-lang and --tgt-lang",
-		    o->path, d.src, d.tgt);
+		error_die(1,
+			  "%s: the languages %s and %s are not codes nmt -l can name: give --src-lang and --tgt-lang",
+			  o->path, d.src, d.tgt);
 	names_in(dir, d.src, d.tgt, &dest, &tmp);
 	if (!o->force && exists(dest))
 		refuse(dest);
@@ -327,7 +330,7 @@ static void install_folder(const install_options *o, const char *dir)
 	pack_folder(&d, o, tmp);
 	if (read_model(tmp, &f, &e) != NMT_OK) {
 		unlink(tmp);
-		die(1, "%s: the packed model does not open: %s", o->path, e.message);
+		error_die(1, "%s: the packed model does not open: %s", o->path, e.message);
 	}
 	put_in_place(tmp, dest, o->force);
 	report(dest, &f);
@@ -342,16 +345,16 @@ int cli_install_main(int argc, char **argv)
 	struct stat st;
 	parse_args(argc, argv, &o);
 	if (stat(o.path, &st) != 0)
-		die(1, "cannot open %s: %s", o.path, strerror(errno));
+		error_die(1, "cannot open %s: %s", o.path, strerror(errno));
 	char *dir = cli_catalog_user_dir();
 	if (!dir)
-		die(1, "HOME is not set, so there is no ~/%s to install into", CLI_CATALOG_USER_DIR);
+		error_die(1, "HOME is not set, so there is no ~/%s to install into", CLI_CATALOG_USER_DIR);
 	if (S_ISDIR(st.st_mode))
 		install_folder(&o, dir);
 	else if (S_ISREG(st.st_mode))
 		install_file(&o, dir);
 	else
-		die(1, "%s is neither a model file nor a folder", o.path);
+		error_die(1, "%s is neither a model file nor a folder", o.path);
 	free(dir);
 	return 0;
 }

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../text/align.h"
+
 typedef struct {
 	long from, to;
 } pair;
@@ -17,15 +19,9 @@ static pair *parse(const char *s, int *n)
 	pair *p = malloc((size_t)cap * sizeof *p);
 	*n = 0;
 	while (p && *s) {
-		char *end;
-		long a = strtol(s, &end, 10), b = -1;
-		if (end != s && *end == '-') {
-			const char *t = end + 1;
-			b = strtol(t, &end, 10);
-			if (end == t)
-				b = -1;
-		}
-		if (a >= 0 && b >= 0 && *n < cap && (*end == ' ' || *end == '\0'))
+		const char *end;
+		long a, b;
+		if (text_align_pair(s, &a, &b, &end) == 0 && *n < cap && (*end == ' ' || *end == '\0'))
 			p[(*n)++] = (pair){ a, b };
 		s = strchr(s, ' ');
 		if (!s)

@@ -41,7 +41,7 @@ static int wanted(const cli_progress *p, double now)
 {
 	if (p->mode != CLI_PROGRESS_AUTO)
 		return p->mode == CLI_PROGRESS_ON;
-	return p->tty && (p->total_bytes >= PROGRESS_BIG_INPUT || now - p->start >= PROGRESS_AFTER);
+	return p->tty && (p->total_bytes >= CLI_PROGRESS_BIG_INPUT || now - p->start >= CLI_PROGRESS_AFTER);
 }
 
 static void draw(cli_progress *p, double now)
@@ -67,7 +67,7 @@ void cli_progress_add(cli_progress *p, long long bytes, long long lines, long lo
 	p->bytes += bytes;
 	p->lines += lines;
 	p->words += words;
-	if (wanted(p, now) && (!p->shown || now - p->last_draw >= PROGRESS_EVERY))
+	if (wanted(p, now) && (!p->shown || now - p->last_draw >= CLI_PROGRESS_EVERY))
 		draw(p, now);
 }
 

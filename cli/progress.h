@@ -2,15 +2,15 @@
  * the input's size is known, the time left. On a terminal one line is
  * redrawn in place; elsewhere (--progress into a file or pipe) each update
  * is a line of its own. By default it shows only on a terminal, and only
- * for a large input: a regular file of PROGRESS_BIG_INPUT bytes or more, or
- * any input still being translated after PROGRESS_AFTER seconds. */
+ * for a large input: a regular file of CLI_PROGRESS_BIG_INPUT bytes or more, or
+ * any input still being translated after CLI_PROGRESS_AFTER seconds. */
 #ifndef CLI_PROGRESS_H
 #define CLI_PROGRESS_H
 #include <stdio.h>
 
-#define PROGRESS_BIG_INPUT (1 << 20)
-#define PROGRESS_AFTER 2.0
-#define PROGRESS_EVERY 0.25   /* seconds between redraws */
+#define CLI_PROGRESS_BIG_INPUT (1 << 20)
+#define CLI_PROGRESS_AFTER 2.0
+#define CLI_PROGRESS_EVERY 0.25   /* seconds between redraws */
 
 typedef enum { CLI_PROGRESS_AUTO, CLI_PROGRESS_ON, CLI_PROGRESS_OFF } cli_progress_mode;
 

@@ -236,6 +236,22 @@ static int number(json_cursor *c)
 	return 0;
 }
 
+int json_number(json_cursor *c, double *out)
+{
+	char buf[JSON_MAX_NUMBER];
+	skip_space(c);
+	const char *start = c->p;
+	if (number(c) != 0)
+		return -1;
+	size_t n = (size_t)(c->p - start);
+	if (n >= sizeof buf)
+		return fail(c, "JSON: number too long");
+	memcpy(buf, start, n);
+	buf[n] = '\0';   /* strtod reads a NUL-terminated string; the text need not be */
+	*out = strtod(buf, NULL);
+	return 0;
+}
+
 static int skip_depth(json_cursor *c, int depth);
 
 static int skip_container(json_cursor *c, int depth, char close, int is_object)

@@ -34,6 +34,10 @@ int json_string(json_cursor *c, char *buf, size_t cap);
 int json_string_dup(json_cursor *c, char **out, size_t *len);
 /* A non-negative integer that fits in int64; -1 otherwise. */
 int json_uint(json_cursor *c, int64_t *out);
+/* A number, as the nearest double (+-HUGE_VAL beyond its range); -1 if the
+ * next value is not one, or is written in JSON_MAX_NUMBER characters or more. */
+#define JSON_MAX_NUMBER 32
+int json_number(json_cursor *c, double *out);
 /* Skip any value; -1 on malformed input. */
 int json_skip(json_cursor *c);
 /* After the top-level value: only whitespace may remain. */

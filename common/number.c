@@ -24,3 +24,14 @@ int number_parse_double(const char *s, double lo, double hi, double *out)
 	*out = v;
 	return 0;
 }
+
+int number_parse_float(const char *s, float lo, float hi, float *out)
+{
+	char *end;
+	errno = 0;
+	float v = strtof(s, &end);
+	if (errno || *s == '\0' || *end != '\0' || !(v >= lo && v <= hi))
+		return -1;
+	*out = v;
+	return 0;
+}

@@ -34,6 +34,14 @@ size_t utf8_valid_length(const char *s, size_t n)
 	return c == 0xFFFD && used == 1 ? 0 : used;
 }
 
+size_t utf8_prev(const char *s, size_t from, size_t end)
+{
+	size_t c = end - 1;
+	while (c > from && ((unsigned char)s[c] & 0xC0) == 0x80)
+		c--;
+	return c;
+}
+
 size_t utf8_encode(uint32_t c, char out[4])
 {
 	if (c < 0x80) {

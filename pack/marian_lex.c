@@ -14,11 +14,13 @@
 #include "marian_lex.h"
 
 #include <errno.h>
+#include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../common/error.h"
+#include "../common/number.h"
 #include "../format/format.h"
 #include "file.h"
 
@@ -94,6 +96,19 @@ static int u32_cmp(const void *pa, const void *pb)
 	return a < b ? -1 : a > b;
 }
 
+/* The next whitespace-separated field at *at, NUL-terminated in place, *at
+ * moved past it; NULL when the line has no more. */
+static char *next_field(char **at)
+{
+	static const char space[] = " \t\r\v\f";
+	char *s = *at + strspn(*at, space), *e = s + strcspn(s, space);
+	if (*s == '\0')
+		return NULL;
+	*at = *e ? e + 1 : e;
+	*e = '\0';
+	return s;
+}
+
 static int read_text(const uint8_t *buf, size_t len, const spm_model *src_sp, const spm_model *tgt_sp,
 		     marian_lex *lex, char *err, size_t errlen)
 {
@@ -105,7 +120,7 @@ static int read_text(const uint8_t *buf, size_t len, const spm_model *src_sp, co
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p)), *start = p;
 		size_t l = (size_t)((nl ? nl : end) - p);
-		char line[512], tgt[256], src[256];
+		char line[512], *at = line, *tgt = NULL, *src = NULL, *num = NULL;
 		float prob;
 		p = nl ? nl + 1 : end;
 		line_no++;
@@ -114,8 +129,12 @@ static int read_text(const uint8_t *buf, size_t len, const spm_model *src_sp, co
 		if (l < sizeof line) {
 			memcpy(line, start, l);
 			line[l] = '\0';
+			tgt = next_field(&at);
+			src = next_field(&at);
+			num = next_field(&at);
 		}
-		if (l >= sizeof line || sscanf(line, "%255s %255s %f", tgt, src, &prob) != 3) {
+		/* exactly three fields, the last a number (one not above 0 is not kept) */
+		if (!num || next_field(&at) || number_parse_float(num, -FLT_MAX, FLT_MAX, &prob) != 0) {
 			free(pairs);
 			return error_set(err, errlen, "shortlist line %ld: not \"target source probability\"", line_no);
 		}

@@ -1,8 +1,8 @@
 /* The "precomp" section (docs/FORMAT.md): per-word products computed at
  * packing time by the engine's own code, so that using them changes no
  * result. */
-#ifndef MODEL_PACK_PRECOMP_H
-#define MODEL_PACK_PRECOMP_H
+#ifndef PACK_PRECOMP_H
+#define PACK_PRECOMP_H
 #include <stddef.h>
 #include <stdint.h>
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../common/error.h"
+#include "../common/number.h"
 #include "../format/format.h"
 #include "../engine/vmap.h"
 
@@ -47,10 +48,8 @@ static long parse_ids(char *s, long limit, uint32_t *out, long max)
 {
 	long n = 0;
 	for (char *tok = strtok(s, " "); tok; tok = strtok(NULL, " ")) {
-		char *end;
-		errno = 0;
-		long v = strtol(tok, &end, 10);
-		if (errno || *end || v < 0 || v >= limit || n == max)
+		long v;
+		if (number_parse_long(tok, 0, limit - 1, &v) != 0 || n == max)
 			return -1;
 		out[n++] = (uint32_t)v;
 	}

@@ -1,7 +1,7 @@
 /* Writing the packed file (format/format.h, docs/FORMAT.md): sections are
  * collected in memory, then laid out 64-byte aligned with their checksums. */
-#ifndef MODEL_PACK_WRITER_H
-#define MODEL_PACK_WRITER_H
+#ifndef PACK_WRITER_H
+#define PACK_WRITER_H
 #include <stddef.h>
 #include <stdint.h>
 

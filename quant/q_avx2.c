@@ -82,12 +82,12 @@ TARGET static void q4_panel(const uint8_t *panel, int chunks, const int8_t *xq, 
 {
 	q4_consts k = q4_setup();
 	__m256i acc[FORMAT_PANEL_ROWS];
-	FOR_PANEL_ROWS(r)
+	QUANT_FOR_PANEL_ROWS(r)
 		acc[r] = _mm256_setzero_si256();
 	for (int ch = 0; ch < chunks; ch++, panel += CHUNK_STRIDE, xq += 2 * FORMAT_CHUNK_BYTES)
-		FOR_PANEL_ROWS(r)
+		QUANT_FOR_PANEL_ROWS(r)
 			acc[r] = q4_chunk(acc[r], panel + r * FORMAT_CHUNK_BYTES, xq, &k);
-	FOR_PANEL_ROWS(r)
+	QUANT_FOR_PANEL_ROWS(r)
 		out[r] = hsum(acc[r]);
 }
 
@@ -192,12 +192,12 @@ TARGET static void q8_panel(const uint8_t *panel, int chunks, const int8_t *xq, 
 {
 	q8_consts k = q8_setup();
 	__m256i acc[FORMAT_PANEL_ROWS];
-	FOR_PANEL_ROWS(r)
+	QUANT_FOR_PANEL_ROWS(r)
 		acc[r] = _mm256_setzero_si256();
 	for (int ch = 0; ch < chunks; ch++, panel += CHUNK_STRIDE, xq += FORMAT_CHUNK_BYTES)
-		FOR_PANEL_ROWS(r)
+		QUANT_FOR_PANEL_ROWS(r)
 			acc[r] = q8_chunk(acc[r], panel + r * FORMAT_CHUNK_BYTES, xq, &k);
-	FOR_PANEL_ROWS(r)
+	QUANT_FOR_PANEL_ROWS(r)
 		out[r] = hsum(acc[r]);
 }
 
@@ -213,16 +213,16 @@ TARGET static inline __attribute__((always_inline)) void q8_row_nb(const uint8_t
 {
 	q8_consts k = q8_setup();
 	__m256i acc[QUANT_KBATCH];
-	FOR_KBATCH(b, NB)
+	QUANT_FOR_KBATCH(b, NB)
 		acc[b] = _mm256_setzero_si256();
 	for (int ch = 0; ch < chunks; ch++, row += CHUNK_STRIDE, xq += FORMAT_CHUNK_BYTES)
 		for (int half = 0; half < 2; half++) {
 			q8_decoded d = q8_decode32(_mm256_loadu_si256((const __m256i *)(row + 32 * half)), &k);
-			FOR_KBATCH(b, NB)
+			QUANT_FOR_KBATCH(b, NB)
 				acc[b] = q8_apply32(acc[b], &d,
 						    _mm256_loadu_si256((const __m256i *)(xq + b * stride + 32 * half)));
 		}
-	FOR_KBATCH(b, NB)
+	QUANT_FOR_KBATCH(b, NB)
 		out[b * ld] = hsum(acc[b]);
 }
 
@@ -244,7 +244,7 @@ TARGET static inline __attribute__((always_inline)) void q4_row_multi(const uint
 {
 	q4_consts k = q4_setup();
 	__m256i acc[QUANT_PANEL_INPUTS];
-	FOR_INPUTS(b, NB)
+	QUANT_FOR_INPUTS(b, NB)
 		acc[b] = _mm256_setzero_si256();
 	for (int ch = 0; ch < chunks; ch++, row += CHUNK_STRIDE, xq += 2 * FORMAT_CHUNK_BYTES)
 		for (int part = 0; part < 4; part++) {   /* low nibbles of bytes 0-31, 32-63, then high */
@@ -252,12 +252,12 @@ TARGET static inline __attribute__((always_inline)) void q4_row_multi(const uint
 			__m256i nib = _mm256_and_si256(part < 2 ? c : _mm256_srli_epi16(c, 4), k.low);
 			__m256i mag = _mm256_shuffle_epi8(k.magnitude, nib), sign = _mm256_shuffle_epi8(k.level, nib);
 			const int8_t *x = xq + (part >> 1) * FORMAT_CHUNK_BYTES + 32 * (part & 1);
-			FOR_INPUTS(b, NB) {
+			QUANT_FOR_INPUTS(b, NB) {
 				__m256i sx = _mm256_sign_epi8(_mm256_loadu_si256((const __m256i *)(x + b * stride)), sign);
 				acc[b] = _mm256_add_epi32(acc[b], _mm256_madd_epi16(_mm256_maddubs_epi16(mag, sx), k.ones));
 			}
 		}
-	FOR_INPUTS(b, NB)
+	QUANT_FOR_INPUTS(b, NB)
 		out[b * FORMAT_PANEL_ROWS] = hsum(acc[b]);
 }
 
@@ -289,7 +289,7 @@ TARGET static inline __attribute__((always_inline)) void i8_panel_nb(const uint8
 			w[h] = _mm256_loadu_si256((const __m256i *)(codes + 32 * h));
 			mag[h] = _mm256_abs_epi8(w[h]);
 		}
-		FOR_INPUTS(b, NB) {
+		QUANT_FOR_INPUTS(b, NB) {
 			__m256i x = i8_x4(xq + b * stride);
 			for (int h = 0; h < 2; h++) {
 				__m256i pairs = _mm256_maddubs_epi16(mag[h], _mm256_sign_epi8(x, w[h]));
@@ -307,7 +307,7 @@ TARGET static inline __attribute__((always_inline)) void i8_block_nb(const uint8
 	for (int p = 0; p < panels; p++, codes += (size_t)groups * 64, sums += FORMAT_I8_PANEL_ROWS) {
 		__m256i acc[8];
 		i8_panel_nb(codes, groups, xq, stride, NB, acc);
-		FOR_INPUTS(b, NB)
+		QUANT_FOR_INPUTS(b, NB)
 			for (int h = 0; h < 2; h++)
 				_mm256_storeu_si256((__m256i *)(sums + b * ld + 8 * h), acc[2 * b + h]);
 	}

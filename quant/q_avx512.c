@@ -178,14 +178,14 @@ TARGET static inline __attribute__((always_inline)) void q4_four_rows(const uint
 		acc[i] = _mm512_setzero_si512();
 	for (int ch = 0; ch < chunks; ch++, panel += CHUNK_STRIDE, xq += 2 * FORMAT_CHUNK_BYTES) {
 		__m512i x0[4], x1[4];
-		FOR_INPUTS(b, NB) {
+		QUANT_FOR_INPUTS(b, NB) {
 			x0[b] = _mm512_loadu_si512(xq + b * stride);
 			x1[b] = _mm512_loadu_si512(xq + b * stride + FORMAT_CHUNK_BYTES);
 		}
-		FOR_PANEL_ROWS(r) {
+		QUANT_FOR_PANEL_ROWS(r) {
 			__m512i w0, w1;
 			q4_weights(panel + r * FORMAT_CHUNK_BYTES, levels, &w0, &w1);
-			FOR_INPUTS(b, NB) {
+			QUANT_FOR_INPUTS(b, NB) {
 				acc[4 * b + r] = _mm512_dpbusd_epi32(acc[4 * b + r], w0, x0[b]);
 				acc[4 * b + r] = _mm512_dpbusd_epi32(acc[4 * b + r], w1, x1[b]);
 			}
@@ -201,7 +201,7 @@ TARGET static inline __attribute__((always_inline)) void q4_block_nb(const uint8
 								    int32_t *sums, size_t ld)
 {
 	int32_t offset[4] = { 0 };
-	FOR_INPUTS(b, NB)
+	QUANT_FOR_INPUTS(b, NB)
 		offset[b] = q4_offset_of(xq + b * stride, chunks);
 	const __m512i offsets = lane_offsets(offset);
 	size_t panel_bytes = (size_t)chunks * CHUNK_STRIDE;
@@ -269,9 +269,9 @@ TARGET static inline __attribute__((always_inline)) void q8_panel_nb(const uint8
 		acc[i] = _mm512_setzero_si512();
 	for (int ch = 0; ch < chunks; ch++, panel += CHUNK_STRIDE, xq += FORMAT_CHUNK_BYTES)
 		_Pragma("GCC unroll 2") for (int half = 0; half < 2; half++)
-			FOR_PANEL_ROWS(r) {
+			QUANT_FOR_PANEL_ROWS(r) {
 				__m512i w = q8_weights(panel + r * FORMAT_CHUNK_BYTES + 32 * half, &t);
-				FOR_INPUTS(b, NB) {
+				QUANT_FOR_INPUTS(b, NB) {
 					__m512i *a = &acc[b * FORMAT_PANEL_ROWS + r];
 					*a = _mm512_dpwssd_epi32(*a, w, q8_x(xq + b * stride + 32 * half));
 				}
@@ -347,12 +347,12 @@ TARGET static inline __attribute__((always_inline)) void q8_row_split(const uint
 								     __m512i v[8])
 {
 	__m512i ah[8], al[8];
-	FOR_KBATCH(b, NB)
+	QUANT_FOR_KBATCH(b, NB)
 		ah[b] = al[b] = _mm512_setzero_si512();
 	for (int ch = 0; ch < chunks; ch++, row += CHUNK_STRIDE, xq += FORMAT_CHUNK_BYTES) {
 		__m512i h, l;
 		q8_split(row, t, &h, &l);
-		FOR_KBATCH(b, NB) {
+		QUANT_FOR_KBATCH(b, NB) {
 			__m512i x = _mm512_loadu_si512(xq + b * stride);
 			ah[b] = _mm512_dpbusd_epi32(ah[b], h, x);
 			al[b] = _mm512_dpbusd_epi32(al[b], l, x);
@@ -469,19 +469,19 @@ TARGET static inline __attribute__((always_inline)) void i8_panels(const uint8_t
 {
 	const __m512i flip = _mm512_set1_epi8((char)0x80);
 	__m512i acc0[4], acc1[4];   /* panel 0's and panel 1's */
-	FOR_INPUTS(b, 4)
+	QUANT_FOR_INPUTS(b, 4)
 		acc0[b] = acc1[b] = _mm512_setzero_si512();
 	for (int g = 0; g < groups; g++, codes += 64, xq += 4) {
 		__m512i w0 = _mm512_xor_si512(_mm512_loadu_si512(codes), flip);
 		__m512i w1 = P > 1 ? _mm512_xor_si512(_mm512_loadu_si512(codes + panel_bytes), flip) : w0;
-		FOR_INPUTS(b, NB) {
+		QUANT_FOR_INPUTS(b, NB) {
 			__m512i x = i8_x4(xq + b * stride);
 			acc0[b] = _mm512_dpbusd_epi32(acc0[b], w0, x);
 			if (P > 1)
 				acc1[b] = _mm512_dpbusd_epi32(acc1[b], w1, x);
 		}
 	}
-	FOR_INPUTS(b, NB) {
+	QUANT_FOR_INPUTS(b, NB) {
 		_mm512_storeu_si512(sums + b * ld, _mm512_sub_epi32(acc0[b], offset[b]));
 		if (P > 1)
 			_mm512_storeu_si512(sums + b * ld + FORMAT_I8_PANEL_ROWS, _mm512_sub_epi32(acc1[b], offset[b]));
@@ -495,7 +495,7 @@ TARGET static inline __attribute__((always_inline)) void i8_block_nb(const uint8
 	int groups = chunks * FORMAT_CHUNK_BYTES / 4;
 	size_t panel_bytes = (size_t)groups * 64;
 	__m512i offset[4];
-	FOR_INPUTS(b, NB)
+	QUANT_FOR_INPUTS(b, NB)
 		offset[b] = _mm512_set1_epi32(offset128_of(xq + b * stride, chunks * FORMAT_CHUNK_BYTES));
 	int p = 0;
 	for (; p + 2 <= panels; p += 2, codes += 2 * panel_bytes, sums += 2 * FORMAT_I8_PANEL_ROWS)

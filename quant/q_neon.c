@@ -53,12 +53,12 @@ static void q4_panel(const uint8_t *panel, int chunks, const int8_t *xq, int32_t
 {
 	int8x16_t levels = vld1q_s8(quant_q4_levels);
 	int32x4_t acc[FORMAT_PANEL_ROWS];
-	FOR_PANEL_ROWS(r)
+	QUANT_FOR_PANEL_ROWS(r)
 		acc[r] = vdupq_n_s32(0);
 	for (int ch = 0; ch < chunks; ch++, panel += CHUNK_STRIDE, xq += 2 * FORMAT_CHUNK_BYTES)
-		FOR_PANEL_ROWS(r)
+		QUANT_FOR_PANEL_ROWS(r)
 			acc[r] = q4_chunk(acc[r], panel + r * FORMAT_CHUNK_BYTES, xq, levels);
-	FOR_PANEL_ROWS(r)
+	QUANT_FOR_PANEL_ROWS(r)
 		out[r] = vaddvq_s32(acc[r]);
 }
 
@@ -89,12 +89,12 @@ static void q4_panel_sdot(const uint8_t *panel, int chunks, const int8_t *xq, in
 {
 	int8x16_t levels = vld1q_s8(quant_q4_levels);
 	int32x4_t acc[FORMAT_PANEL_ROWS];
-	FOR_PANEL_ROWS(r)
+	QUANT_FOR_PANEL_ROWS(r)
 		acc[r] = vdupq_n_s32(0);
 	for (int ch = 0; ch < chunks; ch++, panel += CHUNK_STRIDE, xq += 2 * FORMAT_CHUNK_BYTES)
-		FOR_PANEL_ROWS(r)
+		QUANT_FOR_PANEL_ROWS(r)
 			acc[r] = q4_chunk_dot(acc[r], panel + r * FORMAT_CHUNK_BYTES, xq, levels);
-	FOR_PANEL_ROWS(r)
+	QUANT_FOR_PANEL_ROWS(r)
 		out[r] = vaddvq_s32(acc[r]);
 }
 #pragma GCC pop_options
@@ -178,12 +178,12 @@ static void q8_panel(const uint8_t *panel, int chunks, const int8_t *xq, int32_t
 {
 	q8_table t = q8_load_table();
 	int32x4_t acc[FORMAT_PANEL_ROWS];
-	FOR_PANEL_ROWS(r)
+	QUANT_FOR_PANEL_ROWS(r)
 		acc[r] = vdupq_n_s32(0);
 	for (int ch = 0; ch < chunks; ch++, panel += CHUNK_STRIDE, xq += FORMAT_CHUNK_BYTES)
-		FOR_PANEL_ROWS(r)
+		QUANT_FOR_PANEL_ROWS(r)
 			acc[r] = q8_chunk(acc[r], panel + r * FORMAT_CHUNK_BYTES, xq, &t);
-	FOR_PANEL_ROWS(r)
+	QUANT_FOR_PANEL_ROWS(r)
 		out[r] = vaddvq_s32(acc[r]);
 }
 
@@ -195,15 +195,15 @@ static inline __attribute__((always_inline)) void q8_row_nb(const uint8_t *row, 
 {
 	q8_table t = q8_load_table();
 	int32x4_t acc[QUANT_KBATCH];
-	FOR_KBATCH(b, NB)
+	QUANT_FOR_KBATCH(b, NB)
 		acc[b] = vdupq_n_s32(0);
 	for (int ch = 0; ch < chunks; ch++, row += CHUNK_STRIDE, xq += FORMAT_CHUNK_BYTES)
 		for (int j = 0; j < FORMAT_CHUNK_BYTES; j += 16) {
 			q8_decoded d = q8_decode16(vld1q_u8(row + j), &t);
-			FOR_KBATCH(b, NB)
+			QUANT_FOR_KBATCH(b, NB)
 				acc[b] = q8_apply16(acc[b], &d, vld1q_s8(xq + b * stride + j));
 		}
-	FOR_KBATCH(b, NB)
+	QUANT_FOR_KBATCH(b, NB)
 		out[b * ld] = vaddvq_s32(acc[b]);
 }
 
@@ -232,15 +232,15 @@ static inline __attribute__((always_inline)) void i8_panel_sdot(const uint8_t *c
 		acc[i] = vdupq_n_s32(0);
 	for (int g = 0; g < groups; g += 4, codes += 4 * 64, xq += 16) {
 		int8x16_t x[4];
-		FOR_INPUTS(b, NB)
+		QUANT_FOR_INPUTS(b, NB)
 			x[b] = vld1q_s8(xq + b * stride);
 #define I8_SDOT_GROUP(l)                                                                       \
 	do {                                                                                   \
 		int8x16_t w[4];                                                                \
-		FOR_PANEL_ROWS(q)                                                              \
+		QUANT_FOR_PANEL_ROWS(q)                                                        \
 			w[q] = vld1q_s8((const int8_t *)codes + (l) * 64 + 16 * q);             \
-		FOR_INPUTS(b, NB)                                                              \
-			FOR_PANEL_ROWS(q)                                                      \
+		QUANT_FOR_INPUTS(b, NB)                                                        \
+			QUANT_FOR_PANEL_ROWS(q)                                                \
 				acc[4 * b + q] = vdotq_laneq_s32(acc[4 * b + q], w[q], x[b], (l)); \
 	} while (0)
 		I8_SDOT_GROUP(0);
@@ -259,8 +259,8 @@ static inline __attribute__((always_inline)) void i8_block_sdot_nb(const uint8_t
 	for (int p = 0; p < panels; p++, codes += (size_t)groups * 64, sums += FORMAT_I8_PANEL_ROWS) {
 		int32x4_t acc[16];
 		i8_panel_sdot(codes, groups, xq, stride, NB, acc);
-		FOR_INPUTS(b, NB)
-			FOR_PANEL_ROWS(q)
+		QUANT_FOR_INPUTS(b, NB)
+			QUANT_FOR_PANEL_ROWS(q)
 				vst1q_s32(sums + b * ld + 4 * q, acc[4 * b + q]);
 	}
 }
@@ -280,13 +280,13 @@ static inline __attribute__((always_inline)) void i8_panel_neon(const uint8_t *c
 		acc[i] = vdupq_n_s32(0);
 	for (int g = 0; g < groups; g++, codes += 64, xq += 4) {
 		int8x16_t w[4];
-		FOR_PANEL_ROWS(q)
+		QUANT_FOR_PANEL_ROWS(q)
 			w[q] = vld1q_s8((const int8_t *)codes + 16 * q);
-		FOR_INPUTS(b, NB) {
+		QUANT_FOR_INPUTS(b, NB) {
 			int32_t v;
 			memcpy(&v, xq + b * stride, sizeof v);
 			int8x16_t x = vreinterpretq_s8_s32(vdupq_n_s32(v));
-			FOR_PANEL_ROWS(q) {
+			QUANT_FOR_PANEL_ROWS(q) {
 				int32x4_t *a = &acc[8 * b + 2 * q];
 				a[0] = vpadalq_s16(a[0], vmull_s8(vget_low_s8(w[q]), vget_low_s8(x)));
 				a[1] = vpadalq_s16(a[1], vmull_high_s8(w[q], x));
@@ -303,8 +303,8 @@ static inline __attribute__((always_inline)) void i8_block_neon_nb(const uint8_t
 	for (int p = 0; p < panels; p++, codes += (size_t)groups * 64, sums += FORMAT_I8_PANEL_ROWS) {
 		int32x4_t acc[16];
 		i8_panel_neon(codes, groups, xq, stride, NB, acc);
-		FOR_INPUTS(b, NB)
-			FOR_PANEL_ROWS(q)
+		QUANT_FOR_INPUTS(b, NB)
+			QUANT_FOR_PANEL_ROWS(q)
 				vst1q_s32(sums + b * ld + 4 * q, vpaddq_s32(acc[8 * b + 2 * q], acc[8 * b + 2 * q + 1]));
 	}
 }

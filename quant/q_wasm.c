@@ -58,17 +58,17 @@ ALWAYS_INLINE void q4_row_nb(const uint8_t *row, int chunks, const int8_t *xq, s
 {
 	const v128_t levels = wasm_v128_load(quant_q4_levels), low = wasm_i8x16_splat(0x0F);
 	v128_t acc[QUANT_KBATCH];
-	FOR_KBATCH(b, NB)
+	QUANT_FOR_KBATCH(b, NB)
 		acc[b] = wasm_i32x4_splat(0);
 	for (int ch = 0; ch < chunks; ch++, row += CHUNK_STRIDE, xq += 2 * FORMAT_CHUNK_BYTES)
 		_Pragma("GCC unroll 4") for (int j = 0; j < FORMAT_CHUNK_BYTES; j += 16) {
 			v128_t c = wasm_v128_load(row + j);
 			v128_t wl = wasm_i8x16_swizzle(levels, wasm_v128_and(c, low));
 			v128_t wh = wasm_i8x16_swizzle(levels, wasm_u8x16_shr(c, 4));
-			FOR_KBATCH(b, NB)
+			QUANT_FOR_KBATCH(b, NB)
 				acc[b] = q4_mac(acc[b], wl, wh, xq + b * stride + j);
 		}
-	FOR_KBATCH(b, NB)
+	QUANT_FOR_KBATCH(b, NB)
 		out[b * ld] = hsum(acc[b]);
 }
 
@@ -81,7 +81,7 @@ static int32_t q4_dot(const uint8_t *row, int chunks, const int8_t *xq)
 
 static void q4_panel(const uint8_t *panel, int chunks, const int8_t *xq, int32_t *out)
 {
-	FOR_PANEL_ROWS(r)
+	QUANT_FOR_PANEL_ROWS(r)
 		q4_row_nb(panel + r * FORMAT_CHUNK_BYTES, chunks, xq, 0, 1, out + r, 0);
 }
 
@@ -115,33 +115,33 @@ ALWAYS_INLINE void q4_panel16_nb(const uint8_t *panel, int chunks, const int16_t
 {
 	const v128_t levels = wasm_v128_load(quant_q4_levels), low = wasm_i8x16_splat(0x0F);
 	v128_t acc[FORMAT_PANEL_ROWS][Q4_INPUTS];
-	FOR_PANEL_ROWS(r)
-		FOR_INPUTS(b, NB)
+	QUANT_FOR_PANEL_ROWS(r)
+		QUANT_FOR_INPUTS(b, NB)
 			acc[r][b] = wasm_i32x4_splat(0);
 	for (int ch = 0; ch < chunks; ch++, panel += CHUNK_STRIDE, x16 += 2 * FORMAT_CHUNK_BYTES)
 		for (int j = 0; j < FORMAT_CHUNK_BYTES; j += 16) {
 			v128_t x[Q4_INPUTS][4];
-			FOR_INPUTS(b, NB) {
+			QUANT_FOR_INPUTS(b, NB) {
 				const int16_t *xb = x16 + b * Q4_TILE_COLS + j;
 				x[b][0] = wasm_v128_load(xb);
 				x[b][1] = wasm_v128_load(xb + 8);
 				x[b][2] = wasm_v128_load(xb + FORMAT_CHUNK_BYTES);
 				x[b][3] = wasm_v128_load(xb + FORMAT_CHUNK_BYTES + 8);
 			}
-			FOR_PANEL_ROWS(r) {
+			QUANT_FOR_PANEL_ROWS(r) {
 				v128_t c = wasm_v128_load(panel + r * FORMAT_CHUNK_BYTES + j);
 				v128_t wl = wasm_i8x16_swizzle(levels, wasm_v128_and(c, low));
 				v128_t wh = wasm_i8x16_swizzle(levels, wasm_u8x16_shr(c, 4));
 				v128_t w0 = wasm_i16x8_extend_low_i8x16(wl), w1 = wasm_i16x8_extend_high_i8x16(wl);
 				v128_t w2 = wasm_i16x8_extend_low_i8x16(wh), w3 = wasm_i16x8_extend_high_i8x16(wh);
-				FOR_INPUTS(b, NB) {
+				QUANT_FOR_INPUTS(b, NB) {
 					v128_t d = wasm_i32x4_add(wasm_i32x4_dot_i16x8(w0, x[b][0]), wasm_i32x4_dot_i16x8(w1, x[b][1]));
 					v128_t e = wasm_i32x4_add(wasm_i32x4_dot_i16x8(w2, x[b][2]), wasm_i32x4_dot_i16x8(w3, x[b][3]));
 					acc[r][b] = wasm_i32x4_add(acc[r][b], wasm_i32x4_add(d, e));
 				}
 			}
 		}
-	FOR_INPUTS(b, NB) {
+	QUANT_FOR_INPUTS(b, NB) {
 		v128_t s = hsum4(acc[0][b], acc[1][b], acc[2][b], acc[3][b]);
 		int32_t *o = out + b * ld;
 		wasm_v128_store(o, first ? s : wasm_i32x4_add(wasm_v128_load(o), s));
@@ -155,7 +155,7 @@ ALWAYS_INLINE void q4_block_nb(const uint8_t *codes, int panels, int chunks, con
 	size_t panel_bytes = (size_t)chunks * CHUNK_STRIDE;
 	for (int c0 = 0; c0 < chunks; c0 += Q4_TILE) {
 		int n = chunks - c0 < Q4_TILE ? chunks - c0 : Q4_TILE;
-		FOR_INPUTS(b, NB) {
+		QUANT_FOR_INPUTS(b, NB) {
 			const int8_t *x = xq + b * stride + (size_t)c0 * 2 * FORMAT_CHUNK_BYTES;
 			for (int i = 0; i < n * 2 * FORMAT_CHUNK_BYTES; i += 16) {
 				v128_t v = wasm_v128_load(x + i);
@@ -253,16 +253,16 @@ ALWAYS_INLINE void q8_row_nb(const uint8_t *row, int chunks, const int8_t *xq, s
 {
 	const q8_table t = q8_load_table();
 	v128_t acc[QUANT_KBATCH];
-	FOR_KBATCH(b, NB)
+	QUANT_FOR_KBATCH(b, NB)
 		acc[b] = wasm_i32x4_splat(0);
 	for (int ch = 0; ch < chunks; ch++, row += CHUNK_STRIDE, xq += FORMAT_CHUNK_BYTES)
 		for (int j = 0; j < FORMAT_CHUNK_BYTES; j += 16) {
 			v128_t m[2];
 			q8_decode16(wasm_v128_load(row + j), &t, m);
-			FOR_KBATCH(b, NB)
+			QUANT_FOR_KBATCH(b, NB)
 				acc[b] = q8_apply16(acc[b], m, xq + b * stride + j);
 		}
-	FOR_KBATCH(b, NB)
+	QUANT_FOR_KBATCH(b, NB)
 		out[b * ld] = hsum(acc[b]);
 }
 
@@ -275,7 +275,7 @@ static int32_t q8_dot(const uint8_t *row, int chunks, const int8_t *xq)
 
 static void q8_panel(const uint8_t *panel, int chunks, const int8_t *xq, int32_t *out)
 {
-	FOR_PANEL_ROWS(r)
+	QUANT_FOR_PANEL_ROWS(r)
 		q8_row_nb(panel + r * FORMAT_CHUNK_BYTES, chunks, xq, 0, 1, out + r, 0);
 }
 

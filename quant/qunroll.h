@@ -8,11 +8,11 @@
 #include "matrix.h"
 #include "qdot.h"
 
-#define FOR_PANEL_ROWS(r) _Pragma("GCC unroll 4") for (int r = 0; r < FORMAT_PANEL_ROWS; r++)
-#define FOR_INPUTS(b, nb) _Pragma("GCC unroll 4") for (int b = 0; b < (nb); b++)
+#define QUANT_FOR_PANEL_ROWS(r) _Pragma("GCC unroll 4") for (int r = 0; r < FORMAT_PANEL_ROWS; r++)
+#define QUANT_FOR_INPUTS(b, nb) _Pragma("GCC unroll 4") for (int b = 0; b < (nb); b++)
 /* the inputs of a block function (qdot.h's q*_block): up to QUANT_KBATCH */
-#define FOR_KBATCH(b, nb) _Pragma("GCC unroll 8") for (int b = 0; b < (nb); b++)
-_Static_assert(QUANT_KBATCH <= 8, "FOR_KBATCH unrolls eight inputs");
+#define QUANT_FOR_KBATCH(b, nb) _Pragma("GCC unroll 8") for (int b = 0; b < (nb); b++)
+_Static_assert(QUANT_KBATCH <= 8, "QUANT_FOR_KBATCH unrolls eight inputs");
 
 /* A q*_panel_multi (qdot.h) from a function doing one row against NB inputs
  * (an always-inline function of its ISA file, compiled with TARGET): each

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 typedef struct {
-	server *srv;
+	server_state *srv;
 	int fd;
 } connection;
 
@@ -30,7 +30,7 @@ long long server_now_ms(void)
 /* Wait until fd is readable or the deadline passes (or the server stops
  * while idle): 1 readable, 0 timed out, -1 stopping. Polls in steps of
  * 200 ms so that an idle connection notices SIGTERM. */
-static int wait_readable(server *s, int fd, long long deadline, int idle)
+static int wait_readable(server_state *s, int fd, long long deadline, int idle)
 {
 	for (;;) {
 		long long left = deadline - server_now_ms();
@@ -49,7 +49,7 @@ static int wait_readable(server *s, int fd, long long deadline, int idle)
 
 /* Read until in holds `want` bytes ((size_t)-1: one read, for a head):
  * 1 done, 0 peer closed or deadline (*timed_out says which), -1 stopping. */
-static int read_until(server *s, connection *c, server_buf *in, size_t want, long long deadline, int idle,
+static int read_until(server_state *s, connection *c, server_buf *in, size_t want, long long deadline, int idle,
 		      int *timed_out)
 {
 	char chunk[16384];
@@ -77,13 +77,13 @@ static int read_until(server *s, connection *c, server_buf *in, size_t want, lon
 /* Read a request's head into in and parse it into r: its length, or 0
  * when the connection is to close (answered already if need be). The idle
  * timeout applies until the first byte, --timeout from then on (*deadline). */
-static long read_head(server *s, connection *c, server_buf *in, http_request *r, long long *deadline)
+static long read_head(server_state *s, connection *c, server_buf *in, server_http_request *r, long long *deadline)
 {
 	long long start = server_now_ms();
 	int timed_out = 0;
 	long head;
 	*deadline = start + s->idle_ms;
-	while ((head = http_parse_head(in->data ? in->data : "", in->len, s->max_head, r)) == 0) {
+	while ((head = server_http_parse_head(in->data ? in->data : "", in->len, s->max_head, r)) == 0) {
 		int got = read_until(s, c, in, (size_t)-1, *deadline, 1, &timed_out);
 		if (got <= 0) {
 			if (timed_out && in->len > 0)
@@ -106,7 +106,8 @@ static long read_head(server *s, connection *c, server_buf *in, http_request *r,
 /* Read the body after a head of head bytes: 1 read, 0 refused or lost
  * (answered already if need be). A body over --max-body is refused from its
  * Content-Length, before it is read. */
-static int read_body(server *s, connection *c, server_buf *in, const http_request *r, long head, long long deadline)
+static int read_body(server_state *s, connection *c, server_buf *in, const server_http_request *r, long head,
+		     long long deadline)
 {
 	int timed_out = 0;
 	if (r->content_length > (long long)s->max_body) {
@@ -125,7 +126,8 @@ static int read_body(server *s, connection *c, server_buf *in, const http_reques
 }
 
 /* Answer the request whose head and body are in in: 0 sent, -1 not. */
-static int answer(server *s, connection *c, const server_buf *in, const http_request *r, long head, int *keep)
+static int answer(server_state *s, connection *c, const server_buf *in, const server_http_request *r, long head,
+		  int *keep)
 {
 	server_request q = { r, in->data, in->data + head, r->content_length > 0 ? (size_t)r->content_length : 0 };
 	server_buf out = { 0 };
@@ -141,16 +143,16 @@ static int answer(server *s, connection *c, const server_buf *in, const http_req
 	} else if (status == 200 || status == 204) {
 		rc = server_respond(c->fd, status, headers, out.data ? out.data : "", out.len, *keep);
 	} else {
-		rc = server_respond_error(c->fd, status, why[0] ? why : http_reason(status), *keep);
+		rc = server_respond_error(c->fd, status, why[0] ? why : server_http_reason(status), *keep);
 	}
 	server_buf_free(&out);
 	return rc;
 }
 
 /* One request on c; 1 to keep the connection open, 0 to close it. */
-static int serve_request(server *s, connection *c, server_buf *in)
+static int serve_request(server_state *s, connection *c, server_buf *in)
 {
-	http_request r;
+	server_http_request r;
 	long long deadline;
 	long head = read_head(s, c, in, &r, &deadline);
 	if (head == 0 || !read_body(s, c, in, &r, head, deadline))
@@ -167,7 +169,7 @@ static int serve_request(server *s, connection *c, server_buf *in)
 static void *connection_main(void *arg)
 {
 	connection *c = arg;
-	server *s = c->srv;
+	server_state *s = c->srv;
 	server_buf in = { 0 };
 	while (serve_request(s, c, &in))
 		;
@@ -197,7 +199,7 @@ static int start_thread(connection *c)
 	return rc;
 }
 
-void server_start_connection(server *s, int fd)
+void server_start_connection(server_state *s, int fd)
 {
 	struct timeval send_limit = { .tv_sec = s->timeout_ms / 1000, .tv_usec = 0 };
 	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &send_limit, sizeof send_limit);

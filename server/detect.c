@@ -24,7 +24,7 @@ static size_t characters(const char *s, size_t n)
 	return c;
 }
 
-void server_open_langid(server *s)
+void server_open_langid(server_state *s)
 {
 	char err[256];
 	const char *codes[2 * SERVER_MAX_MODELS];
@@ -43,7 +43,7 @@ void server_open_langid(server *s)
 /* One text's guesses into out: at most SERVER_DETECT_TOP, confidence
  * rounded to a whole percent; "en" at 0 for a text without one (no
  * letter, or a script no candidate writes). Returns how many. */
-static int guesses(const server *s, const char *text, size_t len, server_detection *out)
+static int guesses(const server_state *s, const char *text, size_t len, server_detection *out)
 {
 	text_langid_guess g[TEXT_LANGID_MAX_LANGS];
 	int k = text_langid_classify(&s->langid, text, len, s->detect_langs, g), n = 0;
@@ -93,7 +93,7 @@ static void sort_by_score(server_detection *d, int n)
 	}
 }
 
-int server_detect_languages(const server *s, const char *const *texts, const size_t *lens, int count, int batch,
+int server_detect_languages(const server_state *s, const char *const *texts, const size_t *lens, int count, int batch,
 			    server_detection *out)
 {
 	int n = 0;
@@ -135,7 +135,7 @@ void server_detection_json(server_buf *b, const server_detection *d)
  * first: [{"confidence": 0..100, "language": code}, ...], at most three for
  * a string (one entry a language, over all texts, for an array), after the
  * same access check as /translate. */
-int server_handle_detect(const server *s, server_params *p, server_buf *out, char *why, size_t whylen)
+int server_handle_detect(const server_state *s, server_params *p, server_buf *out, char *why, size_t whylen)
 {
 	server_fields f = { 0 };
 	int status = server_check_access(s, p, why, whylen);

@@ -27,7 +27,7 @@ static long decode(const char *s, size_t n, char *out)
 	return (long)o;
 }
 
-int form_get(const char *body, size_t len, const char *key, char **value, size_t *value_len)
+int server_form_get(const char *body, size_t len, const char *key, char **value, size_t *value_len)
 {
 	size_t klen = strlen(key);
 	char *name = malloc(len + 1);

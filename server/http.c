@@ -29,7 +29,7 @@ static int equals_nocase(const char *a, size_t n, const char *b)
 }
 
 /* The request line "METHOD TARGET HTTP/1.x". */
-static long request_line(const char *s, size_t n, http_request *r)
+static long request_line(const char *s, size_t n, server_http_request *r)
 {
 	const char *sp1 = memchr(s, ' ', n);
 	if (!sp1 || sp1 == s || (size_t)(sp1 - s) >= sizeof r->method)
@@ -65,7 +65,7 @@ static long request_line(const char *s, size_t n, http_request *r)
 /* The boundary="..." (or unquoted) parameter of a Content-Type value, kept
  * when it is 1..70 characters (RFC 2046); otherwise the body is refused
  * later for having none. */
-static void boundary(const char *v, size_t vn, http_request *r)
+static void boundary(const char *v, size_t vn, server_http_request *r)
 {
 	r->boundary[0] = '\0';
 	for (size_t i = 0; i + 9 <= vn; i++) {
@@ -90,7 +90,7 @@ static void boundary(const char *v, size_t vn, http_request *r)
  * (POST /translate_file's download URL): only what a host name, an IPv4
  * or a bracketed IPv6 address and a port are made of, so nothing else can
  * ride into them. The first one counts. */
-static void host(const char *v, size_t vn, http_request *r)
+static void host(const char *v, size_t vn, server_http_request *r)
 {
 	if (r->host[0] || vn == 0 || vn >= sizeof r->host)
 		return;
@@ -101,7 +101,7 @@ static void host(const char *v, size_t vn, http_request *r)
 	r->host[vn] = '\0';
 }
 
-static long header(const char *s, size_t n, http_request *r)
+static long header(const char *s, size_t n, server_http_request *r)
 {
 	const char *colon = memchr(s, ':', n);
 	if (!colon || colon == s)
@@ -150,12 +150,12 @@ static long header(const char *s, size_t n, http_request *r)
 	return 0;
 }
 
-long http_parse_head(const char *buf, size_t len, size_t max_head, http_request *r)
+long server_http_parse_head(const char *buf, size_t len, size_t max_head, server_http_request *r)
 {
 	const char *end = head_end(buf, len < max_head ? len : max_head);
 	if (!end)
 		return len >= max_head ? -431 : 0;
-	*r = (http_request){ .content_length = -1 };
+	*r = (server_http_request){ .content_length = -1 };
 	const char *line = buf;
 	for (int first = 1;; first = 0) {
 		const char *nl = memchr(line, '\n', (size_t)(end - line));
@@ -173,7 +173,7 @@ long http_parse_head(const char *buf, size_t len, size_t max_head, http_request 
 	}
 }
 
-const char *http_reason(int status)
+const char *server_http_reason(int status)
 {
 	switch (status) {
 	case 200: return "OK";

@@ -15,16 +15,16 @@ typedef struct {
 	char boundary[72];       /* multipart/form-data's boundary parameter (RFC 2046: 1..70 chars), or "" */
 	size_t query_at, query_len;   /* the target's query (after '?') as an offset into the head, or 0, 0 */
 	char host[256];          /* the first Host header when it is only a host[:port] (letters, digits, ".-:[]"), or "" */
-} http_request;
+} server_http_request;
 
 /* Parse the head in buf[0..len). Returns its length in bytes (through the
  * empty line) once complete, 0 if more bytes are needed (and len is still
  * under max_head), or minus the HTTP status to answer: -400 (malformed),
  * -431 (head longer than max_head), -501 (Transfer-Encoding, which the
  * server does not take), -505 (not HTTP/1.0 or 1.1). */
-long http_parse_head(const char *buf, size_t len, size_t max_head, http_request *r);
+long server_http_parse_head(const char *buf, size_t len, size_t max_head, server_http_request *r);
 
 /* The reason phrase of a status code ("OK", "Bad Request", ...). */
-const char *http_reason(int status);
+const char *server_http_reason(int status);
 
 #endif

@@ -36,7 +36,7 @@ const char *server_language_code(const char *code, char out[16])
 	return out;
 }
 
-int server_find_model(const server *s, const char *src, const char *tgt)
+int server_find_model(const server_state *s, const char *src, const char *tgt)
 {
 	for (int i = 0; i < s->n_models; i++)
 		if (strcmp(s->models[i].src, src) == 0 && strcmp(s->models[i].tgt, tgt) == 0)
@@ -44,7 +44,7 @@ int server_find_model(const server *s, const char *src, const char *tgt)
 	return -1;
 }
 
-int server_route(const server *s, const char *src, const char *tgt, int chain[2])
+int server_route(const server_state *s, const char *src, const char *tgt, int chain[2])
 {
 	if (strcmp(src, tgt) == 0)
 		return 0;
@@ -55,7 +55,7 @@ int server_route(const server *s, const char *src, const char *tgt, int chain[2]
 	return chain[0] >= 0 && chain[1] >= 0 ? 2 : 0;
 }
 
-int server_languages(const server *s, const char *codes[2 * SERVER_MAX_MODELS])
+int server_languages(const server_state *s, const char *codes[2 * SERVER_MAX_MODELS])
 {
 	int n = 0;
 	for (int i = 0; i < s->n_models; i++)
@@ -70,7 +70,7 @@ int server_languages(const server *s, const char *codes[2 * SERVER_MAX_MODELS])
 	return n;
 }
 
-int server_language_served(const server *s, const char *code)
+int server_language_served(const server_state *s, const char *code)
 {
 	const char *codes[2 * SERVER_MAX_MODELS];
 	int n = server_languages(s, codes);
@@ -83,7 +83,7 @@ int server_language_served(const server *s, const char *code)
 /* [{"code","name","targets":[...]}] for every language a model reads or
  * writes, as LibreTranslate lists them, with the languages each translates
  * into (directly or through the pivot; maybe none). */
-void server_languages_body(const server *s, server_buf *b)
+void server_languages_body(const server_state *s, server_buf *b)
 {
 	const char *codes[2 * SERVER_MAX_MODELS];
 	int n = server_languages(s, codes), chain[2];

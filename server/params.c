@@ -19,7 +19,7 @@ void server_params_free(server_params *p)
 		free(p->owned[i]);
 }
 
-int server_params_open(const http_request *r, const char *head, const char *body, size_t len, server_params *p,
+int server_params_open(const server_http_request *r, const char *head, const char *body, size_t len, server_params *p,
 		       char *why, size_t whylen)
 {
 	*p = (server_params){ .query = head + r->query_at, .query_len = r->query_len, .boundary = r->boundary };
@@ -60,7 +60,7 @@ static char *params_keep(server_params *p, const char *v, size_t n)
 static int form_field(server_params *p, const char *s, size_t n, const char *name, const char **v, size_t *len)
 {
 	char *got;
-	int rc = form_get(s, n, name, &got, len);
+	int rc = server_form_get(s, n, name, &got, len);
 	if (rc == 1 && p->n_owned < SERVER_MAX_OWNED)
 		*v = p->owned[p->n_owned++] = got;
 	else if (rc == 1)
@@ -110,16 +110,12 @@ static int whole_number(const char *s, size_t n, long *out)
  * truncated as int() truncates 2.5; anything else is not a number. */
 static int json_alternatives(const json_member *m, long *n)
 {
-	char buf[32];
-	char *end;
+	json_cursor c;
+	double d;
 	if (m->raw_len >= 4 && memcmp(m->raw, "null", 4) == 0)
 		return 0;
-	if (m->raw_len >= sizeof buf || !strchr("-0123456789", m->raw[0]))
-		return -1;
-	memcpy(buf, m->raw, m->raw_len);
-	buf[m->raw_len] = '\0';
-	double d = strtod(buf, &end);
-	if (d > 1e8 || d < -1e8)
+	json_init(&c, m->raw, m->raw_len);
+	if (json_number(&c, &d) != 0 || d > 1e8 || d < -1e8)
 		return -1;
 	*n = (long)d;
 	return 0;
@@ -184,7 +180,7 @@ int server_read_languages(server_params *p, server_fields *f)
 
 /* 1 if key equals one of the --api-keys; every listed key is compared in
  * full, so that the time taken says nothing about how much of one matched. */
-static int key_listed(const server *s, const char *key, size_t len)
+static int key_listed(const server_state *s, const char *key, size_t len)
 {
 	int listed = 0;
 	for (int i = 0; i < s->n_api_keys; i++) {
@@ -197,7 +193,7 @@ static int key_listed(const server *s, const char *key, size_t len)
 	return listed;
 }
 
-int server_check_access(const server *s, server_params *p, char *why, size_t whylen)
+int server_check_access(const server_state *s, server_params *p, char *why, size_t whylen)
 {
 	const char *key;
 	size_t len;

@@ -32,7 +32,7 @@ int server_respond(int fd, int status, const char *headers, const char *body, si
 		       "Access-Control-Allow-Origin: *\r\n"
 		       "Access-Control-Allow-Headers: Content-Type, Authorization, Accept, Origin, X-Requested-With\r\n"
 		       "Access-Control-Allow-Methods: GET, POST, OPTIONS\r\nConnection: %s\r\n\r\n",
-		       status, http_reason(status), headers, body_len, keep_alive ? "keep-alive" : "close");
+		       status, server_http_reason(status), headers, body_len, keep_alive ? "keep-alive" : "close");
 	server_buf_add(&b, body, body_len);
 	int rc = b.failed ? -1 : send_all(fd, b.data, b.len);
 	server_buf_free(&b);

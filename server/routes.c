@@ -10,7 +10,7 @@
 
 /* POST /suggest: LibreTranslate's answer on a server whose suggestions
  * are off, after the same access check as /translate. */
-static int handle_suggest(const server *s, server_params *p, char *why, size_t whylen)
+static int handle_suggest(const server_state *s, server_params *p, char *why, size_t whylen)
 {
 	int status = server_check_access(s, p, why, whylen);
 	if (status == 0) {
@@ -36,7 +36,7 @@ static void language_json(server_buf *b, const char *code)
  * Dialect 2.1 takes for a limit and crashes on as one types), no
  * suggestions, the file formats /translate_file takes, and the first
  * model's pair as the default languages. */
-static void settings_body(const server *s, server_buf *b)
+static void settings_body(const server_state *s, server_buf *b)
 {
 	server_buf_printf(b,
 			  "{\"charLimit\":%zu,\"frontendTimeout\":500,\"apiKeys\":%s,\"keyRequired\":%s,"
@@ -81,7 +81,8 @@ static int find_route(const char *path)
 }
 
 /* The routes that read parameters: the body parsed once, for the handler. */
-static int answer_with_params(server *s, int id, const server_request *q, server_buf *out, char *why, size_t whylen)
+static int answer_with_params(server_state *s, int id, const server_request *q, server_buf *out, char *why,
+			      size_t whylen)
 {
 	server_params p;
 	int status = server_params_open(q->http, q->head, q->body, q->body_len, &p, why, whylen);
@@ -94,8 +95,8 @@ static int answer_with_params(server *s, int id, const server_request *q, server
 	return status;
 }
 
-int server_dispatch(server *s, const server_request *q, server_buf *out, char headers[SERVER_HEADERS_MAX], char *why,
-		    size_t whylen)
+int server_dispatch(server_state *s, const server_request *q, server_buf *out, char headers[SERVER_HEADERS_MAX],
+		    char *why, size_t whylen)
 {
 	const char *path = q->http->path;
 	int id = find_route(path);

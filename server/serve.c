@@ -21,8 +21,8 @@
 #include <unistd.h>
 
 #include "../cli/catalog.h"
+#include "../cli/options.h"
 #include "../common/error.h"
-#include "../common/number.h"
 #include "server_internal.h"
 
 /* The signal handler's only way out: a byte into this pipe, which the
@@ -37,16 +37,6 @@ static void on_stop_signal(int sig)
 	ssize_t rc = write(stop_pipe[1], &c, 1);
 	(void)rc;
 }
-
-_Noreturn static void usage_error(const char *fmt, const char *arg)
-{
-	fputs("nmt: ", stderr);
-	fprintf(stderr, fmt, arg);
-	fputc('\n', stderr);
-	exit(2);
-}
-
-
 
 /* The listening socket on a numeric address (IPv4, IPv6, or "localhost"):
  * no name lookup, which would pull a resolver into the static binary for
@@ -84,10 +74,10 @@ static int bound_port(int fd)
 	return ntohs(a.sin6_family == AF_INET6 ? a.sin6_port : ((struct sockaddr_in *)&a)->sin_port);
 }
 
-static void add_model(server *s, nmt_model *m)
+static void add_model(server_state *s, nmt_model *m)
 {
 	if (s->n_models == SERVER_MAX_MODELS)
-		usage_error("serve: at most %s models", "32");
+		error_exit("nmt: serve", 2, "at most %d models", SERVER_MAX_MODELS);
 	server_model *sm = &s->models[s->n_models++];
 	sm->model = m;
 	if (nmt_model_metadata_value(m, "src_lang", sm->src, sizeof sm->src) != NMT_OK)
@@ -96,39 +86,33 @@ static void add_model(server *s, nmt_model *m)
 		strcpy(sm->tgt, "und");
 }
 
-static void open_models(server *s, char **paths, int n_paths)
+static void open_models(server_state *s, char **paths, int n_paths)
 {
 	nmt_error err;
 	nmt_model *m;
 	for (int i = 0; i < n_paths; i++) {
-		if (nmt_model_open(paths[i], 0, &m, &err) != NMT_OK) {
-			fprintf(stderr, "nmt: %s\n", err.message);
-			exit(1);
-		}
+		if (nmt_model_open(paths[i], 0, &m, &err) != NMT_OK)
+			error_exit("nmt", 1, "%s", err.message);
 		add_model(s, m);
 	}
 	if (n_paths > 0)
 		return;
 	cli_catalog c;   /* no -m: every installed model, and the embedded one */
 	char *path = cli_catalog_search_path();
-	if (!path || cli_catalog_scan(&c, path, 1, NULL) != 0) {
-		fprintf(stderr, "nmt: out of memory\n");
-		exit(1);
-	}
+	if (!path || cli_catalog_scan(&c, path, 1, NULL) != 0)
+		error_exit("nmt", 1, "out of memory");
 	free(path);
 	for (int i = 0; i < c.n && s->n_models < SERVER_MAX_MODELS; i++)
 		if (server_find_model(s, c.entries[i].src, c.entries[i].tgt) < 0 && cli_catalog_open(&c.entries[i], &m, &err) == NMT_OK)
 			add_model(s, m);
 	cli_catalog_free(&c);
-	if (s->n_models == 0) {
-		fprintf(stderr, "nmt: serve: no model to serve (give -m MODEL)\n");
-		exit(1);
-	}
+	if (s->n_models == 0)
+		error_exit("nmt: serve", 1, "no model to serve (give -m MODEL)");
 }
 
 /* --api-keys FILE: one key a line (surrounding spaces and empty lines
  * ignored). Exits with a message when it cannot be read or lists none. */
-static void read_api_keys(server *s, const char *path)
+static void read_api_keys(server_state *s, const char *path)
 {
 	FILE *f = fopen(path, "r");
 	if (!f)
@@ -155,12 +139,10 @@ static void read_api_keys(server *s, const char *path)
 		error_exit("nmt: serve", 1, "--api-keys %s lists no key", path);
 }
 
+/* An integer option's value; exits on a bad one. */
 static long number_arg(const char *s, const char *what, long lo, long hi)
 {
-	long v;
-	if (number_parse_long(s, lo, hi, &v) != 0)
-		error_exit("nmt: serve", 2, "%s must be an integer in %ld..%ld, not \"%s\"", what, lo, hi, s);
-	return v;
+	return cli_option_long("nmt: serve", s, what, lo, hi);
 }
 
 static void serve_usage(FILE *f)
@@ -190,7 +172,7 @@ typedef struct {
 } setup;
 
 /* The defaults, then the options into s and u; exits on a bad one. */
-static void parse_options(int argc, char **argv, server *s, setup *u)
+static void parse_options(int argc, char **argv, server_state *s, setup *u)
 {
 	static const struct option longs[] = {
 		{ "host", required_argument, NULL, 'H' },     { "port", required_argument, NULL, 'p' },
@@ -201,11 +183,11 @@ static void parse_options(int argc, char **argv, server *s, setup *u)
 		{ "api-keys", required_argument, NULL, 'K' },
 		{ NULL, 0, NULL, 0 },
 	};
-	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	char refused[8];   /* a refused short option, for its error */
 	int c;
 	*u = (setup){ .host = "127.0.0.1", .port = 5000 };
 	nmt_options_init(&s->options);
-	s->n_workers = cores < 1 ? 1 : cores > NMT_MAX_THREADS ? NMT_MAX_THREADS : (int)cores;
+	s->n_workers = cli_default_threads();
 	s->max_head = 16384;
 	s->max_body = 1 << 20;
 	s->max_connections = 64;
@@ -226,16 +208,20 @@ static void parse_options(int argc, char **argv, server *s, setup *u)
 		case 'K': read_api_keys(s, optarg); break;
 		case 'm':
 			if (u->n_paths == SERVER_MAX_MODELS)
-				usage_error("serve: at most %s models", "32");
+				error_exit("nmt: serve", 2, "at most %d models", SERVER_MAX_MODELS);
 			u->paths[u->n_paths++] = optarg;
 			break;
 		case 'h': serve_usage(stdout); exit(0);
-		case ':': usage_error("serve: option %s needs a value (try nmt serve --help)", argv[optind - 1]);
-		default: usage_error("serve: unknown option %s (try nmt serve --help)", argv[optind - 1]);
+		case ':':
+			error_exit("nmt: serve", 2, "option %s needs a value (try nmt serve --help)",
+				   cli_refused_option(argc, argv, optind, optopt, refused, sizeof refused));
+		default:
+			error_exit("nmt: serve", 2, "unknown option %s (try nmt serve --help)",
+				   cli_refused_option(argc, argv, optind, optopt, refused, sizeof refused));
 		}
 	}
 	if (optind < argc)
-		usage_error("serve: unexpected argument \"%s\"", argv[optind]);
+		error_exit("nmt: serve", 2, "unexpected argument \"%s\"", argv[optind]);
 }
 
 /* SIGTERM and SIGINT stop the accept loop (through stop_pipe); a peer
@@ -250,7 +236,7 @@ static void catch_signals(void)
 }
 
 /* Accept connections on fd until SIGTERM or SIGINT. */
-static void accept_loop(server *s, int fd)
+static void accept_loop(server_state *s, int fd)
 {
 	for (;;) {
 		struct pollfd p[2] = { { .fd = fd, .events = POLLIN }, { .fd = stop_pipe[0], .events = POLLIN } };
@@ -268,7 +254,7 @@ static void accept_loop(server *s, int fd)
 }
 
 /* What the server holds: sessions, models, keys, stored files. */
-static void release(server *s)
+static void release(server_state *s)
 {
 	for (int w = 0; w < s->n_workers; w++)
 		for (int i = 0; i < s->n_models; i++)
@@ -283,7 +269,7 @@ static void release(server *s)
 
 /* Stopping: no new connections; those open finish the request they are
  * in. Then everything is freed. */
-static void shut_down(server *s, int fd)
+static void shut_down(server_state *s, int fd)
 {
 	close(fd);
 	pthread_mutex_lock(&s->lock);
@@ -296,7 +282,7 @@ static void shut_down(server *s, int fd)
 
 int server_main(int argc, char **argv)
 {
-	server *s = calloc(1, sizeof *s);   /* large (the worker table); one per process */
+	server_state *s = calloc(1, sizeof *s);   /* large (the worker table); one per process */
 	setup u;
 	if (!s)
 		error_exit("nmt: serve", 1, "out of memory");

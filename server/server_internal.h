@@ -88,7 +88,7 @@ typedef struct {
 	uint64_t detect_langs;        /* the candidates: the served languages the profile knows */
 	server_files files;           /* POST /translate_file's results */
 	char address[80];             /* host:port listened on, for a request without a Host header */
-} server;
+} server_state;
 
 /* At most this many guesses for a text (LibreTranslate's langdetect top 3). */
 #define SERVER_DETECT_TOP 3
@@ -103,7 +103,7 @@ typedef struct {
 
 /* A request as the routes see it. */
 typedef struct {
-	const http_request *http;
+	const server_http_request *http;
 	const char *head;             /* the head's bytes, where the query string lies */
 	const char *body;
 	size_t body_len;
@@ -152,7 +152,7 @@ typedef struct {
 /* 0, or the status with *why: the body's kind from its Content-Type (a body
  * without one is read as JSON, as before query strings were read). p is to
  * be freed with server_params_free either way. */
-int server_params_open(const http_request *r, const char *head, const char *body, size_t len, server_params *p,
+int server_params_open(const server_http_request *r, const char *head, const char *body, size_t len, server_params *p,
 		       char *why, size_t whylen);
 void server_params_free(server_params *p);
 /* The string parameter name: 1 with *v (NUL-terminated, *len bytes), 0 if
@@ -164,7 +164,7 @@ int server_param(server_params *p, const char *name, const char **v, size_t *len
 int server_param_alternatives(server_params *p, long *n);
 /* LibreTranslate's access check with --api-keys: no key is a 400 asking for
  * one, a key not listed a 403. 0 when the request may go on. */
-int server_check_access(const server *s, server_params *p, char *why, size_t whylen);
+int server_check_access(const server_state *s, server_params *p, char *why, size_t whylen);
 
 /* A request's texts and languages, from any of the parameter sources. */
 typedef struct {
@@ -195,25 +195,25 @@ const char *server_language_name(const char *code);
  * zh-Hans for zh), written into out; a code too long stays as given. */
 const char *server_language_code(const char *code, char out[16]);
 /* The model from src to tgt, or -1. */
-int server_find_model(const server *s, const char *src, const char *tgt);
+int server_find_model(const server_state *s, const char *src, const char *tgt);
 /* The models from src to tgt: one, or two through English. 0 if none. */
-int server_route(const server *s, const char *src, const char *tgt, int chain[2]);
+int server_route(const server_state *s, const char *src, const char *tgt, int chain[2]);
 /* Every language a model reads or writes, each once, in order of appearance. */
-int server_languages(const server *s, const char *codes[2 * SERVER_MAX_MODELS]);
+int server_languages(const server_state *s, const char *codes[2 * SERVER_MAX_MODELS]);
 /* 1 if a model reads or writes the language code. */
-int server_language_served(const server *s, const char *code);
+int server_language_served(const server_state *s, const char *code);
 /* GET /languages */
-void server_languages_body(const server *s, server_buf *b);
+void server_languages_body(const server_state *s, server_buf *b);
 
 /* ---- detect.c ---- */
 
 /* Open the embedded language profile with the served languages it knows as
  * the candidates; without one, s->has_langid stays 0. */
-void server_open_langid(server *s);
+void server_open_langid(server_state *s);
 /* LibreTranslate's detect_languages over texts[0..count) (batch: q was an
  * array): writes out[] (room for count * SERVER_DETECT_TOP) and returns how
  * many, best first; out holds at least one. */
-int server_detect_languages(const server *s, const char *const *texts, const size_t *lens, int count, int batch,
+int server_detect_languages(const server_state *s, const char *const *texts, const size_t *lens, int count, int batch,
 			    server_detection *out);
 /* {"confidence":90.0,"language":"de"} */
 void server_detection_json(server_buf *b, const server_detection *d);
@@ -222,19 +222,19 @@ void server_detection_json(server_buf *b, const server_detection *d);
 
 /* Translate texts[0..count) along chain (hops models: one, or two through
  * English) with options o, on a worker slot (waiting for one), into *r. */
-nmt_status server_translate_batch(server *s, const int chain[2], int hops, const nmt_options *o,
+nmt_status server_translate_batch(server_state *s, const int chain[2], int hops, const nmt_options *o,
 				  const char *const *texts, const size_t *lens, int count, nmt_result **r);
 /* source auto: the language of f's texts becomes f->source. 0, or the status with *why. */
-int server_detect_source(const server *s, server_fields *f, char *why, size_t whylen);
+int server_detect_source(const server_state *s, server_fields *f, char *why, size_t whylen);
 /* The way from f->source to f->target: 0 with chain and *hops (0: the same
  * served language, its texts answered unchanged), or 400 with *why naming
  * what is not supported. */
-int server_check_pair(const server *s, const server_fields *f, int chain[2], int *hops, char *why, size_t whylen);
+int server_check_pair(const server_state *s, const server_fields *f, int chain[2], int *hops, char *why, size_t whylen);
 
 /* POST /translate, POST /detect: 0 with the answer in out, or the status
  * with *why. */
-int server_handle_translate(server *s, server_params *p, server_buf *out, char *why, size_t whylen);
-int server_handle_detect(const server *s, server_params *p, server_buf *out, char *why, size_t whylen);
+int server_handle_translate(server_state *s, server_params *p, server_buf *out, char *why, size_t whylen);
+int server_handle_detect(const server_state *s, server_params *p, server_buf *out, char *why, size_t whylen);
 
 /* ---- translate_file.c ---- */
 
@@ -242,12 +242,12 @@ int server_handle_detect(const server *s, server_params *p, server_buf *out, cha
 
 /* POST /translate_file: 0 with {"translatedFileUrl": ...} in out, or the
  * status with *why. */
-int server_handle_translate_file(server *s, server_params *p, const http_request *r, server_buf *out, char *why,
-				 size_t whylen);
+int server_handle_translate_file(server_state *s, server_params *p, const server_http_request *r, server_buf *out,
+				 char *why, size_t whylen);
 /* GET /download_file/NAME: 0 with the file in out and its header lines in
  * headers, or the status with *why. */
-int server_handle_download(server *s, const char *name, server_buf *out, char headers[SERVER_HEADERS_MAX], char *why,
-			   size_t whylen);
+int server_handle_download(server_state *s, const char *name, server_buf *out, char headers[SERVER_HEADERS_MAX],
+			   char *why, size_t whylen);
 /* The extensions /translate_file takes, as a JSON array (/frontend/settings). */
 void server_file_formats_json(server_buf *b);
 
@@ -271,8 +271,8 @@ int server_files_get(server_files *f, const char *name, server_buf *out, int *ht
 /* Answer a request that is not OPTIONS: its status (0 for 200), with the
  * body in out and its header lines in headers (JSON's unless a route says
  * otherwise), or *why for an error. */
-int server_dispatch(server *s, const server_request *q, server_buf *out, char headers[SERVER_HEADERS_MAX], char *why,
-		    size_t whylen);
+int server_dispatch(server_state *s, const server_request *q, server_buf *out, char headers[SERVER_HEADERS_MAX],
+		    char *why, size_t whylen);
 
 /* ---- connection.c ---- */
 
@@ -281,6 +281,6 @@ long long server_now_ms(void);
 
 /* Serve the accepted connection fd on a thread of its own (or refuse it
  * with a 503 past --max-connections); it is closed when done. */
-void server_start_connection(server *s, int fd);
+void server_start_connection(server_state *s, int fd);
 
 #endif

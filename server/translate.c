@@ -11,7 +11,7 @@
 #include "../cli/pivot.h"
 
 /* A free worker slot, waiting for one: at most -t translations at once. */
-static server_worker *take_worker(server *s)
+static server_worker *take_worker(server_state *s)
 {
 	pthread_mutex_lock(&s->lock);
 	for (;;) {
@@ -25,7 +25,7 @@ static server_worker *take_worker(server *s)
 	}
 }
 
-static void give_worker(server *s, server_worker *w)
+static void give_worker(server_state *s, server_worker *w)
 {
 	pthread_mutex_lock(&s->lock);
 	w->busy = 0;
@@ -34,14 +34,14 @@ static void give_worker(server *s, server_worker *w)
 }
 
 /* The session of model i in worker w, created when first used. */
-static nmt_session *session_of(server *s, server_worker *w, int i, nmt_error *err)
+static nmt_session *session_of(server_state *s, server_worker *w, int i, nmt_error *err)
 {
 	if (!w->sessions[i] && nmt_session_new(s->models[i].model, &w->sessions[i], err) != NMT_OK)
 		return NULL;
 	return w->sessions[i];
 }
 
-nmt_status server_translate_batch(server *s, const int chain[2], int hops, const nmt_options *o,
+nmt_status server_translate_batch(server_state *s, const int chain[2], int hops, const nmt_options *o,
 				  const char *const *texts, const size_t *lens, int count, nmt_result **r)
 {
 	nmt_error err = { 0 };
@@ -136,7 +136,7 @@ static void translation_body(const nmt_result *r, const request_texts *q, int as
 /* Translate and append the answer. 0, or the HTTP status of the failure
  * with *why set. Alternatives come from the n-best list: nbest one more
  * than asked for, the beam widened to hold them. */
-static int translate(server *s, const int chain[2], int hops, const request_texts *q, int as_array, server_buf *b,
+static int translate(server_state *s, const int chain[2], int hops, const request_texts *q, int as_array, server_buf *b,
 		     const char **why)
 {
 	nmt_options o = s->options;
@@ -177,7 +177,7 @@ static int read_fields(server_params *p, server_fields *f, char *why, size_t why
  * there is a way from f->source to f->target (its models in chain), or
  * (*hops 0) both are the same served language, whose texts are answered
  * unchanged as LibreTranslate's identity translation answers them. */
-int server_check_pair(const server *s, const server_fields *f, int chain[2], int *hops, char *why, size_t whylen)
+int server_check_pair(const server_state *s, const server_fields *f, int chain[2], int *hops, char *why, size_t whylen)
 {
 	const char *codes[2 * SERVER_MAX_MODELS];
 	int n = server_languages(s, codes), known_src = 0, known_tgt = 0;
@@ -200,7 +200,7 @@ int server_check_pair(const server *s, const server_fields *f, int chain[2], int
 
 /* source auto: the language of the texts, as LibreTranslate finds it (all
  * of them together), becomes the source. */
-int server_detect_source(const server *s, server_fields *f, char *why, size_t whylen)
+int server_detect_source(const server_state *s, server_fields *f, char *why, size_t whylen)
 {
 	if (!s->has_langid) {
 		snprintf(why, whylen, "language detection is not available: this build embeds no language profile");
@@ -220,7 +220,7 @@ int server_detect_source(const server *s, server_fields *f, char *why, size_t wh
 }
 
 /* The checks LibreTranslate makes, in its order: 0, or the status with *why. */
-static int check_fields(const server *s, server_fields *f, int chain[2], int *hops, char *why, size_t whylen)
+static int check_fields(const server_state *s, server_fields *f, int chain[2], int *hops, char *why, size_t whylen)
 {
 	/* LibreTranslate's `if not q`: no q, an empty text or an empty list; so for the codes */
 	int no_q = f->count == 0 || (!f->is_array && f->lens[0] == 0);
@@ -247,7 +247,7 @@ static int check_fields(const server *s, server_fields *f, int chain[2], int *ho
 	return server_check_pair(s, f, chain, hops, why, whylen);
 }
 
-int server_handle_translate(server *s, server_params *p, server_buf *out, char *why, size_t whylen)
+int server_handle_translate(server_state *s, server_params *p, server_buf *out, char *why, size_t whylen)
 {
 	server_fields f = { 0 };
 	int chain[2], hops = 0, status = server_check_access(s, p, why, whylen);

@@ -131,7 +131,7 @@ static int read_upload(server_params *p, server_fields *f, upload *u, char *why,
 }
 
 /* LibreTranslate's checks, in its order: 0, or the status with *why. */
-static int check_upload(const server *s, const server_fields *f, upload *u, char *why, size_t whylen)
+static int check_upload(const server_state *s, const server_fields *f, upload *u, char *why, size_t whylen)
 {
 	const char *missing = NULL;
 	if (!u->name || u->name_len == 0)   /* Flask's `not file`: no file, or one without a name */
@@ -164,7 +164,7 @@ static int check_upload(const server *s, const server_fields *f, upload *u, char
 
 /* source auto: the language of the file's text (an HTML file's text
  * without its markup) becomes the source. 0, or the status with *why. */
-static int detect_upload(const server *s, server_fields *f, const upload *u, char *why, size_t whylen)
+static int detect_upload(const server_state *s, server_fields *f, const upload *u, char *why, size_t whylen)
 {
 	text_html h = { 0 };
 	const char *text = u->data;
@@ -211,7 +211,7 @@ static const char *next_line(const char **p, const char *end, size_t *len, size_
 /* A text file, line by line: each line (its ending taken off) is a
  * paragraph translated as nmt translates a line, then ended as it was
  * ended, so the file keeps its lines. 0, or -1 when translation fails. */
-static int translate_lines(server *s, const int chain[2], int hops, const upload *u, server_buf *out)
+static int translate_lines(server_state *s, const int chain[2], int hops, const upload *u, server_buf *out)
 {
 	nmt_options o = s->options;
 	o.threads = 1;
@@ -237,7 +237,7 @@ static int translate_lines(server *s, const int chain[2], int hops, const upload
 /* An HTML file: one document, translated as /translate translates format
  * html, its leading and trailing whitespace (which a translation drops)
  * kept. 0, or -1 when translation fails. */
-static int translate_html(server *s, const int chain[2], int hops, const upload *u, server_buf *out)
+static int translate_html(server_state *s, const int chain[2], int hops, const upload *u, server_buf *out)
 {
 	size_t lead = 0, trail = u->len;
 	while (lead < trail && isspace((unsigned char)u->data[lead]))
@@ -263,7 +263,7 @@ static int translate_html(server *s, const int chain[2], int hops, const upload 
 
 /* {"translatedFileUrl": "http://HOST/download_file/NAME"}: the request's
  * Host, or the address the server listens on when it names none. */
-static void url_body(const server *s, const http_request *r, const char *name, server_buf *out)
+static void url_body(const server_state *s, const server_http_request *r, const char *name, server_buf *out)
 {
 	server_buf url = { 0 };
 	server_buf_printf(&url, "http://%s" SERVER_DOWNLOAD_PREFIX "%s", r->host[0] ? r->host : s->address, name);
@@ -276,7 +276,7 @@ static void url_body(const server *s, const http_request *r, const char *name, s
 
 /* Translate u from f->source to f->target into a new file of the store,
  * its name in name. 0, or the status with *why. */
-static int translate_upload(server *s, server_fields *f, const upload *u, char name[SERVER_FILE_NAME_MAX],
+static int translate_upload(server_state *s, server_fields *f, const upload *u, char name[SERVER_FILE_NAME_MAX],
 			    char *why, size_t whylen)
 {
 	int chain[2], hops = 0, status = 0;
@@ -309,8 +309,8 @@ static int translate_upload(server *s, server_fields *f, const upload *u, char n
 	return 0;
 }
 
-int server_handle_translate_file(server *s, server_params *p, const http_request *r, server_buf *out, char *why,
-				 size_t whylen)
+int server_handle_translate_file(server_state *s, server_params *p, const server_http_request *r, server_buf *out,
+				 char *why, size_t whylen)
 {
 	server_fields f = { 0 };
 	upload u;
@@ -327,8 +327,8 @@ int server_handle_translate_file(server *s, server_params *p, const http_request
 	return status;
 }
 
-int server_handle_download(server *s, const char *name, server_buf *out, char headers[SERVER_HEADERS_MAX], char *why,
-			   size_t whylen)
+int server_handle_download(server_state *s, const char *name, server_buf *out, char headers[SERVER_HEADERS_MAX],
+			   char *why, size_t whylen)
 {
 	char saved_as[SERVER_FILE_DOWNLOAD_MAX + 1];
 	int html;

@@ -19,7 +19,7 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 if [ -z "$TOOL" ]; then
     TOOL=$TMP/spm_tool
-    ${CC:-cc} -std=c11 -D_GNU_SOURCE -O2 -o "$TOOL" tests/spm_tool.c vocab/spm*.c
+    ${CC:-cc} -std=c11 -D_GNU_SOURCE -O2 -o "$TOOL" tests/spm_tool.c vocab/spm*.c common/utf8.c
 fi
 command -v spm_encode >/dev/null || { echo "spm parity: spm_encode not found" >&2; exit 2; }
 

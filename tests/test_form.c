@@ -19,7 +19,7 @@ static char *form(const char *s, const char *key)
 {
 	char *v = NULL;
 	size_t n;
-	int rc = form_get(s, strlen(s), key, &v, &n);
+	int rc = server_form_get(s, strlen(s), key, &v, &n);
 	return rc == 1 ? v : strdup(rc == 0 ? "<absent>" : "<malformed>");
 }
 
@@ -141,29 +141,29 @@ static void test_head_boundary_query_and_host(void **state)
 	(void)state;
 	const char *head = "POST /translate?q=A+dog&source=en HTTP/1.1\r\n"
 			   "Content-Type: multipart/form-data; boundary=\"----x y\"\r\n\r\n";
-	http_request r;
-	assert_int_equal(http_parse_head(head, strlen(head), 16384, &r), (long)strlen(head));
+	server_http_request r;
+	assert_int_equal(server_http_parse_head(head, strlen(head), 16384, &r), (long)strlen(head));
 	assert_string_equal(r.path, "/translate");
 	assert_string_equal(r.content_type, "multipart/form-data");
 	assert_string_equal(r.boundary, "----x y");
 	assert_int_equal(r.query_len, strlen("q=A+dog&source=en"));
 	assert_memory_equal(head + r.query_at, "q=A+dog&source=en", r.query_len);
 	const char *plain = "GET /languages HTTP/1.1\r\nContent-Type: multipart/form-data; boundary=abc; x=1\r\n\r\n";
-	assert_true(http_parse_head(plain, strlen(plain), 16384, &r) > 0);
+	assert_true(server_http_parse_head(plain, strlen(plain), 16384, &r) > 0);
 	assert_string_equal(r.boundary, "abc");
 	assert_int_equal(r.query_len, 0);
 	assert_string_equal(r.host, "");   /* none given */
 	const char *hosts = "GET / HTTP/1.1\r\nHost: [::1]:5000\r\nHost: other\r\n\r\n";
-	assert_true(http_parse_head(hosts, strlen(hosts), 16384, &r) > 0);
+	assert_true(server_http_parse_head(hosts, strlen(hosts), 16384, &r) > 0);
 	assert_string_equal(r.host, "[::1]:5000");   /* the first */
 	const char *odd = "GET / HTTP/1.1\r\nHost: a\"b/c\r\n\r\n";
-	assert_true(http_parse_head(odd, strlen(odd), 16384, &r) > 0);
+	assert_true(server_http_parse_head(odd, strlen(odd), 16384, &r) > 0);
 	assert_string_equal(r.host, "");   /* not a host: not kept */
 	const char *named = "GET / HTTP/1.1\r\nhost:  translate.example.org:8080 \r\n\r\n";
-	assert_true(http_parse_head(named, strlen(named), 16384, &r) > 0);
+	assert_true(server_http_parse_head(named, strlen(named), 16384, &r) > 0);
 	assert_string_equal(r.host, "translate.example.org:8080");
 	const char *unclosed = "GET / HTTP/1.1\r\nContent-Type: multipart/form-data; boundary=\"abc\r\n\r\n";
-	assert_true(http_parse_head(unclosed, strlen(unclosed), 16384, &r) > 0);
+	assert_true(server_http_parse_head(unclosed, strlen(unclosed), 16384, &r) > 0);
 	assert_string_equal(r.boundary, "");
 }
 

@@ -117,6 +117,26 @@ static void test_cursor_integers(void **state)
 	assert_int_equal(json_uint(&c, &v), -1);
 }
 
+static void test_cursor_numbers(void **state)
+{
+	(void)state;
+	json_cursor c;
+	double d;
+	json_init(&c, " -2.5e1,", 7);   /* the text need not end after the number */
+	assert_int_equal(json_number(&c, &d), 0);
+	assert_true(d == -25.0);
+	json_init(&c, "0", 1);
+	assert_int_equal(json_number(&c, &d), 0);
+	assert_true(d == 0.0);
+	static const char *const refused[] = { "01", "+1", ".5", "1.", "1e", "-", "true", "\"1\"",
+					       "1.0000000000000000000000000000001" };
+	for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+		json_init(&c, refused[i], strlen(refused[i]));
+		if (json_number(&c, &d) == 0)
+			assert_int_not_equal(json_end(&c), 0);   /* "01": 0, then a trailing 1 */
+	}
+}
+
 typedef struct {
 	char text[256];
 	size_t n;
@@ -154,6 +174,7 @@ int main(void)
 		cmocka_unit_test(test_refusals_are_one_line),
 		cmocka_unit_test(test_nesting_is_bounded),
 		cmocka_unit_test(test_cursor_integers),
+		cmocka_unit_test(test_cursor_numbers),
 		cmocka_unit_test(test_write_round_trips),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -55,7 +55,7 @@ static void test_when_it_shows(void **state)
 	t = run(CLI_PROGRESS_AUTO, 1, 100);   /* a terminal, a small file, 1 s: not yet */
 	assert_string_equal(t, "");
 	free(t);
-	t = run(CLI_PROGRESS_AUTO, 1, PROGRESS_BIG_INPUT);   /* a terminal and a large file: redrawn in place */
+	t = run(CLI_PROGRESS_AUTO, 1, CLI_PROGRESS_BIG_INPUT);   /* a terminal and a large file: redrawn in place */
 	assert_non_null(strstr(t, "\rnmt: 10 lines, 40 words/s, 0%, ETA"));
 	assert_int_equal(t[strlen(t) - 1], '\n');
 	free(t);
@@ -69,11 +69,11 @@ static void test_shows_after_a_while_of_unknown_size(void **state)
 	FILE *f = open_memstream(&text, &len);
 	cli_progress p;
 	cli_progress_init(&p, CLI_PROGRESS_AUTO, 1, -1, 0.0, f);
-	cli_progress_add(&p, 10, 1, 5, PROGRESS_AFTER / 2);
+	cli_progress_add(&p, 10, 1, 5, CLI_PROGRESS_AFTER / 2);
 	fflush(f);
 	assert_int_equal(len, 0);
-	cli_progress_add(&p, 10, 1, 5, PROGRESS_AFTER);
-	cli_progress_add(&p, 10, 1, 5, PROGRESS_AFTER + PROGRESS_EVERY / 2);   /* too soon to redraw */
+	cli_progress_add(&p, 10, 1, 5, CLI_PROGRESS_AFTER);
+	cli_progress_add(&p, 10, 1, 5, CLI_PROGRESS_AFTER + CLI_PROGRESS_EVERY / 2);   /* too soon to redraw */
 	fclose(f);
 	assert_string_equal(text, "\rnmt: 2 lines, 5 words/s\033[K");
 	free(text);

@@ -207,6 +207,20 @@ static void test_utf8_case(void **state)
 	assert_false(utf8_is_upper(0x4E2D) || utf8_is_lower(0x4E2D));  /* 中: no case */
 	assert_true(utf8_is_letter(0x4E2D));
 	assert_false(utf8_is_letter('.') || utf8_is_letter(0x2026));
+	/* the tokenizer's rules: a literal U+FFFD is valid, a malformed sequence is not */
+	assert_int_equal(utf8_valid_length("a", 1), 1);
+	assert_int_equal(utf8_valid_length("\xef\xbf\xbd", 3), 3);
+	assert_int_equal(utf8_valid_length("\xf0\x9f\x98\x80", 4), 4);
+	assert_int_equal(utf8_valid_length("\x80", 1), 0);               /* a continuation byte */
+	assert_int_equal(utf8_valid_length("\xc0\xaf", 2), 0);           /* overlong */
+	assert_int_equal(utf8_valid_length("\xed\xa0\x80", 3), 0);       /* a surrogate */
+	assert_int_equal(utf8_valid_length("\xf4\x90\x80\x80", 4), 0);   /* above U+10FFFF */
+	assert_int_equal(utf8_valid_length("\xe2\x82\xac", 2), 0);       /* truncated */
+	assert_int_equal(utf8_valid_length("\xf8\x88\x80\x80", 4), 0);
+	/* where the last character begins, never before from */
+	assert_int_equal(utf8_prev("a\xc3\x89", 0, 3), 1);
+	assert_int_equal(utf8_prev("ab", 0, 2), 1);
+	assert_int_equal(utf8_prev("\x89\x89\x89", 1, 3), 1);
 }
 
 int main(void)

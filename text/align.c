@@ -1,5 +1,6 @@
 #include "align.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static int is_space(char c)
@@ -86,4 +87,17 @@ void text_align_words(const float *(*att)(const void *ctx, int t), const void *c
 				best = w;
 		tgt_of[j] = best;
 	}
+}
+
+int text_align_pair(const char *s, long *src, long *tgt, const char **end)
+{
+	char *e;
+	if (*s < '0' || *s > '9')
+		return -1;
+	*src = strtol(s, &e, 10);
+	if (e[0] != '-' || e[1] < '0' || e[1] > '9')
+		return -1;
+	*tgt = strtol(e + 1, &e, 10);
+	*end = e;
+	return 0;
 }

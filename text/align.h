@@ -30,4 +30,10 @@ void text_align_words(const float *(*att)(const void *ctx, int t), const void *c
 		     int n_tgt_words, int n_src, const int *src_word_of, int n_src_words, float *sums, int *src_of,
 		     int *tgt_of);
 
+/* The pair "S-T" at s, as an alignment string writes each (source word S,
+ * target word T; pairs are separated by single spaces): S and T into *src
+ * and *tgt, *end just past T, and 0; -1 where s does not begin with two
+ * decimal numbers joined by '-'. */
+int text_align_pair(const char *s, long *src, long *tgt, const char **end);
+
 #endif

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "align.h"
 #include "html.h"
 #include "html_render.h"
 #include "../format/grow.h"
@@ -65,16 +66,11 @@ static int target_sources(text_markup *m, const nmt_translation *tr)
 	for (int w = 0; w < tr->n_words; w++)
 		m->src_of[w] = -1;
 	const char *p = tr->alignment;
-	while (p && *p) {
-		char *e;
-		long s = strtol(p, &e, 10);
-		if (*e != '-')
-			break;
-		long t = strtol(e + 1, &e, 10);
-		if (t >= 0 && t < tr->n_words)
+	long s, t;
+	while (p && text_align_pair(p, &s, &t, &p) == 0) {
+		if (t < tr->n_words)
 			m->src_of[t] = (int)s;
-		p = *e == ' ' ? e + 1 : e;
-		if (*e != ' ')
+		if (*p++ != ' ')
 			break;
 	}
 	return 0;

@@ -233,9 +233,7 @@ static int unmarked_start(const text_split_lang *lang, const char *text, size_t 
 		return 0;
 	while (b > from && text_split_is_space((unsigned char)text[b - 1]))
 		b--;
-	size_t c = b - 1;   /* the lead byte of the character before the whitespace */
-	while (c > from && ((unsigned char)text[c] & 0xC0) == 0x80)
-		c--;
+	size_t c = utf8_prev(text, from, b);   /* the character before the whitespace */
 	if (!utf8_is_lower(utf8_decode(text + c, b - c, &used)))
 		return 0;
 	size_t n = word_end(text, w + 1, len);

@@ -4,6 +4,7 @@
  * runs of byte pieces are reassembled into UTF-8 with U+FFFD for each malformed byte. */
 #include <string.h>
 
+#include "../common/utf8.h"
 #include "spm_internal.h"
 
 typedef struct {
@@ -45,7 +46,7 @@ static int put_bytes(const spm_model *m, text_out *o, const int32_t *ids, size_t
 		size_t k = 0;
 		for (; k < 4 && at + k < to; k++)
 			c[k] = byte_of(m, ids[at + k]);
-		size_t len = spm_utf8_char(c, k);
+		size_t len = utf8_valid_length((const char *)c, k);
 		if (len == 0 ? put(o, "\xef\xbf\xbd", 3) : put(o, (const char *)c, len))
 			return -1;
 		at += len ? len : 1;

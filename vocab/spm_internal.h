@@ -184,9 +184,9 @@ static inline size_t spm_one_char_len(uint8_t lead)
 	static const uint8_t len_by_high_nibble[16] = { 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 3, 4 };
 	return len_by_high_nibble[lead >> 4];
 }
-/* Length of the well-formed character at s (1..4), or 0 if it is malformed
- * (bad/truncated sequence, overlong, surrogate, > U+10FFFF). n >= 1. */
-size_t spm_utf8_char(const uint8_t *s, size_t n);
+/* Whether a character is well-formed (and its length) is common/utf8.h's
+ * utf8_valid_length: SentencePiece's rules, which refuse a bad or truncated
+ * sequence, an overlong one, a surrogate and anything above U+10FFFF. */
 
 /* ---- scratch ---- */
 /* Make *buf hold at least n elements of elem bytes. 0 or -1 (overflow / out of memory). */

@@ -63,39 +63,6 @@ size_t spm_user_prefix(const spm_model *m, const char *s, size_t len)
 	return best;
 }
 
-size_t spm_utf8_char(const uint8_t *s, size_t n)
-{
-	uint8_t c = s[0];
-	if (c < 0x80)
-		return 1;
-	size_t len;
-	uint32_t cp, min;
-	if ((c & 0xe0) == 0xc0) {
-		len = 2;
-		cp = c & 0x1f;
-		min = 0x80;
-	} else if ((c & 0xf0) == 0xe0) {
-		len = 3;
-		cp = c & 0x0f;
-		min = 0x800;
-	} else if ((c & 0xf8) == 0xf0) {
-		len = 4;
-		cp = c & 0x07;
-		min = 0x10000;
-	} else
-		return 0; /* continuation byte or 0xf8..0xff */
-	if (n < len)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp < 0xe000))
-		return 0;
-	return len;
-}
-
 int spm_reserve(void **buf, size_t *cap, size_t n, size_t elem)
 {
 	if (n <= *cap)

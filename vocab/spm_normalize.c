@@ -3,6 +3,7 @@
  * escape_whitespaces, treat_whitespace_as_suffix), byte for byte as in 0.1.97. */
 #include <string.h>
 
+#include "../common/utf8.h"
 #include "spm_internal.h"
 
 /* The replacement SentencePiece uses for a malformed UTF-8 byte (U+FFFD). */
@@ -78,7 +79,7 @@ static norm_step normalize_prefix(const spm_model *m, const char *in, size_t n)
 			return (norm_step){ s, strlen(s), len }; /* terminated: checked by spm_open */
 		}
 	}
-	len = spm_utf8_char((const uint8_t *)in, n);
+	len = utf8_valid_length(in, n);
 	/* A literal U+FFFD is valid; any malformed sequence costs exactly one byte. */
 	if (len == 0)
 		return (norm_step){ kReplacementChar, 3, 1 };

@@ -134,7 +134,7 @@ class Nmt {
 		this._decoder = new TextDecoder();
 		this._layout = {};
 		['options', 'beam', 'nbest', 'html', 'split', 'error', 'message', 'messageSize']
-			.forEach((k, i) => { this._layout[k] = x.nmt_wasm_layout(i); });
+			.forEach((k, i) => { this._layout[k] = x.wasm_layout(i); });
 		this.version = this._string(x.nmt_version());
 	}
 

@@ -28,7 +28,7 @@ static void check_form(const char *buf, size_t len)
 	for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
 		char *v = NULL;
 		size_t n = 0;
-		int rc = form_get(buf, len, keys[k], &v, &n);
+		int rc = server_form_get(buf, len, keys[k], &v, &n);
 		FUZZ_ASSERT(rc >= -1 && rc <= 1);
 		if (rc == 1) {
 			FUZZ_ASSERT(n <= len && v[n] == '\0');

@@ -18,8 +18,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 static void check(const char *buf, size_t len, size_t max_head)
 {
-	http_request r;
-	long rc = http_parse_head(buf, len, max_head, &r);
+	server_http_request r;
+	long rc = server_http_parse_head(buf, len, max_head, &r);
 	if (rc > 0) {
 		FUZZ_ASSERT((size_t)rc <= len && (size_t)rc <= max_head);
 		FUZZ_ASSERT(memchr(r.method, '\0', sizeof r.method) && memchr(r.path, '\0', sizeof r.path));
@@ -33,7 +33,7 @@ static void check(const char *buf, size_t len, size_t max_head)
 	} else {
 		FUZZ_ASSERT(len < max_head);
 	}
-	FUZZ_ASSERT(strlen(http_reason((int)-rc)) > 0);
+	FUZZ_ASSERT(strlen(server_http_reason((int)-rc)) > 0);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

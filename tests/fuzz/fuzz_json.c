@@ -66,7 +66,7 @@ static void check_form(const char *buf, size_t len)
 	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
 		char *v;
 		size_t n;
-		int rc = form_get(buf, len, keys[i], &v, &n);
+		int rc = server_form_get(buf, len, keys[i], &v, &n);
 		FUZZ_ASSERT(rc >= -1 && rc <= 1);
 		if (rc == 1) {
 			FUZZ_ASSERT(n <= len && v[n] == '\0');

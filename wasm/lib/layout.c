@@ -12,7 +12,7 @@
 /* what: 0 sizeof(nmt_options), 1 its beam, 2 nbest, 3 html, 4 split,
  * 5 sizeof(nmt_error), 6 its message, 7 sizeof(nmt_error.message);
  * -1 for anything else. */
-EXPORT(nmt_wasm_layout) int nmt_wasm_layout(int what)
+EXPORT(wasm_layout) int wasm_layout(int what)
 {
 	switch (what) {
 	case 0: return (int)sizeof(nmt_options);
