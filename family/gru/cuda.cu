@@ -231,7 +231,7 @@ static unsigned blocks(size_t n)
 }
 
 /* ew_body.h's quantizer, one thread per row. */
-__global__ void k_quantize(const float *X, int n, int ldx, int cols, int padded, int8_t *xq, float *xs)
+static __global__ void k_quantize(const float *X, int n, int ldx, int cols, int padded, int8_t *xq, float *xs)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
 	if (i < n)
@@ -266,7 +266,7 @@ __device__ static int32_t qdot(const dmat &W, int r, const int8_t *xq)
 
 /* Y[i][j] = W[row_j] . X[i] (+ bias[row_j]), row_j = rows ? rows[j] : j:
  * one thread per output. q8/q4 read the quantized inputs xq / xs. */
-__global__ void k_matmul(dmat W, const int32_t *rows, int n_out, const float *X, int ldx, const int8_t *xq,
+static __global__ void k_matmul(dmat W, const int32_t *rows, int n_out, const float *X, int ldx, const int8_t *xq,
 			 const float *xs, int padded, const float *bias, float *Y, int ldy, int n)
 {
 	int j = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y;
@@ -288,7 +288,7 @@ __global__ void k_matmul(dmat W, const int32_t *rows, int n_out, const float *X,
 }
 
 /* Row ids[i] of E as floats into out row i (quant_matrix_row). */
-__global__ void k_embed(dmat E, const int32_t *ids, int n, float *out, int ldo)
+static __global__ void k_embed(dmat E, const int32_t *ids, int n, float *out, int ldo)
 {
 	int c = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y;
 	if (c >= E.cols || i >= n)
@@ -304,21 +304,21 @@ __global__ void k_embed(dmat E, const int32_t *ids, int n, float *out, int ldo)
 	out[(size_t)i * ldo + c] = v;
 }
 
-__global__ void k_add(float *y, const float *x, size_t n)
+static __global__ void k_add(float *y, const float *x, size_t n)
 {
 	size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
 	if (k < n)
 		y[k] += x[k];
 }
 
-__global__ void k_tanh(float *x, size_t n)
+static __global__ void k_tanh(float *x, size_t n)
 {
 	size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
 	if (k < n)
 		x[k] = quant_tanh(x[k]);
 }
 
-__global__ void k_relu(float *x, size_t n)
+static __global__ void k_relu(float *x, size_t n)
 {
 	size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
 	if (k < n)
@@ -328,7 +328,7 @@ __global__ void k_relu(float *x, size_t n)
 /* ew_body.h's GRU cell for row i: gi row gi_row[i] (or i), gh and h row i,
  * the new state to row out_row[i] (or i) of out, at column out_col. One
  * thread per row: the cell is the CPU's loop itself. */
-__global__ void k_gru_cell(int hidden, int n, const float *gi, const int32_t *gi_row, const float *gh,
+static __global__ void k_gru_cell(int hidden, int n, const float *gi, const int32_t *gi_row, const float *gh,
 			   const float *h, float *out, const int32_t *out_row, int ldo, int out_col)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -341,7 +341,7 @@ __global__ void k_gru_cell(int hidden, int n, const float *gi, const int32_t *gi
 
 /* The encoder's running rows at a step: row i continues from the state at
  * position prev[i] of `out` (zeros where prev[i] < 0). */
-__global__ void k_enc_gather(const float *out, const int32_t *prev, int n, int ldo, int col, int hidden, float *h)
+static __global__ void k_enc_gather(const float *out, const int32_t *prev, int n, int ldo, int col, int hidden, float *h)
 {
 	int k = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y;
 	if (k >= hidden || i >= n)
@@ -350,7 +350,7 @@ __global__ void k_enc_gather(const float *out, const int32_t *prev, int n, int l
 }
 
 /* Each sentence's mean encoder state (encoder.c initial_state's loop). */
-__global__ void k_mean(const float *states, const int32_t *sent_off, const int32_t *sent_len, int n, int ctx,
+static __global__ void k_mean(const float *states, const int32_t *sent_off, const int32_t *sent_len, int n, int ctx,
 		       float *mean)
 {
 	int k = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y;
@@ -364,7 +364,7 @@ __global__ void k_mean(const float *states, const int32_t *sent_off, const int32
 
 /* α = softmax_j(q_i · key_j) over row i's sentence (decoder.c
  * attention_context with vecmath.c's softmax), one thread per row. */
-__global__ void k_att_scores(const float *keys, const float *q, const int32_t *row_sent, const int32_t *sent_off,
+static __global__ void k_att_scores(const float *keys, const float *q, const int32_t *row_sent, const int32_t *sent_off,
 			     const int32_t *sent_len, int n, int a, float *att, int ld_att)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -387,7 +387,7 @@ __global__ void k_att_scores(const float *keys, const float *q, const int32_t *r
 /* The GRU's input projection of the context, Σ_j α_j (W_ih,c s_j) from the
  * projected states, plus b_ih, into gi row i (decoder.c attention_context
  * and gru_cell_step, in their order). */
-__global__ void k_att_context(const float *proj, const float *att, int ld_att, const int32_t *row_sent,
+static __global__ void k_att_context(const float *proj, const float *att, int ld_att, const int32_t *row_sent,
 			      const int32_t *sent_off, const int32_t *sent_len, int n, int g, const float *b_ih,
 			      float *gi)
 {
@@ -404,7 +404,7 @@ __global__ void k_att_context(const float *proj, const float *att, int ld_att, c
 
 /* The tied output layer over each row's sentence's vocabulary: its
  * shortlist (sl_len > 0) or all Vt words, with the output bias. */
-__global__ void k_output(dmat E, const float *t, const int8_t *tq, const float *ts, int padded,
+static __global__ void k_output(dmat E, const float *t, const int8_t *tq, const float *ts, int padded,
 			 const int32_t *row_sent, const int32_t *sl_off, const int32_t *sl_len, const int32_t *shortlists,
 			 const float *bias, int n, float *logits, int ld)
 {
@@ -433,7 +433,7 @@ __global__ void k_output(dmat E, const float *t, const int8_t *tq, const float *
  * topk.h ranks the candidates exactly as search.c does, in any order. */
 #define TOPK_THREADS 128
 
-__global__ void k_row_norm(const float *logits, int ld, const dsent *sents, int N, float *row_max, float *row_lse)
+static __global__ void k_row_norm(const float *logits, int ld, const dsent *sents, int N, float *row_max, float *row_lse)
 {
 	int t = threadIdx.x, i = blockIdx.x;
 	if (i >= N || t >= sents[i].n_live || sents[i].k == 0)
@@ -444,7 +444,7 @@ __global__ void k_row_norm(const float *logits, int ld, const dsent *sents, int 
 	row_max[row] = m;
 }
 
-__global__ void k_topk_local(const float *logits, int ld, const dsent *sents, int N, const float *row_max,
+static __global__ void k_topk_local(const float *logits, int ld, const dsent *sents, int N, const float *row_max,
 			     const float *row_lse, const int32_t *sl_off, const int32_t *sl_len,
 			     const int32_t *shortlists, int Vt, const text_piece_head *heads, engine_candidate *local,
 			     int *local_n)
@@ -466,7 +466,7 @@ __global__ void k_topk_local(const float *logits, int ld, const dsent *sents, in
 	local_n[(size_t)i * TOPK_THREADS + t] = count;
 }
 
-__global__ void k_topk_merge(const dsent *sents, int N, const engine_candidate *local, const int *local_n,
+static __global__ void k_topk_merge(const dsent *sents, int N, const engine_candidate *local, const int *local_n,
 			     engine_candidate *cand, int *n_cand)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -483,7 +483,7 @@ __global__ void k_topk_merge(const dsent *sents, int N, const engine_candidate *
 }
 
 /* The next step's row i continues from row from[i] of this one. */
-__global__ void k_carry(const float *h_next, const int32_t *from, int n, int hidden, float *h)
+static __global__ void k_carry(const float *h_next, const int32_t *from, int n, int hidden, float *h)
 {
 	int k = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y;
 	if (k < hidden && i < n)
@@ -814,7 +814,7 @@ extern "C" int gru_cuda_open(const nmt_model *m, const engine_device_ops **ops, 
 	*dev = NULL;
 	/* the GPU path is written for the GRU family's weights and state */
 	if (strcmp(m->family->arch, GRU_ARCH) != 0) {
-		snprintf(err, errlen, "the CUDA path runs gru-fc-1 models only, not %s", m->family->arch);
+		snprintf(err, errlen, "the CUDA path runs " GRU_ARCH " models only, not %s", m->family->arch);
 		return NMT_ERR_UNSUPPORTED;
 	}
 	if (e != cudaSuccess || count == 0) {
