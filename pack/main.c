@@ -98,22 +98,19 @@ static int meta_int(const st_file *ck, const char *key, long lo, long hi)
 	return (int)x;
 }
 
-static engine_dims read_dims(const st_file *ck)
+static void read_dims(const st_file *ck, engine_dims *d, gru_dims *gd)
 {
-	engine_dims d = {
-		.src_vocab = meta_int(ck, "src_vocab", 4, 1 << 22),
-		.tgt_vocab = meta_int(ck, "tgt_vocab", 4, 1 << 22),
-		.emb = meta_int(ck, "emb", 1, 1 << 14),
-		.enc_hidden = meta_int(ck, "enc_hidden", 1, 1 << 14),
-		.enc_layers = meta_int(ck, "enc_layers", 1, GRU_MAX_ENC_LAYERS),
-		.dec_hidden = meta_int(ck, "dec_hidden", 1, 1 << 14),
-		.att = meta_int(ck, "att", 1, 1 << 14),
-		.fc = meta_int(ck, "fc", 1, 1 << 14),
-		.fc_layers = meta_int(ck, "fc_layers", 0, 64),
-		.bos_id = meta_int(ck, "bos_id", 0, 1 << 22),
-		.eos_id = meta_int(ck, "eos_id", 0, 1 << 22),
-	};
-	return d;
+	d->src_vocab = meta_int(ck, "src_vocab", 4, 1 << 22);
+	d->tgt_vocab = meta_int(ck, "tgt_vocab", 4, 1 << 22);
+	d->emb = meta_int(ck, "emb", 1, 1 << 14);
+	gd->enc_hidden = meta_int(ck, "enc_hidden", 1, 1 << 14);
+	gd->enc_layers = meta_int(ck, "enc_layers", 1, GRU_MAX_ENC_LAYERS);
+	gd->dec_hidden = meta_int(ck, "dec_hidden", 1, 1 << 14);
+	gd->att = meta_int(ck, "att", 1, 1 << 14);
+	gd->fc = meta_int(ck, "fc", 1, 1 << 14);
+	gd->fc_layers = meta_int(ck, "fc_layers", 0, 64);
+	d->bos_id = meta_int(ck, "bos_id", 0, 1 << 22);
+	d->eos_id = meta_int(ck, "eos_id", 0, 1 << 22);
 }
 
 /* Check a checkpoint tensor against the architecture and convert it to f32. */
@@ -161,10 +158,11 @@ static void add_matrix(pack_tensors *t, const char *name, format_encoding quant,
 		die(1, "out of memory");
 }
 
-static void pack_weights(const st_file *ck, const engine_dims *d, format_encoding quant, pack_file *out)
+static void pack_weights(const st_file *ck, const engine_dims *d, const gru_dims *gd, format_encoding quant,
+			 pack_file *out)
 {
 	gru_tensor_spec specs[GRU_ARCH_MAX_TENSORS];
-	int n = gru_arch_tensors(d, specs);
+	int n = gru_arch_tensors(d, gd, specs);
 	pack_tensors t = { 0 };
 
 	for (size_t i = 0; i < st_count(ck); i++) {
@@ -220,8 +218,8 @@ static void pack_vocab_or_die(const char *path, const char *tag, int expect_size
 
 /* precompute: the ids whose tables the translators fill as they meet them (0: none);
  * src_lang, tgt_lang: the languages if given, else the checkpoint's */
-static void pack_meta(const st_file *ck, const engine_dims *d, format_encoding quant, int precompute, const char *src_lang,
-		      const char *tgt_lang, pack_file *out)
+static void pack_meta(const st_file *ck, const engine_dims *d, const gru_dims *gd, format_encoding quant, int precompute,
+		      const char *src_lang, const char *tgt_lang, pack_file *out)
 {
 	const char *src = src_lang ? src_lang : st_meta(ck, "src_lang"), *tgt = tgt_lang ? tgt_lang : st_meta(ck, "tgt_lang");
 	char *text = malloc(4096);
@@ -234,7 +232,7 @@ static void pack_meta(const st_file *ck, const engine_dims *d, format_encoding q
 			 "dec_hidden=%d\natt=%d\nfc=%d\nfc_layers=%d\nbos_id=%d\neos_id=%d\n"
 			 "precompute=%d\npacked_by=model-pack %s\n",
 			 GRU_ARCH, format_encoding_name(quant), src ? src : "und", tgt ? tgt : "und", d->src_vocab, d->tgt_vocab,
-			 d->emb, d->enc_hidden, d->enc_layers, d->dec_hidden, d->att, d->fc, d->fc_layers,
+			 d->emb, gd->enc_hidden, gd->enc_layers, gd->dec_hidden, gd->att, gd->fc, gd->fc_layers,
 			 d->bos_id, d->eos_id, precompute, MODEL_PACK_VERSION);
 	if (n < 0 || n >= 4096 || strpbrk(src ? src : "", "\n=") || strpbrk(tgt ? tgt : "", "\n="))
 		die(1, "checkpoint metadata src_lang/tgt_lang is malformed");
@@ -363,12 +361,14 @@ int main(int argc, char **argv)
 	char err[512];
 	if (st_open(argv[optind], &ck, err, sizeof err) != 0)
 		die(1, "%s: %s", argv[optind], err);
-	engine_dims d = read_dims(ck);
+	engine_dims d;
+	gru_dims gd;
+	read_dims(ck, &d, &gd);
 	if (d.bos_id >= d.tgt_vocab || d.eos_id >= d.tgt_vocab)
 		die(1, "checkpoint bos_id/eos_id lie outside the target vocabulary");
 	pack_file out = { .n = 0 };
-	pack_meta(ck, &d, quant, store_precomputed ? 0 : precompute_top, src_lang, tgt_lang, &out);
-	pack_weights(ck, &d, quant, &out);
+	pack_meta(ck, &d, &gd, quant, store_precomputed ? 0 : precompute_top, src_lang, tgt_lang, &out);
+	pack_weights(ck, &d, &gd, quant, &out);
 	pack_vocab_or_die(argv[optind + 1], FORMAT_TAG_SRC_VOCAB, d.src_vocab, -1, -1, 0, &out);
 	pack_vocab_or_die(argv[optind + 2], FORMAT_TAG_TGT_VOCAB, d.tgt_vocab, d.bos_id, d.eos_id, 1, &out);
 	st_close(ck);

@@ -20,6 +20,6 @@ typedef struct {
 } gru_tensor_spec;
 
 /* Fill out[] (GRU_ARCH_MAX_TENSORS entries) and return how many. */
-int gru_arch_tensors(const engine_dims *d, gru_tensor_spec *out);
+int gru_arch_tensors(const engine_dims *d, const gru_dims *gd, gru_tensor_spec *out);
 
 #endif

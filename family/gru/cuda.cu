@@ -167,7 +167,7 @@ static int upload_heads(dev_t_ *d)
 static int upload_model(dev_t_ *d)
 {
 	const nmt_model *m = d->m;
-	const engine_dims *dims = &m->d;
+	const gru_dims *gd = &m->gru.dims;
 	int q8[256], q4[16], i8[256];
 	const int *lv8, *lv4, *lvi8;
 	for (int i = 0; i < 256; i++) {
@@ -183,23 +183,23 @@ static int upload_model(dev_t_ *d)
 #define MAT(w, out) upload_matrix(d, &(w), LV(w), &(out))
 	dmodel *dm = &d->dm;
 	int rc = MAT(m->src_emb, dm->src_emb) || MAT(m->tgt_emb, dm->tgt_emb);
-	for (int l = 0; l < dims->enc_layers; l++)
+	for (int l = 0; l < gd->enc_layers; l++)
 		for (int dir = 0; dir < 2; dir++) {
 			const gru_layer *g = &m->gru.enc[l][dir];
 			dgru *dg = &dm->enc[l][dir];
 			rc = rc || MAT(g->w_ih, dg->w_ih) || MAT(g->w_hh, dg->w_hh) ||
-			     upload_floats(d, g->b_ih, 3 * (size_t)dims->enc_hidden, &dg->b_ih) ||
-			     upload_floats(d, g->b_hh, 3 * (size_t)dims->enc_hidden, &dg->b_hh);
+			     upload_floats(d, g->b_ih, 3 * (size_t)gd->enc_hidden, &dg->b_ih) ||
+			     upload_floats(d, g->b_hh, 3 * (size_t)gd->enc_hidden, &dg->b_hh);
 		}
-	size_t r = (size_t)dims->dec_hidden, f = (size_t)dims->fc;
+	size_t r = (size_t)gd->dec_hidden, f = (size_t)gd->fc;
 	rc = rc || MAT(m->gru.init.w, dm->init) || MAT(m->gru.att_U, dm->att_U) || MAT(m->gru.att_W, dm->att_W) ||
 	     MAT(m->gru.att_V, dm->att_V) || MAT(m->gru.dec_ih_x, dm->dec_ih_x) || MAT(m->gru.dec_ih_c, dm->dec_ih_c) ||
 	     MAT(m->gru.dec.w_hh, dm->dec_hh) || MAT(m->gru.fc_in.w, dm->fc_in) || MAT(m->gru.fc.w, dm->fc) ||
 	     MAT(m->gru.top.w, dm->top) || upload_floats(d, m->gru.init.b, r, &dm->init_b) ||
 	     upload_floats(d, m->gru.dec.b_ih, 3 * r, &dm->dec_b_ih) || upload_floats(d, m->gru.dec.b_hh, 3 * r, &dm->dec_b_hh) ||
 	     upload_floats(d, m->gru.fc_in.b, f, &dm->fc_in_b) || upload_floats(d, m->gru.fc.b, f, &dm->fc_b) ||
-	     upload_floats(d, m->gru.top.b, (size_t)dims->emb, &dm->top_b) ||
-	     upload_floats(d, m->out_bias, (size_t)dims->tgt_vocab, &dm->out_bias);
+	     upload_floats(d, m->gru.top.b, (size_t)m->d.emb, &dm->top_b) ||
+	     upload_floats(d, m->out_bias, (size_t)m->d.tgt_vocab, &dm->out_bias);
 #undef MAT
 #undef LV
 	return rc || upload_heads(d) ? -1 : 0;
@@ -527,9 +527,10 @@ static void relu(float *x, size_t n)
 static int reserve_batch(dev_t_ *d, const engine_state *s, size_t shortlist_ids)
 {
 	const engine_dims *dm = &d->m->d;
+	const gru_dims *gd = &d->m->gru.dims;
 	size_t P = (size_t)s->total_src, N = (size_t)s->n_sents, R = N * (size_t)s->beam, fl = sizeof(float);
-	size_t e = (size_t)dm->emb, re = (size_t)dm->enc_hidden, ctx = 2 * re, r = (size_t)dm->dec_hidden;
-	size_t a = (size_t)dm->att, f = (size_t)dm->fc, V = (size_t)s->logit_stride;
+	size_t e = (size_t)dm->emb, re = (size_t)gd->enc_hidden, ctx = 2 * re, r = (size_t)gd->dec_hidden;
+	size_t a = (size_t)gd->att, f = (size_t)gd->fc, V = (size_t)s->logit_stride;
 	size_t in = e > ctx ? e : ctx;
 	size_t padded = (size_t)s->kq.cap_cols;   /* the widest input, padded for q4 */
 	size_t xrows = P > R ? P : R;
@@ -616,7 +617,7 @@ static int upload_tables(dev_t_ *d, const engine_state *s, size_t shortlist_ids)
 static void gru_direction(dev_t_ *d, const engine_state *s, int layer, int dir, const float *in, float *out)
 {
 	const dgru *g = &d->dm.enc[layer][dir];
-	int re = d->m->d.enc_hidden, ctx = 2 * re, in_dim = layer ? ctx : d->m->d.emb;
+	int re = d->m->gru.dims.enc_hidden, ctx = 2 * re, in_dim = layer ? ctx : d->m->d.emb;
 	int32_t *steps = I(B_ENC_STEPS) + d->steps_off[dir];
 
 	matmul(d, g->w_ih, in, s->total_src, in_dim, g->b_ih, F(B_ENC_GI), 3 * re);
@@ -637,7 +638,8 @@ static int encode(void *dev, engine_state *s, const int32_t *const *src)
 {
 	dev_t_ *d = (dev_t_ *)dev;
 	const engine_dims *dm = &d->m->d;
-	int N = s->n_sents, P = s->total_src, ctx = 2 * dm->enc_hidden;
+	const gru_dims *gd = &d->m->gru.dims;
+	int N = s->n_sents, P = s->total_src, ctx = 2 * gd->enc_hidden;
 	size_t shortlist_ids = 0;
 
 	for (int i = 0; i < N; i++) {
@@ -650,7 +652,7 @@ static int encode(void *dev, engine_state *s, const int32_t *const *src)
 	      "uploading a batch");
 	float *in = F(B_LAYER_A), *out = F(B_LAYER_B);
 	LAUNCH(k_embed, dim3(blocks((size_t)dm->emb), (unsigned)P), THREADS, d->dm.src_emb, I(B_SRC_IDS), P, in, dm->emb);
-	for (int l = 0; l < dm->enc_layers; l++) {
+	for (int l = 0; l < gd->enc_layers; l++) {
 		gru_direction(d, s, l, 0, in, out);
 		gru_direction(d, s, l, 1, in, out);
 		float *tmp = in;
@@ -659,13 +661,13 @@ static int encode(void *dev, engine_state *s, const int32_t *const *src)
 	}
 	const float *states = in;   /* the encoder's output */
 	const int32_t *off = I(B_SENT_INFO), *len = off + N;
-	matmul(d, d->dm.att_U, states, P, ctx, NULL, F(B_KEYS), dm->att);
-	tanh_(F(B_KEYS), (size_t)P * dm->att);
-	matmul(d, d->dm.dec_ih_c, states, P, ctx, NULL, F(B_PROJ), 3 * dm->dec_hidden);
+	matmul(d, d->dm.att_U, states, P, ctx, NULL, F(B_KEYS), gd->att);
+	tanh_(F(B_KEYS), (size_t)P * gd->att);
+	matmul(d, d->dm.dec_ih_c, states, P, ctx, NULL, F(B_PROJ), 3 * gd->dec_hidden);
 	LAUNCH(k_mean, dim3(blocks((size_t)ctx), (unsigned)N), THREADS, states, off, len, N, ctx, F(B_MEAN));
 	/* h0, straight into the first step's states */
-	matmul(d, d->dm.init, F(B_MEAN), N, ctx, d->dm.init_b, F(B_H), dm->dec_hidden);
-	tanh_(F(B_H), (size_t)N * dm->dec_hidden);
+	matmul(d, d->dm.init, F(B_MEAN), N, ctx, d->dm.init_b, F(B_H), gd->dec_hidden);
+	tanh_(F(B_H), (size_t)N * gd->dec_hidden);
 	CHECK(d, cudaGetLastError(), "encoding on the GPU");
 	return 0;
 }
@@ -676,9 +678,10 @@ static int step(void *dev, engine_state *s, int n)
 {
 	dev_t_ *d = (dev_t_ *)dev;
 	const engine_dims *dm = &d->m->d;
+	const gru_dims *gd = &d->m->gru.dims;
 	const dmodel *w = &d->dm;
-	int N = s->n_sents, e = dm->emb, r = dm->dec_hidden;
-	int a = dm->att, f = dm->fc, g = 3 * r;
+	int N = s->n_sents, e = dm->emb, r = gd->dec_hidden;
+	int a = gd->att, f = gd->fc, g = 3 * r;
 	int32_t *row_sent = I(B_ROWS), *row_prev = row_sent + n;
 	const int32_t *off = I(B_SENT_INFO), *len = off + N, *sl_off = off + 2 * N, *sl_len = off + 3 * N;
 
@@ -733,7 +736,7 @@ static int step(void *dev, engine_state *s, int n)
 	float *z = F(B_Z), *z_next = F(B_Z_NEXT), *t = F(B_T);
 	matmul(d, w->fc_in, h_next, n, r, w->fc_in_b, z, f);
 	relu(z, (size_t)n * f);
-	for (int l = 0; l < dm->fc_layers; l++) {
+	for (int l = 0; l < gd->fc_layers; l++) {
 		matmul(d, w->fc, z, n, f, w->fc_b, z_next, f);
 		relu(z_next, (size_t)n * f);
 		add(z, z_next, (size_t)n * f);
@@ -770,7 +773,7 @@ static int step(void *dev, engine_state *s, int n)
 static int carry(void *dev, engine_state *s, int n)
 {
 	dev_t_ *d = (dev_t_ *)dev;
-	int r = d->m->d.dec_hidden;
+	int r = d->m->gru.dims.dec_hidden;
 	if (n == 0)
 		return 0;
 	CHECK(d, cudaMemcpy(d->buf[B_CARRY], s->carry_from, (size_t)n * sizeof(int32_t), cudaMemcpyHostToDevice),
