@@ -11,6 +11,7 @@
 
 #include "../../engine/tensors.h"
 #include "../../common/error.h"
+#include "../../common/number.h"
 #include "../../format/grow.h"
 #include "../../format/meta.h"
 
@@ -160,12 +161,10 @@ static int read_dec_tied(const nmt_model *m, int *stored, char *err, size_t errl
 		return 0;
 	const char *at = list;
 	for (int l = 0; l < L; l++) {
-		char *end;
-		long v = strtol(at, &end, 10);
-		if (end == at || v < 1 || v > L || *end != (l + 1 < L ? ',' : '\0'))
+		long v;
+		if (number_list_next(&at, ',', 1, L, &v) != (l + 1 < L))
 			return error_set(err, errlen, "corrupt model: " SSRU_META_DEC_TIED "=%s is not %d layer numbers in 1..%d", list, L, L);
 		stored[l] = (int)v;
-		at = end + 1;
 	}
 	return 0;
 }
