@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../family/gru/cuda.h"
+#include "family.h"
 #include "../format/grow.h"
 #include "../text/segment.h"
 #include "../text/align.h"
@@ -42,7 +42,7 @@ int engine_translator_new_on(const nmt_model *m, int device, engine_translator *
 		return NMT_ERR_NO_MEMORY;
 	}
 	if (device == NMT_DEVICE_CUDA) {
-		int rc = gru_cuda_open(m, &t->state.dev_ops, &t->state.dev, err, errlen);
+		int rc = engine_device_open(m, &t->state.dev_ops, &t->state.dev, err, errlen);
 		if (rc != 0) {
 			engine_translator_free(t);
 			return rc;
@@ -57,7 +57,7 @@ void engine_translator_free(engine_translator *t)
 	if (!t)
 		return;
 	if (t->state.dev)
-		gru_cuda_close(t->state.dev);
+		t->state.dev_ops->close(t->state.dev);
 	if (t->state.m)
 		engine_state_free(&t->state);
 	spm_scratch_free(t->src_scratch);
@@ -315,7 +315,7 @@ static int run_model(engine_translator *t, const engine_search_options *o, char 
 		return engine_search(s, o, t->hyps, t->n_hyps);
 	}
 	if (s->dev_ops->encode(s->dev, s, t->src) != 0 || engine_search(s, o, t->hyps, t->n_hyps) != 0) {
-		snprintf(err, errlen, "%s: %s", s->dev_ops->name, gru_cuda_error(s->dev));
+		snprintf(err, errlen, "%s: %s", s->dev_ops->name, s->dev_ops->error(s->dev));
 		return -1;
 	}
 	return 0;

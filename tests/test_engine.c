@@ -321,7 +321,7 @@ static int scripted_carry(void *dev, engine_state *s, int n)
 	return 0;
 }
 
-static const engine_device_ops scripted_ops = { "scripted", NULL, scripted_step, scripted_carry };
+static const engine_device_ops scripted_ops = { "scripted", NULL, scripted_step, scripted_carry, NULL, NULL };
 
 /* The scripted search of the fixture's sentences (seed varies the model):
  * the n-best lists into out/n, the decoder rows run returned. */

@@ -24,8 +24,6 @@ extern "C" {
 #include "../../quant/logquant.h"
 #include "../../quant/qlayout.h"
 #include "../../quant/vecmath.h"
-#include "../../engine/family.h"
-#include "arch.h"
 #include "../../text/guard.h"
 #include "../../engine/topk.h"
 }
@@ -783,11 +781,9 @@ static int carry(void *dev, engine_state *s, int n)
 	return 0;
 }
 
-static const engine_device_ops cuda_ops = { "cuda", encode, step, carry };
-
 /* ---- opening and closing ----------------------------------------------------------- */
 
-extern "C" void gru_cuda_close(void *dev)
+static void close_dev(void *dev)
 {
 	dev_t_ *d = (dev_t_ *)dev;
 	if (!d)
@@ -802,10 +798,12 @@ extern "C" void gru_cuda_close(void *dev)
 	free(d);
 }
 
-extern "C" const char *gru_cuda_error(void *dev)
+static const char *last_error(void *dev)
 {
 	return dev ? ((dev_t_ *)dev)->err : "no device";
 }
+
+static const engine_device_ops cuda_ops = { "cuda", encode, step, carry, last_error, close_dev };
 
 extern "C" int gru_cuda_open(const nmt_model *m, const engine_device_ops **ops, void **dev, char *err,
 			     size_t errlen)
@@ -815,11 +813,6 @@ extern "C" int gru_cuda_open(const nmt_model *m, const engine_device_ops **ops, 
 
 	*ops = NULL;
 	*dev = NULL;
-	/* the GPU path is written for the GRU family's weights and state */
-	if (strcmp(m->family->arch, GRU_ARCH) != 0) {
-		snprintf(err, errlen, "the CUDA path runs " GRU_ARCH " models only, not %s", m->family->arch);
-		return NMT_ERR_UNSUPPORTED;
-	}
 	if (e != cudaSuccess || count == 0) {
 		snprintf(err, errlen, "no CUDA device: %s", e != cudaSuccess ? cudaGetErrorString(e) : "none found");
 		return NMT_ERR_UNSUPPORTED;
@@ -832,7 +825,7 @@ extern "C" int gru_cuda_open(const nmt_model *m, const engine_device_ops **ops, 
 	d->m = m;
 	if (upload_model(d) != 0) {
 		snprintf(err, errlen, "%s", d->err);
-		gru_cuda_close(d);
+		close_dev(d);
 		return NMT_ERR_DEVICE;
 	}
 	*ops = &cuda_ops;

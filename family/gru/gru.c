@@ -10,6 +10,7 @@
 #include "../../engine/engine.h"
 #include "../../engine/family.h"
 #include "arch.h"
+#include "cuda.h"
 #include "gru.h"
 #include "precomp.h"
 #include "../../engine/tensors.h"
@@ -219,4 +220,5 @@ const engine_family gru_family = {
 	.step = gru_step,
 	.carry = gru_carry,
 	.max_len = engine_default_max_len,
+	.device_open = gru_cuda_open,
 };
