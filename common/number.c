@@ -35,3 +35,22 @@ int number_parse_float(const char *s, float lo, float hi, float *out)
 	*out = v;
 	return 0;
 }
+
+int number_list_next(const char **s, char sep, long lo, long hi, long *out)
+{
+	const char *p = *s;
+	char *end;
+	if (!(*p == '-' || (*p >= '0' && *p <= '9')))
+		return -1;
+	errno = 0;
+	long v = strtol(p, &end, 10);
+	if (errno || end == p || v < lo || v > hi || (*end != sep && *end != '\0'))
+		return -1;
+	*out = v;
+	if (*end == '\0') {
+		*s = end;
+		return 0;
+	}
+	*s = end + 1;
+	return 1;
+}

@@ -45,7 +45,8 @@ typedef struct {
 struct engine_state;
 
 /* A device that runs the encoder and the decoder's steps instead of this
- * CPU (family/gru/cuda.h), the search's bookkeeping staying here: each step it
+ * CPU (opened by the model's family, family.h: the GRU family's is
+ * family/gru/cuda.h), the search's bookkeeping staying here: each step it
  * returns every sentence's k best continuations, and it carries the
  * surviving rows' states over to the next step itself. */
 typedef struct engine_device_ops {
@@ -60,6 +61,10 @@ typedef struct engine_device_ops {
 	int (*step)(void *dev, struct engine_state *s, int n);
 	/* the next step's row i continues from this step's row s->carry_from[i] */
 	int (*carry)(void *dev, struct engine_state *s, int n);
+	/* what went wrong in the device's last failed call */
+	const char *(*error)(void *dev);
+	/* free the device's copy of the model and its buffers */
+	void (*close)(void *dev);
 } engine_device_ops;
 
 /* The batch's shortlists, one after the other, and their gathered output

@@ -1,7 +1,10 @@
 /* The model families this build knows (family.h). */
 #include "family.h"
 
+#include <stdio.h>
 #include <string.h>
+
+#include "engine.h"
 
 #include "../family/gru/arch.h"
 #include "../family/gru/gru.h"
@@ -22,4 +25,18 @@ const engine_family *engine_family_for(const char *arch)
 const char *engine_family_names(void)
 {
 	return FAMILY_NAMES;
+}
+
+int engine_device_open(const nmt_model *m, const engine_device_ops **ops, void **dev, char *err, size_t errlen)
+{
+	*ops = NULL;
+	*dev = NULL;
+	if (m->family->device_open)
+		return m->family->device_open(m, ops, dev, err, errlen);
+	char with[64] = "";   /* the families that have a device path, "A or B" */
+	for (size_t i = 0, at = 0; i < sizeof FAMILIES / sizeof FAMILIES[0] && at < sizeof with; i++)
+		if (FAMILIES[i]->device_open)
+			at += (size_t)snprintf(with + at, sizeof with - at, "%s%s", at ? " or " : "", FAMILIES[i]->arch);
+	snprintf(err, errlen, "the CUDA path runs %s models only, not %s", with, m->family->arch);
+	return NMT_ERR_UNSUPPORTED;
 }

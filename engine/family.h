@@ -16,6 +16,7 @@
 
 struct nmt_model;
 struct engine_state;
+struct engine_device_ops;
 
 typedef struct engine_family {
 	const char *arch;   /* the metadata's "arch" value */
@@ -40,11 +41,22 @@ typedef struct engine_family {
 	/* The most tokens a translation of src_len source pieces (EOS
 	 * included) may have, unless the caller sets a limit. */
 	int (*max_len)(int src_len);
+	/* Open the GPU (NMT_DEVICE_CUDA) for one translator: the family's
+	 * encoder and decoder steps there (engine.h, engine_device_ops), m's
+	 * weights copied to it. 0, or an nmt_status and a message. NULL: the
+	 * family has no device path. */
+	int (*device_open)(const struct nmt_model *m, const struct engine_device_ops **ops, void **dev, char *err,
+			   size_t errlen);
 } engine_family;
 
 /* The family whose arch is `arch`, or NULL. */
 const engine_family *engine_family_for(const char *arch);
 /* The arch values this build knows, for a message ("A nor B"). */
 const char *engine_family_names(void);
+/* Model m's family's device path opened (device_open): 0, or an
+ * nmt_status and a message, NMT_ERR_UNSUPPORTED naming the families that
+ * have one where m's has none. *ops and *dev are NULL unless it opened. */
+int engine_device_open(const struct nmt_model *m, const struct engine_device_ops **ops, void **dev, char *err,
+		       size_t errlen);
 
 #endif

@@ -14,15 +14,11 @@
 #include "../format/format.h"
 #include "vmap.h"
 
+/* The sizes every family has; a family's others are its own (gru_dims,
+ * ssru_weights). */
 typedef struct {
 	int src_vocab, tgt_vocab;
 	int emb;          /* e */
-	int enc_hidden;   /* re, per direction */
-	int enc_layers;   /* Le */
-	int dec_hidden;   /* r */
-	int att;          /* a */
-	int fc;           /* f */
-	int fc_layers;    /* N tied residual layers */
 	int bos_id, eos_id;   /* target side */
 	int src_eos_id;       /* appended to every source sentence */
 } engine_dims;

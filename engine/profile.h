@@ -11,25 +11,21 @@
 #ifndef ENGINE_PROFILE_H
 #define ENGINE_PROFILE_H
 
+#include "../family/ssru/ssru_profile.h"
+
+/* The stages of each family's encoder and decoder step that it times
+ * itself (its own header's list: id, label); a family without any, the
+ * GRU's, counts its work to the core's "rest" stages. */
+#define ENGINE_FAMILY_ENCODER_STAGES(X) SSRU_PROFILE_ENCODER_STAGES(X)
+#define ENGINE_FAMILY_DECODER_STAGES(X) SSRU_PROFILE_DECODER_STAGES(X)
+
 /* The stages, in the order they are printed: id, label. The "rest" stages
- * catch what a family without stages of its own does (the GRU's encoder
- * and steps); for the SSRU family they hold only the calls' overhead. */
+ * catch what a family's own stages do not (all of the GRU's encoder and
+ * steps; for the SSRU family only the calls' overhead). */
 #define ENGINE_PROFILE_STAGES(X)                                      \
-	X(ENC_EMBED, "encoder: embedding + positions")                \
-	X(ENC_QKV, "encoder: Q/K/V projections")                      \
-	X(ENC_ATT, "encoder: self-attention (scores, softmax, sum)")  \
-	X(ENC_OUT, "encoder: attention output + residual + norm")     \
-	X(ENC_FFN1, "encoder: FFN W1 + ReLU")                         \
-	X(ENC_FFN2, "encoder: FFN W2 + residual + norm")              \
-	X(CROSS_KV, "encoder: cross-attention K/V, all layers")       \
+	ENGINE_FAMILY_ENCODER_STAGES(X)                               \
 	X(ENCODER, "encoder: rest")                                   \
-	X(DEC_EMBED, "decoder: embedding + positions")                \
-	X(DEC_SSRU, "decoder: SSRU (2 products, cell, norm)")         \
-	X(CROSS_Q, "decoder: cross-attention query")                  \
-	X(CROSS_ATT, "decoder: cross-attention (scores, softmax, sum)") \
-	X(CROSS_OUT, "decoder: cross-attention output + norm")        \
-	X(DEC_FFN1, "decoder: FFN W1 + ReLU")                         \
-	X(DEC_FFN2, "decoder: FFN W2 + residual + norm")              \
+	ENGINE_FAMILY_DECODER_STAGES(X)                               \
 	X(DECODER, "decoder: rest")                                   \
 	X(OUT_SHORTLIST, "output: shortlists built + rows gathered")  \
 	X(OUT_PRODUCT, "output: logits product")                      \

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../family/gru/cuda.h"
+#include "family.h"
 #include "../format/grow.h"
 #include "../text/segment.h"
 #include "../text/align.h"
@@ -42,7 +42,7 @@ int engine_translator_new_on(const nmt_model *m, int device, engine_translator *
 		return NMT_ERR_NO_MEMORY;
 	}
 	if (device == NMT_DEVICE_CUDA) {
-		int rc = gru_cuda_open(m, &t->state.dev_ops, &t->state.dev, err, errlen);
+		int rc = engine_device_open(m, &t->state.dev_ops, &t->state.dev, err, errlen);
 		if (rc != 0) {
 			engine_translator_free(t);
 			return rc;
@@ -57,7 +57,7 @@ void engine_translator_free(engine_translator *t)
 	if (!t)
 		return;
 	if (t->state.dev)
-		gru_cuda_close(t->state.dev);
+		t->state.dev_ops->close(t->state.dev);
 	if (t->state.m)
 		engine_state_free(&t->state);
 	spm_scratch_free(t->src_scratch);
@@ -200,20 +200,6 @@ static int add_sentence_text(engine_translator *t, const engine_search_options *
 	return 0;
 }
 
-/* Whether sentence text[0..len) is written in capitals (text/case.h),
- * its protected spans[0..n_spans) (a URL, a code) not looked at. */
-static int in_capitals(const char *text, size_t len, const text_protected *spans, int n_spans)
-{
-	text_case_count c = { 0 };
-	const char *from = text;
-	for (int k = 0; k < n_spans; k++) {
-		text_case_scan(from, (size_t)(spans[k].text - from), &c);
-		from = spans[k].text + spans[k].len;
-	}
-	text_case_scan(from, (size_t)(text + len - from), &c);
-	return text_case_is_capitals(&c);
-}
-
 /* text[0..len) with its protected spans replaced by the language's
  * placeholder (protect.h), into t->subst; the spans into t->sent_spans[0..
  * *n_spans). Returns the substituted length, or (size_t)-1. */
@@ -246,7 +232,7 @@ static int add_sentence(engine_translator *t, const engine_search_options *o, co
 			return -1;
 		text = t->subst;
 	}
-	if (o->case_fold && in_capitals(written, written_len, t->sent_spans, n_spans)) {
+	if (o->case_fold && text_case_in_capitals(written, written_len, t->sent_spans, n_spans)) {
 		if (format_reserve(&t->cased, &t->cased_cap, written_len + 1, 1) != 0)
 			return -1;
 		text_case_to_sentence(written, written_len, t->cased);  /* (the same length) */
@@ -272,15 +258,6 @@ static int add_sentence(engine_translator *t, const engine_search_options *o, co
 	return 0;
 }
 
-/* Whitespace-separated words in text[0..len). */
-static int count_words(const char *text, size_t len)
-{
-	int words = 0;
-	for (size_t i = 0; i < len; i++)
-		words += !text_split_is_space((unsigned char)text[i]) && (i == 0 || text_split_is_space((unsigned char)text[i - 1]));
-	return words;
-}
-
 /* Line i's units: its sentences (text/split.h), each joined to the one
  * before by the whitespace between them in the line; or, with splitting
  * off, the whole line as one sentence. */
@@ -299,7 +276,7 @@ static int add_line(engine_translator *t, const engine_search_options *o, int i,
 		const char *gap = first ? "" : line + prev_end;
 		if (add_sentence(t, o, line + start, end - start, word0, gap, first ? 0 : start - prev_end, used) != 0)
 			return -1;
-		word0 += count_words(line + start, end - start);
+		word0 += text_split_count_words(line + start, end - start);
 		prev_end = end;
 		first = 0;
 	}
@@ -315,7 +292,7 @@ static int run_model(engine_translator *t, const engine_search_options *o, char 
 		return engine_search(s, o, t->hyps, t->n_hyps);
 	}
 	if (s->dev_ops->encode(s->dev, s, t->src) != 0 || engine_search(s, o, t->hyps, t->n_hyps) != 0) {
-		snprintf(err, errlen, "%s: %s", s->dev_ops->name, gru_cuda_error(s->dev));
+		snprintf(err, errlen, "%s: %s", s->dev_ops->name, s->dev_ops->error(s->dev));
 		return -1;
 	}
 	return 0;

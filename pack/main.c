@@ -98,22 +98,14 @@ static int meta_int(const st_file *ck, const char *key, long lo, long hi)
 	return (int)x;
 }
 
-static engine_dims read_dims(const st_file *ck)
+/* The checkpoint's sizes, under the keys and in the ranges of the packed
+ * file's metadata (family/gru/arch.h). */
+static void read_dims(const st_file *ck, engine_dims *d, gru_dims *gd)
 {
-	engine_dims d = {
-		.src_vocab = meta_int(ck, "src_vocab", 4, 1 << 22),
-		.tgt_vocab = meta_int(ck, "tgt_vocab", 4, 1 << 22),
-		.emb = meta_int(ck, "emb", 1, 1 << 14),
-		.enc_hidden = meta_int(ck, "enc_hidden", 1, 1 << 14),
-		.enc_layers = meta_int(ck, "enc_layers", 1, GRU_MAX_ENC_LAYERS),
-		.dec_hidden = meta_int(ck, "dec_hidden", 1, 1 << 14),
-		.att = meta_int(ck, "att", 1, 1 << 14),
-		.fc = meta_int(ck, "fc", 1, 1 << 14),
-		.fc_layers = meta_int(ck, "fc_layers", 0, 64),
-		.bos_id = meta_int(ck, "bos_id", 0, 1 << 22),
-		.eos_id = meta_int(ck, "eos_id", 0, 1 << 22),
-	};
-	return d;
+	for (int i = 0; i < GRU_META_DIMS; i++) {
+		const gru_meta_dim *k = &gru_meta_dims[i];
+		*gru_meta_dim_field(k, d, gd) = meta_int(ck, k->key, k->lo, k->hi);
+	}
 }
 
 /* Check a checkpoint tensor against the architecture and convert it to f32. */
@@ -161,10 +153,11 @@ static void add_matrix(pack_tensors *t, const char *name, format_encoding quant,
 		die(1, "out of memory");
 }
 
-static void pack_weights(const st_file *ck, const engine_dims *d, format_encoding quant, pack_file *out)
+static void pack_weights(const st_file *ck, const engine_dims *d, const gru_dims *gd, format_encoding quant,
+			 pack_file *out)
 {
 	gru_tensor_spec specs[GRU_ARCH_MAX_TENSORS];
-	int n = gru_arch_tensors(d, specs);
+	int n = gru_arch_tensors(d, gd, specs);
 	pack_tensors t = { 0 };
 
 	for (size_t i = 0; i < st_count(ck); i++) {
@@ -178,7 +171,7 @@ static void pack_weights(const st_file *ck, const engine_dims *d, format_encodin
 	}
 	for (int k = 0; k < n; k++) {
 		float *data = load_tensor(ck, &specs[k]);
-		if (strcmp(specs[k].name, "dec.weight_ih") == 0) {
+		if (strcmp(specs[k].name, GRU_TENSOR_DEC_IH) == 0) {
 			/* Split by input: the embedding's columns, whose product
 			 * has one result per word (the precomp section), and the
 			 * context's (docs/FORMAT.md). */
@@ -218,24 +211,34 @@ static void pack_vocab_or_die(const char *path, const char *tag, int expect_size
 		die(1, "%s", err);
 }
 
+/* The metadata text[0..n) (of 4096 bytes) with fmt's appended: its new
+ * length, or -1 once it does not fit. */
+__attribute__((format(printf, 3, 4))) static int append(char *text, int n, const char *fmt, ...)
+{
+	if (n < 0 || n >= 4096)
+		return -1;
+	va_list ap;
+	va_start(ap, fmt);
+	int k = vsnprintf(text + n, 4096 - (size_t)n, fmt, ap);
+	va_end(ap);
+	return k < 0 || k >= 4096 - n ? -1 : n + k;
+}
+
 /* precompute: the ids whose tables the translators fill as they meet them (0: none);
  * src_lang, tgt_lang: the languages if given, else the checkpoint's */
-static void pack_meta(const st_file *ck, const engine_dims *d, format_encoding quant, int precompute, const char *src_lang,
-		      const char *tgt_lang, pack_file *out)
+static void pack_meta(const st_file *ck, const engine_dims *d, const gru_dims *gd, format_encoding quant, int precompute,
+		      const char *src_lang, const char *tgt_lang, pack_file *out)
 {
 	const char *src = src_lang ? src_lang : st_meta(ck, "src_lang"), *tgt = tgt_lang ? tgt_lang : st_meta(ck, "tgt_lang");
 	char *text = malloc(4096);
 
 	if (!text)
 		die(1, "out of memory");
-	int n = snprintf(text, 4096,
-			 "arch=%s\nquant=%s\nsrc_lang=%s\ntgt_lang=%s\n"
-			 "src_vocab=%d\ntgt_vocab=%d\nemb=%d\nenc_hidden=%d\nenc_layers=%d\n"
-			 "dec_hidden=%d\natt=%d\nfc=%d\nfc_layers=%d\nbos_id=%d\neos_id=%d\n"
-			 "precompute=%d\npacked_by=model-pack %s\n",
-			 GRU_ARCH, format_encoding_name(quant), src ? src : "und", tgt ? tgt : "und", d->src_vocab, d->tgt_vocab,
-			 d->emb, d->enc_hidden, d->enc_layers, d->dec_hidden, d->att, d->fc, d->fc_layers,
-			 d->bos_id, d->eos_id, precompute, MODEL_PACK_VERSION);
+	int n = append(text, 0, "arch=%s\nquant=%s\nsrc_lang=%s\ntgt_lang=%s\n", GRU_ARCH, format_encoding_name(quant),
+		       src ? src : "und", tgt ? tgt : "und");
+	for (int i = 0; i < GRU_META_DIMS; i++)
+		n = append(text, n, "%s=%d\n", gru_meta_dims[i].key, gru_meta_dim_value(&gru_meta_dims[i], d, gd));
+	n = append(text, n, GRU_META_PRECOMPUTE "=%d\npacked_by=model-pack %s\n", precompute, MODEL_PACK_VERSION);
 	if (n < 0 || n >= 4096 || strpbrk(src ? src : "", "\n=") || strpbrk(tgt ? tgt : "", "\n="))
 		die(1, "checkpoint metadata src_lang/tgt_lang is malformed");
 	if (pack_add_section(out, FORMAT_TAG_META, (uint8_t *)text, (size_t)n, 0) != 0)
@@ -363,12 +366,14 @@ int main(int argc, char **argv)
 	char err[512];
 	if (st_open(argv[optind], &ck, err, sizeof err) != 0)
 		die(1, "%s: %s", argv[optind], err);
-	engine_dims d = read_dims(ck);
+	engine_dims d;
+	gru_dims gd;
+	read_dims(ck, &d, &gd);
 	if (d.bos_id >= d.tgt_vocab || d.eos_id >= d.tgt_vocab)
 		die(1, "checkpoint bos_id/eos_id lie outside the target vocabulary");
 	pack_file out = { .n = 0 };
-	pack_meta(ck, &d, quant, store_precomputed ? 0 : precompute_top, src_lang, tgt_lang, &out);
-	pack_weights(ck, &d, quant, &out);
+	pack_meta(ck, &d, &gd, quant, store_precomputed ? 0 : precompute_top, src_lang, tgt_lang, &out);
+	pack_weights(ck, &d, &gd, quant, &out);
 	pack_vocab_or_die(argv[optind + 1], FORMAT_TAG_SRC_VOCAB, d.src_vocab, -1, -1, 0, &out);
 	pack_vocab_or_die(argv[optind + 2], FORMAT_TAG_TGT_VOCAB, d.tgt_vocab, d.bos_id, d.eos_id, 1, &out);
 	st_close(ck);

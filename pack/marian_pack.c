@@ -128,6 +128,11 @@ static int is_true(const yml_doc *y, const char *key)
 	return v && strcmp(v, "true") == 0;
 }
 
+/* A size's range in the packed file's metadata (ssru_arch.h), which the
+ * configuration's must fit. */
+#define LO(k) ((int)ssru_meta_dims[SSRU_META_##k].lo)
+#define HI(k) ((int)ssru_meta_dims[SSRU_META_##k].hi)
+
 static int read_dims(const yml_doc *y, marian_dims *d, char *err, size_t errlen)
 {
 	const yml_entry *v = yml_find(y, "dim-vocabs");
@@ -135,16 +140,17 @@ static int read_dims(const yml_doc *y, marian_dims *d, char *err, size_t errlen)
 		return error_set(err, errlen, "model.yml: dim-vocabs must list two sizes");
 	for (int i = 0; i < 2; i++) {
 		long x;
-		if (number_parse_long(v->items[i], 4, 1 << 22, &x) != 0)
+		if (number_parse_long(v->items[i], LO(SRC_VOCAB), HI(SRC_VOCAB), &x) != 0)
 			return error_set(err, errlen, "model.yml: dim-vocabs: %s is not a vocabulary size", v->items[i]);
 		*(i ? &d->tgt_vocab : &d->src_vocab) = (int)x;
 	}
-	if (int_value(y, "dim-emb", -1, 8, 1 << 14, &d->emb, err, errlen) != 0 ||
-	    int_value(y, "transformer-heads", 8, 1, 256, &d->heads, err, errlen) != 0 ||
-	    int_value(y, "transformer-dim-ffn", -1, 1, 1 << 16, &d->ffn, err, errlen) != 0 ||
-	    int_value(y, "transformer-decoder-dim-ffn", 0, 0, 1 << 16, &d->dec_ffn, err, errlen) != 0 ||
-	    int_value(y, "enc-depth", -1, 1, MARIAN_MAX_LAYERS, &d->enc_layers, err, errlen) != 0 ||
-	    int_value(y, "dec-depth", -1, 1, MARIAN_MAX_LAYERS, &d->dec_layers, err, errlen) != 0 ||
+	/* (a decoder FFN of 0, Marian's default, is the encoder's) */
+	if (int_value(y, "dim-emb", -1, LO(EMB), HI(EMB), &d->emb, err, errlen) != 0 ||
+	    int_value(y, "transformer-heads", 8, LO(HEADS), HI(HEADS), &d->heads, err, errlen) != 0 ||
+	    int_value(y, "transformer-dim-ffn", -1, LO(FFN), HI(FFN), &d->ffn, err, errlen) != 0 ||
+	    int_value(y, "transformer-decoder-dim-ffn", 0, 0, HI(DEC_FFN), &d->dec_ffn, err, errlen) != 0 ||
+	    int_value(y, "enc-depth", -1, LO(ENC_LAYERS), HI(ENC_LAYERS), &d->enc_layers, err, errlen) != 0 ||
+	    int_value(y, "dec-depth", -1, LO(DEC_LAYERS), HI(DEC_LAYERS), &d->dec_layers, err, errlen) != 0 ||
 	    read_tied_layers(y, d, err, errlen) != 0)
 		return -1;
 	if (d->dec_ffn == 0)
@@ -355,17 +361,24 @@ int marian_add_meta(pack_file *out, const marian_dims *d, format_encoding quant,
 {
 	char tied[4 * MARIAN_MAX_LAYERS + 16] = "";
 	for (int i = 0, at = 0; d->has_dec_tied && i < d->dec_layers; i++)
-		at += snprintf(tied + at, sizeof tied - (size_t)at, "%s%d%s", i ? "," : "dec_tied=", d->dec_tied[i],
+		at += snprintf(tied + at, sizeof tied - (size_t)at, "%s%d%s", i ? "," : SSRU_META_DEC_TIED "=", d->dec_tied[i],
 			       i + 1 == d->dec_layers ? "\n" : "");
+	const int dims[SSRU_META_DIMS] = {
+		[SSRU_META_SRC_VOCAB] = d->src_vocab, [SSRU_META_TGT_VOCAB] = d->tgt_vocab, [SSRU_META_EMB] = d->emb,
+		[SSRU_META_HEADS] = d->heads, [SSRU_META_FFN] = d->ffn, [SSRU_META_DEC_FFN] = d->dec_ffn,
+		[SSRU_META_ENC_LAYERS] = d->enc_layers, [SSRU_META_DEC_LAYERS] = d->dec_layers,
+	};
 	char *text = malloc(1024);
 	if (!text)
 		return error_set(err, errlen, "out of memory");
-	int n = snprintf(text, 1024,
-			 "arch=%s\nquant=%s\nsrc_lang=%s\ntgt_lang=%s\nsrc_vocab=%d\ntgt_vocab=%d\nemb=%d\nheads=%d\n"
-			 "ffn=%d\ndec_ffn=%d\nenc_layers=%d\ndec_layers=%d\ntied=%s\nbos_id=%d\neos_id=%d\n"
-			 "imported_from=marian\n%s%s",
-			 SSRU_ARCH, format_encoding_name(quant), src ? src : "und", tgt ? tgt : "und", d->src_vocab,
-			 d->tgt_vocab, d->emb, d->heads, d->ffn, d->dec_ffn, d->enc_layers, d->dec_layers, d->tied, bos_id, eos_id, tied, extra ? extra : "");
+	int n = snprintf(text, 1024, "arch=%s\nquant=%s\nsrc_lang=%s\ntgt_lang=%s\n", SSRU_ARCH, format_encoding_name(quant),
+			 src ? src : "und", tgt ? tgt : "und");
+	for (int i = 0; i < SSRU_META_DIMS && n >= 0 && n < 1024; i++)
+		n += snprintf(text + n, 1024 - (size_t)n, "%s=%d\n", ssru_meta_dims[i].key, dims[i]);
+	if (n >= 0 && n < 1024)
+		n += snprintf(text + n, 1024 - (size_t)n,
+			      SSRU_META_TIED "=%s\n" SSRU_META_BOS_ID "=%d\n" SSRU_META_EOS_ID "=%d\nimported_from=marian\n%s%s",
+			      d->tied, bos_id, eos_id, tied, extra ? extra : "");
 	if (n < 0 || n >= 1024) {
 		free(text);
 		return error_set(err, errlen, "language codes too long");

@@ -15,7 +15,7 @@ int pack_precomp(const char *path, int top, uint8_t **blob, size_t *len, char *e
 		return -1;
 	const engine_dims *d = &m->d;
 	int n_src = top < d->src_vocab ? top : d->src_vocab, n_tgt = top < d->tgt_vocab ? top : d->tgt_vocab;
-	size_t src_cols = gru_precomp_src_cols(d), tgt_cols = gru_precomp_tgt_cols(d);
+	size_t src_cols = gru_precomp_src_cols(&m->gru.dims), tgt_cols = gru_precomp_tgt_cols(&m->gru.dims);
 	*len = 16 + 4 * ((size_t)n_src * src_cols + (size_t)n_tgt * tgt_cols);
 	*blob = malloc(*len);
 	if (!*blob) {

@@ -174,9 +174,9 @@ static void test_logits_match_reference(void **state)
 		if (step == 0) {
 			engine_search_options o = { .beam = 1, .nbest = 1, .alpha = ALPHA };
 			prepare(&s, f, i, 1, &o);
-			memcpy(s.gru.dec.h, s.gru.enc.h0, (size_t)f->model->d.dec_hidden * sizeof(float));
+			memcpy(s.gru.dec.h, s.gru.enc.h0, (size_t)f->model->gru.dims.dec_hidden * sizeof(float));
 		} else {
-			memcpy(s.gru.dec.h, s.gru.dec.h_next, (size_t)f->model->d.dec_hidden * sizeof(float));
+			memcpy(s.gru.dec.h, s.gru.dec.h_next, (size_t)f->model->gru.dims.dec_hidden * sizeof(float));
 		}
 		s.row_sent[0] = 0;
 		s.row_prev[0] = prev;
@@ -321,7 +321,7 @@ static int scripted_carry(void *dev, engine_state *s, int n)
 	return 0;
 }
 
-static const engine_device_ops scripted_ops = { "scripted", NULL, scripted_step, scripted_carry };
+static const engine_device_ops scripted_ops = { "scripted", NULL, scripted_step, scripted_carry, NULL, NULL };
 
 /* The scripted search of the fixture's sentences (seed varies the model):
  * the n-best lists into out/n, the decoder rows run returned. */

@@ -90,6 +90,18 @@ int text_case_is_capitals(const text_case_count *c)
 	return c->lower == 0 && c->upper_words >= 2 && c->upper >= 6;
 }
 
+int text_case_in_capitals(const char *text, size_t len, const text_protected *spans, int n_spans)
+{
+	text_case_count c = { 0 };
+	const char *from = text;
+	for (int k = 0; k < n_spans; k++) {
+		text_case_scan(from, (size_t)(spans[k].text - from), &c);
+		from = spans[k].text + spans[k].len;
+	}
+	text_case_scan(from, (size_t)(text + len - from), &c);
+	return text_case_is_capitals(&c);
+}
+
 /* Whether the "I" at text[i] is a word of its own ("I", "I'M", "I’D"). */
 static int pronoun_i(const char *text, size_t len, size_t i)
 {

@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "protect.h"
+
 /* What text_case_scan has seen of a text so far. */
 typedef struct {
 	int lower;          /* small letters */
@@ -31,6 +33,10 @@ void text_case_scan(const char *text, size_t len, text_case_count *c);
  * least two words and six letters in capitals (so that an acronym or two,
  * "USA" or "UN UK", are not). */
 int text_case_is_capitals(const text_case_count *c);
+
+/* Whether sentence text[0..len) is written in capitals, its protected
+ * spans[0..n_spans) (a URL, a code) not looked at. */
+int text_case_in_capitals(const char *text, size_t len, const text_protected *spans, int n_spans);
 
 /* text[0..len) in sentence case into out[0..len): every letter small
  * except the first letter of the text and the word "I" (English's

@@ -9,6 +9,14 @@ int text_split_is_space(unsigned char c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
 }
 
+int text_split_count_words(const char *text, size_t len)
+{
+	int words = 0;
+	for (size_t i = 0; i < len; i++)
+		words += !text_split_is_space((unsigned char)text[i]) && (i == 0 || text_split_is_space((unsigned char)text[i - 1]));
+	return words;
+}
+
 /* Quotes and brackets that close a sentence after its terminator: ASCII,
  * guillemets (both directions: French and German use them oppositely) and
  * the typographic quotes. */

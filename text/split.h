@@ -60,6 +60,10 @@ const text_split_lang *text_split_lang_for(const char *code);
 /* Whether c is whitespace between sentences (ASCII space, tab, CR, LF, VT, FF). */
 int text_split_is_space(unsigned char c);
 
+/* Whitespace-separated words in text[0..len) (the words an alignment
+ * numbers). */
+int text_split_count_words(const char *text, size_t len);
+
 /* The next sentence of text[*pos..len): skips whitespace, sets
  * text[*start..*end) to the sentence (no whitespace at either end) and
  * moves *pos to its end. Returns 0, leaving *pos at len, when only

@@ -24,8 +24,6 @@ extern "C" {
 #include "../../quant/logquant.h"
 #include "../../quant/qlayout.h"
 #include "../../quant/vecmath.h"
-#include "../../engine/family.h"
-#include "arch.h"
 #include "../../text/guard.h"
 #include "../../engine/topk.h"
 }
@@ -167,7 +165,7 @@ static int upload_heads(dev_t_ *d)
 static int upload_model(dev_t_ *d)
 {
 	const nmt_model *m = d->m;
-	const engine_dims *dims = &m->d;
+	const gru_dims *gd = &m->gru.dims;
 	int q8[256], q4[16], i8[256];
 	const int *lv8, *lv4, *lvi8;
 	for (int i = 0; i < 256; i++) {
@@ -183,23 +181,23 @@ static int upload_model(dev_t_ *d)
 #define MAT(w, out) upload_matrix(d, &(w), LV(w), &(out))
 	dmodel *dm = &d->dm;
 	int rc = MAT(m->src_emb, dm->src_emb) || MAT(m->tgt_emb, dm->tgt_emb);
-	for (int l = 0; l < dims->enc_layers; l++)
+	for (int l = 0; l < gd->enc_layers; l++)
 		for (int dir = 0; dir < 2; dir++) {
 			const gru_layer *g = &m->gru.enc[l][dir];
 			dgru *dg = &dm->enc[l][dir];
 			rc = rc || MAT(g->w_ih, dg->w_ih) || MAT(g->w_hh, dg->w_hh) ||
-			     upload_floats(d, g->b_ih, 3 * (size_t)dims->enc_hidden, &dg->b_ih) ||
-			     upload_floats(d, g->b_hh, 3 * (size_t)dims->enc_hidden, &dg->b_hh);
+			     upload_floats(d, g->b_ih, 3 * (size_t)gd->enc_hidden, &dg->b_ih) ||
+			     upload_floats(d, g->b_hh, 3 * (size_t)gd->enc_hidden, &dg->b_hh);
 		}
-	size_t r = (size_t)dims->dec_hidden, f = (size_t)dims->fc;
+	size_t r = (size_t)gd->dec_hidden, f = (size_t)gd->fc;
 	rc = rc || MAT(m->gru.init.w, dm->init) || MAT(m->gru.att_U, dm->att_U) || MAT(m->gru.att_W, dm->att_W) ||
 	     MAT(m->gru.att_V, dm->att_V) || MAT(m->gru.dec_ih_x, dm->dec_ih_x) || MAT(m->gru.dec_ih_c, dm->dec_ih_c) ||
 	     MAT(m->gru.dec.w_hh, dm->dec_hh) || MAT(m->gru.fc_in.w, dm->fc_in) || MAT(m->gru.fc.w, dm->fc) ||
 	     MAT(m->gru.top.w, dm->top) || upload_floats(d, m->gru.init.b, r, &dm->init_b) ||
 	     upload_floats(d, m->gru.dec.b_ih, 3 * r, &dm->dec_b_ih) || upload_floats(d, m->gru.dec.b_hh, 3 * r, &dm->dec_b_hh) ||
 	     upload_floats(d, m->gru.fc_in.b, f, &dm->fc_in_b) || upload_floats(d, m->gru.fc.b, f, &dm->fc_b) ||
-	     upload_floats(d, m->gru.top.b, (size_t)dims->emb, &dm->top_b) ||
-	     upload_floats(d, m->out_bias, (size_t)dims->tgt_vocab, &dm->out_bias);
+	     upload_floats(d, m->gru.top.b, (size_t)m->d.emb, &dm->top_b) ||
+	     upload_floats(d, m->out_bias, (size_t)m->d.tgt_vocab, &dm->out_bias);
 #undef MAT
 #undef LV
 	return rc || upload_heads(d) ? -1 : 0;
@@ -231,7 +229,7 @@ static unsigned blocks(size_t n)
 }
 
 /* ew_body.h's quantizer, one thread per row. */
-__global__ void k_quantize(const float *X, int n, int ldx, int cols, int padded, int8_t *xq, float *xs)
+static __global__ void k_quantize(const float *X, int n, int ldx, int cols, int padded, int8_t *xq, float *xs)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
 	if (i < n)
@@ -266,7 +264,7 @@ __device__ static int32_t qdot(const dmat &W, int r, const int8_t *xq)
 
 /* Y[i][j] = W[row_j] . X[i] (+ bias[row_j]), row_j = rows ? rows[j] : j:
  * one thread per output. q8/q4 read the quantized inputs xq / xs. */
-__global__ void k_matmul(dmat W, const int32_t *rows, int n_out, const float *X, int ldx, const int8_t *xq,
+static __global__ void k_matmul(dmat W, const int32_t *rows, int n_out, const float *X, int ldx, const int8_t *xq,
 			 const float *xs, int padded, const float *bias, float *Y, int ldy, int n)
 {
 	int j = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y;
@@ -288,7 +286,7 @@ __global__ void k_matmul(dmat W, const int32_t *rows, int n_out, const float *X,
 }
 
 /* Row ids[i] of E as floats into out row i (quant_matrix_row). */
-__global__ void k_embed(dmat E, const int32_t *ids, int n, float *out, int ldo)
+static __global__ void k_embed(dmat E, const int32_t *ids, int n, float *out, int ldo)
 {
 	int c = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y;
 	if (c >= E.cols || i >= n)
@@ -304,21 +302,21 @@ __global__ void k_embed(dmat E, const int32_t *ids, int n, float *out, int ldo)
 	out[(size_t)i * ldo + c] = v;
 }
 
-__global__ void k_add(float *y, const float *x, size_t n)
+static __global__ void k_add(float *y, const float *x, size_t n)
 {
 	size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
 	if (k < n)
 		y[k] += x[k];
 }
 
-__global__ void k_tanh(float *x, size_t n)
+static __global__ void k_tanh(float *x, size_t n)
 {
 	size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
 	if (k < n)
 		x[k] = quant_tanh(x[k]);
 }
 
-__global__ void k_relu(float *x, size_t n)
+static __global__ void k_relu(float *x, size_t n)
 {
 	size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
 	if (k < n)
@@ -328,7 +326,7 @@ __global__ void k_relu(float *x, size_t n)
 /* ew_body.h's GRU cell for row i: gi row gi_row[i] (or i), gh and h row i,
  * the new state to row out_row[i] (or i) of out, at column out_col. One
  * thread per row: the cell is the CPU's loop itself. */
-__global__ void k_gru_cell(int hidden, int n, const float *gi, const int32_t *gi_row, const float *gh,
+static __global__ void k_gru_cell(int hidden, int n, const float *gi, const int32_t *gi_row, const float *gh,
 			   const float *h, float *out, const int32_t *out_row, int ldo, int out_col)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -341,7 +339,7 @@ __global__ void k_gru_cell(int hidden, int n, const float *gi, const int32_t *gi
 
 /* The encoder's running rows at a step: row i continues from the state at
  * position prev[i] of `out` (zeros where prev[i] < 0). */
-__global__ void k_enc_gather(const float *out, const int32_t *prev, int n, int ldo, int col, int hidden, float *h)
+static __global__ void k_enc_gather(const float *out, const int32_t *prev, int n, int ldo, int col, int hidden, float *h)
 {
 	int k = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y;
 	if (k >= hidden || i >= n)
@@ -350,7 +348,7 @@ __global__ void k_enc_gather(const float *out, const int32_t *prev, int n, int l
 }
 
 /* Each sentence's mean encoder state (encoder.c initial_state's loop). */
-__global__ void k_mean(const float *states, const int32_t *sent_off, const int32_t *sent_len, int n, int ctx,
+static __global__ void k_mean(const float *states, const int32_t *sent_off, const int32_t *sent_len, int n, int ctx,
 		       float *mean)
 {
 	int k = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y;
@@ -364,7 +362,7 @@ __global__ void k_mean(const float *states, const int32_t *sent_off, const int32
 
 /* α = softmax_j(q_i · key_j) over row i's sentence (decoder.c
  * attention_context with vecmath.c's softmax), one thread per row. */
-__global__ void k_att_scores(const float *keys, const float *q, const int32_t *row_sent, const int32_t *sent_off,
+static __global__ void k_att_scores(const float *keys, const float *q, const int32_t *row_sent, const int32_t *sent_off,
 			     const int32_t *sent_len, int n, int a, float *att, int ld_att)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -387,7 +385,7 @@ __global__ void k_att_scores(const float *keys, const float *q, const int32_t *r
 /* The GRU's input projection of the context, Σ_j α_j (W_ih,c s_j) from the
  * projected states, plus b_ih, into gi row i (decoder.c attention_context
  * and gru_cell_step, in their order). */
-__global__ void k_att_context(const float *proj, const float *att, int ld_att, const int32_t *row_sent,
+static __global__ void k_att_context(const float *proj, const float *att, int ld_att, const int32_t *row_sent,
 			      const int32_t *sent_off, const int32_t *sent_len, int n, int g, const float *b_ih,
 			      float *gi)
 {
@@ -404,7 +402,7 @@ __global__ void k_att_context(const float *proj, const float *att, int ld_att, c
 
 /* The tied output layer over each row's sentence's vocabulary: its
  * shortlist (sl_len > 0) or all Vt words, with the output bias. */
-__global__ void k_output(dmat E, const float *t, const int8_t *tq, const float *ts, int padded,
+static __global__ void k_output(dmat E, const float *t, const int8_t *tq, const float *ts, int padded,
 			 const int32_t *row_sent, const int32_t *sl_off, const int32_t *sl_len, const int32_t *shortlists,
 			 const float *bias, int n, float *logits, int ld)
 {
@@ -433,7 +431,7 @@ __global__ void k_output(dmat E, const float *t, const int8_t *tq, const float *
  * topk.h ranks the candidates exactly as search.c does, in any order. */
 #define TOPK_THREADS 128
 
-__global__ void k_row_norm(const float *logits, int ld, const dsent *sents, int N, float *row_max, float *row_lse)
+static __global__ void k_row_norm(const float *logits, int ld, const dsent *sents, int N, float *row_max, float *row_lse)
 {
 	int t = threadIdx.x, i = blockIdx.x;
 	if (i >= N || t >= sents[i].n_live || sents[i].k == 0)
@@ -444,7 +442,7 @@ __global__ void k_row_norm(const float *logits, int ld, const dsent *sents, int 
 	row_max[row] = m;
 }
 
-__global__ void k_topk_local(const float *logits, int ld, const dsent *sents, int N, const float *row_max,
+static __global__ void k_topk_local(const float *logits, int ld, const dsent *sents, int N, const float *row_max,
 			     const float *row_lse, const int32_t *sl_off, const int32_t *sl_len,
 			     const int32_t *shortlists, int Vt, const text_piece_head *heads, engine_candidate *local,
 			     int *local_n)
@@ -466,7 +464,7 @@ __global__ void k_topk_local(const float *logits, int ld, const dsent *sents, in
 	local_n[(size_t)i * TOPK_THREADS + t] = count;
 }
 
-__global__ void k_topk_merge(const dsent *sents, int N, const engine_candidate *local, const int *local_n,
+static __global__ void k_topk_merge(const dsent *sents, int N, const engine_candidate *local, const int *local_n,
 			     engine_candidate *cand, int *n_cand)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -483,7 +481,7 @@ __global__ void k_topk_merge(const dsent *sents, int N, const engine_candidate *
 }
 
 /* The next step's row i continues from row from[i] of this one. */
-__global__ void k_carry(const float *h_next, const int32_t *from, int n, int hidden, float *h)
+static __global__ void k_carry(const float *h_next, const int32_t *from, int n, int hidden, float *h)
 {
 	int k = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y;
 	if (k < hidden && i < n)
@@ -527,9 +525,10 @@ static void relu(float *x, size_t n)
 static int reserve_batch(dev_t_ *d, const engine_state *s, size_t shortlist_ids)
 {
 	const engine_dims *dm = &d->m->d;
+	const gru_dims *gd = &d->m->gru.dims;
 	size_t P = (size_t)s->total_src, N = (size_t)s->n_sents, R = N * (size_t)s->beam, fl = sizeof(float);
-	size_t e = (size_t)dm->emb, re = (size_t)dm->enc_hidden, ctx = 2 * re, r = (size_t)dm->dec_hidden;
-	size_t a = (size_t)dm->att, f = (size_t)dm->fc, V = (size_t)s->logit_stride;
+	size_t e = (size_t)dm->emb, re = (size_t)gd->enc_hidden, ctx = 2 * re, r = (size_t)gd->dec_hidden;
+	size_t a = (size_t)gd->att, f = (size_t)gd->fc, V = (size_t)s->logit_stride;
 	size_t in = e > ctx ? e : ctx;
 	size_t padded = (size_t)s->kq.cap_cols;   /* the widest input, padded for q4 */
 	size_t xrows = P > R ? P : R;
@@ -616,7 +615,7 @@ static int upload_tables(dev_t_ *d, const engine_state *s, size_t shortlist_ids)
 static void gru_direction(dev_t_ *d, const engine_state *s, int layer, int dir, const float *in, float *out)
 {
 	const dgru *g = &d->dm.enc[layer][dir];
-	int re = d->m->d.enc_hidden, ctx = 2 * re, in_dim = layer ? ctx : d->m->d.emb;
+	int re = d->m->gru.dims.enc_hidden, ctx = 2 * re, in_dim = layer ? ctx : d->m->d.emb;
 	int32_t *steps = I(B_ENC_STEPS) + d->steps_off[dir];
 
 	matmul(d, g->w_ih, in, s->total_src, in_dim, g->b_ih, F(B_ENC_GI), 3 * re);
@@ -637,7 +636,8 @@ static int encode(void *dev, engine_state *s, const int32_t *const *src)
 {
 	dev_t_ *d = (dev_t_ *)dev;
 	const engine_dims *dm = &d->m->d;
-	int N = s->n_sents, P = s->total_src, ctx = 2 * dm->enc_hidden;
+	const gru_dims *gd = &d->m->gru.dims;
+	int N = s->n_sents, P = s->total_src, ctx = 2 * gd->enc_hidden;
 	size_t shortlist_ids = 0;
 
 	for (int i = 0; i < N; i++) {
@@ -650,7 +650,7 @@ static int encode(void *dev, engine_state *s, const int32_t *const *src)
 	      "uploading a batch");
 	float *in = F(B_LAYER_A), *out = F(B_LAYER_B);
 	LAUNCH(k_embed, dim3(blocks((size_t)dm->emb), (unsigned)P), THREADS, d->dm.src_emb, I(B_SRC_IDS), P, in, dm->emb);
-	for (int l = 0; l < dm->enc_layers; l++) {
+	for (int l = 0; l < gd->enc_layers; l++) {
 		gru_direction(d, s, l, 0, in, out);
 		gru_direction(d, s, l, 1, in, out);
 		float *tmp = in;
@@ -659,13 +659,13 @@ static int encode(void *dev, engine_state *s, const int32_t *const *src)
 	}
 	const float *states = in;   /* the encoder's output */
 	const int32_t *off = I(B_SENT_INFO), *len = off + N;
-	matmul(d, d->dm.att_U, states, P, ctx, NULL, F(B_KEYS), dm->att);
-	tanh_(F(B_KEYS), (size_t)P * dm->att);
-	matmul(d, d->dm.dec_ih_c, states, P, ctx, NULL, F(B_PROJ), 3 * dm->dec_hidden);
+	matmul(d, d->dm.att_U, states, P, ctx, NULL, F(B_KEYS), gd->att);
+	tanh_(F(B_KEYS), (size_t)P * gd->att);
+	matmul(d, d->dm.dec_ih_c, states, P, ctx, NULL, F(B_PROJ), 3 * gd->dec_hidden);
 	LAUNCH(k_mean, dim3(blocks((size_t)ctx), (unsigned)N), THREADS, states, off, len, N, ctx, F(B_MEAN));
 	/* h0, straight into the first step's states */
-	matmul(d, d->dm.init, F(B_MEAN), N, ctx, d->dm.init_b, F(B_H), dm->dec_hidden);
-	tanh_(F(B_H), (size_t)N * dm->dec_hidden);
+	matmul(d, d->dm.init, F(B_MEAN), N, ctx, d->dm.init_b, F(B_H), gd->dec_hidden);
+	tanh_(F(B_H), (size_t)N * gd->dec_hidden);
 	CHECK(d, cudaGetLastError(), "encoding on the GPU");
 	return 0;
 }
@@ -676,9 +676,10 @@ static int step(void *dev, engine_state *s, int n)
 {
 	dev_t_ *d = (dev_t_ *)dev;
 	const engine_dims *dm = &d->m->d;
+	const gru_dims *gd = &d->m->gru.dims;
 	const dmodel *w = &d->dm;
-	int N = s->n_sents, e = dm->emb, r = dm->dec_hidden;
-	int a = dm->att, f = dm->fc, g = 3 * r;
+	int N = s->n_sents, e = dm->emb, r = gd->dec_hidden;
+	int a = gd->att, f = gd->fc, g = 3 * r;
 	int32_t *row_sent = I(B_ROWS), *row_prev = row_sent + n;
 	const int32_t *off = I(B_SENT_INFO), *len = off + N, *sl_off = off + 2 * N, *sl_len = off + 3 * N;
 
@@ -733,7 +734,7 @@ static int step(void *dev, engine_state *s, int n)
 	float *z = F(B_Z), *z_next = F(B_Z_NEXT), *t = F(B_T);
 	matmul(d, w->fc_in, h_next, n, r, w->fc_in_b, z, f);
 	relu(z, (size_t)n * f);
-	for (int l = 0; l < dm->fc_layers; l++) {
+	for (int l = 0; l < gd->fc_layers; l++) {
 		matmul(d, w->fc, z, n, f, w->fc_b, z_next, f);
 		relu(z_next, (size_t)n * f);
 		add(z, z_next, (size_t)n * f);
@@ -770,7 +771,7 @@ static int step(void *dev, engine_state *s, int n)
 static int carry(void *dev, engine_state *s, int n)
 {
 	dev_t_ *d = (dev_t_ *)dev;
-	int r = d->m->d.dec_hidden;
+	int r = d->m->gru.dims.dec_hidden;
 	if (n == 0)
 		return 0;
 	CHECK(d, cudaMemcpy(d->buf[B_CARRY], s->carry_from, (size_t)n * sizeof(int32_t), cudaMemcpyHostToDevice),
@@ -780,11 +781,9 @@ static int carry(void *dev, engine_state *s, int n)
 	return 0;
 }
 
-static const engine_device_ops cuda_ops = { "cuda", encode, step, carry };
-
 /* ---- opening and closing ----------------------------------------------------------- */
 
-extern "C" void gru_cuda_close(void *dev)
+static void close_dev(void *dev)
 {
 	dev_t_ *d = (dev_t_ *)dev;
 	if (!d)
@@ -799,10 +798,12 @@ extern "C" void gru_cuda_close(void *dev)
 	free(d);
 }
 
-extern "C" const char *gru_cuda_error(void *dev)
+static const char *last_error(void *dev)
 {
 	return dev ? ((dev_t_ *)dev)->err : "no device";
 }
+
+static const engine_device_ops cuda_ops = { "cuda", encode, step, carry, last_error, close_dev };
 
 extern "C" int gru_cuda_open(const nmt_model *m, const engine_device_ops **ops, void **dev, char *err,
 			     size_t errlen)
@@ -812,11 +813,6 @@ extern "C" int gru_cuda_open(const nmt_model *m, const engine_device_ops **ops, 
 
 	*ops = NULL;
 	*dev = NULL;
-	/* the GPU path is written for the GRU family's weights and state */
-	if (strcmp(m->family->arch, GRU_ARCH) != 0) {
-		snprintf(err, errlen, "the CUDA path runs gru-fc-1 models only, not %s", m->family->arch);
-		return NMT_ERR_UNSUPPORTED;
-	}
 	if (e != cudaSuccess || count == 0) {
 		snprintf(err, errlen, "no CUDA device: %s", e != cudaSuccess ? cudaGetErrorString(e) : "none found");
 		return NMT_ERR_UNSUPPORTED;
@@ -829,7 +825,7 @@ extern "C" int gru_cuda_open(const nmt_model *m, const engine_device_ops **ops, 
 	d->m = m;
 	if (upload_model(d) != 0) {
 		snprintf(err, errlen, "%s", d->err);
-		gru_cuda_close(d);
+		close_dev(d);
 		return NMT_ERR_DEVICE;
 	}
 	*ops = &cuda_ops;

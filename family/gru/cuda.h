@@ -16,14 +16,11 @@
 extern "C" {
 #endif
 
-/* The first GPU, with model m's weights copied to it, for one translator:
- * 0, or an nmt_status and a message (NMT_ERR_UNSUPPORTED without CUDA
- * support or a usable GPU; NMT_ERR_NO_MEMORY when device memory runs out). */
+/* The family's device_open (family.h): the first GPU, with model m's
+ * weights copied to it, for one translator: 0, or an nmt_status and a
+ * message (NMT_ERR_UNSUPPORTED without CUDA support or a usable GPU;
+ * NMT_ERR_NO_MEMORY when device memory runs out). The ops close it. */
 int gru_cuda_open(const nmt_model *m, const engine_device_ops **ops, void **dev, char *err, size_t errlen);
-void gru_cuda_close(void *dev);
-
-/* What went wrong in the device's last failed call. */
-const char *gru_cuda_error(void *dev);
 
 #ifdef __cplusplus
 }

@@ -12,14 +12,3 @@ int gru_cuda_open(const nmt_model *m, const engine_device_ops **ops, void **dev,
 	snprintf(err, errlen, "this build has no CUDA support (build it with make CUDA=1)");
 	return NMT_ERR_UNSUPPORTED;
 }
-
-void gru_cuda_close(void *dev)
-{
-	(void)dev;
-}
-
-const char *gru_cuda_error(void *dev)
-{
-	(void)dev;
-	return "no CUDA support";
-}

@@ -19,7 +19,8 @@ static void embedding_products(engine_state *s, int n)
 {
 	const nmt_model *m = s->m;
 	const engine_dims *d = &m->d;
-	int e = d->emb, a = d->att, g = 3 * d->dec_hidden, u = 0;
+	const gru_dims *gd = &m->gru.dims;
+	int e = d->emb, a = gd->att, g = 3 * gd->dec_hidden, u = 0;
 
 	for (int i = 0; i < n; i++) {
 		const float *row = gru_tgt_row(s, s->row_prev[i]);
@@ -45,12 +46,12 @@ static void embedding_products(engine_state *s, int n)
 static void attention_query(engine_state *s, int n)
 {
 	const nmt_model *m = s->m;
-	const engine_dims *d = &m->d;
+	const gru_dims *gd = &m->gru.dims;
 
-	quant_matmul(&m->gru.att_W, s->gru.dec.h, n, d->dec_hidden, NULL, s->gru.dec.q, d->att, &s->kq);
+	quant_matmul(&m->gru.att_W, s->gru.dec.h, n, gd->dec_hidden, NULL, s->gru.dec.q, gd->att, &s->kq);
 	for (int i = 0; i < n; i++)
-		s->ew->add(s->gru.dec.q + (size_t)i * d->att, s->gru.dec.qv_row[i], d->att);
-	s->ew->tanh(s->gru.dec.q, n * d->att);
+		s->ew->add(s->gru.dec.q + (size_t)i * gd->att, s->gru.dec.qv_row[i], gd->att);
+	s->ew->tanh(s->gru.dec.q, n * gd->att);
 }
 
 /* α = softmax_j(q · k_j) over the row's own sentence, and the GRU's input
@@ -61,17 +62,17 @@ static void attention_query(engine_state *s, int n)
  * for all of their weighed sums. */
 static void attention_context(engine_state *s, int n)
 {
-	const engine_dims *d = &s->m->d;
-	int g = 3 * d->dec_hidden;
+	const gru_dims *gd = &s->m->gru.dims;
+	int g = 3 * gd->dec_hidden;
 
 	for (int i0 = 0, i1; i0 < n; i0 = i1) {
 		for (i1 = i0 + 1; i1 < n && s->row_sent[i1] == s->row_sent[i0]; i1++)
 			;
 		const engine_sentence *st = &s->sent[s->row_sent[i0]];
 		int S = st->src_len;
-		quant_matrix keys = { .format = FORMAT_F32, .rows = S, .cols = d->att,
-				    .data = s->gru.enc.keys + (size_t)st->src_off * d->att };
-		quant_matmul(&keys, s->gru.dec.q + (size_t)i0 * d->att, i1 - i0, d->att, NULL, s->gru.dec.att, S, &s->kq);
+		quant_matrix keys = { .format = FORMAT_F32, .rows = S, .cols = gd->att,
+				    .data = s->gru.enc.keys + (size_t)st->src_off * gd->att };
+		quant_matmul(&keys, s->gru.dec.q + (size_t)i0 * gd->att, i1 - i0, gd->att, NULL, s->gru.dec.att, S, &s->kq);
 		for (int i = 0; i < i1 - i0; i++)
 			s->ew->softmax(s->gru.dec.att + (size_t)i * S, S);
 		for (int i = 0; s->hist.keep_att && i < i1 - i0; i++)   /* kept for the alignments */
@@ -87,8 +88,8 @@ static void attention_context(engine_state *s, int n)
 static void gru_cell_step(engine_state *s, int n)
 {
 	const nmt_model *m = s->m;
-	const engine_dims *d = &m->d;
-	int r = d->dec_hidden, g = 3 * r;
+	const gru_dims *gd = &m->gru.dims;
+	int r = gd->dec_hidden, g = 3 * r;
 
 	for (int i = 0; i < n; i++) {   /* (gi + b_ih) + gx */
 		s->ew->add(s->gru.dec.gi + (size_t)i * g, m->gru.dec.b_ih, g);
@@ -106,11 +107,12 @@ static void fc_stack(engine_state *s, int n)
 {
 	const nmt_model *m = s->m;
 	const engine_dims *d = &m->d;
-	int f = d->fc;
+	const gru_dims *gd = &m->gru.dims;
+	int f = gd->fc;
 
-	quant_matmul(&m->gru.fc_in.w, s->gru.dec.h_next, n, d->dec_hidden, m->gru.fc_in.b, s->gru.dec.z, f, &s->kq);
+	quant_matmul(&m->gru.fc_in.w, s->gru.dec.h_next, n, gd->dec_hidden, m->gru.fc_in.b, s->gru.dec.z, f, &s->kq);
 	s->ew->relu(s->gru.dec.z, n * f);
-	for (int layer = 0; layer < d->fc_layers; layer++) {
+	for (int layer = 0; layer < gd->fc_layers; layer++) {
 		quant_matmul(&m->gru.fc.w, s->gru.dec.z, n, f, m->gru.fc.b, s->gru.dec.z_next, f, &s->kq);
 		s->ew->add_relu(s->gru.dec.z, s->gru.dec.z_next, n * f);
 	}
@@ -131,25 +133,27 @@ void gru_step(engine_state *s, int n)
 /* Grow array p to n elements; a failure sets the caller's `failed`. */
 #define GROW(p, n) (failed |= format_grow(&(p), (n), sizeof *(p)))
 
-int gru_decoder_reserve(gru_decoder_state *dec, const engine_dims *d, int rows, int positions)
+int gru_decoder_reserve(gru_decoder_state *dec, const nmt_model *m, int rows, int positions)
 {
+	const engine_dims *d = &m->d;
+	const gru_dims *gd = &m->gru.dims;
 	int failed = 0;
 	size_t R = (size_t)rows;
 
 	if (rows > dec->cap_rows) {
-		GROW(dec->h, R * d->dec_hidden);
-		GROW(dec->h_next, R * d->dec_hidden);
+		GROW(dec->h, R * gd->dec_hidden);
+		GROW(dec->h_next, R * gd->dec_hidden);
 		GROW(dec->x, R * d->emb);
-		GROW(dec->q, R * d->att);
-		GROW(dec->qv, R * d->att);
-		GROW(dec->gi, R * 3 * d->dec_hidden);
-		GROW(dec->gh, R * 3 * d->dec_hidden);
-		GROW(dec->gx, R * 3 * d->dec_hidden);
+		GROW(dec->q, R * gd->att);
+		GROW(dec->qv, R * gd->att);
+		GROW(dec->gi, R * 3 * gd->dec_hidden);
+		GROW(dec->gh, R * 3 * gd->dec_hidden);
+		GROW(dec->gx, R * 3 * gd->dec_hidden);
 		GROW(dec->qv_row, R);
 		GROW(dec->gx_row, R);
 		GROW(dec->unc, R);
-		GROW(dec->z, R * d->fc);
-		GROW(dec->z_next, R * d->fc);
+		GROW(dec->z, R * gd->fc);
+		GROW(dec->z_next, R * gd->fc);
 		GROW(dec->t, R * d->emb);
 		if (failed)
 			return -1;

@@ -15,7 +15,7 @@
  * the position it writes next. Returns how many there are. */
 static int running_rows(engine_state *s, int i, int dir, const float *out)
 {
-	int re = s->m->d.enc_hidden, ctx = 2 * re, m = 0;
+	int re = s->m->gru.dims.enc_hidden, ctx = 2 * re, m = 0;
 
 	for (int j = 0; j < s->n_sents; j++) {
 		const engine_sentence *st = &s->sent[j];
@@ -39,7 +39,7 @@ static int running_rows(engine_state *s, int i, int dir, const float *out)
 static void table_projections(engine_state *s, const gru_layer *g, int dir)
 {
 	const nmt_model *m = s->m;
-	int re = m->d.enc_hidden, e = m->d.emb, n = 0;
+	int re = m->gru.dims.enc_hidden, e = m->d.emb, n = 0;
 	size_t cols = 3 * (size_t)re;
 
 	for (int p = 0; p < s->total_src; p++) {
@@ -69,7 +69,7 @@ static void table_projections(engine_state *s, const gru_layer *g, int dir)
 static void gru_direction(engine_state *s, int layer, int dir, const float *in, float *out)
 {
 	const gru_layer *g = &s->m->gru.enc[layer][dir];
-	int re = s->m->d.enc_hidden, ctx = 2 * re, in_dim = layer ? ctx : s->m->d.emb;
+	int re = s->m->gru.dims.enc_hidden, ctx = 2 * re, in_dim = layer ? ctx : s->m->d.emb;
 
 	if (layer == 0 && gru_has_src_tables(s->m))
 		table_projections(s, g, dir);
@@ -91,8 +91,8 @@ static void initial_state(engine_state *s, int i)
 {
 	const nmt_model *m = s->m;
 	const engine_sentence *st = &s->sent[i];
-	int ctx = 2 * m->d.enc_hidden;
-	float *mean = s->gru.enc.mean, *h0 = s->gru.enc.h0 + (size_t)i * m->d.dec_hidden;
+	int ctx = 2 * m->gru.dims.enc_hidden;
+	float *mean = s->gru.enc.mean, *h0 = s->gru.enc.h0 + (size_t)i * m->gru.dims.dec_hidden;
 	const float *states = s->gru.enc.states + (size_t)st->src_off * ctx;
 
 	memset(mean, 0, (size_t)ctx * sizeof *mean);
@@ -101,15 +101,16 @@ static void initial_state(engine_state *s, int i)
 			mean[k] += states[(size_t)j * ctx + k];
 	for (int k = 0; k < ctx; k++)
 		mean[k] /= (float)st->src_len;
-	quant_matmul(&m->gru.init.w, mean, 1, ctx, m->gru.init.b, h0, m->d.dec_hidden, &s->kq);
-	s->ew->tanh(h0, m->d.dec_hidden);
+	quant_matmul(&m->gru.init.w, mean, 1, ctx, m->gru.init.b, h0, m->gru.dims.dec_hidden, &s->kq);
+	s->ew->tanh(h0, m->gru.dims.dec_hidden);
 }
 
 void gru_encode(engine_state *s, const int32_t *const *src)
 {
 	const nmt_model *m = s->m;
 	const engine_dims *d = &m->d;
-	int ctx = 2 * d->enc_hidden;
+	const gru_dims *gd = &m->gru.dims;
+	int ctx = 2 * gd->enc_hidden;
 	float *in = s->gru.enc.layer_a, *out = s->gru.enc.layer_b;
 
 	for (int i = 0; i < s->n_sents; i++)
@@ -117,7 +118,7 @@ void gru_encode(engine_state *s, const int32_t *const *src)
 	if (!gru_has_src_tables(m))
 		for (int p = 0; p < s->total_src; p++)
 			quant_matrix_row(&m->src_emb, s->gru.enc.src_ids[p], in + (size_t)p * d->emb);
-	for (int l = 0; l < d->enc_layers; l++) {
+	for (int l = 0; l < gd->enc_layers; l++) {
 		gru_direction(s, l, 0, in, out);
 		gru_direction(s, l, 1, in, out);
 		float *tmp = in;
@@ -125,15 +126,15 @@ void gru_encode(engine_state *s, const int32_t *const *src)
 		out = tmp;
 	}
 	s->gru.enc.states = in;
-	quant_matmul(&m->gru.att_U, s->gru.enc.states, s->total_src, ctx, NULL, s->gru.enc.keys, d->att, &s->kq);
-	s->ew->tanh(s->gru.enc.keys, s->total_src * d->att);
+	quant_matmul(&m->gru.att_U, s->gru.enc.states, s->total_src, ctx, NULL, s->gru.enc.keys, gd->att, &s->kq);
+	s->ew->tanh(s->gru.enc.keys, s->total_src * gd->att);
 	/* The decoder GRU's input projection of the context is that of the
 	 * states weighed by the attention, W_ih,c c_i = sum_j a_ij (W_ih,c s_j):
 	 * each state projected once here, in one product over the batch, not
 	 * each step's context per hypothesis (docs/DESIGN.md §4). They take the
 	 * memory of the encoder's input projections, needed no more. */
 	s->gru.enc.proj = s->gru.enc.gi;
-	quant_matmul(&m->gru.dec_ih_c, s->gru.enc.states, s->total_src, ctx, NULL, s->gru.enc.proj, 3 * d->dec_hidden, &s->kq);
+	quant_matmul(&m->gru.dec_ih_c, s->gru.enc.states, s->total_src, ctx, NULL, s->gru.enc.proj, 3 * gd->dec_hidden, &s->kq);
 	for (int i = 0; i < s->n_sents; i++)
 		initial_state(s, i);
 }
@@ -141,11 +142,13 @@ void gru_encode(engine_state *s, const int32_t *const *src)
 /* Grow array p to n elements; a failure sets the caller's `failed`. */
 #define GROW(p, n) (failed |= format_grow(&(p), (n), sizeof *(p)))
 
-int gru_encoder_reserve(gru_encoder_state *e, const engine_dims *d, int n_sents, int positions, int uncovered)
+int gru_encoder_reserve(gru_encoder_state *e, const nmt_model *m, int n_sents, int positions, int uncovered)
 {
+	const engine_dims *d = &m->d;
+	const gru_dims *gd = &m->gru.dims;
 	int failed = 0;
-	size_t ctx = 2 * (size_t)d->enc_hidden, width = ctx > (size_t)d->emb ? ctx : (size_t)d->emb;
-	size_t gi = 3 * (size_t)(d->enc_hidden > d->dec_hidden ? d->enc_hidden : d->dec_hidden);
+	size_t ctx = 2 * (size_t)gd->enc_hidden, width = ctx > (size_t)d->emb ? ctx : (size_t)d->emb;
+	size_t gi = 3 * (size_t)(gd->enc_hidden > gd->dec_hidden ? gd->enc_hidden : gd->dec_hidden);
 
 	if (!e->mean) {
 		GROW(e->mean, ctx);
@@ -154,10 +157,10 @@ int gru_encoder_reserve(gru_encoder_state *e, const engine_dims *d, int n_sents,
 	}
 	if (n_sents > e->cap_sents) {
 		size_t n = (size_t)n_sents;
-		GROW(e->h, n * d->enc_hidden);
-		GROW(e->gh, n * 3 * d->enc_hidden);
+		GROW(e->h, n * gd->enc_hidden);
+		GROW(e->gh, n * 3 * gd->enc_hidden);
 		GROW(e->pos, n);
-		GROW(e->h0, n * d->dec_hidden);
+		GROW(e->h0, n * gd->dec_hidden);
 		if (failed)
 			return -1;
 		e->cap_sents = n_sents;
@@ -168,7 +171,7 @@ int gru_encoder_reserve(gru_encoder_state *e, const engine_dims *d, int n_sents,
 		GROW(e->layer_b, P * width);
 		GROW(e->gi, P * gi);   /* also the projected states: engine.h */
 		GROW(e->src_ids, P);
-		GROW(e->keys, P * d->att);
+		GROW(e->keys, P * gd->att);
 		if (failed)
 			return -1;
 		e->cap_src = positions;
@@ -179,7 +182,7 @@ int gru_encoder_reserve(gru_encoder_state *e, const engine_dims *d, int n_sents,
 		size_t N = (size_t)uncovered;
 		GROW(e->unc, N);
 		GROW(e->x, N * d->emb);
-		GROW(e->gi_u, N * 3 * d->enc_hidden);
+		GROW(e->gi_u, N * 3 * gd->enc_hidden);
 		if (failed)
 			return -1;
 		e->cap_unc = uncovered;

@@ -9,6 +9,17 @@
 
 #define GRU_MAX_ENC_LAYERS 8
 
+/* The family's own sizes (docs/DESIGN.md §1); the vocabularies and e are
+ * the model's (engine_dims). */
+typedef struct {
+	int enc_hidden;   /* re, per direction */
+	int enc_layers;   /* Le */
+	int dec_hidden;   /* r */
+	int att;          /* a */
+	int fc;           /* f */
+	int fc_layers;    /* N tied residual layers */
+} gru_dims;
+
 /* A GRU in torch.nn.GRU's layout: gates stacked (r, z, n) along the rows. */
 typedef struct {
 	quant_matrix w_ih, w_hh;   /* [3h, in], [3h, h] */
@@ -16,6 +27,7 @@ typedef struct {
 } gru_layer;
 
 typedef struct {
+	gru_dims dims;
 	gru_layer enc[GRU_MAX_ENC_LAYERS][2];        /* [layer][0 fwd, 1 bwd] */
 	quant_linear init;                           /* [r, 2re] */
 	quant_matrix att_U, att_W, att_V;            /* [a, 2re], [a, r], [a, e] */

@@ -5,14 +5,14 @@
 
 #include "../../engine/engine.h"
 
-size_t gru_precomp_src_cols(const engine_dims *d)
+size_t gru_precomp_src_cols(const gru_dims *gd)
 {
-	return 6 * (size_t)d->enc_hidden;
+	return 6 * (size_t)gd->enc_hidden;
 }
 
-size_t gru_precomp_tgt_cols(const engine_dims *d)
+size_t gru_precomp_tgt_cols(const gru_dims *gd)
 {
-	return (size_t)d->att + 3 * (size_t)d->dec_hidden;
+	return (size_t)gd->att + 3 * (size_t)gd->dec_hidden;
 }
 
 /* Embeddings of ids 0..n-1 of E, as the engine looks them up. */
@@ -30,7 +30,8 @@ static float *embeddings(const quant_matrix *E, int n)
 int gru_precomp_fill(const nmt_model *m, int n_src, int n_tgt, float *enc, float *att)
 {
 	const engine_dims *d = &m->d;
-	int re = d->enc_hidden, tgt_cols = (int)gru_precomp_tgt_cols(d);
+	const gru_dims *gd = &m->gru.dims;
+	int re = gd->enc_hidden, tgt_cols = (int)gru_precomp_tgt_cols(gd);
 	quant_kscratch k;
 	float *xs = embeddings(&m->src_emb, n_src), *xt = embeddings(&m->tgt_emb, n_tgt);
 	int rc = -1;
@@ -41,7 +42,7 @@ int gru_precomp_fill(const nmt_model *m, int n_src, int n_tgt, float *enc, float
 		quant_matmul(&m->gru.enc[0][dir].w_ih, xs, n_src, d->emb, m->gru.enc[0][dir].b_ih, enc + (size_t)dir * 3 * re,
 			   6 * re, &k);
 	quant_matmul(&m->gru.att_V, xt, n_tgt, d->emb, NULL, att, tgt_cols, &k);
-	quant_matmul(&m->gru.dec_ih_x, xt, n_tgt, d->emb, NULL, att + d->att, tgt_cols, &k);
+	quant_matmul(&m->gru.dec_ih_x, xt, n_tgt, d->emb, NULL, att + gd->att, tgt_cols, &k);
 	quant_kscratch_free(&k);
 	rc = 0;
 done:
@@ -63,8 +64,8 @@ int gru_word_tables_reserve(gru_word_tables *w, const nmt_model *m)
 	if (w->enc || g->cache_src == 0)
 		return 0;
 	/* malloc'd, not cleared: a row's pages are touched when its word is met */
-	w->enc = malloc((size_t)g->cache_src * gru_precomp_src_cols(&m->d) * sizeof *w->enc);
-	w->att = malloc((size_t)g->cache_tgt * gru_precomp_tgt_cols(&m->d) * sizeof *w->att);
+	w->enc = malloc((size_t)g->cache_src * gru_precomp_src_cols(&m->gru.dims) * sizeof *w->enc);
+	w->att = malloc((size_t)g->cache_tgt * gru_precomp_tgt_cols(&m->gru.dims) * sizeof *w->att);
 	w->enc_have = calloc((size_t)g->cache_src, 1);
 	w->att_have = calloc((size_t)g->cache_tgt, 1);
 	if (w->enc && w->att && w->enc_have && w->att_have)
@@ -85,7 +86,7 @@ void gru_word_tables_free(gru_word_tables *w)
 const float *gru_src_row(const engine_state *s, int32_t id, int dir)
 {
 	const gru_weights *g = &s->m->gru;
-	size_t cols = 3 * (size_t)s->m->d.enc_hidden, at = ((size_t)id * 2 + (size_t)dir) * cols;
+	size_t cols = 3 * (size_t)s->m->gru.dims.enc_hidden, at = ((size_t)id * 2 + (size_t)dir) * cols;
 	if (id < g->pre_src)
 		return g->pre_enc + at;
 	if (id < g->cache_src && s->gru.words.enc_have[id] >> dir & 1)
@@ -97,7 +98,7 @@ void gru_src_row_keep(engine_state *s, int32_t id, int dir, const float *row)
 {
 	if (id >= s->m->gru.cache_src || id < s->m->gru.pre_src)
 		return;
-	size_t cols = 3 * (size_t)s->m->d.enc_hidden;
+	size_t cols = 3 * (size_t)s->m->gru.dims.enc_hidden;
 	memcpy(s->gru.words.enc + ((size_t)id * 2 + (size_t)dir) * cols, row, cols * sizeof *row);
 	s->gru.words.enc_have[id] |= (uint8_t)(1u << dir);
 }
@@ -105,7 +106,7 @@ void gru_src_row_keep(engine_state *s, int32_t id, int dir, const float *row)
 const float *gru_tgt_row(const engine_state *s, int32_t id)
 {
 	const gru_weights *g = &s->m->gru;
-	size_t at = (size_t)id * gru_precomp_tgt_cols(&s->m->d);
+	size_t at = (size_t)id * gru_precomp_tgt_cols(&s->m->gru.dims);
 	if (id < g->pre_tgt)
 		return g->pre_att + at;
 	if (id < g->cache_tgt && s->gru.words.att_have[id])
@@ -117,7 +118,7 @@ void gru_tgt_row_keep(engine_state *s, int32_t id, const float *qv, const float 
 {
 	if (id >= s->m->gru.cache_tgt || id < s->m->gru.pre_tgt)
 		return;
-	size_t a = (size_t)s->m->d.att, g = 3 * (size_t)s->m->d.dec_hidden;
+	size_t a = (size_t)s->m->gru.dims.att, g = 3 * (size_t)s->m->gru.dims.dec_hidden;
 	float *row = s->gru.words.att + (size_t)id * (a + g);
 	memcpy(row, qv, a * sizeof *row);
 	memcpy(row + a, gx, g * sizeof *row);

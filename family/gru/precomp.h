@@ -12,8 +12,8 @@
 #include "../../engine/engine.h"
 
 /* Floats per source and per target id. */
-size_t gru_precomp_src_cols(const engine_dims *d);
-size_t gru_precomp_tgt_cols(const engine_dims *d);
+size_t gru_precomp_src_cols(const gru_dims *gd);
+size_t gru_precomp_tgt_cols(const gru_dims *gd);
 /* Fill enc [n_src, src_cols] and att [n_tgt, tgt_cols] for ids 0..n-1 of
  * a bound model. -1 if out of memory. */
 int gru_precomp_fill(const nmt_model *m, int n_src, int n_tgt, float *enc, float *att);

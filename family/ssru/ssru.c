@@ -11,6 +11,7 @@
 
 #include "../../engine/tensors.h"
 #include "../../common/error.h"
+#include "../../common/number.h"
 #include "../../format/grow.h"
 #include "../../format/meta.h"
 
@@ -31,22 +32,21 @@ static int read_dims(nmt_model *m, char *err, size_t errlen)
 {
 	engine_dims *d = &m->d;
 	ssru_weights *w = &m->ssru;
-	if (meta_int(m, "src_vocab", 4, 1 << 22, &d->src_vocab, err, errlen) != 0 ||
-	    meta_int(m, "tgt_vocab", 4, 1 << 22, &d->tgt_vocab, err, errlen) != 0 ||
-	    meta_int(m, "emb", 8, 1 << 14, &d->emb, err, errlen) != 0 ||
-	    meta_int(m, "heads", 1, 256, &w->heads, err, errlen) != 0 ||
-	    meta_int(m, "ffn", 1, 1 << 16, &w->ffn, err, errlen) != 0 ||
-	    meta_int(m, "dec_ffn", 1, 1 << 16, &w->dec_ffn, err, errlen) != 0 ||
-	    meta_int(m, "enc_layers", 1, SSRU_MAX_LAYERS, &w->enc_layers, err, errlen) != 0 ||
-	    meta_int(m, "dec_layers", 1, SSRU_MAX_LAYERS, &w->dec_layers, err, errlen) != 0)
-		return -1;
+	int *field[SSRU_META_DIMS] = {
+		[SSRU_META_SRC_VOCAB] = &d->src_vocab, [SSRU_META_TGT_VOCAB] = &d->tgt_vocab, [SSRU_META_EMB] = &d->emb,
+		[SSRU_META_HEADS] = &w->heads, [SSRU_META_FFN] = &w->ffn, [SSRU_META_DEC_FFN] = &w->dec_ffn,
+		[SSRU_META_ENC_LAYERS] = &w->enc_layers, [SSRU_META_DEC_LAYERS] = &w->dec_layers,
+	};
+	for (int i = 0; i < SSRU_META_DIMS; i++)
+		if (meta_int(m, ssru_meta_dims[i].key, ssru_meta_dims[i].lo, ssru_meta_dims[i].hi, field[i], err, errlen) != 0)
+			return -1;
 	if (d->emb % w->heads != 0 || d->emb % 2 != 0)
 		return error_set(err, errlen, "corrupt model: emb %d is not an even multiple of %d heads", d->emb, w->heads);
 	/* The family uses no BOS (the first step's input is a zero vector,
 	 * ssru_decoder.c); both ids are checked against the vocabulary's when
 	 * it opens (model.c). */
-	return meta_int(m, "bos_id", -1, d->tgt_vocab - 1, &d->bos_id, err, errlen) |
-	       meta_int(m, "eos_id", 0, d->tgt_vocab - 1, &d->eos_id, err, errlen);
+	return meta_int(m, SSRU_META_BOS_ID, -1, d->tgt_vocab - 1, &d->bos_id, err, errlen) |
+	       meta_int(m, SSRU_META_EOS_ID, 0, d->tgt_vocab - 1, &d->eos_id, err, errlen);
 }
 
 static int bind_linear(const engine_tensor_dir *td, const char *prefix, int out, int in, quant_linear *l, char *err,
@@ -126,8 +126,8 @@ static int bind_embeddings(nmt_model *m, const engine_tensor_dir *td, char *err,
 {
 	char tied[8];
 	const engine_dims *d = &m->d;
-	if (format_meta_get(m->meta, m->meta_len, "tied", tied, sizeof tied) != 0)
-		return error_set(err, errlen, "corrupt model: metadata \"tied\" missing");
+	if (format_meta_get(m->meta, m->meta_len, SSRU_META_TIED, tied, sizeof tied) != 0)
+		return error_set(err, errlen, "corrupt model: metadata \"" SSRU_META_TIED "\" missing");
 	if (strcmp(tied, "all") == 0) {
 		if (d->src_vocab != d->tgt_vocab)
 			return error_set(err, errlen, "corrupt model: tied=all with two vocabulary sizes");
@@ -137,7 +137,7 @@ static int bind_embeddings(nmt_model *m, const engine_tensor_dir *td, char *err,
 		return 0;
 	}
 	if (strcmp(tied, "tgt") != 0 && strcmp(tied, "none") != 0)
-		return error_set(err, errlen, "corrupt model: tied=%s", tied);
+		return error_set(err, errlen, "corrupt model: " SSRU_META_TIED "=%s", tied);
 	if (engine_bind_matrix(td, SSRU_SRC_EMB, d->src_vocab, d->emb, &m->src_emb, err, errlen) != 0 ||
 	    engine_bind_matrix(td, SSRU_TGT_EMB, d->tgt_vocab, d->emb, &m->ssru.dec_emb, err, errlen) != 0)
 		return -1;
@@ -157,16 +157,14 @@ static int read_dec_tied(const nmt_model *m, int *stored, char *err, size_t errl
 	int L = m->ssru.dec_layers;
 	for (int l = 0; l < L; l++)
 		stored[l] = l + 1;
-	if (format_meta_get(m->meta, m->meta_len, "dec_tied", list, sizeof list) != 0)
+	if (format_meta_get(m->meta, m->meta_len, SSRU_META_DEC_TIED, list, sizeof list) != 0)
 		return 0;
 	const char *at = list;
 	for (int l = 0; l < L; l++) {
-		char *end;
-		long v = strtol(at, &end, 10);
-		if (end == at || v < 1 || v > L || *end != (l + 1 < L ? ',' : '\0'))
-			return error_set(err, errlen, "corrupt model: dec_tied=%s is not %d layer numbers in 1..%d", list, L, L);
+		long v;
+		if (number_list_next(&at, ',', 1, L, &v) != (l + 1 < L))
+			return error_set(err, errlen, "corrupt model: " SSRU_META_DEC_TIED "=%s is not %d layer numbers in 1..%d", list, L, L);
 		stored[l] = (int)v;
-		at = end + 1;
 	}
 	return 0;
 }

@@ -1,11 +1,41 @@
-/* The SSRU family's architecture name and the names of its tensors in a
- * packed file: what model-pack --marian writes (pack/marian_pack.c) and
- * ssru.c binds. A block's tensors are PREFIX.PART, its prefix formatted
- * with its 1-based layer number. */
+/* The SSRU family's architecture name, its metadata's keys and ranges, and
+ * the names of its tensors in a packed file: what model-pack --marian
+ * writes (pack/marian_pack.c) and ssru.c reads and binds. A block's tensors
+ * are PREFIX.PART, its prefix formatted with its 1-based layer number. */
 #ifndef FAMILY_SSRU_SSRU_ARCH_H
 #define FAMILY_SSRU_SSRU_ARCH_H
 
 #define SSRU_ARCH "transformer-ssru"
+
+/* The sizes in the metadata, in the order model-pack writes them, each
+ * with its range (ssru_arch.c). */
+enum {
+	SSRU_META_SRC_VOCAB,
+	SSRU_META_TGT_VOCAB,
+	SSRU_META_EMB,
+	SSRU_META_HEADS,
+	SSRU_META_FFN,
+	SSRU_META_DEC_FFN,
+	SSRU_META_ENC_LAYERS,
+	SSRU_META_DEC_LAYERS,
+	SSRU_META_DIMS
+};
+
+typedef struct {
+	const char *key;
+	long lo, hi;
+} ssru_meta_dim;
+
+extern const ssru_meta_dim ssru_meta_dims[SSRU_META_DIMS];
+
+/* The keys after them: the embeddings' tying (all, tgt or none), the
+ * target vocabulary's BOS (-1: none; the family uses none) and EOS in
+ * 0..tgt_vocab-1, and, where decoder layers share weights, the stored
+ * layer each runs (a comma list of 1-based layer numbers). */
+#define SSRU_META_TIED "tied"
+#define SSRU_META_BOS_ID "bos_id"
+#define SSRU_META_EOS_ID "eos_id"
+#define SSRU_META_DEC_TIED "dec_tied"
 
 /* The embeddings (metadata tied=all: one; tgt: source and target, the
  * target's also the output layer's; none: all three) and the output bias. */
