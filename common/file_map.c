@@ -9,7 +9,7 @@
 #endif
 
 #if defined(__wasi__)
-void *file_map(int fd, size_t len, size_t align)
+void *file_map_open(int fd, size_t len, size_t align)
 {
 	size_t rounded = (len + align - 1) / align * align;
 	unsigned char *buf = rounded >= len ? aligned_alloc(align, rounded) : NULL;
@@ -33,20 +33,20 @@ void *file_map(int fd, size_t len, size_t align)
 	return buf;
 }
 
-void file_unmap(void *p, size_t len)
+void file_map_close(void *p, size_t len)
 {
 	(void)len;
 	free(p);
 }
 #else
-void *file_map(int fd, size_t len, size_t align)
+void *file_map_open(int fd, size_t len, size_t align)
 {
 	(void)align;   /* a mapping starts on a page */
 	void *p = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
 	return p == MAP_FAILED ? NULL : p;
 }
 
-void file_unmap(void *p, size_t len)
+void file_map_close(void *p, size_t len)
 {
 	munmap(p, len);
 }

@@ -8,8 +8,8 @@
 /* The first len bytes of the open file fd, aligned to at least `align`
  * bytes (a power of two, at most a page), or NULL with errno set (0: the
  * file was shorter than len). fd stays open. */
-void *file_map(int fd, size_t len, size_t align);
-/* What file_map returned, len bytes. */
-void file_unmap(void *p, size_t len);
+void *file_map_open(int fd, size_t len, size_t align);
+/* What file_map_open returned, len bytes. */
+void file_map_close(void *p, size_t len);
 
 #endif

@@ -205,7 +205,7 @@ int engine_load_file(const char *path, unsigned how, nmt_model **out, char *err,
 		return NMT_ERR_FORMAT;
 	}
 	size_t len = (size_t)st.st_size;
-	void *map = file_map(fd, len, FORMAT_ALIGN);
+	void *map = file_map_open(fd, len, FORMAT_ALIGN);
 	int saved = errno;
 	close(fd);
 	if (!map) {
@@ -215,7 +215,7 @@ int engine_load_file(const char *path, unsigned how, nmt_model **out, char *err,
 	char why[256];
 	int rc = engine_load_memory(map, len, how, out, why, sizeof why);
 	if (rc != 0) {
-		file_unmap(map, len);
+		file_map_close(map, len);
 		error_set(err, errlen, "%s: %s", path, why);
 		return rc;
 	}
@@ -232,7 +232,7 @@ void engine_unload(nmt_model *m)
 	text_cases_free(m->src_cases);
 	text_cases_free(m->tgt_cases);
 	if (m->owns_map)
-		file_unmap((void *)m->map, m->map_len);
+		file_map_close((void *)m->map, m->map_len);
 	free(m->owned_copy);
 	if (m->family && m->family->unbind)
 		m->family->unbind(m);

@@ -58,7 +58,7 @@ struct nmt_model {
 	int metadata_only;                           /* opened with ENGINE_LOAD_METADATA: no weights bound */
 	const void *map;                             /* the whole file */
 	size_t map_len;
-	int owns_map;                                /* file_unmap on close */
+	int owns_map;                                /* file_map_close on close */
 	void *owned_copy;                            /* free on close: an aligned copy of the caller's buffer */
 	const struct quant_qdot *qdot;               /* q8/q4 dot products for this CPU */
 	const struct engine_family *family;          /* its architecture's methods (family.h) */

@@ -145,7 +145,7 @@ static int add_unit(engine_translator *t, const int32_t *ids, const int *words, 
 		t->src_word[*used + (size_t)i] = words[i] - first_word;
 		n_words = words[i] - first_word + 1;
 	}
-	unit u = { .ids_off = *used, .n_ids = n + 1, .gap = gap, .gap_len = gap_len,
+	engine_unit u = { .ids_off = *used, .n_ids = n + 1, .gap = gap, .gap_len = gap_len,
 		   .src_word_off = word0 + text_protected_word(spans, n_spans, first_word), .n_src_words = n_words,
 		   .span_first = (int)t->n_spans };
 	for (int k = 0; k < n_spans; k++)   /* its spans, their words counted from its first */
@@ -299,7 +299,7 @@ static int run_model(engine_translator *t, const engine_search_options *o, char 
 }
 
 /* Whether one of the n hypotheses of unit u loops (guard.h). */
-static int loops(const engine_translator *t, const unit *u, const engine_hypothesis *hyps, int n)
+static int loops(const engine_translator *t, const engine_unit *u, const engine_hypothesis *hyps, int n)
 {
 	text_guard_limits lim;
 	text_guard_limits_of(t->m->src_vocab, t->m->src_cases, t->ids + u->ids_off, u->n_ids - 1, &lim);
@@ -312,13 +312,13 @@ static int loops(const engine_translator *t, const unit *u, const engine_hypothe
 /* The units keys[0..n) decoded as one batch with options o; their outputs
  * kept, except, where `retry` is given, those of units with a looping
  * translation, which go to retry[0..*n_retry) instead. */
-static int decode_batch(engine_translator *t, const engine_search_options *given, const unit_key *keys, int n,
-			unit_key *retry, int *n_retry, char *err, size_t errlen)
+static int decode_batch(engine_translator *t, const engine_search_options *given, const engine_unit_key *keys, int n,
+			engine_unit_key *retry, int *n_retry, char *err, size_t errlen)
 {
 	engine_search_options with = *given;
 	const engine_search_options *o = &with;
 	for (int b = 0; b < n; b++) {
-		const unit *u = &t->units[keys[b].unit];
+		const engine_unit *u = &t->units[keys[b].unit];
 		t->src[b] = t->ids + u->ids_off;
 		t->batch_len[b] = u->n_ids;
 		with.attention |= u->n_spans > 0;   /* spans are placed by the alignment */
@@ -328,7 +328,7 @@ static int decode_batch(engine_translator *t, const engine_search_options *given
 	if (run_model(t, o, err, errlen) != 0)
 		return -1;
 	for (int b = 0; b < n; b++) {
-		unit *u = &t->units[keys[b].unit];
+		engine_unit *u = &t->units[keys[b].unit];
 		const engine_hypothesis *hyps = t->hyps + (size_t)b * o->nbest;
 		int n_out = t->n_hyps[b] < 1 ? 1 : t->n_hyps[b];   /* (search always finishes one) */
 		if (retry && loops(t, u, hyps, t->n_hyps[b]))
@@ -348,7 +348,7 @@ oom:
  * greedy search needs no second pass: its one hypothesis meets a blocked
  * continuation only if the plain search's translation takes it, so the
  * guarded search is the plain one wherever that does not loop. */
-static int decode_pass(engine_translator *t, const engine_search_options *o, const unit_key *keys, int n, char *err,
+static int decode_pass(engine_translator *t, const engine_search_options *o, const engine_unit_key *keys, int n, char *err,
 		       size_t errlen)
 {
 	engine_search_options plain = *o;
@@ -366,7 +366,7 @@ static int decode_pass(engine_translator *t, const engine_search_options *o, con
  * same step. */
 static int by_length(const void *a, const void *b)
 {
-	const unit_key *x = a, *y = b;
+	const engine_unit_key *x = a, *y = b;
 	if (x->n_ids != y->n_ids)
 		return x->n_ids < y->n_ids ? -1 : 1;
 	return (x->unit > y->unit) - (x->unit < y->unit);
@@ -386,7 +386,7 @@ static int decode_units(engine_translator *t, const engine_search_options *o, in
 	for (int u = 0; u < t->n_units; u++) {
 		t->units[u].n_out = 0;
 		if (t->units[u].n_ids > 1)
-			t->order[n++] = (unit_key){ t->units[u].n_ids, u };
+			t->order[n++] = (engine_unit_key){ t->units[u].n_ids, u };
 	}
 	if (n > 1)   /* (order is NULL until a unit has needed it) */
 		qsort(t->order, (size_t)n, sizeof *t->order, by_length);

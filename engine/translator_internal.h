@@ -35,12 +35,12 @@ typedef struct {
 	int n_words[NMT_MAX_BEAM];
 	size_t rev_off[NMT_MAX_BEAM];        /* with alignments, each source word's target word in t->rev */
 	int has_rev[NMT_MAX_BEAM];
-} unit;
+} engine_unit;
 
 /* A unit to decode, and the length it is sorted by. */
 typedef struct {
 	int n_ids, unit;
-} unit_key;
+} engine_unit_key;
 
 struct engine_translator {
 	const nmt_model *m;
@@ -70,16 +70,16 @@ struct engine_translator {
 	size_t upper_cap;
 	char *placed;                        /* scratch: a translation with its spans put back */
 	size_t placed_cap;
-	unit *units;
+	engine_unit *units;
 	int n_units, units_cap;
-	unit_key *order;                     /* [units_cap] the units to decode, shortest first */
+	engine_unit_key *order;              /* [units_cap] the units to decode, shortest first */
 	int *line_first;                     /* [lines_cap + 1] each line's first unit */
 	int lines_cap;
 	const int32_t **src;                 /* [pass_cap] one pass's sources */
 	int *batch_len;                      /* [pass_cap] and their lengths */
 	engine_hypothesis *hyps;             /* [pass_cap * NMT_MAX_BEAM] */
 	int *n_hyps;                         /* [pass_cap] */
-	unit_key *retry;                     /* [pass_cap] a pass's units searched again with the guard */
+	engine_unit_key *retry;              /* [pass_cap] a pass's units searched again with the guard */
 	int pass_cap;
 	char *texts;                         /* the units' translations, detokenized */
 	size_t texts_len, texts_cap;
@@ -102,7 +102,7 @@ struct engine_translator {
 /* Keep unit u's n decoded hypotheses (sentence `sent` of the batch just
  * searched, at least one), detokenized, with their words and alignments
  * (where o asks for them or the unit has spans) and its spans put back. */
-int engine_tr_keep_outputs(engine_translator *t, const engine_search_options *o, unit *u, int sent, const engine_hypothesis *hyps,
+int engine_tr_keep_outputs(engine_translator *t, const engine_search_options *o, engine_unit *u, int sent, const engine_hypothesis *hyps,
 			int n);
 
 /* Line i's translations, its units' joined, handed to emit: emit's value,

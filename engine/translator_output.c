@@ -36,7 +36,7 @@ static const float *piece_attention(const void *ctx, int i)
 /* The words of hypothesis h of unit u (sentence `sent` of the batch just
  * searched): their log-probabilities and, with alignments, their source
  * words, appended to t->word_lp / t->word_src for rank k. */
-static int keep_words(engine_translator *t, const engine_search_options *o, unit *u, int sent, const engine_hypothesis *h,
+static int keep_words(engine_translator *t, const engine_search_options *o, engine_unit *u, int sent, const engine_hypothesis *h,
 		      int k)
 {
 	if (format_reserve(&t->piece_word, &t->piece_word_cap, (size_t)h->len + 1, sizeof *t->piece_word) != 0)
@@ -77,7 +77,7 @@ static int keep_words(engine_translator *t, const engine_search_options *o, unit
 /* Unit u's protected spans put back into its rank-k translation
  * text[0..len), whose words keep_words has just kept: the new text and
  * words replace them. Returns the text to keep, in *len. */
-static const char *place_spans(engine_translator *t, unit *u, int k, const char *text, size_t *len)
+static const char *place_spans(engine_translator *t, engine_unit *u, int k, const char *text, size_t *len)
 {
 	const text_protected *spans = t->spans + u->span_first;
 	size_t span_bytes = 0, span_words = 0;
@@ -102,7 +102,7 @@ static const char *place_spans(engine_translator *t, unit *u, int k, const char 
 
 /* Keep a decoded unit's hypotheses (at least one), detokenized, with
  * their words and its protected spans put back. */
-int engine_tr_keep_outputs(engine_translator *t, const engine_search_options *o, unit *u, int sent, const engine_hypothesis *hyps,
+int engine_tr_keep_outputs(engine_translator *t, const engine_search_options *o, engine_unit *u, int sent, const engine_hypothesis *hyps,
 			int n)
 {
 	u->n_out = n;
@@ -169,7 +169,7 @@ static int line_reverse(engine_translator *t, int first, int last, const int *r,
 	for (int j = 0; j < n_src; j++)
 		t->line_rev[k][j] = -1;
 	for (int v = first; v < last; v++) {
-		const unit *u = &t->units[v];
+		const engine_unit *u = &t->units[v];
 		if (u->n_out == 0)
 			continue;
 		int rank = r[v - first];
@@ -203,7 +203,7 @@ static int line_words(engine_translator *t, const engine_search_options *o, int 
 		return -1;
 	int w = 0;
 	for (int v = first; v < last; v++) {
-		const unit *u = &t->units[v];
+		const engine_unit *u = &t->units[v];
 		if (u->n_out == 0)
 			continue;
 		int rank = r[v - first];
@@ -260,7 +260,7 @@ int engine_tr_emit_line(engine_translator *t, const engine_search_options *o, in
 		if (join(t, k, "", 0, "", 0) != 0)
 			goto oom;
 		for (int v = first; v < last; v++) {
-			const unit *u = &t->units[v];
+			const engine_unit *u = &t->units[v];
 			if (u->n_out == 0)
 				continue;
 			int r = k < u->n_out ? k : u->n_out - 1;

@@ -41,7 +41,7 @@
  * stores them instead. */
 #define DEFAULT_PRECOMPUTE_TOP 1000
 
-#define die(...) error_exit("model-pack", __VA_ARGS__)
+#define ERROR_PROGRAM "model-pack"   /* the name error_die ends model-pack under */
 
 static void usage(FILE *f)
 {
@@ -91,10 +91,10 @@ static int meta_int(const st_file *ck, const char *key, long lo, long hi)
 	const char *v = st_meta(ck, key);
 
 	if (!v)
-		die(1, "checkpoint metadata has no \"%s\"", key);
+		error_die(1, "checkpoint metadata has no \"%s\"", key);
 	long x;
 	if (number_parse_long(v, lo, hi, &x) != 0)
-		die(1, "checkpoint metadata %s=\"%s\" is not an integer in %ld..%ld", key, v, lo, hi);
+		error_die(1, "checkpoint metadata %s=\"%s\" is not an integer in %ld..%ld", key, v, lo, hi);
 	return (int)x;
 }
 
@@ -115,7 +115,7 @@ static float *load_tensor(const st_file *ck, const gru_tensor_spec *spec)
 	int ok;
 
 	if (!t)
-		die(1, "checkpoint has no tensor \"%s\"", spec->name);
+		error_die(1, "checkpoint has no tensor \"%s\"", spec->name);
 	if (spec->is_vector)
 		ok = t->ndim == 1 && t->shape[0] == spec->cols;
 	else
@@ -126,14 +126,14 @@ static float *load_tensor(const st_file *ck, const gru_tensor_spec *spec)
 			p += snprintf(p, sizeof shape - (size_t)(p - shape), "%s%lld", i ? ", " : "",
 				      (long long)t->shape[i]);
 		if (spec->is_vector)
-			die(1, "tensor \"%s\" has shape [%s], expected [%d]", spec->name, shape, spec->cols);
-		die(1, "tensor \"%s\" has shape [%s], expected [%d, %d]", spec->name, shape, spec->rows, spec->cols);
+			error_die(1, "tensor \"%s\" has shape [%s], expected [%d]", spec->name, shape, spec->cols);
+		error_die(1, "tensor \"%s\" has shape [%s], expected [%d, %d]", spec->name, shape, spec->rows, spec->cols);
 	}
 	float *data = malloc((size_t)spec->rows * (size_t)spec->cols * sizeof *data);
 	if (!data)
-		die(1, "out of memory");
+		error_die(1, "out of memory");
 	if (st_to_f32(t, data) != 0)
-		die(1, "tensor \"%s\": unsupported dtype (use F32, F16 or BF16)", spec->name);
+		error_die(1, "tensor \"%s\": unsupported dtype (use F32, F16 or BF16)", spec->name);
 	return data;
 }
 
@@ -144,13 +144,13 @@ static void add_matrix(pack_tensors *t, const char *name, format_encoding quant,
 	if (quant == FORMAT_F32)
 		rc = pack_tensor_f32(t, name, rows, cols, data);
 	else if (quant == FORMAT_Q8 && cols > FORMAT_Q8_MAX_COLS)
-		die(1, "tensor \"%s\" has %d columns; q8 allows at most %d", name, cols, FORMAT_Q8_MAX_COLS);
+		error_die(1, "tensor \"%s\" has %d columns; q8 allows at most %d", name, cols, FORMAT_Q8_MAX_COLS);
 	else if (quant == FORMAT_I8 && cols > FORMAT_I8_MAX_COLS)
-		die(1, "tensor \"%s\" has %d columns; i8 allows at most %d", name, cols, FORMAT_I8_MAX_COLS);
+		error_die(1, "tensor \"%s\" has %d columns; i8 allows at most %d", name, cols, FORMAT_I8_MAX_COLS);
 	else
 		rc = pack_tensor_quant(t, name, quant, rows, cols, data);
 	if (rc != 0)
-		die(1, "out of memory");
+		error_die(1, "out of memory");
 }
 
 static void pack_weights(const st_file *ck, const engine_dims *d, const gru_dims *gd, format_encoding quant,
@@ -166,7 +166,7 @@ static void pack_weights(const st_file *ck, const engine_dims *d, const gru_dims
 		for (int k = 0; k < n && !known; k++)
 			known = strcmp(specs[k].name, name) == 0;
 		if (!known)
-			die(1, "checkpoint has tensor \"%s\", which this architecture (%s) does not use",
+			error_die(1, "checkpoint has tensor \"%s\", which this architecture (%s) does not use",
 			    name, GRU_ARCH);
 	}
 	for (int k = 0; k < n; k++) {
@@ -178,7 +178,7 @@ static void pack_weights(const st_file *ck, const engine_dims *d, const gru_dims
 			int rows = specs[k].rows, cols = specs[k].cols, e = d->emb;
 			float *x = malloc((size_t)rows * e * sizeof *x), *c = malloc((size_t)rows * (cols - e) * sizeof *c);
 			if (!x || !c)
-				die(1, "out of memory");
+				error_die(1, "out of memory");
 			for (int r = 0; r < rows; r++) {
 				memcpy(x + (size_t)r * e, data + (size_t)r * cols, (size_t)e * sizeof *x);
 				memcpy(c + (size_t)r * (cols - e), data + (size_t)r * cols + e, (size_t)(cols - e) * sizeof *c);
@@ -189,7 +189,7 @@ static void pack_weights(const st_file *ck, const engine_dims *d, const gru_dims
 			free(c);
 		} else if (specs[k].is_vector) {
 			if (pack_tensor_f32(&t, specs[k].name, specs[k].rows, specs[k].cols, data) != 0)
-				die(1, "out of memory");
+				error_die(1, "out of memory");
 		} else {
 			add_matrix(&t, specs[k].name, quant, specs[k].rows, specs[k].cols, data);
 		}
@@ -197,7 +197,7 @@ static void pack_weights(const st_file *ck, const engine_dims *d, const gru_dims
 	}
 	if (pack_add_section(out, FORMAT_TAG_TENSORS, t.dir, t.dir_size, 0) != 0 ||
 	    pack_add_section(out, FORMAT_TAG_WEIGHTS, t.weights, t.weights_size, FORMAT_SECTION_BULK) != 0)
-		die(1, "too many sections");
+		error_die(1, "too many sections");
 }
 
 /* Pack a SentencePiece model and check it against the checkpoint's vocabulary.
@@ -208,7 +208,7 @@ static void pack_vocab_or_die(const char *path, const char *tag, int expect_size
 {
 	char err[512];
 	if (pack_vocab(path, tag, expect_size, bos, eos, decode_only, out, NULL, NULL, err, sizeof err) != 0)
-		die(1, "%s", err);
+		error_die(1, "%s", err);
 }
 
 /* The metadata text[0..n) (of 4096 bytes) with fmt's appended: its new
@@ -233,16 +233,16 @@ static void pack_meta(const st_file *ck, const engine_dims *d, const gru_dims *g
 	char *text = malloc(4096);
 
 	if (!text)
-		die(1, "out of memory");
+		error_die(1, "out of memory");
 	int n = append(text, 0, "arch=%s\nquant=%s\nsrc_lang=%s\ntgt_lang=%s\n", GRU_ARCH, format_encoding_name(quant),
 		       src ? src : "und", tgt ? tgt : "und");
 	for (int i = 0; i < GRU_META_DIMS; i++)
 		n = append(text, n, "%s=%d\n", gru_meta_dims[i].key, gru_meta_dim_value(&gru_meta_dims[i], d, gd));
 	n = append(text, n, GRU_META_PRECOMPUTE "=%d\npacked_by=model-pack %s\n", precompute, MODEL_PACK_VERSION);
 	if (n < 0 || n >= 4096 || strpbrk(src ? src : "", "\n=") || strpbrk(tgt ? tgt : "", "\n="))
-		die(1, "checkpoint metadata src_lang/tgt_lang is malformed");
+		error_die(1, "checkpoint metadata src_lang/tgt_lang is malformed");
 	if (pack_add_section(out, FORMAT_TAG_META, (uint8_t *)text, (size_t)n, 0) != 0)
-		die(1, "too many sections");
+		error_die(1, "too many sections");
 }
 
 /* An n-gram vocabulary map (train/vmap.py's text) as the vmap section. */
@@ -252,9 +252,9 @@ static void pack_vmap_file(const char *path, int src_vocab, int tgt_vocab, pack_
 	size_t blob_len;
 	char err[512];
 	if (pack_vmap(path, src_vocab, tgt_vocab, &blob, &blob_len, err, sizeof err) != 0)
-		die(1, "%s", err);
+		error_die(1, "%s", err);
 	if (pack_add_section(out, ENGINE_TAG_VMAP, blob, blob_len, 0) != 0)
-		die(1, "too many sections");
+		error_die(1, "too many sections");
 }
 
 /* model-pack --marian: the model, its vocabularies (one shared, or source
@@ -276,21 +276,21 @@ static int pack_marian(const char *model, const char *const vocabs[2], int n_voc
 	marian_dir d = { 0 };
 
 	if (is_dir && (n_vocabs || shortlist))
-		die(2, "--marian DIR finds the vocabulary and the shortlist in DIR; --vocab and --shortlist go with "
+		error_die(2, "--marian DIR finds the vocabulary and the shortlist in DIR; --vocab and --shortlist go with "
 		       "--marian MODEL");
 	if (!output || extra != 0 || (n_vocabs == 0 && !is_dir))
-		die(2, "--marian needs -o OUT.nmt and a folder, or a model and --vocab SPM (twice for separate "
+		error_die(2, "--marian needs -o OUT.nmt and a folder, or a model and --vocab SPM (twice for separate "
 		       "vocabularies), and no other files");
 	if (vmap && shortlist)
-		die(2, "--vmap and --shortlist both give the vocabulary map: one of them");
+		error_die(2, "--vmap and --shortlist both give the vocabulary map: one of them");
 	for (const char *l = src_lang; l; l = l == src_lang ? tgt_lang : NULL)
 		if (strlen(l) > 16 || strpbrk(l, "\n=") || *l == '\0')
-			die(2, "a language code is a short word, not \"%s\"", l);
+			error_die(2, "a language code is a short word, not \"%s\"", l);
 	if (is_dir) {
 		if (marian_dir_find(model, src_lang, tgt_lang, &d, err, sizeof err) != 0)
-			die(1, "%s", err);
+			error_die(1, "%s", err);
 		if (vmap && d.shortlist)
-			die(2, "--vmap and %s both give the vocabulary map: one of them (or name the files one by one)",
+			error_die(2, "--vmap and %s both give the vocabulary map: one of them (or name the files one by one)",
 			    d.shortlist);
 		marian_dir_print(&d, stderr);
 		f = (marian_import_files){ .model = d.model, .vocabs = { d.vocab[0], d.vocab[1] }, .n_vocabs = d.n_vocabs,
@@ -298,9 +298,9 @@ static int pack_marian(const char *model, const char *const vocabs[2], int n_voc
 					   .tgt_lang = d.tgt[0] ? d.tgt : NULL, .quant = quant };
 	}
 	if (marian_import(&f, &out, err, sizeof err) != 0)
-		die(1, "%s", err);
+		error_die(1, "%s", err);
 	if (pack_write(&out, output, err, sizeof err) != 0)
-		die(1, "%s", err);
+		error_die(1, "%s", err);
 	pack_free(&out);
 	marian_dir_free(&d);
 	return 0;
@@ -323,20 +323,20 @@ int main(int argc, char **argv)
 	format_encoding quant = FORMAT_F32;
 	int c, precompute_top = DEFAULT_PRECOMPUTE_TOP, store_precomputed = 0;
 
-	{ const uint16_t one = 1; if (*(const uint8_t *)&one != 1) die(1, "big-endian hosts are not supported"); }
+	{ const uint16_t one = 1; if (*(const uint8_t *)&one != 1) error_die(1, "big-endian hosts are not supported"); }
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":o:h", longs, NULL)) != -1) {
 		switch (c) {
 		case 'o': output = optarg; break;
 		case 'q':
 			if (format_encoding_parse(optarg, &quant) != 0)
-				die(2, "--quant %s: the formats are " FORMAT_ENCODING_NAMES, optarg);
+				error_die(2, "--quant %s: the formats are " FORMAT_ENCODING_NAMES, optarg);
 			break;
 		case 'v': vmap = optarg; break;
 		case 'M': marian = optarg; break;
 		case 'V':
 			if (n_vocabs == 2)
-				die(2, "--vocab at most twice (source, then target)");
+				error_die(2, "--vocab at most twice (source, then target)");
 			vocabs[n_vocabs++] = optarg;
 			break;
 		case 'S': src_lang = optarg; break;
@@ -345,32 +345,32 @@ int main(int argc, char **argv)
 		case 'p': {
 			long k;
 			if (number_parse_long(optarg, 0, 1 << 22, &k) != 0)
-				die(2, "--precompute-top must be an integer in 0..%d, not \"%s\"", 1 << 22, optarg);
+				error_die(2, "--precompute-top must be an integer in 0..%d, not \"%s\"", 1 << 22, optarg);
 			precompute_top = (int)k;
 			break;
 		}
 		case 'P': store_precomputed = 1; break;
 		case 'h': usage(stdout); return 0;
-		case ':': die(2, "option %s needs a value (try --help)", argv[optind - 1]); break;
-		default: die(2, "unknown option %s (try --help)", argv[optind - 1]);
+		case ':': error_die(2, "option %s needs a value (try --help)", argv[optind - 1]); break;
+		default: error_die(2, "unknown option %s (try --help)", argv[optind - 1]);
 		}
 	}
 	if (marian)
 		return pack_marian(marian, vocabs, n_vocabs, quant, src_lang, tgt_lang, vmap, shortlist, output,
 				   argc - optind);
 	if (n_vocabs || shortlist)
-		die(2, "--vocab and --shortlist go with --marian");
+		error_die(2, "--vocab and --shortlist go with --marian");
 	if (!output || argc - optind != 3)
-		die(2, "need -o OUT.nmt and three files: CHECKPOINT.safetensors SRC.model TGT.model (try --help)");
+		error_die(2, "need -o OUT.nmt and three files: CHECKPOINT.safetensors SRC.model TGT.model (try --help)");
 	st_file *ck;
 	char err[512];
 	if (st_open(argv[optind], &ck, err, sizeof err) != 0)
-		die(1, "%s: %s", argv[optind], err);
+		error_die(1, "%s: %s", argv[optind], err);
 	engine_dims d;
 	gru_dims gd;
 	read_dims(ck, &d, &gd);
 	if (d.bos_id >= d.tgt_vocab || d.eos_id >= d.tgt_vocab)
-		die(1, "checkpoint bos_id/eos_id lie outside the target vocabulary");
+		error_die(1, "checkpoint bos_id/eos_id lie outside the target vocabulary");
 	pack_file out = { .n = 0 };
 	pack_meta(ck, &d, &gd, quant, store_precomputed ? 0 : precompute_top, src_lang, tgt_lang, &out);
 	pack_weights(ck, &d, &gd, quant, &out);
@@ -380,18 +380,18 @@ int main(int argc, char **argv)
 	if (vmap)
 		pack_vmap_file(vmap, d.src_vocab, d.tgt_vocab, &out);
 	if (pack_write(&out, output, err, sizeof err) != 0)
-		die(1, "%s", err);
+		error_die(1, "%s", err);
 	if (precompute_top > 0 && store_precomputed) {
 		/* The tables come from the engine running on the file just
 		 * written; then it is written again with them. */
 		uint8_t *blob;
 		size_t blob_len;
 		if (pack_precomp(output, precompute_top, &blob, &blob_len, err, sizeof err) != 0)
-			die(1, "%s: %s", output, err);
+			error_die(1, "%s: %s", output, err);
 		if (pack_add_section(&out, FORMAT_TAG_PRECOMP, blob, blob_len, FORMAT_SECTION_BULK) != 0)
-			die(1, "too many sections");
+			error_die(1, "too many sections");
 		if (pack_write(&out, output, err, sizeof err) != 0)
-			die(1, "%s", err);
+			error_die(1, "%s", err);
 	}
 	pack_free(&out);
 	return 0;
