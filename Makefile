@@ -25,9 +25,13 @@
 MUSL_CC  ?= musl-gcc
 HOST_CC  ?= cc
 HOST_CXX ?= c++
-PYTHON   ?= /usr/bin/python3
-# Multi30k task 1, as bench/common.sh has it (MULTI30K there too)
-MULTI30K ?= ../shared/data/multi30k
+# The Python and Multi30k task 1's folder: train/paths.sh's (where the
+# scripts read them too), unless given to make or in the environment.
+paths_sh = $(shell . train/paths.sh && printf %s "$$$(1)")
+PYTHON   ?= $(call paths_sh,PYTHON)
+MULTI30K ?= $(call paths_sh,MULTI30K)
+# The end-to-end tests get them from make, so that what make was given holds there too.
+E2E_ENV  = PYTHON="$(PYTHON)" MULTI30K="$(MULTI30K)"
 # -ffp-contract=off: no fused multiply-adds, so float results are the same
 # on every ISA (quant/f32_scalar.c). -fno-trapping-math lets the branch-free
 # math of quant/vecmath.h be vectorized (nothing reads the FP exception flags);
@@ -131,7 +135,7 @@ H = build/a64-host
 PACKER = build/native/model-pack
 QEMU     = qemu-aarch64-static
 RUNNER   = $(QEMU) -L /usr/aarch64-linux-gnu
-E2E_ENV  = NMT="$(QEMU) ./nmt" PACK="$(QEMU) ./model-pack" RUNNER="$(RUNNER)"
+E2E_ENV += NMT="$(QEMU) ./nmt" PACK="$(QEMU) ./model-pack" RUNNER="$(RUNNER)"
 # Debian's gcc 12 for aarch64 stops with an internal compiler error
 # vectorizing a test's double-precision sum; the test needs no vectorizing.
 $(H)/tests/test_kernels.o: CFLAGS += -fno-tree-vectorize

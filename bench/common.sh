@@ -6,19 +6,12 @@
 
 # ---- settings ----
 
-# SHARED: the shared folder beside the repository (data sets, fixtures).
-SHARED=${SHARED:-../shared}
-# MULTI30K: Multi30k task 1 (test_2016_flickr.en.gz, val.de.gz, ...), the
-# default CORPUS_DIR / CORPUS / DATA of the scripts that take one.
-MULTI30K=${MULTI30K:-$SHARED/data/multi30k}
-# MULTI30K_TASK2: Multi30k task 2's captions (val.1.en.gz, ...), the default
-# MONO_DIR.
-MULTI30K_TASK2=${MULTI30K_TASK2:-$SHARED/data/multi30k-task2}
-# FLORES: FLORES-200 dev (flores-dev.en, ...), the validation set of the
-# general-domain models: choose with it, never with FLORES devtest.
-FLORES=${FLORES:-$SHARED/data/open-parallel/dev}
-# PYTHON: the interpreter, Debian's (its torch, sentencepiece, ...).
-PYTHON=${PYTHON:-/usr/bin/python3}
+# SHARED, MULTI30K (Multi30k task 1: the default CORPUS_DIR / CORPUS / DATA
+# of the scripts that take one), MULTI30K_TASK2 (task 2's captions: the
+# default MONO_DIR), OPEN_PARALLEL, FLORES (FLORES-200 dev, the validation
+# set of the general-domain models: choose with it, never with FLORES
+# devtest) and PYTHON: train/paths.sh, where their defaults are.
+. "$(dirname "$0")/../train/paths.sh"
 # SRC, TGT: the direction, for the scripts that take one (en -> de).
 SRC=${SRC:-en}
 TGT=${TGT:-de}

@@ -8,8 +8,9 @@
 # Decode: spm_tool --decode must equal spm_decode on those same ids.
 # Default set (run from the repo root): every tests/fixtures/spm/*.model, plus a BPE model
 # with the default nmt_nfkc normalizer trained on the spot (not committed, to keep the
-# repo small), on the fixture texts and, when ../shared/data/multi30k exists, on Multi30k
-# test_2016_flickr, test_2017_flickr, val and train (en and de).
+# repo small), on the fixture texts and, when $DATA (default MULTI30K, train/paths.sh's:
+# ../shared/data/multi30k) exists, on Multi30k test_2016_flickr, test_2017_flickr, val and
+# train (en and de).
 # Prints one line per model and file and a total `spm parity: N lines, M mismatches`;
 # exits 1 on any mismatch. Needs spm_encode/spm_decode (Debian package sentencepiece).
 set -eu
@@ -53,7 +54,8 @@ if [ $# -ge 2 ]; then
     for f in "$@"; do check "$model" "$f"; done
 else
     FIX=tests/fixtures/spm
-    DATA=${DATA:-../shared/data/multi30k}
+    . train/paths.sh
+    DATA=${DATA:-$MULTI30K}
     MODELS=$(ls $FIX/*.model)
     FILES="$FIX/torture.txt $FIX/sentences.txt"
     if [ -d "$DATA" ]; then

@@ -1,8 +1,11 @@
 """The general-domain training corpus of one language pair, cleaned and weighted.
 
     /usr/bin/python3 train/corpus.py --pair de --out DIR \
-        [--open ../shared/data/open-parallel] [--multi30k ../shared/data/multi30k] \
+        [--open OPEN_PARALLEL] [--multi30k MULTI30K] \
         [--extra SYNTH.tsv.gz:WEIGHT ...]
+
+(--open and --multi30k default to train/paths.sh's OPEN_PARALLEL and MULTI30K:
+the environment's, else ../shared/data/open-parallel and ../shared/data/multi30k.)
 
 Reads the open parallel text (English<TAB>other<TAB>source tag), the news
 pairs (en-de), Multi30k's captions where the pair has them, and any extra
@@ -360,18 +363,29 @@ def write_corpus(out_dir, lang, unique, seed):
         f.close()
 
 
+def shell_setting(name):
+    """A setting of train/paths.sh, as the shell scripts get it: the
+    environment's value, else its default there (relative to the working
+    directory)."""
+    paths = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'paths.sh')
+    return subprocess.run(['sh', '-c', '. "$0" && printf %s "$' + name + '"', paths],
+                          check=True, capture_output=True, text=True).stdout
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     p.add_argument('--pair', required=True, choices=('de', 'fr', 'es'), help='the language beside English')
     p.add_argument('--out', required=True)
-    p.add_argument('--open', default='../shared/data/open-parallel')
-    p.add_argument('--multi30k', default='../shared/data/multi30k')
+    p.add_argument('--open', help="the open parallel text (default: train/paths.sh's OPEN_PARALLEL)")
+    p.add_argument('--multi30k', help="Multi30k task 1 (default: train/paths.sh's MULTI30K)")
     p.add_argument('--extra', action='append', default=[],
                    help='PATH.tsv.gz[:WEIGHT] more pairs (English, other, tag), e.g. back-translations')
     p.add_argument('--protect-tool', help="the engine's span protection (tests/protect_tool): "
                    'adds the pairs with the same spans on both sides, spans replaced by placeholders')
     p.add_argument('--seed', type=int, default=1)
     a = p.parse_args()
+    a.open = a.open or shell_setting('OPEN_PARALLEL')
+    a.multi30k = a.multi30k or shell_setting('MULTI30K')
     lang = a.pair
     os.makedirs(a.out, exist_ok=True)
 

@@ -93,8 +93,8 @@ NEG_WEIGHT=${NEG_WEIGHT:-0.5}
 NEG_ROUNDS=${NEG_ROUNDS:-3}
 NEG_ROUND_MIN=${NEG_ROUND_MIN:-22}
 MONO_LINES=${MONO_LINES:-0}
-PY=${PYTHON:-/usr/bin/python3}
-export PYTHON=$PY
+PY=$PYTHON
+export PYTHON   # for the scripts it runs (train/recipe.sh, bench/)
 mkdir -p "$OUT"
 step() { echo "== $*"; }
 # the human pairs appear this many times in every synthetic corpus

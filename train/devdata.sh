@@ -12,11 +12,12 @@
 # size of what will travel: the working tree and the carried paths together
 # must stay under 64 MiB, so the device call is made with the large model
 # files of models/ moved aside (the teachers need none of them).
+# Run from the repository root; FLORES dev is train/common.sh's FLORES.
 set -eu
 OUT=${1:?usage: train/devdata.sh OUT_DIR [XX] [TEACHERS_DIR]}
 XX=${2:-de}
 TEACHERS=${3:-}
-FLORES=${FLORES:-../shared/data/open-parallel/dev}
+. train/common.sh
 D=.devdata
 mkdir -p "$D"
 grep -qx '/.devdata/' .git/info/exclude 2>/dev/null || echo /.devdata/ >>.git/info/exclude

@@ -7,9 +7,10 @@
 # rounding would change the q4 packer's scales);
 # without it, a q4 checkpoint left in models/ from before is removed.
 set -eu
+. train/common.sh
 OUT=$1
 Q4=${2:-}
-PY=${PYTHON:-/usr/bin/python3}
+PY=$PYTHON
 SRC=${SRC:-en}
 TGT=${TGT:-de}
 cp "$OUT/model.safetensors" models/captions/ende.safetensors

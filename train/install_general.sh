@@ -22,7 +22,8 @@
 set -eu
 OUT=${1:?usage: train/install_general.sh OUT_DIR DIRECTION [F32_WEIGHTS Q4_WEIGHTS]}
 D=${2:?usage: train/install_general.sh OUT_DIR DIRECTION [F32_WEIGHTS Q4_WEIGHTS]}
-PY=${PYTHON:-/usr/bin/python3}
+. train/common.sh
+PY=$PYTHON
 case $D in
 en??) SRC=en TGT=${D#en} L=${D#en} ;;
 ??en) SRC=${D%en} TGT=en L=${D%en} ;;

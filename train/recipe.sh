@@ -29,7 +29,7 @@ TGT=${TGT:-de}
 VOCAB=${VOCAB:-8000}
 TGT_SPM_TYPE=${TGT_SPM_TYPE:-unigram}
 SPM_CORPUS=${SPM_CORPUS:-$CORPUS}
-PY=${PYTHON:-/usr/bin/python3}
+PY=$PYTHON
 mkdir -p "$OUT"
 
 corpus_file() { # corpus_file train en [DIR] -> the plain or gzipped file of DIR (default CORPUS)

@@ -36,6 +36,8 @@ DATA=$1
 OUT=$2
 TRAIN_MIN=${3:-5}
 DEADLINE=${4:-540}
+# python3 as the lent machine's PATH finds it (its torch has CUDA), not
+# train/common.sh's Debian Python of the CPU machines.
 PY=${PYTHON:-python3}
 DEVICE=${DEVICE:-cuda}
 START=$(date +%s)

@@ -20,7 +20,7 @@ import threading
 
 __all__ = ['Translator', 'Translation', 'NmtError', 'Model', 'library_path', 'detect', 'models', 'translate']
 
-NMT_MAX_BEAM = 8
+NMT_MAX_BEAM, NMT_MAX_THREADS = 8, 256   # nmt.h (a #define reaches ctypes only as a copy)
 NMT_SPLIT_NONE, NMT_SPLIT_SENTENCE = 0, 1   # nmt.h
 NMT_OPEN_METADATA = 2
 PIVOT = 'en'   # the language two models are chained through (nmt -l, cli/catalog.h)
@@ -152,8 +152,8 @@ class Translator:
         lib = _library()
         self._lib, self._model = lib, ctypes.c_void_p()
         self.threads = int(threads) if threads else (os.cpu_count() or 1)
-        if not 1 <= self.threads <= 256:
-            raise ValueError('threads must be in 1..256')
+        if not 1 <= self.threads <= NMT_MAX_THREADS:
+            raise ValueError(f'threads must be in 1..{NMT_MAX_THREADS}')
         err = _Error()
         if model is None:
             size = ctypes.c_size_t.in_dll(lib, 'nmt_embedded_model_size').value

@@ -20,8 +20,8 @@ check "--json: language, confidence, the runners-up" \
 	"$TMP/json.txt"
 check "--json: und has no runners-up" grep -qx '{"language":"und","confidence":0.0000,"alternatives":\[\]}' \
 	"$TMP/json.txt"
-if command -v python3 >/dev/null 2>&1; then
-	check "--json: valid JSON whose confidences sum to 1" python3 -c '
+if command -v "$PYTHON" >/dev/null 2>&1; then
+	check "--json: valid JSON whose confidences sum to 1" "$PYTHON" -c '
 import json, sys
 for line in open(sys.argv[1]):
     o = json.loads(line)

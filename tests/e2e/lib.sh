@@ -9,6 +9,8 @@
 NMT=${NMT:-./nmt}
 PACK=${PACK:-./model-pack}
 NMT_BIN=${NMT##* } PACK_BIN=${PACK##* }   # the programs themselves, without a qemu in front
+# MULTI30K, PYTHON, ...: train/paths.sh's, unless the environment gives them (make test does).
+. "$E2E_DIR/../../train/paths.sh"
 FIX=tests/fixtures/tiny
 # E2E_TMP: the run's temporary directory (run.sh makes it and removes it);
 # a feature's own is $E2E_TMP/FEATURE, artifacts several features use are

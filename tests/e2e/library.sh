@@ -1,6 +1,7 @@
 # libnmt: the library's example programs (examples/, linked with libnmt.a;
-# EXAMPLES: their directory) translate as nmt does, and libnmt.so exports
-# exactly nmt.h's functions and the embedded model.
+# EXAMPLES: their directory) translate as nmt does, libnmt.so exports
+# exactly nmt.h's functions and the embedded model, and the Python binding's
+# copies of nmt.h's numbers are nmt.h's.
 M=$(shared tiny.nmt)
 
 # ---- the library's example programs (examples/, linked with libnmt.a) --------
@@ -32,4 +33,14 @@ if [ -f libnmt.so ] && command -v nm >/dev/null 2>&1 && [ -z "${E2E_SANITIZED:-}
 	{ grep -oE '\bnmt_[a-z_]+\(' nmt.h | tr -d '('; echo nmt_embedded_model; echo nmt_embedded_model_size; } |
 		sort -u >"$TMP/h.syms"
 	check "libnmt.so: exactly nmt.h's API and the embedded model" cmp -s "$TMP/so.syms" "$TMP/h.syms"
+fi
+
+# ---- python/nmt's copies of nmt.h's numbers (ctypes cannot read a #define) ----
+if command -v "$PYTHON" >/dev/null 2>&1; then
+	sed -n 's/^#define \(NMT_[A-Z_]*\) \([0-9][0-9]*\)u\{0,1\}\([^0-9].*\)\{0,1\}$/\1 \2/p' nmt.h | LC_ALL=C sort >"$TMP/h.consts"
+	"$PYTHON" -B -c 'import sys; sys.path.insert(0, "python"); import nmt
+for k, v in vars(nmt).items():
+    if k.startswith("NMT_"): print(k, v)' | LC_ALL=C sort >"$TMP/py.consts"
+	check "python/nmt: its NMT_ constants are nmt.h's" \
+		sh -c "test -s $TMP/py.consts && LC_ALL=C comm -23 $TMP/py.consts $TMP/h.consts | cmp -s - /dev/null"
 fi

@@ -17,8 +17,10 @@
 # HTTP_TOOL (tests/http_tool, for serve.sh), SHIPPED (the packed models
 # make install installs, for shipped.sh), CAPTIONS (the caption models
 # make caption-models packs, for shipped.sh), NMT_PROFILE (nmt built with
-# make PROFILE=1's timers, for profile.sh); E2E_VERBOSE=1 also prints
-# "ok: NAME" for each check passed.
+# make PROFILE=1's timers, for profile.sh), MULTI30K and PYTHON (train/paths.sh's
+# by default: Multi30k for wasm.sh and wasm_lib.sh, the Python detect.sh
+# checks JSON with); E2E_VERBOSE=1 also prints "ok: NAME" for each check
+# passed.
 #
 # Each feature runs in a subshell of its own, with lib.sh's helpers and an
 # empty $TMP; what several need (the packed tiny model and its q8, q4 and

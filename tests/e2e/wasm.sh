@@ -1,11 +1,12 @@
 # nmt built for WebAssembly (make wasm: build/wasm/nmt.wasm, run under Node by
 # wasm/nmt.mjs): the same translations as ./nmt, byte for byte, with the
 # embedded model on Multi30k's test_2016 English sentences, greedy and beam 4
-# (MULTI30K, as the Makefile has it; the fixture's sentences only when it is
-# absent), and with -m on a packed model, by absolute and relative path; its
-# errors. Needs build/wasm/nmt.wasm (make test builds it when clang's
-# wasm32-wasi target, wasi-libc and wasm-ld are installed), node, and ./nmt
-# itself with the default model: skipped, saying why, otherwise.
+# (MULTI30K, as train/paths.sh or make test has it; the fixture's
+# sentences only when it is absent), and with -m on a packed model, by
+# absolute and relative path; its errors. Needs build/wasm/nmt.wasm (make
+# test builds it when clang's wasm32-wasi target, wasi-libc and wasm-ld are
+# installed), node, and ./nmt itself with the default model: skipped, saying
+# why, otherwise.
 # The WebAssembly SIMD kernels (quant/q_wasm.c) against the scalar ones:
 # build/wasm/wasm_kernels.wasm (tests/wasm_kernels.c, make wasm-kernels),
 # and the translations with NMT_KERNELS=scalar as with the default kernels.
@@ -30,7 +31,6 @@ elif ! has_embedded || [ "$NMT" != ./nmt ]; then
 else
 	WASM="node $PWD/wasm/nmt.mjs"
 	export NMT_WASM="$PWD/$WASM_FILE"
-	MULTI30K=${MULTI30K:-../shared/data/multi30k}
 	if [ -f "$MULTI30K/test_2016_flickr.en.gz" ]; then
 		zcat "$MULTI30K/test_2016_flickr.en.gz" >"$TMP/src"
 		set_name=test_2016

@@ -1,8 +1,8 @@
 # The C library as a WebAssembly module (make wasm-lib: build/wasm/libnmt.wasm,
 # through wasm/nmt.js, driven by tests/wasm/nmt_js.mjs under Node): the same
 # translations as ./nmt, byte for byte, with the embedded model (Multi30k's
-# test_2016 English sentences, MULTI30K as the Makefile has it, else the
-# fixture's) greedy and beam 4, in HTML mode as ./nmt --html, and from a
+# test_2016 English sentences, MULTI30K as train/paths.sh or make test has it,
+# else the fixture's) greedy and beam 4, in HTML mode as ./nmt --html, and from a
 # packed model's bytes; its errors (NmtError, not a crash) and API.
 # Then the translator page (make wasm-page: build/wasm/page/index.html) in
 # headless Chromium from file://: tests/browser/wasm_page_test.js translates
@@ -22,7 +22,6 @@ elif ! has_embedded || [ "$NMT" != ./nmt ]; then
 else
 	JS="node $PWD/tests/wasm/nmt_js.mjs"
 	export NMT_LIB="$PWD/$LIB_FILE"
-	MULTI30K=${MULTI30K:-../shared/data/multi30k}
 	if [ -f "$MULTI30K/test_2016_flickr.en.gz" ]; then
 		zcat "$MULTI30K/test_2016_flickr.en.gz" >"$TMP/src"
 		set_name=test_2016
