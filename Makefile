@@ -207,7 +207,7 @@ $(eval $(call variant,$(B),$(MUSL_CC),$(if $(filter 1,$(DEBUG)),-UNDEBUG) $(PROF
 # target's prerequisites, and cli/embedded-*.o depends, through the packed
 # model and model-pack, on every kernel.)
 COLD_ENGINE = engine/family engine/model engine/state engine/tensors engine/translator engine/translator_output \
-	engine/vmap family/gru/arch family/gru/gru family/gru/precomp family/ssru/ssru
+	engine/vmap family/gru/arch family/gru/gru family/gru/precomp family/ssru/ssru family/ssru/ssru_arch
 # The text pipeline's per-line work, all but the repetition guard, which runs every decode step,
 # and language identification, which runs once per input character (nmt detect: 3x the speed at -O2).
 COLD_TEXT = $(filter-out text/guard text/langid,$(basename $(wildcard text/*.c)))
