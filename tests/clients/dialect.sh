@@ -75,7 +75,7 @@ EOF
 rm -f "$OUT/dialect.png"
 DISPLAY=:$(cat "$T/display") XDG_CONFIG_HOME=$T/config XDG_DATA_HOME=$T/data XDG_CACHE_HOME=$T/cache \
 	GSETTINGS_BACKEND=keyfile NO_AT_BRIDGE=1 GTK_A11Y=none HOME=$T \
-	timeout 150 dbus-run-session -- /usr/bin/python3 -X faulthandler tests/clients/dialect_driver.py \
+	timeout 150 dbus-run-session -- "${PYTHON:-/usr/bin/python3}" -X faulthandler tests/clients/dialect_driver.py \
 	"localhost:$PORT" "$S1" "$want1" "$S2" "$want2" "$OUT/dialect.png" >"$T/driver.out" 2>"$T/driver.err"
 status=$?
 cat "$T/driver.out"
