@@ -3,7 +3,8 @@
  * reference check accepts for the parts it keeps (every kept string is
  * valid UTF-8 and NUL-terminated, arrays hold what they say), frees all it
  * allocates (ASan), and its writer's output of each kept string parses back
- * to the same bytes. The first byte picks the reader. */
+ * to the same bytes; a number read by json_number spans what json_skip
+ * skips. The first byte picks the reader. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,6 +76,21 @@ static void check_form(const char *buf, size_t len)
 	}
 }
 
+/* json_number takes a number exactly where the skipper sees one */
+static void check_number(const char *buf, size_t len)
+{
+	json_cursor number, skipped;
+	double v;
+	json_init(&number, buf, len);
+	json_init(&skipped, buf, len);
+	if (json_number(&number, &v) != 0) {
+		FUZZ_ASSERT(number.err[0] != '\0' && !strchr(number.err, '\n'));
+		return;
+	}
+	FUZZ_ASSERT(json_skip(&skipped) == 0 && skipped.p == number.p && number.p <= buf + len);
+	FUZZ_ASSERT(v == v);   /* JSON has no NaN */
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size == 0)
@@ -83,6 +99,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(buf, data + 1, size - 1);
 	if (data[0] & 1)
 		check_form(buf, size - 1);
+	else if (data[0] & 4)
+		check_number(buf, size - 1);
 	else
 		check_json(buf, size - 1);
 	free(buf);
