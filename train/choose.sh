@@ -7,3 +7,16 @@ choose() {
 	     END { for (i in c) if (b[i] >= top - 0.5 && (w == "" || l[i] < l[w] || (l[i] == l[w] && b[i] > b[w]))) w = i
 		   print c[w] }' "$1"
 }
+
+# choose_keeping TABLE KEEP MARGIN: choose's pick from TABLE among the
+# checkpoints whose beam-4 BLEU in KEEP (a bench/val_bleu.sh table of the
+# same checkpoints on a second validation set) is within MARGIN of KEEP's
+# best: what the choice must not give up elsewhere; choose's alone where
+# KEEP rules out every row.
+choose_keeping() {
+	choose_kept=$(mktemp)
+	awk -v m="$3" 'NR == FNR { if (FNR > 1) { k[$1] = $4; if ($4 > top) top = $4 } next }
+	     FNR == 1 || ($1 in k && k[$1] >= top - m)' "$2" "$1" >"$choose_kept"
+	if [ "$(wc -l <"$choose_kept")" -gt 1 ]; then choose "$choose_kept"; else choose "$1"; fi
+	rm -f "$choose_kept"
+}

@@ -102,6 +102,9 @@
 # shipped en->de model, fr->en, es->en from de->en; 0: from random weights),
 # HUMAN=train (shipped: a direction with a shipped general model takes that
 # model as its human round and goes on to the bt round from its weights),
+# CAPTION_KEEP=0.1 (where Multi30k has the pair, weights are chosen among
+# those within this much BLEU of the best on its val set, beam 4; -: FLORES
+# dev alone),
 # STUDENT_DIMS (the embedded default's shape),
 # PYTHON=/usr/bin/python3. Run from the repository root after `make`.
 set -eu
@@ -126,6 +129,7 @@ BATCH_VOCAB=${BATCH_VOCAB:-1024}
 EMA=${EMA:-0.9995}
 TRANSFER=${TRANSFER:-1}
 HUMAN=${HUMAN:-train}
+CAPTION_KEEP=${CAPTION_KEEP:-0.1}
 # bfloat16 matrix products in the students' training steps where the CPU has
 # AVX-512 BF16 (train.py --bf16: 2.2x their tokens/s here)
 BF16=${BF16:-$(grep -q avx512_bf16 /proc/cpuinfo 2>/dev/null && echo 1 || echo 0)}
@@ -259,6 +263,24 @@ rounded() { # rounded NAME LOG SRC TGT WEIGHTS CORPUS_DIR OUT: WEIGHTS rounded t
 		--vocab "$OUT/spm.en$(other_language "$3$4").model" --lines "$GPTQ_LINES" -o "$7"
 }
 
+# The general models keep the caption domain: where Multi30k has the pair,
+# the candidates are also scored on its val set and chosen among those
+# within CAPTION_KEEP BLEU (beam 4) of the best there (on FLORES dev alone
+# en->de's q4 stage chose weights 0.28 lower there; docs/TRAINING.md).
+chosen() { # chosen TABLE SRC TGT FORMAT CKPT...: choose's pick from TABLE (FLORES dev), the caption domain kept
+	chosen_table=$1 chosen_src=$2 chosen_tgt=$3 chosen_q=$4
+	shift 4
+	if [ "$CAPTION_KEEP" = - ] || [ ! -f "$MULTI30K/val.$chosen_src.gz" ] || [ ! -f "$MULTI30K/val.$chosen_tgt.gz" ]; then
+		choose "$chosen_table"
+		return
+	fi
+	chosen_spm=$OUT/spm.en$(other_language "$chosen_src$chosen_tgt").model
+	timed "multi30k val $chosen_table" logged "${chosen_table%.txt}_multi30k.txt" env SRC="$chosen_src" TGT="$chosen_tgt" \
+		CORPUS="$MULTI30K" SPM_SRC="$chosen_spm" SPM_TGT="$chosen_spm" VMAP="$OUT/$chosen_src$chosen_tgt-final/vmap.txt" \
+		sh bench/val_bleu.sh -q "$chosen_q" "$@" >&2
+	choose_keeping "$chosen_table" "${chosen_table%.txt}_multi30k.txt" "$CAPTION_KEEP"
+}
+
 # The trainer keeps as best.safetensors the checkpoint that its own greedy
 # search scores best, and that search has no repetition guard: as a student
 # learns, it translates better through the engine yet loops more without the
@@ -274,7 +296,9 @@ chosen_f32() { # chosen_f32 SRC TGT ROUND: OUT/SRCTGT-final/ROUND/chosen_f32.txt
 	# shellcheck disable=SC2046
 	scored "chosen f32 $src$tgt $round" "$fin/val_f32.txt" "$src" "$tgt" q8 \
 		"$run/best.safetensors" $(ls "$run"/step-*.safetensors 2>/dev/null)
-	choose "$fin/val_f32.txt" >"$fin/chosen_f32.tmp" && mv "$fin/chosen_f32.tmp" "$fin/chosen_f32.txt"
+	# shellcheck disable=SC2046
+	chosen "$fin/val_f32.txt" "$src" "$tgt" q8 "$run/best.safetensors" $(ls "$run"/step-*.safetensors 2>/dev/null) \
+		>"$fin/chosen_f32.tmp" && mv "$fin/chosen_f32.tmp" "$fin/chosen_f32.txt"
 }
 
 # HUMAN=shipped: the human round of a direction with a shipped general model
@@ -346,7 +370,8 @@ qat() { # qat SRC TGT ROUND: the round's student through the q4 quantizer, the c
 	if [ ! -f "$fin/chosen.txt" ]; then
 		scored "chosen $src$tgt $round" "$fin/val_q4.txt" "$src" "$tgt" q4 \
 			"$run/gptq.safetensors" "$run"/step-*.safetensors
-		choose "$fin/val_q4.txt" >"$fin/chosen.txt"
+		chosen "$fin/val_q4.txt" "$src" "$tgt" q4 "$run/gptq.safetensors" "$run"/step-*.safetensors >"$fin/chosen.tmp" &&
+			mv "$fin/chosen.tmp" "$fin/chosen.txt"
 	fi
 }
 
@@ -487,7 +512,9 @@ snapshot() { # snapshot SRC TGT: OUT/SRCTGT-final/snapshot/, named by OUT/SRCTGT
 	# shellcheck disable=SC2046
 	scored "snapshot f32 $src$tgt $round" "$fin/val_f32.txt" "$src" "$tgt" q8 \
 		$(ls "$run"/best.safetensors 2>/dev/null) "$run"/step-*.safetensors
-	choose "$fin/val_f32.txt" >"$fin/chosen_f32.txt"
+	# shellcheck disable=SC2046
+	chosen "$fin/val_f32.txt" "$src" "$tgt" q8 $(ls "$run"/best.safetensors 2>/dev/null) "$run"/step-*.safetensors \
+		>"$fin/chosen_f32.txt"
 	rounded "snapshot gptq $src$tgt $round" "$fin/gptq.log" "$src" "$tgt" "$(cat "$fin/chosen_f32.txt")" \
 		"$(corpus_of "$src" "$tgt" "$round")" "$fin/gptq.safetensors"
 	echo "$fin/gptq.safetensors" >"$fin/chosen.txt"

@@ -55,17 +55,20 @@ def out(tmp_path):
     (corpus / 'report.tsv').write_text('source\tread\n')
     dev = tmp_path / 'open' / 'dev'
     dev.mkdir(parents=True)
+    multi30k = tmp_path / 'multi30k'
+    multi30k.mkdir()
     for k, lang in enumerate(('en', 'de')):
         text = ''.join(p[k] + '\n' for p in PAIRS)
-        with gzip.open(corpus / f'train.{lang}.gz', 'wt', encoding='utf-8') as f:
-            f.write(text)
+        for gz in (corpus / f'train.{lang}.gz', multi30k / f'val.{lang}.gz'):
+            with gzip.open(gz, 'wt', encoding='utf-8') as f:
+                f.write(text)
         (dev / f'flores-dev.{lang}').write_text(text, encoding='utf-8')
     return out
 
 
 def snapshot(out, *extra):
     env = dict(os.environ, SNAPSHOT='1', GPTQ_LINES='8', OPEN=str(out.parent / 'open'),
-               MONO_DIR=str(out.parent / 'none'), PYTHON='/usr/bin/python3')
+               MONO_DIR=str(out.parent / 'none'), MULTI30K=str(out.parent / 'multi30k'), PYTHON='/usr/bin/python3')
     return subprocess.run(['sh', 'train/general.sh', str(out), 'ende', *extra], cwd=ROOT, env=env,
                           capture_output=True, text=True)
 
@@ -92,6 +95,12 @@ def test_the_better_checkpoint_is_chosen_rounded_packed_and_named(out):
     val = {line.split()[0]: float(line.split()[3]) for line in (fin / 'val_f32.txt').read_text().splitlines()[1:]}
     assert val[str(out / 'gru-ende-human' / 'step-2000-ema.safetensors')] > \
         val[str(out / 'gru-ende-human' / 'step-2000.safetensors')]
+    # and so on Multi30k val, which the choice keeps (the caption domain)
+    m30k = {line.split()[0]: float(line.split()[3])
+            for line in (fin / 'val_f32_multi30k.txt').read_text().splitlines()[1:]}
+    assert set(m30k) == set(val)
+    assert m30k[str(out / 'gru-ende-human' / 'step-2000-ema.safetensors')] > \
+        m30k[str(out / 'gru-ende-human' / 'step-2000.safetensors')]
 
 
 def test_a_later_round_with_checkpoints_is_the_one_taken(out):

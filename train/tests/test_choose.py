@@ -1,0 +1,48 @@
+"""train/choose.sh: the checkpoint a recipe keeps, from bench/val_bleu.sh
+tables. choose: within 0.5 of the best beam 4, the fewest degenerate lines;
+choose_keeping: the same among those within a margin of the best on a
+second validation set (the general models' Multi30k val).
+
+    make test-train
+"""
+import os
+import subprocess
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+HEAD = 'checkpoint fmt greedy beam4 loops1 loops4 t2loops1 t2loops4\n'
+FLORES = HEAD + '''gptq q4 12.26 13.32 25 15 7 1
+step-500 q4 12.55 13.48 9 7 7 3
+step-1000 q4 12.52 13.34 3 2 2 1
+step-1500 q4 12.50 13.36 4 8 3 2
+step-3000 q4 11.00 12.90 0 0 0 0
+'''
+MULTI30K = 'checkpoint fmt greedy beam4\n' + '''gptq q4 32.29 33.58
+step-500 q4 32.35 33.61
+step-1000 q4 32.49 33.30
+step-1500 q4 32.41 33.58
+step-3000 q4 32.00 33.70
+'''
+
+
+def run(tmp_path, call, keep=MULTI30K):
+    (tmp_path / 'flores.txt').write_text(FLORES)
+    (tmp_path / 'keep.txt').write_text(keep)
+    script = f'. train/choose.sh; {call}'
+    return subprocess.run(['sh', '-c', script], cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
+
+
+def test_choose_takes_the_fewest_loops_near_the_best(tmp_path):
+    # step-3000 loops least but is more than 0.5 below the best beam 4
+    assert run(tmp_path, f'choose {tmp_path}/flores.txt') == 'step-1000'
+
+
+def test_choose_keeping_leaves_out_what_the_second_set_loses(tmp_path):
+    # step-1000 is 0.40 below the best on the second set, step-1500 0.12:
+    # within 0.2 the fewest loops is step-1500; within 0.5 step-1000 again
+    assert run(tmp_path, f'choose_keeping {tmp_path}/flores.txt {tmp_path}/keep.txt 0.2') == 'step-1500'
+    assert run(tmp_path, f'choose_keeping {tmp_path}/flores.txt {tmp_path}/keep.txt 0.5') == 'step-1000'
+
+
+def test_choose_keeping_falls_back_when_the_second_set_keeps_none(tmp_path):
+    unrelated = 'checkpoint fmt greedy beam4\nother q4 30.00 31.00\n'
+    assert run(tmp_path, f'choose_keeping {tmp_path}/flores.txt {tmp_path}/keep.txt 0.1', unrelated) == 'step-1000'
