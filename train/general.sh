@@ -231,15 +231,28 @@ student() { # student SRC TGT ROUND: the human pairs from scratch (or a parent),
 	mkdir -p "$run"
 	[ -f "$run/train.done" ] && return
 	# shellcheck disable=SC2086
-	set -- $STUDENT_DIMS --max-minutes "$STUDENT_MIN" --lr 1e-3
+	set -- $STUDENT_DIMS --max-minutes "$STUDENT_MIN"
 	init=
 	[ "$round" != human ] || init=$(parent "$src" "$tgt" "$run")
 	[ -z "$init" ] || set -- "$@" --init "$init"
-	# its own weights carried on: at the learning rate they had come down to
-	# (only when the run starts: a run resumed from its last.pt keeps its own,
-	# though a model of it was installed meanwhile)
-	if [ -n "$init" ] && [ ! -f "$run/last.pt" ] && general_model "$src$tgt"; then set -- "$@" --lr 5e-4; fi
-	[ "$round" = human ] || set -- --init "$(f32_weights "$src" "$tgt" human)" --max-minutes "$BT_MIN" --lr 5e-4
+	# the learning rate a run starts at, kept in RUN/lr.txt for its resumptions
+	# (train.py takes --lr anew each time): 1e-3, or where weights of the
+	# direction's own are carried on (a bt round, a shipped general model),
+	# the rate they had come down to; a run resumed keeps its own, though a
+	# model of it was installed meanwhile
+	if [ ! -f "$run/lr.txt" ]; then
+		lr=1e-3
+		if [ "$round" != human ] || { [ -n "$init" ] && [ ! -f "$run/last.pt" ] && general_model "$src$tgt"; }; then
+			lr=5e-4
+		fi
+		echo "$lr" >"$run/lr.txt"
+	fi
+	lr=$(cat "$run/lr.txt")
+	if [ "$round" = human ]; then
+		set -- "$@" --lr "$lr"
+	else
+		set -- --init "$(f32_weights "$src" "$tgt" human)" --max-minutes "$BT_MIN" --lr "$lr"
+	fi
 	# shellcheck disable=SC2046
 	timed "student $src$tgt $round" logged -a "$run/nohup.log" "$PY" train/train.py --out "$run" \
 		$(data_args "$src" "$tgt" "$(corpus_of "$src" "$tgt" "$round")") "$@" \

@@ -158,13 +158,20 @@ def test_a_run_resumed_keeps_its_learning_rate_when_a_model_of_it_was_installed_
         os.remove(root / 'models' / f)
     # en->fr starts from en->de's weights at the recipe's learning rate
     assert learning_rates(student_command(repo, 'en', 'fr')) == ['1e-3']
-    # then an interim en->fr is installed: a new run carries on from it at the lower rate ...
+    # then an interim en->fr is installed: the run under way, resumed from its last.pt, goes on at its own ...
     shutil.copy(os.path.join(tiny, 'tiny.safetensors'), root / 'models' / 'enfr.safetensors')
     for side in ('en', 'fr'):
         shutil.copy(TINY_SPM, root / 'models' / f'enfr.{side}.model')
-    shutil.rmtree(out / 'gru-enfr-human')
-    assert learning_rates(student_command(repo, 'en', 'fr'))[-1] == '5e-4'
-    # ... but the run under way, resumed from its last.pt, goes on at its own
-    (out / 'gru-enfr-human' / 'train.done').unlink()   # (the stand-in trainer "finished")
-    (out / 'gru-enfr-human' / 'last.pt').write_bytes(b'')
+    resume(out / 'gru-enfr-human')
     assert learning_rates(student_command(repo, 'en', 'fr')) == ['1e-3']
+    # ... a new run carries on from it at the lower rate, and keeps it when it resumes
+    shutil.rmtree(out / 'gru-enfr-human')
+    assert learning_rates(student_command(repo, 'en', 'fr')) == ['5e-4']
+    resume(out / 'gru-enfr-human')
+    assert learning_rates(student_command(repo, 'en', 'fr')) == ['5e-4']
+
+
+def resume(run):
+    """The run as a stop leaves it: a last.pt, not finished (the stand-in trainer "finished")."""
+    (run / 'train.done').unlink()
+    (run / 'last.pt').write_bytes(b'')
