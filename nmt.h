@@ -32,6 +32,7 @@ extern "C" {
 #define NMT_VERSION "0.2.0"
 #define NMT_MAX_BEAM 8
 #define NMT_MAX_THREADS 256   /* nmt_options.threads at most */
+#define NMT_ALPHA_MODEL (-1.0)  /* nmt_options.alpha: the model's own length normalization */
 
 typedef enum {
 	NMT_OK = 0,
@@ -109,7 +110,9 @@ typedef struct {
 	int beam;        /* 1..NMT_MAX_BEAM; 1 = greedy search. Default 4 */
 	int nbest;       /* translations returned per text, 1..beam. Default 1 */
 	int max_length;  /* target tokens at most, 0..1048576; 0 = 1.5 x source + 10. Default 0 */
-	double alpha;    /* length normalization, score = logprob / tokens^alpha, 0..10. Default 0.6 */
+	double alpha;    /* length normalization, score = logprob / tokens^alpha, 0..10, or
+			  * NMT_ALPHA_MODEL (the default): the model's own (its metadata's
+			  * "alpha", chosen on validation text when it was made), else 0.6 */
 	int shortlist;   /* 1: score only the shortlist of the model's vocabulary map
 			  * (if it has one); 0: the whole target vocabulary. Default 1 */
 	int threads;     /* threads a batch is translated on, 1..NMT_MAX_THREADS. Default 1 */

@@ -13,9 +13,10 @@ nmt_status api_fail(nmt_error *err, nmt_status code, const char *fmt, ...)
 nmt_status api_ok(nmt_error *err);
 
 /* Check o (NULL: the defaults) and fill in the engine's search options, the
- * batch and thread counts and the device to use. */
-nmt_status api_options(const nmt_options *o, engine_search_options *search, int *batch, int *threads,
-			   int *device, nmt_error *err);
+ * batch and thread counts and the device to use; model_alpha is the length
+ * normalization that NMT_ALPHA_MODEL stands for. */
+nmt_status api_options(const nmt_options *o, double model_alpha, engine_search_options *search, int *batch,
+			   int *threads, int *device, nmt_error *err);
 
 #ifdef ENGINE_PROFILE
 /* A profile build's: the time and multiply-adds per stage of every

@@ -4,7 +4,7 @@
 
 void nmt_options_init(nmt_options *o)
 {
-	*o = (nmt_options){ .beam = 4, .nbest = 1, .max_length = 0, .alpha = 0.6, .shortlist = 1,
+	*o = (nmt_options){ .beam = 4, .nbest = 1, .max_length = 0, .alpha = NMT_ALPHA_MODEL, .shortlist = 1,
 			    .threads = 1, .batch = 0, .device = NMT_DEVICE_CPU,
 			    .split = NMT_SPLIT_SENTENCE, .alignment = 0, .html = 0, .repeat_guard = 1,
 			    .protect_spans = 1, .case_fold = 1 };
@@ -15,8 +15,8 @@ void nmt_options_init(nmt_options *o)
  * (docs/RESULTS.md, "Speed"). */
 #define DEFAULT_BATCH_ROWS 16
 
-nmt_status api_options(const nmt_options *given, engine_search_options *search, int *batch, int *threads,
-			   int *device, nmt_error *err)
+nmt_status api_options(const nmt_options *given, double model_alpha, engine_search_options *search, int *batch,
+			   int *threads, int *device, nmt_error *err)
 {
 	nmt_options o;
 	if (given)
@@ -30,8 +30,10 @@ nmt_status api_options(const nmt_options *given, engine_search_options *search, 
 	if (o.max_length < 0 || o.max_length > API_MAX_LENGTH)
 		return api_fail(err, NMT_ERR_ARGUMENT, "max_length must be 0..%d, not %d", API_MAX_LENGTH,
 				    o.max_length);
-	if (!(o.alpha >= 0.0 && o.alpha <= 10.0))   /* NaN fails too */
-		return api_fail(err, NMT_ERR_ARGUMENT, "alpha must be 0..10, not %g", o.alpha);
+	if (o.alpha == NMT_ALPHA_MODEL)
+		o.alpha = model_alpha;
+	else if (!(o.alpha >= 0.0 && o.alpha <= 10.0))   /* NaN fails too */
+		return api_fail(err, NMT_ERR_ARGUMENT, "alpha must be 0..10 or NMT_ALPHA_MODEL, not %g", o.alpha);
 	if (o.threads < 1 || o.threads > NMT_MAX_THREADS)
 		return api_fail(err, NMT_ERR_ARGUMENT, "threads must be 1..%d, not %d", NMT_MAX_THREADS,
 				    o.threads);

@@ -272,7 +272,7 @@ nmt_status nmt_translate_batch(nmt_session *s, const nmt_options *options, const
 	for (int i = 0; i < count; i++)
 		if (!texts[i])
 			return api_fail(err, NMT_ERR_ARGUMENT, "text %d is NULL", i);
-	if ((rc = api_options(options, &s->search, &s->batch, &threads, &device, err)) != NMT_OK)
+	if ((rc = api_options(options, s->model->alpha, &s->search, &s->batch, &threads, &device, err)) != NMT_OK)
 		return rc;
 	if (reserve_texts(s, count) != 0 || reserve_translators(s, threads) != 0)
 		return api_fail(err, NMT_ERR_NO_MEMORY, "out of memory");

@@ -19,10 +19,14 @@
 # ../shared/data/multi30k-task2), two more: the same for its 5,070
 # captions of the val images in the source language (written
 # independently of val's, trained on by no model), a loop count five times
-# finer. Run from the repository root after `make`.
+# finer. Beam 4 searches at ALPHA (default 0.6), the same for every
+# checkpoint whatever length normalization its metadata names. Run from
+# the repository root after `make`.
 set -eu
 . "$(dirname "$0")/common.sh"
 QUANT=f32
+# every checkpoint at the same length normalization, whatever its metadata says
+ALPHA=${ALPHA:-0.6}
 if [ "${1:-}" = -q ]; then QUANT=$2; shift 2; fi
 CORPUS=${CORPUS:-$MULTI30K}
 SPM_SRC=${SPM_SRC:-models/ende.en.model}
@@ -53,7 +57,7 @@ for ckpt in "$@"; do
 	*) ./model-pack --quant "$QUANT" --vmap "$VMAP" -o "$TMP/m.nmt" "$ckpt" "$SPM_SRC" "$SPM_TGT" >/dev/null ;;
 	esac
 	./nmt -m "$TMP/m.nmt" -b 1 <"$TMP/src" >"$TMP/hyp1"
-	./nmt -m "$TMP/m.nmt" -b 4 <"$TMP/src" >"$TMP/hyp4"
+	./nmt -m "$TMP/m.nmt" -b 4 --alpha "$ALPHA" <"$TMP/src" >"$TMP/hyp4"
 	printf '%-48s %-4s %8s %8s' "$ckpt" "$QUANT" \
 		"$($PYTHON train/bleu.py "$TMP/hyp1" "$TMP/ref" | awk '{print $2}')" \
 		"$($PYTHON train/bleu.py "$TMP/hyp4" "$TMP/ref" | awk '{print $2}')"

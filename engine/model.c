@@ -15,6 +15,7 @@
 #include "../quant/matrix.h"
 #include "../quant/qdot.h"
 #include "../common/error.h"
+#include "../common/number.h"
 #include "../common/file_map.h"
 
 /* ---- vocabularies ------------------------------------------------------- */
@@ -56,6 +57,21 @@ static int open_vocabs(nmt_model *m, char *err, size_t errlen)
 		error_set(err, errlen, "out of memory");
 		return NMT_ERR_NO_MEMORY;
 	}
+	return 0;
+}
+
+/* The length normalization the model was chosen with (metadata "alpha",
+ * written by model-pack --alpha), for a search that asks for the model's. */
+static int read_alpha(nmt_model *m, char *err, size_t errlen)
+{
+	char text[32];
+	m->alpha = ENGINE_DEFAULT_ALPHA;
+	if (!format_meta_has(m->meta, m->meta_len, "alpha"))
+		return 0;
+	if (format_meta_get(m->meta, m->meta_len, "alpha", text, sizeof text) != 0)
+		return error_set(err, errlen, "corrupt model: metadata alpha is not a number in 0..10");
+	if (number_parse_double(text, 0.0, 10.0, &m->alpha) != 0)
+		return error_set(err, errlen, "corrupt model: metadata alpha=\"%s\" is not a number in 0..10", text);
 	return 0;
 }
 
@@ -156,6 +172,8 @@ int engine_load_memory(const void *buf, size_t len, unsigned how, nmt_model **ou
 		error_set(err, errlen, "unsupported model architecture (metadata \"arch\" is neither %s)", engine_family_names());
 		goto fail;
 	}
+	if (read_alpha(m, err, errlen) != 0)
+		goto fail;
 	if (how & ENGINE_LOAD_METADATA) {
 		/* For listing models: reading the languages must not cost
 		 * binding the weights and computing the per-word tables. */

@@ -52,6 +52,9 @@ struct nmt_model {
 	float *shared_factors;
 	int n_shared;
 	const char *meta;                            /* key=value lines, not NUL-terminated */
+	double alpha;                                /* the search's length normalization where the
+						      * caller asks for the model's: its metadata's
+						      * "alpha", else ENGINE_DEFAULT_ALPHA */
 	size_t meta_len;
 	format_file_view view;
 	int verified_bulk;                           /* the bulk sections' checksums were checked too */
@@ -64,6 +67,10 @@ struct nmt_model {
 	const struct engine_family *family;          /* its architecture's methods (family.h) */
 	int max_input;                               /* the widest input of any of its matrix products */
 };
+
+/* The length normalization of a model whose metadata names none (nmt.h's
+ * default before models named their own). */
+#define ENGINE_DEFAULT_ALPHA 0.6
 
 /* The engine's side of loading a model; nmt.h's nmt_model_open,
  * nmt_model_open_buffer and nmt_model_close (api/model.c) are built on these.

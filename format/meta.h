@@ -7,6 +7,8 @@
 /* Copy the value of key, NUL-terminated, into val. -1 if absent or if the
  * value (plus NUL) does not fit or contains a NUL byte. */
 int format_meta_get(const char *meta, size_t len, const char *key, char *val, size_t vallen);
+/* 1 if a line sets key (whatever its value), else 0. */
+int format_meta_has(const char *meta, size_t len, const char *key);
 /* A decimal integer value; -1 if absent or not entirely a number. */
 int format_meta_get_long(const char *meta, size_t len, const char *key, long *out);
 

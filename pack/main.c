@@ -224,10 +224,25 @@ __attribute__((format(printf, 3, 4))) static int append(char *text, int n, const
 	return k < 0 || k >= 4096 - n ? -1 : n + k;
 }
 
+/* The search's length normalization to record: --alpha's (text), else the
+ * checkpoint's metadata "alpha", else none (-1: the engine's default). */
+static double pack_alpha(const char *given, const st_file *ck)
+{
+	const char *text = given ? given : ck ? st_meta(ck, "alpha") : NULL;
+	double alpha;
+	if (!text)
+		return -1;
+	if (number_parse_double(text, 0.0, 10.0, &alpha) != 0)
+		error_die(given ? 2 : 1, "%salpha must be a number in 0..10, not \"%s\"", given ? "--" : "checkpoint metadata ",
+			  text);
+	return alpha;
+}
+
 /* precompute: the ids whose tables the translators fill as they meet them (0: none);
- * src_lang, tgt_lang: the languages if given, else the checkpoint's */
+ * src_lang, tgt_lang: the languages if given, else the checkpoint's; alpha:
+ * the length normalization to record, -1 none */
 static void pack_meta(const st_file *ck, const engine_dims *d, const gru_dims *gd, format_encoding quant, int precompute,
-		      const char *src_lang, const char *tgt_lang, pack_file *out)
+		      const char *src_lang, const char *tgt_lang, double alpha, pack_file *out)
 {
 	const char *src = src_lang ? src_lang : st_meta(ck, "src_lang"), *tgt = tgt_lang ? tgt_lang : st_meta(ck, "tgt_lang");
 	char *text = malloc(4096);
@@ -239,6 +254,8 @@ static void pack_meta(const st_file *ck, const engine_dims *d, const gru_dims *g
 	for (int i = 0; i < GRU_META_DIMS; i++)
 		n = append(text, n, "%s=%d\n", gru_meta_dims[i].key, gru_meta_dim_value(&gru_meta_dims[i], d, gd));
 	n = append(text, n, GRU_META_PRECOMPUTE "=%d\npacked_by=model-pack %s\n", precompute, MODEL_PACK_VERSION);
+	if (alpha >= 0)
+		n = append(text, n, "alpha=%.9g\n", alpha);
 	if (n < 0 || n >= 4096 || strpbrk(src ? src : "", "\n=") || strpbrk(tgt ? tgt : "", "\n="))
 		error_die(1, "checkpoint metadata src_lang/tgt_lang is malformed");
 	if (pack_add_section(out, FORMAT_TAG_META, (uint8_t *)text, (size_t)n, 0) != 0)
@@ -263,7 +280,7 @@ static void pack_vmap_file(const char *path, int src_vocab, int tgt_vocab, pack_
  * trained by train/train.py --family ssru on nmt's own vocabularies), named
  * one by one or found in a folder (marian_dir.h), through marian_import.c. */
 static int pack_marian(const char *model, const char *const vocabs[2], int n_vocabs, format_encoding quant,
-		       const char *src_lang, const char *tgt_lang, const char *vmap, const char *shortlist,
+		       const char *src_lang, const char *tgt_lang, const char *vmap, const char *shortlist, double alpha,
 		       const char *output, int extra)
 {
 	char err[512];
@@ -272,7 +289,7 @@ static int pack_marian(const char *model, const char *const vocabs[2], int n_voc
 	pack_file out = { .n = 0 };
 	marian_import_files f = { .model = model, .vocabs = { vocabs[0], vocabs[1] }, .n_vocabs = n_vocabs,
 				  .shortlist = shortlist, .vmap = vmap, .src_lang = src_lang, .tgt_lang = tgt_lang,
-				  .quant = quant };
+				  .quant = quant, .has_alpha = alpha >= 0, .alpha = alpha };
 	marian_dir d = { 0 };
 
 	if (is_dir && (n_vocabs || shortlist))
@@ -295,7 +312,8 @@ static int pack_marian(const char *model, const char *const vocabs[2], int n_voc
 		marian_dir_print(&d, stderr);
 		f = (marian_import_files){ .model = d.model, .vocabs = { d.vocab[0], d.vocab[1] }, .n_vocabs = d.n_vocabs,
 					   .shortlist = d.shortlist, .vmap = vmap, .src_lang = d.src[0] ? d.src : NULL,
-					   .tgt_lang = d.tgt[0] ? d.tgt : NULL, .quant = quant };
+					   .tgt_lang = d.tgt[0] ? d.tgt : NULL, .quant = quant, .has_alpha = alpha >= 0,
+					   .alpha = alpha };
 	}
 	if (marian_import(&f, &out, err, sizeof err) != 0)
 		error_die(1, "%s", err);
@@ -314,11 +332,11 @@ int main(int argc, char **argv)
 		{ "precompute-top", required_argument, NULL, 'p' }, { "store-precomputed", no_argument, NULL, 'P' },
 		{ "marian", required_argument, NULL, 'M' }, { "vocab", required_argument, NULL, 'V' },
 		{ "src-lang", required_argument, NULL, 'S' }, { "tgt-lang", required_argument, NULL, 'T' },
-		{ "shortlist", required_argument, NULL, 'L' },
+		{ "shortlist", required_argument, NULL, 'L' }, { "alpha", required_argument, NULL, 'A' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *output = NULL, *vmap = NULL, *marian = NULL, *vocabs[2] = { NULL, NULL };
-	const char *src_lang = NULL, *tgt_lang = NULL, *shortlist = NULL;
+	const char *src_lang = NULL, *tgt_lang = NULL, *shortlist = NULL, *alpha = NULL;
 	int n_vocabs = 0;
 	format_encoding quant = FORMAT_F32;
 	int c, precompute_top = DEFAULT_PRECOMPUTE_TOP, store_precomputed = 0;
@@ -342,6 +360,7 @@ int main(int argc, char **argv)
 		case 'S': src_lang = optarg; break;
 		case 'L': shortlist = optarg; break;
 		case 'T': tgt_lang = optarg; break;
+		case 'A': alpha = optarg; break;
 		case 'p': {
 			long k;
 			if (number_parse_long(optarg, 0, 1 << 22, &k) != 0)
@@ -356,8 +375,8 @@ int main(int argc, char **argv)
 		}
 	}
 	if (marian)
-		return pack_marian(marian, vocabs, n_vocabs, quant, src_lang, tgt_lang, vmap, shortlist, output,
-				   argc - optind);
+		return pack_marian(marian, vocabs, n_vocabs, quant, src_lang, tgt_lang, vmap, shortlist,
+				   pack_alpha(alpha, NULL), output, argc - optind);
 	if (n_vocabs || shortlist)
 		error_die(2, "--vocab and --shortlist go with --marian");
 	if (!output || argc - optind != 3)
@@ -372,7 +391,7 @@ int main(int argc, char **argv)
 	if (d.bos_id >= d.tgt_vocab || d.eos_id >= d.tgt_vocab)
 		error_die(1, "checkpoint bos_id/eos_id lie outside the target vocabulary");
 	pack_file out = { .n = 0 };
-	pack_meta(ck, &d, &gd, quant, store_precomputed ? 0 : precompute_top, src_lang, tgt_lang, &out);
+	pack_meta(ck, &d, &gd, quant, store_precomputed ? 0 : precompute_top, src_lang, tgt_lang, pack_alpha(alpha, ck), &out);
 	pack_weights(ck, &d, &gd, quant, &out);
 	pack_vocab_or_die(argv[optind + 1], FORMAT_TAG_SRC_VOCAB, d.src_vocab, -1, -1, 0, &out);
 	pack_vocab_or_die(argv[optind + 2], FORMAT_TAG_TGT_VOCAB, d.tgt_vocab, d.bos_id, d.eos_id, 1, &out);

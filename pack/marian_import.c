@@ -130,7 +130,7 @@ int marian_import(const marian_import_files *f, pack_file *out, char *err, size_
 {
 	marian_dims d;
 	int bos, eos;
-	char pad[64] = "";
+	char extra[96] = "";
 
 	if (f->vmap && f->shortlist)
 		return error_set(err, errlen, "--vmap and --shortlist both give the vocabulary map: one of them");
@@ -143,7 +143,7 @@ int marian_import(const marian_import_files *f, pack_file *out, char *err, size_
 		int first;
 		if (add_shortlist(f->shortlist, f->vocabs, f->n_vocabs, out, &first, err, errlen) != 0)
 			return -1;
-		snprintf(pad, sizeof pad, "shortlist_pad=8\nshortlist_pad_from=%d\n", first);
+		snprintf(extra, sizeof extra, "shortlist_pad=8\nshortlist_pad_from=%d\n", first);
 	}
 	if (f->vmap) {
 		uint8_t *blob;
@@ -153,5 +153,7 @@ int marian_import(const marian_import_files *f, pack_file *out, char *err, size_
 		if (pack_add_section(out, ENGINE_TAG_VMAP, blob, blob_len, 0) != 0)
 			return error_set(err, errlen, "too many sections");
 	}
-	return marian_add_meta(out, &d, f->quant, f->src_lang, f->tgt_lang, bos, eos, pad, err, errlen);
+	if (f->has_alpha)
+		snprintf(extra + strlen(extra), sizeof extra - strlen(extra), "alpha=%.9g\n", f->alpha);
+	return marian_add_meta(out, &d, f->quant, f->src_lang, f->tgt_lang, bos, eos, extra, err, errlen);
 }

@@ -17,6 +17,8 @@ typedef struct {
 	const char *vmap;          /* an n-gram map instead (train/vmap.py); NULL: none */
 	const char *src_lang, *tgt_lang;   /* NULL: "und" */
 	format_encoding quant;
+	int has_alpha;             /* 1: record alpha, the search's length normalization */
+	double alpha;
 } marian_import_files;
 
 /* Read every file and add the packed file's sections to *out (pack_write

@@ -295,7 +295,9 @@ static void test_bad_options(void **state)
 		assert_non_null(strstr(err.message, bad[i].field));
 	}
 	nmt_options_init(&o);
-	o.alpha = -1;
+	o.alpha = -0.5;
+	assert_int_equal(nmt_translate(s, &o, text, &r, &err), NMT_ERR_ARGUMENT);
+	o.alpha = 10.5;
 	assert_int_equal(nmt_translate(s, &o, text, &r, &err), NMT_ERR_ARGUMENT);
 	o.alpha = 0.0 / 0.0;
 	assert_int_equal(nmt_translate(s, &o, text, &r, &err), NMT_ERR_ARGUMENT);

@@ -286,6 +286,57 @@ static void test_hostile_metadata(void **state)
 	}
 }
 
+/* The model's own length normalization (metadata "alpha"): the packer's
+ * "packed_by" line rewritten in place, at the same length, as alpha=VALUE
+ * with VALUE padded by pad. 0 and the model's alpha, or the open's error. */
+static int open_with_alpha(fixture *f, const char *value, char pad, double *alpha)
+{
+	format_file_view v;
+	const format_section *meta = section(f, &v, FORMAT_TAG_META);
+	size_t off = (size_t)(meta->data - f->good);
+	memcpy(f->work, f->good, f->len);
+	char *line = memmem(f->work + off, meta->size, "packed_by=", 10);
+	assert_non_null(line);
+	size_t len = (size_t)((char *)memchr(line, '\n', meta->size) - line), n = strlen(value);
+	assert_true(6 + n <= len);
+	memcpy(line, "alpha=", 6);
+	memcpy(line + 6, value, n);
+	memset(line + 6 + n, pad, len - 6 - n);
+	refresh_checksums(f->work, f->len);
+	nmt_model *m;
+	char err[512] = "";
+	int rc = engine_load_memory(f->work, f->len, 0, &m, err, sizeof err);
+	if (rc != 0) {
+		assert_non_null(strstr(err, "alpha"));
+		assert_null(strchr(err, '\n'));
+		return rc;
+	}
+	*alpha = m->alpha;
+	engine_unload(m);
+	return 0;
+}
+
+static void test_metadata_alpha(void **state)
+{
+	fixture *f = *state;
+	double alpha = -1;
+	/* without the key: the engine's default */
+	nmt_model *m;
+	char err[512];
+	assert_int_equal(engine_load_memory(f->good, f->len, 0, &m, err, sizeof err), 0);
+	assert_true(m->alpha == ENGINE_DEFAULT_ALPHA);
+	engine_unload(m);
+	assert_int_equal(open_with_alpha(f, "1.", '0', &alpha), 0);
+	assert_true(alpha == 1.0);
+	assert_int_equal(open_with_alpha(f, "0.", '0', &alpha), 0);
+	assert_true(alpha == 0.0);
+	assert_int_equal(open_with_alpha(f, "1.5", ' ', &alpha), NMT_ERR_FORMAT);   /* trailing spaces */
+	assert_int_equal(open_with_alpha(f, "", 'x', &alpha), NMT_ERR_FORMAT);
+	assert_int_equal(open_with_alpha(f, "10.", '1', &alpha), NMT_ERR_FORMAT);   /* over 10 */
+	assert_int_equal(open_with_alpha(f, "-0.", '1', &alpha), NMT_ERR_FORMAT);
+	assert_int_equal(open_with_alpha(f, "nan", ' ', &alpha), NMT_ERR_FORMAT);
+}
+
 static void test_unaligned_buffer_is_refused(void **state)
 {
 	fixture *f = *state;
@@ -425,6 +476,7 @@ int main(void)
 		cmocka_unit_test(test_hostile_sections),
 		cmocka_unit_test(test_hostile_tensor_directory),
 		cmocka_unit_test(test_hostile_metadata),
+		cmocka_unit_test(test_metadata_alpha),
 		cmocka_unit_test(test_unaligned_buffer_is_refused),
 		cmocka_unit_test(test_hostile_vmap),
 	};

@@ -20,3 +20,27 @@ choose_keeping() {
 	if [ "$(wc -l <"$choose_kept")" -gt 1 ]; then choose "$choose_kept"; else choose "$1"; fi
 	rm -f "$choose_kept"
 }
+
+# choose_alpha TABLE KEEP: the alpha of a bench/alpha.sh table with the best
+# FLORES dev BLEU, among those whose Multi30k val BLEU is at most KEEP below
+# the engine's default's (alpha 0.6: the caption domain must not lose to
+# the change; every row where the table has no Multi30k column or no 0.6
+# row, or KEEP is "-"); the first such row on a tie.
+choose_alpha() {
+	awk -v keep="$2" 'NR > 1 { a[NR] = $1; b[NR] = $2; m[NR] = $5; n = NR; if ($1 + 0 == 0.6) ref = $5 }
+	     END { for (i = 2; i <= n; i++)
+			if ((keep == "-" || ref == "" || ref == "-" || m[i] >= ref - keep) && (w == "" || b[i] > b[w])) w = i
+		   print a[w] }' "$1"
+}
+
+# shipped_format FLORES_TXT DIRECTION: the format a direction ships in, from
+# its bench/flores.sh table: q8 where q4 loses more than 0.5 BLEU against q8
+# at beam 4, else q4; en->de always q4 (embedded, nmt stays within 8 MB).
+shipped_format() {
+	if [ "$2" != ende ] && awk '/q8\.nmt/ && $2 == "beam4" { q8 = $3 } /q4\.nmt/ && $2 == "beam4" { q4 = $3 }
+			END { exit !(q8 - q4 > 0.5) }' "$1"; then
+		echo q8
+	else
+		echo q4
+	fi
+}

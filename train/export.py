@@ -18,9 +18,13 @@ from model import NMT, Config
 _DTYPES = {'F32': np.float32, 'F16': np.float16}
 
 
-def save(model: NMT, path, dtype='F32', src_lang='en', tgt_lang='de'):
+def save(model: NMT, path, dtype='F32', src_lang='en', tgt_lang='de', alpha=None):
+    """alpha: the beam search's length normalization chosen for these
+    weights (model-pack records it in the packed file), None for none."""
     meta = {k: str(v) for k, v in dataclasses.asdict(model.cfg).items()}
     meta.update(src_lang=src_lang, tgt_lang=tgt_lang, format='nmt-checkpoint-1')
+    if alpha is not None:
+        meta['alpha'] = str(alpha)
     header = {'__metadata__': meta}
     blobs, offset = [], 0
     for name, tensor in model.state_dict().items():
@@ -58,8 +62,18 @@ def load(path):
 
 
 if __name__ == '__main__':
-    # Re-export a checkpoint in another dtype:  export.py IN OUT [F16|F32]
-    import sys
-    model_in, meta_in = load(sys.argv[1])
-    save(model_in, sys.argv[2], dtype=sys.argv[3] if len(sys.argv) > 3 else 'F16',
-         src_lang=meta_in.get('src_lang', 'und'), tgt_lang=meta_in.get('tgt_lang', 'und'))
+    # Re-export a checkpoint in another dtype, its alpha kept or set:
+    #   export.py IN OUT [F16|F32] [--alpha A]
+    import argparse
+    ap = argparse.ArgumentParser()
+    ap.add_argument('model_in')
+    ap.add_argument('model_out')
+    ap.add_argument('dtype', nargs='?', default='F16', choices=sorted(_DTYPES))
+    ap.add_argument('--alpha', type=float, help="the search's length normalization, 0..10")
+    args = ap.parse_args()
+    if args.alpha is not None and not 0 <= args.alpha <= 10:
+        ap.error('--alpha must be in 0..10')
+    model_in, meta_in = load(args.model_in)
+    save(model_in, args.model_out, dtype=args.dtype,
+         src_lang=meta_in.get('src_lang', 'und'), tgt_lang=meta_in.get('tgt_lang', 'und'),
+         alpha=args.alpha if args.alpha is not None else meta_in.get('alpha'))

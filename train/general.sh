@@ -74,6 +74,12 @@
 #                packs the human student's best checkpoint so far in all
 #                three formats into OUT/DIRECTION-final/look/ and stops (a
 #                look at a run under way).
+#   7b. alpha    the length normalization the round's file in its shipped
+#                format searches with (model-pack --alpha): of bench/alpha.sh's
+#                ALPHAS, the best beam-4 BLEU on FLORES dev among those at
+#                most CAPTION_KEEP below the default's (0.6) on Multi30k val
+#                where it has the pair (train/choose.sh, choose_alpha),
+#                OUT/DIRECTION-final/ROUND/alpha.txt
 #   8. chosen    OUT/DIRECTION-final/round.txt: the round whose q4 scores
 #                best at beam 4 on FLORES dev; `train/install_general.sh
 #                OUT DIRECTION` makes it a shipped model (models/)
@@ -81,7 +87,7 @@
 #                stands (its checkpoints so far chosen as in 5b, q4 by GPTQ
 #                alone, packed and scored as in 7), named in round.txt for
 #                train/install_general.sh: what a session installs before
-#                it ends
+#                it ends (its alpha chosen as in 7b)
 #
 # Every step leaves its output in OUT and is skipped when that exists; the
 # trainings resume from their last.pt, so the same command carries on after
@@ -532,7 +538,18 @@ snapshot() { # snapshot SRC TGT: OUT/SRCTGT-final/snapshot/, named by OUT/SRCTGT
 		"$(corpus_of "$src" "$tgt" "$round")" "$fin/gptq.safetensors"
 	echo "$fin/gptq.safetensors" >"$fin/chosen.txt"
 	packed "$src" "$tgt" snapshot
+	alpha_chosen "$src" "$tgt" snapshot
 	echo snapshot >"$OUT/$src$tgt-final/round.txt"
+}
+
+alpha_chosen() { # alpha_chosen SRC TGT ROUND: OUT/SRCTGT-final/ROUND/alpha.txt, the length normalization its shipped format searches with
+	alpha_fin=$OUT/$1$2-final/$3
+	[ -f "$alpha_fin/alpha.txt" ] && return
+	alpha_q=$(shipped_format "$alpha_fin/flores.txt" "$1$2")
+	timed "alpha $1$2 $3" logged "$alpha_fin/alpha_table.txt" env SRC="$1" TGT="$2" FLORES="$OPEN/dev" \
+		sh bench/alpha.sh "$alpha_fin/$1$2.$alpha_q.nmt"
+	choose_alpha "$alpha_fin/alpha_table.txt" "$CAPTION_KEEP" >"$alpha_fin/alpha.tmp" &&
+		mv "$alpha_fin/alpha.tmp" "$alpha_fin/alpha.txt"
 }
 
 chosen_round() { # chosen_round SRC TGT: OUT/SRCTGT-final/round.txt, the round whose q4 is best at beam 4
@@ -561,12 +578,14 @@ for d in $DIRECTIONS; do
 		qat "$s" "$t" human
 	fi
 	packed "$s" "$t" human
+	alpha_chosen "$s" "$t" human
 	if backtranslated "$s" "$t"; then
 		bt_corpus "$s" "$t"
 		student "$s" "$t" bt
 		chosen_f32 "$s" "$t" bt
 		qat "$s" "$t" bt
 		packed "$s" "$t" bt
+		alpha_chosen "$s" "$t" bt
 	fi
 	chosen_round "$s" "$t"
 done

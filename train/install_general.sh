@@ -18,11 +18,15 @@
 # models/DIRECTION-q4.safetensors, models/DIRECTION.SRC.model and .TGT.model
 # (the pair's joint SentencePiece model, once for each side),
 # models/DIRECTION.vmap and models/DIRECTION.txt, where each came from. Then
-# `make` packs them.
+# `make` packs them. The weights carry the round's length normalization
+# (OUT_DIR/DIRECTION-final/ROUND/alpha.txt, chosen on FLORES dev by
+# train/general.sh; ALPHA with given weights), which model-pack records and
+# nmt searches with unless told otherwise.
 set -eu
 OUT=${1:?usage: train/install_general.sh OUT_DIR DIRECTION [F32_WEIGHTS Q4_WEIGHTS]}
 D=${2:?usage: train/install_general.sh OUT_DIR DIRECTION [F32_WEIGHTS Q4_WEIGHTS]}
 . train/common.sh
+. train/choose.sh
 PY=$PYTHON
 case $D in
 en??) SRC=en TGT=${D#en} L=${D#en} ;;
@@ -31,28 +35,32 @@ en??) SRC=en TGT=${D#en} L=${D#en} ;;
 esac
 FIN=$OUT/$D-final
 [ $# -eq 2 ] || [ $# -eq 4 ] || { echo "usage: train/install_general.sh OUT_DIR DIRECTION [F32_WEIGHTS Q4_WEIGHTS]" >&2; exit 2; }
+ALPHA_TABLE=
 if [ $# -eq 4 ]; then
 	F32=$3 Q4=$4 ROUND="given"
 else
 	ROUND=$(cat "$FIN/round.txt")
 	F32=$(cat "$FIN/$ROUND/chosen_f32.txt")
 	Q4=$(cat "$FIN/$ROUND/chosen.txt")
-	# no q4 weights where q4 loses more than 0.5 BLEU at beam 4 (flores.txt)
-	if [ "$D" != ende ] && awk '/q8\.nmt/ && $2 == "beam4" { q8 = $3 } /q4\.nmt/ && $2 == "beam4" { q4 = $3 }
-			END { exit !(q8 - q4 > 0.5) }' "$FIN/$ROUND/flores.txt"; then
-		Q4=-
+	[ "$(shipped_format "$FIN/$ROUND/flores.txt" "$D")" = q8 ] && Q4=-
+	if [ -f "$FIN/$ROUND/alpha.txt" ]; then
+		ALPHA=$(cat "$FIN/$ROUND/alpha.txt") ALPHA_TABLE=$FIN/$ROUND/alpha_table.txt
 	fi
 fi
+ALPHA_ARG=
+[ -n "${ALPHA:-}" ] && ALPHA_ARG="--alpha $ALPHA"
 SPM=$OUT/spm.en$L.model
 for f in "$F32" "$SPM" "$FIN/vmap.txt"; do
 	[ -f "$f" ] || { echo "install_general.sh: no $f" >&2; exit 1; }
 done
 [ "$Q4" = - ] || [ -f "$Q4" ] || { echo "install_general.sh: no $Q4" >&2; exit 1; }
-$PY train/export.py "$F32" "models/$D.safetensors" F16
+# shellcheck disable=SC2086
+$PY train/export.py "$F32" "models/$D.safetensors" F16 $ALPHA_ARG
 if [ "$Q4" = - ]; then
 	rm -f "models/$D-q4.safetensors"
 else
-	$PY train/export.py "$Q4" "models/$D-q4.safetensors" F16
+	# shellcheck disable=SC2086
+	$PY train/export.py "$Q4" "models/$D-q4.safetensors" F16 $ALPHA_ARG
 fi
 cp "$SPM" "models/$D.$SRC.model"
 cp "$SPM" "models/$D.$TGT.model"
@@ -64,7 +72,8 @@ cp "$FIN/vmap.txt" "models/$D.vmap"
 	[ "$Q4" = - ] && echo "q4 weights: none (q8 ships)" ||
 		echo "q4 weights: $(basename "$(dirname "$Q4")")/$(basename "$Q4")"
 	echo "vocabulary: spm.en$L.model ($(wc -c <"$SPM") bytes), the map: $D-final/vmap.txt"
-	for f in "$FIN/$ROUND/val_f32.txt" "$FIN/$ROUND/val_q4.txt" "$FIN/$ROUND/flores.txt"; do
+	echo "length normalization (alpha): ${ALPHA:-none recorded (nmt's 0.6)}"
+	for f in "$FIN/$ROUND/val_f32.txt" "$FIN/$ROUND/val_q4.txt" "$FIN/$ROUND/flores.txt" $ALPHA_TABLE; do
 		[ -f "$f" ] && { echo "== $(basename "$f")"; cat "$f"; }
 	done
 	true

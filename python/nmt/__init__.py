@@ -199,7 +199,7 @@ class Translator:
 
         The C API's other per-call options, by keyword (nmt.h's nmt_options;
         the defaults are its): max_length (target pieces, 0 = 1.5 x source +
-        10), alpha (length normalization), shortlist, batch (texts decoded
+        10), alpha (length normalization; by default the model's own), shortlist, batch (texts decoded
         together, 0 = automatic), device ('cpu' or 'cuda'), split (False: each
         string is one sentence), protect_spans, repeat_guard, case_fold."""
         single = isinstance(texts, str)

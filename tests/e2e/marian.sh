@@ -19,6 +19,10 @@ marian_same() { # marian_same EXPECTED PACKED: greedy and 4-best as the referenc
 V1="--vocab $FIX/tgt.model"
 check "marian: pack .npz (tied all)" $PACK --marian $MF/all.npz $V1 -o "$TMP/m_all.nmt"
 check "marian: .npz tied all = reference" marian_same $MF/all.expected "$TMP/m_all.nmt"
+check "marian: pack --alpha 1 (the model's length normalization)" $PACK --marian $MF/all.npz $V1 --alpha 1 -o "$TMP/m_alpha.nmt"
+check "marian: ... recorded" sh -c "$NMT info $TMP/m_alpha.nmt | grep -qx 'alpha=1'"
+check "marian: ... and searched with" sh -c "$NMT -m $TMP/m_alpha.nmt -b 4 --nbest 4 <$TMP/marian.in >$TMP/m_alpha.a &&
+	$NMT -m $TMP/m_all.nmt -b 4 --nbest 4 --alpha 1 <$TMP/marian.in | cmp -s - $TMP/m_alpha.a"
 check "marian: pack .bin float32" $PACK --marian $MF/all.bin $V1 -o "$TMP/m_allbin.nmt"
 check "marian: .bin = .npz, byte for byte" cmp "$TMP/m_all.nmt" "$TMP/m_allbin.nmt"
 check "marian: pack .bin intgemm8" $PACK --marian $MF/all.intgemm8.bin $V1 -o "$TMP/m_all8.nmt"

@@ -25,6 +25,43 @@ for q in q8 q4 i8; do
 	check "$q: one line per input" test "$(wc -l <"$TMP/got.$q")" -eq "$n_sent"
 done
 
+# ---- the model's own length normalization (--alpha, metadata "alpha") ------
+# A search that names no --alpha ranks by the file's; one that names it, by its own.
+$NMT -m "$M" -b 4 --nbest 4 <"$TMP/src.txt" >"$TMP/alpha.default"
+$NMT -m "$M" -b 4 --nbest 4 --alpha 2 <"$TMP/src.txt" >"$TMP/alpha.2"
+check "pack --alpha 2" $PACK --alpha 2 -o "$TMP/alpha.nmt" "$FIX/tiny.safetensors" "$FIX/src.model" "$FIX/tgt.model"
+check "--alpha: nmt info shows alpha=2" sh -c "$NMT info $TMP/alpha.nmt | grep -qx 'alpha=2'"
+check "--alpha: the model's alpha ranks the n-best (scores included)" sh -c \
+	"$NMT -m $TMP/alpha.nmt -b 4 --nbest 4 <$TMP/src.txt | cmp -s - $TMP/alpha.2"
+check "--alpha: ... not the default's" sh -c "! cmp -s $TMP/alpha.2 $TMP/alpha.default"
+check "--alpha: nmt --alpha 0.6 overrides the model's" sh -c \
+	"$NMT -m $TMP/alpha.nmt -b 4 --nbest 4 --alpha 0.6 <$TMP/src.txt | cmp -s - $TMP/alpha.default"
+check "--alpha: a model without one searches at 0.6" sh -c \
+	"$NMT -m $M -b 4 --nbest 4 --alpha 0.6 <$TMP/src.txt | cmp -s - $TMP/alpha.default"
+expect_error "pack: --alpha over 10" 2 $PACK --alpha 11 -o "$NOOUT" "$FIX/tiny.safetensors" "$FIX/src.model" "$FIX/tgt.model"
+expect_error "pack: --alpha not a number" 2 $PACK --alpha 1x -o "$NOOUT" "$FIX/tiny.safetensors" "$FIX/src.model" "$FIX/tgt.model"
+# the checkpoint's own (train/install_general.sh writes it there)
+if command -v "$PYTHON" >/dev/null 2>&1; then
+	with_alpha() { # with_alpha VALUE OUT: the tiny checkpoint with metadata alpha=VALUE
+		"$PYTHON" -c 'import json, struct, sys
+data = open(sys.argv[1], "rb").read()
+n = struct.unpack("<Q", data[:8])[0]
+head = json.loads(data[8:8 + n])
+head["__metadata__"]["alpha"] = sys.argv[2]
+h = json.dumps(head).encode()
+h += b" " * (-len(h) % 8)
+open(sys.argv[3], "wb").write(struct.pack("<Q", len(h)) + h + data[8 + n:])' "$FIX/tiny.safetensors" "$1" "$2"
+	}
+	with_alpha 2.0 "$TMP/alpha.safetensors"
+	check "pack: the checkpoint's alpha recorded" sh -c "$PACK -o $TMP/alpha_ck.nmt $TMP/alpha.safetensors $FIX/src.model \
+		$FIX/tgt.model && $NMT info $TMP/alpha_ck.nmt | grep -qx 'alpha=2'"
+	check "pack: --alpha over the checkpoint's" sh -c "$PACK --alpha 0.5 -o $TMP/alpha_ck.nmt $TMP/alpha.safetensors \
+		$FIX/src.model $FIX/tgt.model && $NMT info $TMP/alpha_ck.nmt | grep -qx 'alpha=0.5'"
+	with_alpha x "$TMP/alpha_bad.safetensors"
+	expect_error "pack: a checkpoint's alpha that is not a number" 1 $PACK -o "$NOOUT" "$TMP/alpha_bad.safetensors" \
+		"$FIX/src.model" "$FIX/tgt.model"
+fi
+
 { cat "$TMP/src.txt"; echo; paste -d ' ' "$TMP/src.txt" "$TMP/src.txt"; echo "  "; cat "$TMP/src.txt"; } >"$TMP/mixed1.txt"
 # Precomputed tables (model-pack --precompute-top K), filled by each
 # translator as it meets the words (the input's lines come back, so later

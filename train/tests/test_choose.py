@@ -46,3 +46,31 @@ def test_choose_keeping_leaves_out_what_the_second_set_loses(tmp_path):
 def test_choose_keeping_falls_back_when_the_second_set_keeps_none(tmp_path):
     unrelated = 'checkpoint fmt greedy beam4\nother q4 30.00 31.00\n'
     assert run(tmp_path, f'choose_keeping {tmp_path}/flores.txt {tmp_path}/keep.txt 0.1', unrelated) == 'step-1000'
+
+
+ALPHA = ('alpha BLEU chrF words multi30k (FLORES dev references: 20903 words)\n'
+         '0.3 13.20 41.40 18990 33.40\n'
+         '0.6 13.36 41.68 19199 33.54\n'
+         '1.0 13.47 41.92 19454 33.30\n'
+         '1.5 13.44 42.05 19845 33.74\n')
+
+
+def alpha(tmp_path, table, keep):
+    (tmp_path / 'alpha.txt').write_text(table)
+    return run(tmp_path, f'choose_alpha {tmp_path}/alpha.txt {keep}')
+
+
+def test_choose_alpha_takes_the_best_flores_bleu_the_captions_keep(tmp_path):
+    # 1.0 has the best FLORES BLEU but is 0.24 below 0.6's Multi30k (33.54):
+    # within 0.1 the best is 1.5; within 0.3, 1.0 again
+    assert alpha(tmp_path, ALPHA, '0.1') == '1.5'
+    assert alpha(tmp_path, ALPHA, '0.3') == '1.0'
+    assert alpha(tmp_path, ALPHA, '-') == '1.0'
+    # a better Multi30k elsewhere (1.5's) does not rule out the default's own
+    assert alpha(tmp_path, ALPHA.replace('13.36', '13.60'), '0.1') == '0.6'
+
+
+def test_choose_alpha_without_captions(tmp_path):
+    table = ''.join(line.rsplit(' ', 1)[0] + ' -\n' if i else line
+                    for i, line in enumerate(ALPHA.splitlines(keepends=True)))
+    assert alpha(tmp_path, table.replace('13.36', '13.50'), '0.1') == '0.6'

@@ -101,6 +101,12 @@ def test_the_better_checkpoint_is_chosen_rounded_packed_and_named(out):
     assert set(m30k) == set(val)
     assert m30k[str(out / 'gru-ende-human' / 'step-2000-ema.safetensors')] > \
         m30k[str(out / 'gru-ende-human' / 'step-2000.safetensors')]
+    # the length normalization its shipped (q4) file searches with, one of
+    # bench/alpha.sh's, scored on FLORES dev and Multi30k val
+    table = [line.split() for line in (fin / 'alpha_table.txt').read_text().splitlines()[1:]]
+    assert [row[0] for row in table] == ['0.3', '0.6', '1.0', '1.5']
+    assert all(row[4] != '-' for row in table)
+    assert (fin / 'alpha.txt').read_text().strip() in [row[0] for row in table]
 
 
 def test_a_later_round_with_checkpoints_is_the_one_taken(out):

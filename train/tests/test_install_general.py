@@ -17,10 +17,13 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 TINY = os.path.join(ROOT, 'tests', 'fixtures', 'tiny')
 
 
-def dtypes(path):
+def header(path):
     with open(path, 'rb') as f:
-        header = json.loads(f.read(struct.unpack('<Q', f.read(8))[0]))
-    return {v['dtype'] for k, v in header.items() if k != '__metadata__'}
+        return json.loads(f.read(struct.unpack('<Q', f.read(8))[0]))
+
+
+def dtypes(path):
+    return {v['dtype'] for k, v in header(path).items() if k != '__metadata__'}
 
 
 @pytest.fixture
@@ -53,9 +56,9 @@ def recipe_round(out, direction, q8_beam4, q4_beam4):
         f'{direction}.q4.nmt beam4 {q4_beam4} 40.0 0 1 0 1.0\n')
 
 
-def install(root, *args):
+def install(root, *args, **env):
     return subprocess.run(['sh', 'train/install_general.sh', *map(str, args)], cwd=root,
-                          env={**os.environ, 'PYTHON': '/usr/bin/python3'}, capture_output=True, text=True)
+                          env={**os.environ, 'PYTHON': '/usr/bin/python3', **env}, capture_output=True, text=True)
 
 
 def test_given_weights_are_installed_in_fp16_with_the_vocabulary_twice(repo):
@@ -112,3 +115,26 @@ def test_bad_direction_and_missing_files_fail_with_one_line(repo):
     r = install(root, out, 'enfr', tiny, tiny)      # no enfr-final/vmap.txt yet
     assert r.returncode == 1 and 'vmap.txt' in r.stderr
     assert not any((root / 'models').iterdir())
+
+
+def test_the_round_s_alpha_goes_into_both_weights_files(repo):
+    root, out = repo
+    recipe_round(out, 'enfr', 12.0, 11.6)
+    rnd = out / 'enfr-final' / 'human'
+    (rnd / 'alpha.txt').write_text('1.5\n')
+    (rnd / 'alpha_table.txt').write_text('alpha BLEU chrF words multi30k\n1.5 12.2 41.0 100 -\n')
+    assert install(root, out, 'enfr').returncode == 0
+    for name in ('enfr.safetensors', 'enfr-q4.safetensors'):
+        assert header(root / 'models' / name)['__metadata__']['alpha'] == '1.5'
+    record = (root / 'models' / 'enfr.txt').read_text()
+    assert 'length normalization (alpha): 1.5' in record and '1.5 12.2 41.0' in record
+
+
+def test_without_a_chosen_alpha_none_is_recorded(repo):
+    root, out = repo
+    recipe_round(out, 'enfr', 12.0, 11.6)
+    assert install(root, out, 'enfr').returncode == 0
+    assert 'alpha' not in header(root / 'models' / 'enfr.safetensors')['__metadata__']
+    tiny = os.path.join(TINY, 'tiny.safetensors')
+    assert install(root, out, 'enfr', tiny, '-', ALPHA='1.0').returncode == 0   # given weights, ALPHA
+    assert header(root / 'models' / 'enfr.safetensors')['__metadata__']['alpha'] == '1.0'
