@@ -21,15 +21,18 @@ choose_keeping() {
 	rm -f "$choose_kept"
 }
 
-# choose_alpha TABLE KEEP: the alpha of a bench/alpha.sh table with the best
-# FLORES dev BLEU, among those whose Multi30k val BLEU is at most KEEP below
-# the engine's default's (alpha 0.6: the caption domain must not lose to
-# the change; every row where the table has no Multi30k column or no 0.6
-# row, or KEEP is "-"); the first such row on a tie.
+# choose_alpha TABLE KEEP GAIN: the alpha of a bench/alpha.sh table with the
+# best FLORES dev BLEU, among those whose Multi30k val BLEU is at most KEEP
+# below the engine's default's (alpha 0.6: the caption domain must not lose
+# to the change; every row where the table has no Multi30k column, or KEEP
+# is "-"); the default itself unless that best is more than GAIN above it
+# (a difference within noise changes nothing). The first such row on a tie.
 choose_alpha() {
-	awk -v keep="$2" 'NR > 1 { a[NR] = $1; b[NR] = $2; m[NR] = $5; n = NR; if ($1 + 0 == 0.6) ref = $5 }
+	awk -v keep="$2" -v gain="$3" '
+	     NR > 1 { a[NR] = $1; b[NR] = $2; m[NR] = $5; n = NR; if ($1 + 0 == 0.6) d = NR }
 	     END { for (i = 2; i <= n; i++)
-			if ((keep == "-" || ref == "" || ref == "-" || m[i] >= ref - keep) && (w == "" || b[i] > b[w])) w = i
+			if ((keep == "-" || d == "" || m[d] == "-" || m[i] >= m[d] - keep) && (w == "" || b[i] > b[w])) w = i
+		   if (d != "" && b[w] <= b[d] + gain) w = d
 		   print a[w] }' "$1"
 }
 

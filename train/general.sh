@@ -78,7 +78,8 @@
 #                format searches with (model-pack --alpha): of bench/alpha.sh's
 #                ALPHAS, the best beam-4 BLEU on FLORES dev among those at
 #                most CAPTION_KEEP below the default's (0.6) on Multi30k val
-#                where it has the pair (train/choose.sh, choose_alpha),
+#                where it has the pair, and 0.6 unless the best is more than
+#                ALPHA_GAIN above it (train/choose.sh, choose_alpha),
 #                OUT/DIRECTION-final/ROUND/alpha.txt
 #   8. chosen    OUT/DIRECTION-final/round.txt: the round whose q4 scores
 #                best at beam 4 on FLORES dev; `train/install_general.sh
@@ -110,7 +111,8 @@
 # model as its human round and goes on to the bt round from its weights),
 # CAPTION_KEEP=0.1 (where Multi30k has the pair, weights are chosen among
 # those within this much BLEU of the best on its val set, beam 4; -: FLORES
-# dev alone),
+# dev alone), ALPHA_GAIN=0.1 (the FLORES dev BLEU another length
+# normalization must gain over 0.6 to be chosen, 7b),
 # STUDENT_DIMS (the embedded default's shape),
 # PYTHON=/usr/bin/python3. Run from the repository root after `make`.
 set -eu
@@ -136,6 +138,7 @@ EMA=${EMA:-0.9995}
 TRANSFER=${TRANSFER:-1}
 HUMAN=${HUMAN:-train}
 CAPTION_KEEP=${CAPTION_KEEP:-0.1}
+ALPHA_GAIN=${ALPHA_GAIN:-0.1}
 # bfloat16 matrix products in the students' training steps where the CPU has
 # AVX-512 BF16 (train.py --bf16: 2.2x their tokens/s here)
 BF16=${BF16:-$(grep -q avx512_bf16 /proc/cpuinfo 2>/dev/null && echo 1 || echo 0)}
@@ -548,7 +551,7 @@ alpha_chosen() { # alpha_chosen SRC TGT ROUND: OUT/SRCTGT-final/ROUND/alpha.txt,
 	alpha_q=$(shipped_format "$alpha_fin/flores.txt" "$1$2")
 	timed "alpha $1$2 $3" logged "$alpha_fin/alpha_table.txt" env SRC="$1" TGT="$2" FLORES="$OPEN/dev" \
 		sh bench/alpha.sh "$alpha_fin/$1$2.$alpha_q.nmt"
-	choose_alpha "$alpha_fin/alpha_table.txt" "$CAPTION_KEEP" >"$alpha_fin/alpha.tmp" &&
+	choose_alpha "$alpha_fin/alpha_table.txt" "$CAPTION_KEEP" "$ALPHA_GAIN" >"$alpha_fin/alpha.tmp" &&
 		mv "$alpha_fin/alpha.tmp" "$alpha_fin/alpha.txt"
 }
 

@@ -73,7 +73,8 @@ cp "$FIN/vmap.txt" "models/$D.vmap"
 		echo "q4 weights: $(basename "$(dirname "$Q4")")/$(basename "$Q4")"
 	echo "vocabulary: spm.en$L.model ($(wc -c <"$SPM") bytes), the map: $D-final/vmap.txt"
 	echo "length normalization (alpha): ${ALPHA:-none recorded (nmt's 0.6)}"
-	for f in "$FIN/$ROUND/val_f32.txt" "$FIN/$ROUND/val_q4.txt" "$FIN/$ROUND/flores.txt" $ALPHA_TABLE; do
+	for f in "$FIN/$ROUND/val_f32.txt" "$FIN/$ROUND/val_f32_multi30k.txt" "$FIN/$ROUND/val_q4.txt" \
+		"$FIN/$ROUND/val_q4_multi30k.txt" "$FIN/$ROUND/flores.txt" $ALPHA_TABLE; do
 		[ -f "$f" ] && { echo "== $(basename "$f")"; cat "$f"; }
 	done
 	true

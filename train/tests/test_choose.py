@@ -55,9 +55,9 @@ ALPHA = ('alpha BLEU chrF words multi30k (FLORES dev references: 20903 words)\n'
          '1.5 13.44 42.05 19845 33.74\n')
 
 
-def alpha(tmp_path, table, keep):
+def alpha(tmp_path, table, keep, gain='0.05'):
     (tmp_path / 'alpha.txt').write_text(table)
-    return run(tmp_path, f'choose_alpha {tmp_path}/alpha.txt {keep}')
+    return run(tmp_path, f'choose_alpha {tmp_path}/alpha.txt {keep} {gain}')
 
 
 def test_choose_alpha_takes_the_best_flores_bleu_the_captions_keep(tmp_path):
@@ -74,3 +74,11 @@ def test_choose_alpha_without_captions(tmp_path):
     table = ''.join(line.rsplit(' ', 1)[0] + ' -\n' if i else line
                     for i, line in enumerate(ALPHA.splitlines(keepends=True)))
     assert alpha(tmp_path, table.replace('13.36', '13.50'), '0.1') == '0.6'
+    assert alpha(tmp_path, table, '0.1') == '1.0'
+
+
+def test_choose_alpha_keeps_the_default_within_the_gain(tmp_path):
+    # 1.0 is 0.11 above 0.6 without captions: a gain of 0.1 takes it, 0.2 does not
+    table = ALPHA.replace('33.30', '33.60')
+    assert alpha(tmp_path, table, '0.1', '0.1') == '1.0'
+    assert alpha(tmp_path, table, '0.1', '0.2') == '0.6'
