@@ -52,10 +52,10 @@ struct nmt_model {
 	float *shared_factors;
 	int n_shared;
 	const char *meta;                            /* key=value lines, not NUL-terminated */
+	size_t meta_len;
 	double alpha;                                /* the search's length normalization where the
 						      * caller asks for the model's: its metadata's
 						      * "alpha", else ENGINE_DEFAULT_ALPHA */
-	size_t meta_len;
 	format_file_view view;
 	int verified_bulk;                           /* the bulk sections' checksums were checked too */
 	int metadata_only;                           /* opened with ENGINE_LOAD_METADATA: no weights bound */

@@ -46,7 +46,7 @@
 static void usage(FILE *f)
 {
 	fputs("usage: model-pack [--quant f32|q8|q4|i8] [--vmap VMAP.txt] [--precompute-top K]\n"
-	      "                  [--store-precomputed] [--src-lang L] [--tgt-lang L] -o OUT.nmt\n"
+	      "                  [--store-precomputed] [--src-lang L] [--tgt-lang L] [--alpha A] -o OUT.nmt\n"
 	      "                  CHECKPOINT.safetensors SRC.model TGT.model\n"
 	      "Packs a checkpoint (train/export.py) and the source and target SentencePiece\n"
 	      "models (the same file twice for a joint vocabulary) into one .nmt file.\n"
@@ -64,6 +64,9 @@ static void usage(FILE *f)
 	      "                      word at the default model's size; nothing to compute as it translates)\n"
 	      "      --src-lang L, --tgt-lang L   language codes to record instead of the\n"
 	      "                      checkpoint's (what nmt -l SRC-TGT looks for)\n"
+	      "      --alpha A       the beam search's length normalization (0..10) to record\n"
+	      "                      instead of the checkpoint's metadata \"alpha\" (nmt uses\n"
+	      "                      it unless given --alpha; without one, 0.6)\n"
 	      "  -h, --help          this help\n"
 	      "\n"
 	      "       model-pack --marian MODEL --vocab SPM [--vocab TGT_SPM] [--quant F] -o OUT.nmt\n"
@@ -75,6 +78,8 @@ static void usage(FILE *f)
 	      "      --vmap FILE      or an n-gram vocabulary map (train/vmap.py) made on the\n"
 	      "                       same vocabularies\n"
 	      "      --src-lang L, --tgt-lang L   language codes to record (default und)\n"
+	      "      --alpha A        the length normalization to record (marian-decoder's\n"
+	      "                       own ranking: 0; without it nmt searches at 0.6)\n"
 	      "\n"
 	      "       model-pack --marian DIR [--quant F] [--src-lang L] [--tgt-lang L] -o OUT.nmt\n"
 	      "The same from a folder as Firefox Translations publishes them: the model\n"

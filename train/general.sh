@@ -86,7 +86,8 @@
 #                OUT DIRECTION` makes it a shipped model (models/)
 #   SNAPSHOT=1   instead of all this, the round still in training as it
 #                stands (its checkpoints so far chosen as in 5b, q4 by GPTQ
-#                alone, packed and scored as in 7), named in round.txt for
+#                alone or, with SNAPSHOT_QAT minutes, by 6, packed and
+#                scored as in 7), named in round.txt for
 #                train/install_general.sh: what a session installs before
 #                it ends (its alpha chosen as in 7b)
 #
@@ -102,7 +103,8 @@
 # bt round's corpus), CAPTION_LINES=0 (all the task-2 captions; N: the
 # first N, a mechanical test),
 # GPTQ_LINES=1000 (GPTQ's calibration pairs), SNAPSHOT (1: step 8's
-# snapshot), BATCH_VOCAB=1024 (0: the whole vocabulary), EMA=0.9995 (the students'
+# snapshot), SNAPSHOT_QAT=0 (N: the snapshot's q4 by step 6, N minutes of
+# quantization-aware training; 0: GPTQ alone), BATCH_VOCAB=1024 (0: the whole vocabulary), EMA=0.9995 (the students'
 # weight averaging, train.py --ema), BF16 (1 where the CPU has AVX-512
 # BF16: the students' --bf16), TRANSFER=1 (a human round starts from the
 # direction's own shipped general model, else en->fr, en->es from the
@@ -138,6 +140,7 @@ EMA=${EMA:-0.9995}
 TRANSFER=${TRANSFER:-1}
 HUMAN=${HUMAN:-train}
 CAPTION_KEEP=${CAPTION_KEEP:-0.1}
+SNAPSHOT_QAT=${SNAPSHOT_QAT:-0}
 ALPHA_GAIN=${ALPHA_GAIN:-0.1}
 # bfloat16 matrix products in the students' training steps where the CPU has
 # AVX-512 BF16 (train.py --bf16: 2.2x their tokens/s here)
@@ -203,8 +206,10 @@ data_args() { # data_args SRC TGT CORPUS_DIR: train.py's corpus, validation and 
 		--spm-src "$OUT/spm.en$l.model" --spm-tgt "$OUT/spm.en$l.model" --threads 1 --max-tokens 4000
 }
 
-corpus_of() { # corpus_of SRC TGT ROUND: the corpus a round trains on
-	if [ "$3" = human ]; then echo "$OUT/corpus/$(other_language "$1$2")"; else echo "$OUT/corpus/$1$2"; fi
+corpus_of() { # corpus_of SRC TGT ROUND: the corpus a round trains on (a snapshot: its round's)
+	corpus_round=$3
+	[ "$3" = snapshot ] && corpus_round=$(cat "$OUT/$1$2-final/snapshot/round.txt")
+	if [ "$corpus_round" = human ]; then echo "$OUT/corpus/$(other_language "$1$2")"; else echo "$OUT/corpus/$1$2"; fi
 }
 
 # A human round does not start from random weights where a general model is
@@ -513,7 +518,7 @@ bt_corpus() { # bt_corpus SRC TGT: the pair's corpus with SRCTGT's back-translat
 # session ends long before STUDENT_MIN; the next may find a fresh machine
 # without OUT): the f32 weights chosen as chosen_f32 chooses, among the
 # round's validated checkpoints and their moving averages so far, their q4
-# by GPTQ without the fine-tuning, packed and scored in
+# by GPTQ without the fine-tuning (SNAPSHOT_QAT: with it), packed and scored in
 # OUT/SRCTGT-final/snapshot/, which round.txt then names for
 # train/install_general.sh. The round is bt where it has checkpoints, else
 # human. The trainings are left as they are (pause them first: it scores
@@ -537,9 +542,13 @@ snapshot() { # snapshot SRC TGT: OUT/SRCTGT-final/snapshot/, named by OUT/SRCTGT
 	# shellcheck disable=SC2046
 	chosen "$fin/val_f32.txt" "$src" "$tgt" q8 $(ls "$run"/best.safetensors 2>/dev/null) "$run"/step-*.safetensors \
 		>"$fin/chosen_f32.txt"
-	rounded "snapshot gptq $src$tgt $round" "$fin/gptq.log" "$src" "$tgt" "$(cat "$fin/chosen_f32.txt")" \
-		"$(corpus_of "$src" "$tgt" "$round")" "$fin/gptq.safetensors"
-	echo "$fin/gptq.safetensors" >"$fin/chosen.txt"
+	if [ "$SNAPSHOT_QAT" = 0 ]; then
+		rounded "snapshot gptq $src$tgt $round" "$fin/gptq.log" "$src" "$tgt" "$(cat "$fin/chosen_f32.txt")" \
+			"$(corpus_of "$src" "$tgt" "$round")" "$fin/gptq.safetensors"
+		echo "$fin/gptq.safetensors" >"$fin/chosen.txt"
+	else
+		snapshot_qat "$src" "$tgt"
+	fi
 	packed "$src" "$tgt" snapshot
 	alpha_chosen "$src" "$tgt" snapshot
 	echo snapshot >"$OUT/$src$tgt-final/round.txt"
@@ -553,6 +562,22 @@ alpha_chosen() { # alpha_chosen SRC TGT ROUND: OUT/SRCTGT-final/ROUND/alpha.txt,
 		sh bench/alpha.sh "$alpha_fin/$1$2.$alpha_q.nmt"
 	choose_alpha "$alpha_fin/alpha_table.txt" "$CAPTION_KEEP" "$ALPHA_GAIN" >"$alpha_fin/alpha.tmp" &&
 		mv "$alpha_fin/alpha.tmp" "$alpha_fin/alpha.txt"
+}
+
+# SNAPSHOT_QAT=N: the snapshot's q4 stage as a finished round's (6), its
+# quantization-aware training N minutes, in OUT/gru-SRCTGT-snapshot-q4,
+# which a later snapshot of other f32 weights starts again (the same weights
+# carry on from its last.pt: a stop in the middle loses nothing).
+snapshot_qat() { # snapshot_qat SRC TGT: OUT/SRCTGT-final/snapshot/chosen.txt, by qat
+	sq_run=$OUT/gru-$1$2-snapshot-q4
+	sq_from=$(cksum <"$(cat "$OUT/$1$2-final/snapshot/chosen_f32.txt")")
+	if [ "$(cat "$sq_run/from.txt" 2>/dev/null)" != "$sq_from" ]; then
+		rm -rf "$sq_run"
+		mkdir -p "$sq_run"
+		echo "$sq_from" >"$sq_run/from.txt"
+	fi
+	QAT_MIN=$SNAPSHOT_QAT
+	qat "$1" "$2" snapshot
 }
 
 chosen_round() { # chosen_round SRC TGT: OUT/SRCTGT-final/round.txt, the round whose q4 is best at beam 4

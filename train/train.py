@@ -366,7 +366,8 @@ def main():
     train, val, val_refs = load_corpus(args, sp_src, sp_tgt)
     if args.negatives:
         args.negs = load_negatives(args.negatives, sp_src, sp_tgt)
-        print(f'{len(args.negs)} negatives from {args.negatives}', flush=True)
+        print(f'{len(args.negs)} negatives from {args.negatives}'
+              + ('' if args.negs else ': none to push down'), flush=True)
     n_params = sum(p.numel() for p in model.parameters())
     print(f'config {dataclasses.asdict(model.cfg)} params {n_params / 1e6:.2f}M '
           f'train pairs {len(train)} val {len(val)}', flush=True)
@@ -475,7 +476,7 @@ def run(model, opt, state, train, val, val_refs, sp_tgt, args, last):
                 loss = (1 - w) * loss + w * self_distill_loss(args.float_model, src, src_len, tin, tout, logits)
             if args.unlikelihood > 0:
                 loss = loss + args.unlikelihood * unlikelihood(logits, tout)
-            if args.negatives:
+            if args.negatives and args.negs:   # a model that did not loop has none
                 neg_rng = random.Random(args.seed * 1000003 + state['step'])
                 loss = loss + args.negatives_weight * negatives_loss(model, args.negs, neg_rng,
                                                                      args.negatives_batch, args.device)

@@ -66,9 +66,10 @@ def out(tmp_path):
     return out
 
 
-def snapshot(out, *extra):
+def snapshot(out, *extra, **more):
     env = dict(os.environ, SNAPSHOT='1', GPTQ_LINES='8', OPEN=str(out.parent / 'open'),
-               MONO_DIR=str(out.parent / 'none'), MULTI30K=str(out.parent / 'multi30k'), PYTHON='/usr/bin/python3')
+               MONO_DIR=str(out.parent / 'none'), MULTI30K=str(out.parent / 'multi30k'), PYTHON='/usr/bin/python3',
+               **more)
     return subprocess.run(['sh', 'train/general.sh', str(out), 'ende', *extra], cwd=ROOT, env=env,
                           capture_output=True, text=True)
 
@@ -130,3 +131,26 @@ def test_nothing_to_snapshot_says_so(out):
     assert r.returncode != 0
     assert 'no validated checkpoint' in r.stderr
     assert not (out / 'ende-final' / 'round.txt').exists()
+
+
+def test_snapshot_qat_runs_the_q4_stage_and_carries_on_only_from_the_same_weights(out):
+    # SNAPSHOT_QAT=1: GPTQ, the loops' negatives and a minute of
+    # quantization-aware training; the q4 weights chosen among them
+    r = snapshot(out, SNAPSHOT_QAT='1', ALPHAS='0.6')
+    assert r.returncode == 0, r.stderr
+    fin, q4run = out / 'ende-final' / 'snapshot', out / 'gru-ende-snapshot-q4'
+    for f in ('gptq.safetensors', 'negatives/neg.tsv', 'train.done', 'last.pt', 'from.txt'):
+        assert (q4run / f).exists(), f
+    chosen = (fin / 'chosen.txt').read_text().strip()
+    assert chosen.startswith(str(q4run)) and os.path.exists(chosen)
+    assert str(q4run / 'gptq.safetensors') in (fin / 'val_q4.txt').read_text()
+    assert (fin / 'ende.q4.nmt').stat().st_size > 0
+    # the same f32 weights again: the stage is not trained again
+    done = (q4run / 'train.done').stat().st_mtime_ns
+    assert snapshot(out, SNAPSHOT_QAT='1', ALPHAS='0.6').returncode == 0
+    assert (q4run / 'train.done').stat().st_mtime_ns == done
+    # other f32 weights: it starts again
+    shutil.copy(os.path.join(MODELS, 'ende-q4.safetensors'), out / 'gru-ende-human' / 'step-2000-ema.safetensors')
+    r = snapshot(out, SNAPSHOT_QAT='1', ALPHAS='0.6')
+    assert r.returncode == 0, r.stderr
+    assert (q4run / 'train.done').stat().st_mtime_ns != done
