@@ -77,7 +77,7 @@
 #   7b. alpha    the length normalization the round's file in its shipped
 #                format searches with (model-pack --alpha): of bench/alpha.sh's
 #                ALPHAS, the best beam-4 BLEU on FLORES dev among those at
-#                most CAPTION_KEEP below the default's (0.6) on Multi30k val
+#                most caption_keep's margin below the default's (0.6) on Multi30k val
 #                where it has the pair, and 0.6 unless the best is more than
 #                ALPHA_GAIN above it (train/choose.sh, choose_alpha),
 #                OUT/DIRECTION-final/ROUND/alpha.txt
@@ -111,9 +111,10 @@
 # shipped en->de model, fr->en, es->en from de->en; 0: from random weights),
 # HUMAN=train (shipped: a direction with a shipped general model takes that
 # model as its human round and goes on to the bt round from its weights),
-# CAPTION_KEEP=0.1 (where Multi30k has the pair, weights are chosen among
-# those within this much BLEU of the best on its val set, beam 4; -: FLORES
-# dev alone), ALPHA_GAIN=0.1 (the FLORES dev BLEU another length
+# CAPTION_KEEP (where Multi30k has the pair, weights are chosen among
+# those within this much BLEU of the best on its val set, beam 4; default
+# 0.1 for en->de, 0.5 for the others: train/choose.sh's caption_keep; -:
+# FLORES dev alone), ALPHA_GAIN=0.1 (the FLORES dev BLEU another length
 # normalization must gain over 0.6 to be chosen, 7b),
 # STUDENT_DIMS (the embedded default's shape),
 # PYTHON=/usr/bin/python3. Run from the repository root after `make`.
@@ -139,7 +140,7 @@ BATCH_VOCAB=${BATCH_VOCAB:-1024}
 EMA=${EMA:-0.9995}
 TRANSFER=${TRANSFER:-1}
 HUMAN=${HUMAN:-train}
-CAPTION_KEEP=${CAPTION_KEEP:-0.1}
+CAPTION_KEEP=${CAPTION_KEEP:-}
 SNAPSHOT_QAT=${SNAPSHOT_QAT:-0}
 ALPHA_GAIN=${ALPHA_GAIN:-0.1}
 # bfloat16 matrix products in the students' training steps where the CPU has
@@ -292,12 +293,13 @@ rounded() { # rounded NAME LOG SRC TGT WEIGHTS CORPUS_DIR OUT: WEIGHTS rounded t
 
 # The general models keep the caption domain: where Multi30k has the pair,
 # the candidates are also scored on its val set and chosen among those
-# within CAPTION_KEEP BLEU (beam 4) of the best there (on FLORES dev alone
-# en->de's q4 stage chose weights 0.28 lower there; docs/TRAINING.md).
+# within caption_keep's margin (beam 4) of the best there (on FLORES dev
+# alone en->de's q4 stage chose weights 0.28 lower there; docs/TRAINING.md).
 chosen() { # chosen TABLE SRC TGT FORMAT CKPT...: choose's pick from TABLE (FLORES dev), the caption domain kept
 	chosen_table=$1 chosen_src=$2 chosen_tgt=$3 chosen_q=$4
 	shift 4
-	if [ "$CAPTION_KEEP" = - ] || [ ! -f "$MULTI30K/val.$chosen_src.gz" ] || [ ! -f "$MULTI30K/val.$chosen_tgt.gz" ]; then
+	chosen_keep=$(caption_keep "$chosen_src$chosen_tgt" "$CAPTION_KEEP")
+	if [ "$chosen_keep" = - ] || [ ! -f "$MULTI30K/val.$chosen_src.gz" ] || [ ! -f "$MULTI30K/val.$chosen_tgt.gz" ]; then
 		choose "$chosen_table"
 		return
 	fi
@@ -305,7 +307,7 @@ chosen() { # chosen TABLE SRC TGT FORMAT CKPT...: choose's pick from TABLE (FLOR
 	timed "multi30k val $chosen_table" logged "${chosen_table%.txt}_multi30k.txt" env SRC="$chosen_src" TGT="$chosen_tgt" \
 		CORPUS="$MULTI30K" SPM_SRC="$chosen_spm" SPM_TGT="$chosen_spm" VMAP="$OUT/$chosen_src$chosen_tgt-final/vmap.txt" \
 		sh bench/val_bleu.sh -q "$chosen_q" "$@" >&2
-	choose_keeping "$chosen_table" "${chosen_table%.txt}_multi30k.txt" "$CAPTION_KEEP"
+	choose_keeping "$chosen_table" "${chosen_table%.txt}_multi30k.txt" "$chosen_keep"
 }
 
 # The trainer keeps as best.safetensors the checkpoint that its own greedy
@@ -560,7 +562,7 @@ alpha_chosen() { # alpha_chosen SRC TGT ROUND: OUT/SRCTGT-final/ROUND/alpha.txt,
 	alpha_q=$(shipped_format "$alpha_fin/flores.txt" "$1$2")
 	timed "alpha $1$2 $3" logged "$alpha_fin/alpha_table.txt" env SRC="$1" TGT="$2" FLORES="$OPEN/dev" \
 		sh bench/alpha.sh "$alpha_fin/$1$2.$alpha_q.nmt"
-	choose_alpha "$alpha_fin/alpha_table.txt" "$CAPTION_KEEP" "$ALPHA_GAIN" >"$alpha_fin/alpha.tmp" &&
+	choose_alpha "$alpha_fin/alpha_table.txt" "$(caption_keep "$1$2" "$CAPTION_KEEP")" "$ALPHA_GAIN" >"$alpha_fin/alpha.tmp" &&
 		mv "$alpha_fin/alpha.tmp" "$alpha_fin/alpha.txt"
 }
 

@@ -82,3 +82,10 @@ def test_choose_alpha_keeps_the_default_within_the_gain(tmp_path):
     table = ALPHA.replace('33.30', '33.60')
     assert alpha(tmp_path, table, '0.1', '0.1') == '1.0'
     assert alpha(tmp_path, table, '0.1', '0.2') == '0.6'
+
+
+def test_caption_keep_is_tight_only_where_the_caption_target_is(tmp_path):
+    assert run(tmp_path, 'caption_keep ende ""') == '0.1'
+    assert run(tmp_path, 'caption_keep fren ""') == '0.5'
+    assert run(tmp_path, 'caption_keep fren 0.2') == '0.2'
+    assert run(tmp_path, 'caption_keep deen -') == '-'
