@@ -47,20 +47,16 @@ else
 		ALPHA=$(cat "$FIN/$ROUND/alpha.txt") ALPHA_TABLE=$FIN/$ROUND/alpha_table.txt
 	fi
 fi
-ALPHA_ARG=
-[ -n "${ALPHA:-}" ] && ALPHA_ARG="--alpha $ALPHA"
 SPM=$OUT/spm.en$L.model
 for f in "$F32" "$SPM" "$FIN/vmap.txt"; do
 	[ -f "$f" ] || { echo "install_general.sh: no $f" >&2; exit 1; }
 done
 [ "$Q4" = - ] || [ -f "$Q4" ] || { echo "install_general.sh: no $Q4" >&2; exit 1; }
-# shellcheck disable=SC2086
-$PY train/export.py "$F32" "models/$D.safetensors" F16 $ALPHA_ARG
+$PY train/export.py "$F32" "models/$D.safetensors" F16 ${ALPHA:+--alpha "$ALPHA"}
 if [ "$Q4" = - ]; then
 	rm -f "models/$D-q4.safetensors"
 else
-	# shellcheck disable=SC2086
-	$PY train/export.py "$Q4" "models/$D-q4.safetensors" F16 $ALPHA_ARG
+	$PY train/export.py "$Q4" "models/$D-q4.safetensors" F16 ${ALPHA:+--alpha "$ALPHA"}
 fi
 cp "$SPM" "models/$D.$SRC.model"
 cp "$SPM" "models/$D.$TGT.model"
