@@ -110,7 +110,9 @@
 # direction's own shipped general model, else en->fr, en->es from the
 # shipped en->de model, fr->en, es->en from de->en; 0: from random weights),
 # HUMAN=train (shipped: a direction with a shipped general model takes that
-# model as its human round and goes on to the bt round from its weights),
+# model as its human round and goes on to the bt round from its weights;
+# shipped-q4: the same, but its q4 made again by step 6 from the shipped f32
+# weights, QAT_MIN minutes: the shipped q4's loops trained down),
 # CAPTION_KEEP (where Multi30k has the pair, weights are chosen among
 # those within this much BLEU of the best on its val set, beam 4; default
 # 0.1 for en->de, 0.5 for the others: train/choose.sh's caption_keep; -:
@@ -335,17 +337,18 @@ chosen_f32() { # chosen_f32 SRC TGT ROUND: OUT/SRCTGT-final/ROUND/chosen_f32.txt
 # their own, its vocabulary map), packed and scored as a trained round's
 # are; a machine that lost its runs goes on to the bt round without
 # training the human pairs again. A round this run trained itself keeps its
-# own choice.
+# own choice. HUMAN=shipped-q4 leaves the q4 to the q4 stage (6), which
+# starts from the shipped f32 weights.
 shipped_human() { # shipped_human SRC TGT: true where the human round is the shipped model
 	d=$1$2
 	fin=$OUT/$d-final/human
-	[ "$HUMAN" = shipped ] && general_model "$d" || return 1
+	case $HUMAN in shipped | shipped-q4) general_model "$d" || return 1 ;; *) return 1 ;; esac
 	mkdir -p "$fin"
 	[ -f "$OUT/$d-final/vmap.txt" ] || cp "models/$d.vmap" "$OUT/$d-final/vmap.txt"
 	[ -f "$fin/chosen_f32.txt" ] || echo "$PWD/models/$d.safetensors" >"$fin/chosen_f32.txt"
 	q4=models/$d-q4.safetensors
 	[ -f "$q4" ] || q4=models/$d.safetensors
-	[ -f "$fin/chosen.txt" ] || echo "$PWD/$q4" >"$fin/chosen.txt"
+	[ "$HUMAN" = shipped-q4 ] || [ -f "$fin/chosen.txt" ] || echo "$PWD/$q4" >"$fin/chosen.txt"
 }
 
 f32_weights() { # f32_weights SRC TGT ROUND: the student's weights chosen by chosen_f32 (its best before)
@@ -601,7 +604,9 @@ for d in $DIRECTIONS; do
 		snapshot "$s" "$t"
 		continue
 	fi
-	if ! shipped_human "$s" "$t"; then
+	if shipped_human "$s" "$t"; then
+		if [ "$HUMAN" = shipped-q4 ]; then qat "$s" "$t" human; fi
+	else
 		student "$s" "$t" human
 		vmap "$s" "$t"
 		chosen_f32 "$s" "$t" human

@@ -3,7 +3,8 @@ with its own shipped general model from those weights; the others, en->fr
 and en->es from the shipped en->de model, fr->en and es->en from de->en
 (carried over to the pair's vocabulary); nothing where the shipped model is a
 caption model or TRANSFER=0. And shipped_human(): with HUMAN=shipped, a
-direction's shipped general model is its human round.
+direction's shipped general model is its human round (with shipped-q4, all
+but its q4).
 
     make test-train
 """
@@ -119,6 +120,18 @@ def test_shipped_human_round_is_the_shipped_model(repo):
     (fin / 'human' / 'chosen_f32.txt').write_text('mine\n')
     assert shipped_human(repo, 'ende', 'shipped') == 0
     assert (fin / 'human' / 'chosen_f32.txt').read_text() == 'mine\n'
+
+
+def test_shipped_q4_leaves_the_q4_to_the_q4_stage(repo):
+    """HUMAN=shipped-q4: the shipped f32 weights are the human round, and
+    its q4 is not taken as shipped (qat() makes it, from those weights)."""
+    root, out = repo
+    assert shipped_human(repo, 'ende', 'shipped-q4') == 0
+    fin = out / 'ende-final'
+    assert (fin / 'human' / 'chosen_f32.txt').read_text().strip() == str(root / 'models' / 'ende.safetensors')
+    assert not (fin / 'human' / 'chosen.txt').exists()
+    assert (fin / 'vmap.txt').read_bytes() == (root / 'models' / 'ende.vmap').read_bytes()
+    assert shipped_human(repo, 'enfr', 'shipped-q4') != 0   # a caption model
 
 
 def test_human_round_is_trained_by_default_and_for_caption_models(repo):
