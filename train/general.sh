@@ -348,7 +348,12 @@ shipped_human() { # shipped_human SRC TGT: true where the human round is the shi
 	[ -f "$fin/chosen_f32.txt" ] || echo "$PWD/models/$d.safetensors" >"$fin/chosen_f32.txt"
 	q4=models/$d-q4.safetensors
 	[ -f "$q4" ] || q4=models/$d.safetensors
-	[ "$HUMAN" = shipped-q4 ] || [ -f "$fin/chosen.txt" ] || echo "$PWD/$q4" >"$fin/chosen.txt"
+	if [ "$HUMAN" = shipped-q4 ]; then
+		# a choice HUMAN=shipped made in this OUT named the shipped q4: the q4 stage chooses again
+		[ "$(cat "$fin/chosen.txt" 2>/dev/null)" != "$PWD/$q4" ] || rm "$fin/chosen.txt"
+	elif [ ! -f "$fin/chosen.txt" ]; then
+		echo "$PWD/$q4" >"$fin/chosen.txt"
+	fi
 }
 
 f32_weights() { # f32_weights SRC TGT ROUND: the student's weights chosen by chosen_f32 (its best before)

@@ -132,6 +132,15 @@ def test_shipped_q4_leaves_the_q4_to_the_q4_stage(repo):
     assert not (fin / 'human' / 'chosen.txt').exists()
     assert (fin / 'vmap.txt').read_bytes() == (root / 'models' / 'ende.vmap').read_bytes()
     assert shipped_human(repo, 'enfr', 'shipped-q4') != 0   # a caption model
+    # HUMAN=shipped ran in this OUT first: its choice of the shipped q4 is made again
+    assert shipped_human(repo, 'ende', 'shipped') == 0
+    assert (fin / 'human' / 'chosen.txt').exists()
+    assert shipped_human(repo, 'ende', 'shipped-q4') == 0
+    assert not (fin / 'human' / 'chosen.txt').exists()
+    # the q4 stage's own choice is kept
+    (fin / 'human' / 'chosen.txt').write_text('stage\n')
+    assert shipped_human(repo, 'ende', 'shipped-q4') == 0
+    assert (fin / 'human' / 'chosen.txt').read_text() == 'stage\n'
 
 
 def test_human_round_is_trained_by_default_and_for_caption_models(repo):
