@@ -113,6 +113,9 @@
 # model as its human round and goes on to the bt round from its weights;
 # shipped-q4: the same, but its q4 made again by step 6 from the shipped f32
 # weights, QAT_MIN minutes: the shipped q4's loops trained down),
+# Q4_CORPUS=human (with HUMAN=shipped-q4, the corpus step 6 trains on; bt:
+# the direction's bt round corpus, its back-translations and captions, made
+# first, for shipped weights that came from a bt round; no round follows),
 # CAPTION_KEEP (where Multi30k has the pair, weights are chosen among
 # those within this much BLEU of the best on its val set, beam 4; default
 # 0.1 for en->de, 0.5 for the others: train/choose.sh's caption_keep; -:
@@ -142,6 +145,8 @@ BATCH_VOCAB=${BATCH_VOCAB:-1024}
 EMA=${EMA:-0.9995}
 TRANSFER=${TRANSFER:-1}
 HUMAN=${HUMAN:-train}
+Q4_CORPUS=${Q4_CORPUS:-human}
+case $Q4_CORPUS in human | bt) ;; *) echo "general.sh: Q4_CORPUS is human or bt, not $Q4_CORPUS" >&2; exit 2 ;; esac
 CAPTION_KEEP=${CAPTION_KEEP:-}
 SNAPSHOT_QAT=${SNAPSHOT_QAT:-0}
 ALPHA_GAIN=${ALPHA_GAIN:-0.1}
@@ -390,6 +395,9 @@ qat() { # qat SRC TGT ROUND: the round's student through the q4 quantizer, the c
 	run=$OUT/gru-$src$tgt-$round-q4 fin=$OUT/$src$tgt-final/$round
 	mkdir -p "$run" "$fin"
 	corpus=$(corpus_of "$src" "$tgt" "$round")
+	if [ "$round" = human ] && [ "$HUMAN" = shipped-q4 ] && [ "$Q4_CORPUS" = bt ]; then
+		corpus=$OUT/corpus/$src$tgt   # shipped weights of a bt round keep learning from its text
+	fi
 	if [ ! -f "$run/gptq.safetensors" ]; then
 		rounded "gptq $src$tgt $round" "$run/gptq.log" "$src" "$tgt" "$(f32_weights "$src" "$tgt" "$round")" \
 			"$corpus" "$run/gptq.tmp" && mv "$run/gptq.tmp" "$run/gptq.safetensors"
@@ -609,8 +617,16 @@ for d in $DIRECTIONS; do
 		snapshot "$s" "$t"
 		continue
 	fi
+	q4_on_bt=0
 	if shipped_human "$s" "$t"; then
-		if [ "$HUMAN" = shipped-q4 ]; then qat "$s" "$t" human; fi
+		if [ "$HUMAN" = shipped-q4 ]; then
+			if [ "$Q4_CORPUS" = bt ]; then
+				q4_on_bt=1
+				backtranslated "$s" "$t" || continue
+				bt_corpus "$s" "$t"
+			fi
+			qat "$s" "$t" human
+		fi
 	else
 		student "$s" "$t" human
 		vmap "$s" "$t"
@@ -619,6 +635,11 @@ for d in $DIRECTIONS; do
 	fi
 	packed "$s" "$t" human
 	alpha_chosen "$s" "$t" human
+	if [ "$q4_on_bt" = 1 ]; then
+		# the shipped weights are a bt round's result: no round after them
+		chosen_round "$s" "$t"
+		continue
+	fi
 	if backtranslated "$s" "$t"; then
 		bt_corpus "$s" "$t"
 		student "$s" "$t" bt

@@ -197,3 +197,40 @@ def resume(run):
     """The run as a stop leaves it: a last.pt, not finished (the stand-in trainer "finished")."""
     (run / 'train.done').unlink()
     (run / 'last.pt').write_bytes(b'')
+
+
+# qat() with GPTQ, the negatives and the trainer's command written out instead of run
+QAT = r'''
+set -eu
+. train/common.sh
+eval "$(sed -n '/^timed()/,/^}/p;/^other_language()/,/^}/p;/^data_args()/,/^}/p;/^corpus_of()/,/^}/p;
+	/^f32_weights()/,/^}/p;/^qat()/,/^}/p' train/general.sh)"
+logged() { [ "$1" != -a ] || shift; shift; echo "$@"; }
+rounded() { echo "gptq-corpus $6"; : >"$7"; }
+negatives() { echo "negatives-corpus $4"; }
+mkdir -p "$OUT/$1$2-final/$3"
+echo chosen >"$OUT/$1$2-final/$3/chosen.txt"
+qat "$@"
+'''
+
+
+def qat_corpora(repo, human, q4_corpus):
+    """The corpus each step of qat() for de->en's human round works on."""
+    _, out = repo
+    env = dict(os.environ, OUT=str(out), PY='/usr/bin/python3', OPEN='open', HUMAN=human, Q4_CORPUS=q4_corpus,
+               QAT_MIN='1', NEG_WEIGHT='0.5', BATCH_VOCAB='0', BF16='0')
+    shutil.rmtree(out / 'gru-deen-human-q4', ignore_errors=True)
+    words = subprocess.run(['sh', '-c', QAT, 'general', 'de', 'en', 'human'], cwd=repo[0], env=env,
+                           capture_output=True, text=True, check=True).stdout.split()
+    trained = {os.path.dirname(words[i + 1]) for i, a in enumerate(words) if a in ('--src-train', '--tgt-train')}
+    return {os.path.relpath(words[words.index('gptq-corpus') + 1], out),
+            os.path.relpath(words[words.index('negatives-corpus') + 1], out)} | {os.path.relpath(d, out) for d in trained}
+
+
+def test_q4_stage_of_shipped_bt_weights_learns_from_the_bt_corpus(repo):
+    """HUMAN=shipped-q4 Q4_CORPUS=bt: GPTQ's calibration, the negatives' pool
+    and the quantization-aware training all use the direction's bt corpus;
+    otherwise the human round's q4 stage uses the pair's corpus."""
+    assert qat_corpora(repo, 'shipped-q4', 'bt') == {'corpus/deen'}
+    assert qat_corpora(repo, 'shipped-q4', 'human') == {'corpus/de'}
+    assert qat_corpora(repo, 'train', 'bt') == {'corpus/de'}   # a human round trained here keeps its own corpus
