@@ -395,7 +395,7 @@ qat() { # qat SRC TGT ROUND: the round's student through the q4 quantizer, the c
 	run=$OUT/gru-$src$tgt-$round-q4 fin=$OUT/$src$tgt-final/$round
 	mkdir -p "$run" "$fin"
 	corpus=$(corpus_of "$src" "$tgt" "$round")
-	if [ "$round" = human ] && [ "$HUMAN" = shipped-q4 ] && [ "$Q4_CORPUS" = bt ]; then
+	if [ "$round" = human ] && [ "$HUMAN" = shipped-q4 ] && [ "$Q4_CORPUS" = bt ] && general_model "$src$tgt"; then
 		corpus=$OUT/corpus/$src$tgt   # shipped weights of a bt round keep learning from its text
 	fi
 	if [ ! -f "$run/gptq.safetensors" ]; then

@@ -203,8 +203,8 @@ def resume(run):
 QAT = r'''
 set -eu
 . train/common.sh
-eval "$(sed -n '/^timed()/,/^}/p;/^other_language()/,/^}/p;/^data_args()/,/^}/p;/^corpus_of()/,/^}/p;
-	/^f32_weights()/,/^}/p;/^qat()/,/^}/p' train/general.sh)"
+eval "$(sed -n '/^timed()/,/^}/p;/^other_language()/,/^}/p;/^general_model()/,/^}/p;/^data_args()/,/^}/p;
+	/^corpus_of()/,/^}/p;/^f32_weights()/,/^}/p;/^qat()/,/^}/p' train/general.sh)"
 logged() { [ "$1" != -a ] || shift; shift; echo "$@"; }
 rounded() { echo "gptq-corpus $6"; : >"$7"; }
 negatives() { echo "negatives-corpus $4"; }
@@ -214,13 +214,13 @@ qat "$@"
 '''
 
 
-def qat_corpora(repo, human, q4_corpus):
-    """The corpus each step of qat() for de->en's human round works on."""
+def qat_corpora(repo, human, q4_corpus, src='de', tgt='en'):
+    """The corpus each step of qat() for a direction's human round works on."""
     _, out = repo
     env = dict(os.environ, OUT=str(out), PY='/usr/bin/python3', OPEN='open', HUMAN=human, Q4_CORPUS=q4_corpus,
                QAT_MIN='1', NEG_WEIGHT='0.5', BATCH_VOCAB='0', BF16='0')
-    shutil.rmtree(out / 'gru-deen-human-q4', ignore_errors=True)
-    words = subprocess.run(['sh', '-c', QAT, 'general', 'de', 'en', 'human'], cwd=repo[0], env=env,
+    shutil.rmtree(out / f'gru-{src}{tgt}-human-q4', ignore_errors=True)
+    words = subprocess.run(['sh', '-c', QAT, 'general', src, tgt, 'human'], cwd=repo[0], env=env,
                            capture_output=True, text=True, check=True).stdout.split()
     trained = {os.path.dirname(words[i + 1]) for i, a in enumerate(words) if a in ('--src-train', '--tgt-train')}
     return {os.path.relpath(words[words.index('gptq-corpus') + 1], out),
@@ -234,3 +234,5 @@ def test_q4_stage_of_shipped_bt_weights_learns_from_the_bt_corpus(repo):
     assert qat_corpora(repo, 'shipped-q4', 'bt') == {'corpus/deen'}
     assert qat_corpora(repo, 'shipped-q4', 'human') == {'corpus/de'}
     assert qat_corpora(repo, 'train', 'bt') == {'corpus/de'}   # a human round trained here keeps its own corpus
+    # a direction whose shipped model is a caption model trains its human round here: its own corpus too
+    assert qat_corpora(repo, 'shipped-q4', 'bt', 'en', 'fr') == {'corpus/fr'}
