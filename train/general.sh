@@ -565,7 +565,7 @@ captions() { # captions SRC TGT: OUT/synth/captions.SRCTGT.tsv.gz; 1 where no ca
 	rm -f "$OUT/synth/captions.$d".src "$OUT/synth/captions.$d".hyp "$OUT/synth/captions.$d".nmt
 }
 
-bt_corpus() { # bt_corpus SRC TGT: the pair's corpus with SRCTGT's back-translations (and captions), OUT/corpus/SRCTGT
+bt_corpus() { # bt_corpus SRC TGT: the pair's corpus with SRCTGT's back- and forward translations (and captions), OUT/corpus/SRCTGT
 	src=$1 tgt=$2 l=$(other_language "$1$2")
 	[ -f "$OUT/corpus/$src$tgt/report.tsv" ] && return
 	set --

@@ -25,8 +25,9 @@ TARGETS = ['ein mann .'] * len(SOURCES)
 
 @pytest.fixture(scope='module')
 def models():
-    load = lambda name: spm.SentencePieceProcessor(model_file=os.path.join(ROOT, 'models', name))
-    return load('en.model'), load('de.model')
+    # the caption model's vocabularies: lowercased caption text, as SOURCES
+    load = lambda name: spm.SentencePieceProcessor(model_file=os.path.join(ROOT, 'models', 'captions', name))
+    return load('ende.en.model'), load('ende.de.model')
 
 
 def encode(models, alpha, seed=1):
