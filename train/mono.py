@@ -16,10 +16,10 @@ Sentences: paragraphs are split after . ! ? (and closing quotes or brackets)
 followed by a space and a capital letter (in Spanish also an opening ¿ or ¡),
 except after a known abbreviation, an initial or (German) an ordinal number; a
 straight double quote left open by a split is closed and reopened. Kept: 3..60
-words, beginning with a capital or digit and ending with . ! ? or an ellipsis (WordNet's usage examples,
-lower-case phrases, are kept as they are), letters at least half of the
-non-space characters, not mostly capitals, not mostly in the other language
-(by a count of common function words).
+words, beginning with a capital or digit and ending with . ! ? or an ellipsis
+(WordNet's usage examples, lower-case phrases, are kept as they are), letters
+at least half of the non-space characters, not mostly capitals, not mostly in
+the other language (by a count of common function words).
 """
 import glob
 import gzip
@@ -122,7 +122,10 @@ def split_sentences(text, lang):
     return out
 
 
-START = re.compile(r'^["\'\u201e\u201c\u2018\u00ab\u00bb(\[\u00bf\u00a1-]*[A-ZÄÖÜÁÉÍÓÚÑ0-9]')
+START = re.compile(r'^["\'\u201e\u201c\u2018\u00ab\u00bb(\[\u00bf\u00a1-]*[A-ZÄÖÜ0-9]')
+START_ES = re.compile(r'^["\'\u201e\u201c\u2018\u00ab\u00bb(\[\u00bf\u00a1-]*[A-ZÁÉÍÓÚÑÜ0-9]')
+WORD = {'en': re.compile(r'[a-zäöüß]+'), 'de': re.compile(r'[a-zäöüß]+'),
+        'es': re.compile(r'[a-záéíóúñü]+')}
 END = re.compile(r'[.!?\u2026]["\'\u201c\u201d\u2019\u00bb\u00ab)\]]*$')
 
 
@@ -130,7 +133,7 @@ def reject(s, lang, start=True, end=True):
     """Why a sentence is dropped, or None to keep it. start: it must begin
     with a capital or digit (after any opening quote); end: it must end with
     . ! ? or an ellipsis (before any closing quote)."""
-    if (start and not START.match(s)) or (end and not END.search(s)):
+    if (start and not (START_ES if lang == 'es' else START).match(s)) or (end and not END.search(s)):
         return 'fragment'
     n = len(s.split())
     if n < MIN_WORDS:
@@ -144,7 +147,7 @@ def reject(s, lang, start=True, end=True):
     upper = sum(c.isupper() for c in letters)
     if upper > 0.5 * len(letters) and len(letters) > 3:
         return 'capitals'
-    words = re.findall(r'[a-zäöüßáéíóúñ]+', s.lower())
+    words = WORD[lang].findall(s.lower())
     own = sum(w in STOP[lang] for w in words)
     other = sum(w in STOP[OTHER[lang]] for w in words)
     if other >= 2 and other > own:
