@@ -28,19 +28,24 @@ int cli_lines_next(cli_lines *r, char **line, size_t *len)
 	if (r->start == r->end)   /* nothing buffered (buf may still be NULL) */
 		return 0;
 	char *begin = r->buf + r->start;
-	char *nl = memchr(begin, '\n', r->end - r->start);
+	/* only the bytes not searched before: a long line arriving in many
+	 * small reads costs its length once, not once per read */
+	char *nl = memchr(begin + r->scanned, '\n', r->end - r->start - r->scanned);
 	if (nl) {
 		*line = begin;
 		*len = strip_cr(begin, (size_t)(nl - begin));
 		r->start += (size_t)(nl - begin) + 1;
+		r->scanned = 0;
 		return 1;
 	}
 	if (r->eof) {   /* the last line has no newline */
 		*line = begin;
 		*len = strip_cr(begin, r->end - r->start);
 		r->start = r->end;
+		r->scanned = 0;
 		return 1;
 	}
+	r->scanned = r->end - r->start;
 	return 0;
 }
 

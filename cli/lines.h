@@ -10,6 +10,7 @@ typedef struct {
 	int fd;
 	char *buf;
 	size_t cap, start, end;   /* unread bytes are buf[start, end) */
+	size_t scanned;           /* of those, the first `scanned` hold no "\n" */
 	int eof;                  /* read() returned 0 */
 } cli_lines;
 
