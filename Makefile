@@ -531,7 +531,7 @@ build/tiny.nmt: $(PACKER) tests/fixtures/tiny/tiny.safetensors tests/fixtures/ti
 	$(PACKER) -o $@ tests/fixtures/tiny/tiny.safetensors tests/fixtures/tiny/src.model tests/fixtures/tiny/tgt.model
 
 # Host builds of the two programs; with SANITIZE=1 the end-to-end tests run
-# on these too, so ASan/UBSan watch the CLI and the packer as well.
+# on these instead, so ASan/UBSan watch the CLI and the packer as well.
 $(H)/nmt: $(H)/main.o $(LIB_HOST)
 	$(HOST_CC) $(SAN) -o $@ $^ -lpthread $(LDLIBS)
 
@@ -539,7 +539,7 @@ $(H)/model-pack: $(H)/pack/main.o $(LIB_HOST)
 	$(HOST_CC) $(SAN) -o $@ $^ $(LDLIBS)
 
 ifeq ($(SANITIZE),1)
-E2E_ALSO = $(H)/nmt $(H)/model-pack
+E2E_SANITIZED_BUILD = $(H)/nmt $(H)/model-pack
 endif
 
 # make test's nmt with the timers of PROFILE=1, for tests/e2e/profile.sh
@@ -590,17 +590,18 @@ build/a64/%.qemu: build/a64/%
 	chmod +x $@
 
 # The Python binding's tests (python/tests: pytest, Debian's python3-pytest)
-# run on the host's own libnmt.so, so not in a cross build.
+# run on the host's own libnmt.so, so not in a cross build, nor with
+# SANITIZE=1 (libnmt.so is not a sanitized build: plain make test runs them).
 PYTEST_CMD = $(PYTHON) -m pytest -q -p no:cacheprovider python/tests
 HAVE_PYTEST := $(shell $(PYTHON) -c 'import pytest' 2>/dev/null && echo 1)
-PY_TESTS = $(if $(filter aarch64,$(ARCH)),,$(if $(HAVE_PYTEST),yes))
+PY_TESTS = $(if $(filter aarch64,$(ARCH))$(filter 1,$(SANITIZE)),,$(if $(HAVE_PYTEST),yes))
 
-test: all $(TESTS) $(A64_TESTS) build/tiny.nmt build/tiny.q8.nmt build/tiny.q4.nmt build/tiny.i8.nmt build/tiny_vmap_full.nmt build/tiny_vmap_small.nmt build/marian_all.nmt $(E2E_ALSO) $(HP)/nmt $(REPLAYS) $(EXAMPLES) $(H)/tests/http_tool $(if $(PY_TESTS),libnmt.so) $(SHIPPED_MODELS) $(CAPTION_SHIPPED)
+test: all $(TESTS) $(A64_TESTS) build/tiny.nmt build/tiny.q8.nmt build/tiny.q4.nmt build/tiny.i8.nmt build/tiny_vmap_full.nmt build/tiny_vmap_small.nmt build/marian_all.nmt $(E2E_SANITIZED_BUILD) $(HP)/nmt $(REPLAYS) $(EXAMPLES) $(H)/tests/http_tool $(if $(PY_TESTS),libnmt.so) $(SHIPPED_MODELS) $(CAPTION_SHIPPED)
 	@$(if $(A64_TESTS)$(filter aarch64,$(ARCH)),,echo "note: aarch64 cross compiler, qemu-aarch64-static or arm64 cmocka missing: NEON kernel tests skipped";)
-	@$(if $(PY_TESTS)$(filter aarch64,$(ARCH)),,echo "note: python3-pytest missing: the Python binding's tests skipped";)
+	@$(if $(PY_TESTS)$(filter aarch64,$(ARCH))$(filter 1,$(SANITIZE)),,echo "note: python3-pytest missing: the Python binding's tests skipped";)
 	@$(if $(SANITIZE),,$(MAKE) --no-print-directory install-check)
 	@$(if $(filter aarch64,$(ARCH)),,$(MAKE) --no-print-directory wasm-if-available)
-	@$(E2E_ENV) E2E_ALSO="$(E2E_ALSO)" NMT_PROFILE="$(RUNNER) $(HP)/nmt" REPLAY=$(H)/tests/fuzz EXAMPLES=$(H)/examples RUNNER="$(RUNNER)" \
+	@$(E2E_ENV) E2E_SANITIZED_BUILD="$(E2E_SANITIZED_BUILD)" NMT_PROFILE="$(RUNNER) $(HP)/nmt" REPLAY=$(H)/tests/fuzz EXAMPLES=$(H)/examples RUNNER="$(RUNNER)" \
 		HTTP_TOOL="$(RUNNER) $(H)/tests/http_tool" SHIPPED="$(SHIPPED_MODELS)" CAPTIONS="$(CAPTION_SHIPPED)" \
 		PYTEST="$(if $(PY_TESTS),env NMT_LIBRARY=$(abspath libnmt.so) $(PYTEST_CMD))" sh tests/run.sh $(TESTS) $(A64_TESTS)
 
