@@ -594,11 +594,12 @@ build/a64/%.qemu: build/a64/%
 # SANITIZE=1 (libnmt.so is not a sanitized build: plain make test runs them).
 PYTEST_CMD = $(PYTHON) -m pytest -q -p no:cacheprovider python/tests
 HAVE_PYTEST := $(shell $(PYTHON) -c 'import pytest' 2>/dev/null && echo 1)
-PY_TESTS = $(if $(filter aarch64,$(ARCH))$(filter 1,$(SANITIZE)),,$(if $(HAVE_PYTEST),yes))
+PY_TESTS_HERE = $(if $(filter aarch64,$(ARCH))$(filter 1,$(SANITIZE)),,yes)
+PY_TESTS = $(if $(PY_TESTS_HERE),$(if $(HAVE_PYTEST),yes))
 
 test: all $(TESTS) $(A64_TESTS) build/tiny.nmt build/tiny.q8.nmt build/tiny.q4.nmt build/tiny.i8.nmt build/tiny_vmap_full.nmt build/tiny_vmap_small.nmt build/marian_all.nmt $(E2E_SANITIZED_BUILD) $(HP)/nmt $(REPLAYS) $(EXAMPLES) $(H)/tests/http_tool $(if $(PY_TESTS),libnmt.so) $(SHIPPED_MODELS) $(CAPTION_SHIPPED)
 	@$(if $(A64_TESTS)$(filter aarch64,$(ARCH)),,echo "note: aarch64 cross compiler, qemu-aarch64-static or arm64 cmocka missing: NEON kernel tests skipped";)
-	@$(if $(PY_TESTS)$(filter aarch64,$(ARCH))$(filter 1,$(SANITIZE)),,echo "note: python3-pytest missing: the Python binding's tests skipped";)
+	@$(if $(PY_TESTS_HERE),$(if $(HAVE_PYTEST),,echo "note: python3-pytest missing: the Python binding's tests skipped";))
 	@$(if $(SANITIZE),,$(MAKE) --no-print-directory install-check)
 	@$(if $(filter aarch64,$(ARCH)),,$(MAKE) --no-print-directory wasm-if-available)
 	@$(E2E_ENV) E2E_SANITIZED_BUILD="$(E2E_SANITIZED_BUILD)" NMT_PROFILE="$(RUNNER) $(HP)/nmt" REPLAY=$(H)/tests/fuzz EXAMPLES=$(H)/examples RUNNER="$(RUNNER)" \
