@@ -76,6 +76,17 @@
 #                packs the human student's best checkpoint so far in all
 #                three formats into OUT/DIRECTION-final/look/ and stops (a
 #                look at a run under way).
+#   7a. loops    a round that ships q8 (its q4 more than 0.5 below q8 at
+#                beam 4: train/choose.sh's shipped_format) ships the
+#                student's f32 weights, whose loops no q4 stage has pushed
+#                down: they are trained LOOP_MIN minutes more against the
+#                q4 stage's negatives (their own loops and their GPTQ q4's),
+#                without the quantizer, at half its learning rate, every
+#                validated checkpoint kept; of them and the weights before,
+#                the one to pack as f32 and q8 chosen as 6 chooses, in q8
+#                (OUT/DIRECTION-final/ROUND/chosen_loops.txt), and the
+#                round packed and scored again (LOOP_TRAIN=1: also where
+#                q4 ships, its f32 and q8 files; 0: never)
 #   7b. alpha    the length normalization the round's file in its shipped
 #                format searches with (model-pack --alpha): of bench/alpha.sh's
 #                ALPHAS, the best beam-4 BLEU on FLORES dev among those at
@@ -99,7 +110,8 @@
 #
 # Environment: OPEN (../shared/data/open-parallel), MULTI30K
 # (../shared/data/multi30k), VOCAB=16000, STUDENT_MIN=1500 (minutes of one
-# core per student), QAT_MIN=120, NEG_POOL=50000, NEG_WEIGHT=0.5,
+# core per student), QAT_MIN=120, LOOP_MIN=35, LOOP_TRAIN=auto (7a),
+# NEG_POOL=50000, NEG_WEIGHT=0.5,
 # BT_MIN=300, BT_WEIGHT=1 (copies of each back-translated pair),
 # FT_WEIGHT=0 (copies of each forward-translated pair; 0: none),
 # CAPTION_WEIGHT=0.5 (of each caption model's translated caption; the
@@ -137,6 +149,9 @@ OPEN=${OPEN:-$OPEN_PARALLEL}
 VOCAB=${VOCAB:-16000}
 STUDENT_MIN=${STUDENT_MIN:-1500}
 QAT_MIN=${QAT_MIN:-120}
+LOOP_MIN=${LOOP_MIN:-35}
+LOOP_TRAIN=${LOOP_TRAIN:-auto}
+case $LOOP_TRAIN in auto | 0 | 1) ;; *) echo "general.sh: LOOP_TRAIN is auto, 0 or 1, not $LOOP_TRAIN" >&2; exit 2 ;; esac
 NEG_POOL=${NEG_POOL:-50000}
 GPTQ_LINES=${GPTQ_LINES:-1000}
 NEG_WEIGHT=${NEG_WEIGHT:-0.5}
@@ -365,8 +380,9 @@ shipped_human() { # shipped_human SRC TGT: true where the human round is the shi
 	fi
 }
 
-f32_weights() { # f32_weights SRC TGT ROUND: the student's weights chosen by chosen_f32 (its best before)
-	if [ -f "$OUT/$1$2-final/$3/chosen_f32.txt" ]; then cat "$OUT/$1$2-final/$3/chosen_f32.txt"
+f32_weights() { # f32_weights SRC TGT ROUND: the student's weights chosen by loop_trained, else by chosen_f32 (its best before)
+	if [ -f "$OUT/$1$2-final/$3/chosen_loops.txt" ]; then cat "$OUT/$1$2-final/$3/chosen_loops.txt"
+	elif [ -f "$OUT/$1$2-final/$3/chosen_f32.txt" ]; then cat "$OUT/$1$2-final/$3/chosen_f32.txt"
 	else echo "$OUT/gru-$1$2-$3/best.safetensors"; fi
 }
 
@@ -394,14 +410,19 @@ negatives() { # negatives SRC TGT RUN CORPUS STUDENT: RUN/negatives/neg.tsv, the
 	rm -f "$neg"/*.nmt
 }
 
+q4_corpus() { # q4_corpus SRC TGT ROUND: the corpus the q4 stage (and 7a) of ROUND trains on
+	if [ "$3" = human ] && [ "$HUMAN" = shipped-q4 ] && [ "$Q4_CORPUS" = bt ] && general_model "$1$2"; then
+		echo "$OUT/corpus/$1$2"   # shipped weights of a bt round keep learning from its text
+	else
+		corpus_of "$1" "$2" "$3"
+	fi
+}
+
 qat() { # qat SRC TGT ROUND: the round's student through the q4 quantizer, the checkpoint to pack chosen
 	src=$1 tgt=$2 round=$3
 	run=$OUT/gru-$src$tgt-$round-q4 fin=$OUT/$src$tgt-final/$round
 	mkdir -p "$run" "$fin"
-	corpus=$(corpus_of "$src" "$tgt" "$round")
-	if [ "$round" = human ] && [ "$HUMAN" = shipped-q4 ] && [ "$Q4_CORPUS" = bt ] && general_model "$src$tgt"; then
-		corpus=$OUT/corpus/$src$tgt   # shipped weights of a bt round keep learning from its text
-	fi
+	corpus=$(q4_corpus "$src" "$tgt" "$round")
 	if [ ! -f "$run/gptq.safetensors" ]; then
 		rounded "gptq $src$tgt $round" "$run/gptq.log" "$src" "$tgt" "$(f32_weights "$src" "$tgt" "$round")" \
 			"$corpus" "$run/gptq.tmp" && mv "$run/gptq.tmp" "$run/gptq.safetensors"
@@ -461,6 +482,51 @@ packed() { # packed SRC TGT ROUND: OUT/SRCTGT-final/ROUND/SRCTGT.{f32,q8,q4}.nmt
 	FLORES=$OPEN/dev SRC=$src TGT=$tgt sh bench/flores.sh "$fin/$src$tgt.f32.nmt" "$fin/$src$tgt.q8.nmt" \
 		"$fin/$src$tgt.q4.nmt" >"$fin/flores.tmp" && mv "$fin/flores.tmp" "$fin/flores.txt"
 	cat "$fin/flores.txt"
+}
+
+# A round that ships q8 ships the student's own f32 weights, loops and all:
+# the q4 stage trains its q4 weights against their loops (the negatives),
+# but nothing trained the weights the q8 file is packed from. 7a does, with
+# the q4 stage's mechanism and its negatives, but no quantizer: en->fr's q8
+# went from 34 guard-off loops on FLORES dev to 10 for 0.16 BLEU at beam 4
+# (docs/TRAINING.md). Its run starts again when the weights before change
+# (RUN/from.txt, as the snapshot's q4 stage); a stop in the middle loses
+# nothing.
+loop_trained() { # loop_trained SRC TGT ROUND: OUT/SRCTGT-final/ROUND/chosen_loops.txt, the round packed again with it
+	lt_fin=$OUT/$1$2-final/$3 lt_run=$OUT/gru-$1$2-$3-loops lt_neg=$OUT/gru-$1$2-$3-q4/negatives/neg.tsv
+	[ ! -f "$lt_fin/chosen_loops.txt" ] || return 0
+	case $LOOP_TRAIN in
+	0) return 0 ;;
+	auto) [ "$(shipped_format "$lt_fin/flores.txt" "$1$2")" = q8 ] || return 0 ;;
+	esac
+	# a snapshot without its q4 stage (GPTQ alone) has no negatives of its weights, whatever an earlier one left
+	[ "$3" != snapshot ] || [ "$SNAPSHOT_QAT" != 0 ] || lt_neg=
+	if [ -z "$lt_neg" ] || [ ! -f "$lt_neg" ]; then
+		echo "general.sh: $1$2 $3 has no q4 stage's negatives${lt_neg:+ ($lt_neg)}: its f32 weights are not trained against their loops"
+		return 0
+	fi
+	lt_before=$(f32_weights "$1" "$2" "$3")
+	lt_from=$(cksum <"$lt_before")
+	if [ "$(cat "$lt_run/from.txt" 2>/dev/null)" != "$lt_from" ]; then
+		rm -rf "$lt_run"
+		mkdir -p "$lt_run"
+		echo "$lt_from" >"$lt_run/from.txt"
+	fi
+	if [ ! -f "$lt_run/train.done" ]; then
+		# shellcheck disable=SC2046
+		timed "loops $1$2 $3" logged -a "$lt_run/nohup.log" "$PY" train/train.py --out "$lt_run" \
+			$(data_args "$1" "$2" "$(q4_corpus "$1" "$2" "$3")") --negatives "$lt_neg" --negatives-weight "$NEG_WEIGHT" \
+			--init "$lt_before" --lr 1e-4 --warmup 1 \
+			--max-minutes "$LOOP_MIN" --valid-every 500 --save-every 100 --patience 4 --dropout 0.2 --keep-checkpoints \
+			--batch-vocab "$BATCH_VOCAB" $([ "$BF16" = 1 ] && echo --bf16)
+		touch "$lt_run/train.done"
+	fi
+	scored "loops $1$2 $3 scored" "$lt_fin/val_loops.txt" "$1" "$2" q8 "$lt_before" "$lt_run"/step-*.safetensors
+	chosen "$lt_fin/val_loops.txt" "$1" "$2" q8 "$lt_before" "$lt_run"/step-*.safetensors >"$lt_fin/chosen_loops.tmp"
+	# other weights: the round's files are packed and scored again, and its alpha chosen again
+	[ "$(cat "$lt_fin/chosen_loops.tmp")" = "$lt_before" ] || rm -f "$lt_fin/flores.txt" "$lt_fin/alpha.txt"
+	mv "$lt_fin/chosen_loops.tmp" "$lt_fin/chosen_loops.txt"
+	packed "$1" "$2" "$3"
 }
 
 # Languages train/mono.sh has monolingual text for.
@@ -612,6 +678,7 @@ snapshot() { # snapshot SRC TGT: OUT/SRCTGT-final/snapshot/, named by OUT/SRCTGT
 		snapshot_qat "$src" "$tgt"
 	fi
 	packed "$src" "$tgt" snapshot
+	loop_trained "$src" "$tgt" snapshot
 	alpha_chosen "$src" "$tgt" snapshot
 	echo snapshot >"$OUT/$src$tgt-final/round.txt"
 }
@@ -678,6 +745,7 @@ for d in $DIRECTIONS; do
 		qat "$s" "$t" human
 	fi
 	packed "$s" "$t" human
+	loop_trained "$s" "$t" human
 	alpha_chosen "$s" "$t" human
 	if [ "$q4_on_bt" = 1 ]; then
 		# the shipped weights are a bt round's result: no round after them
@@ -690,6 +758,7 @@ for d in $DIRECTIONS; do
 		chosen_f32 "$s" "$t" bt
 		qat "$s" "$t" bt
 		packed "$s" "$t" bt
+		loop_trained "$s" "$t" bt
 		alpha_chosen "$s" "$t" bt
 	fi
 	chosen_round "$s" "$t"

@@ -7,7 +7,7 @@
 #
 # DIRECTION: ende, deen, enfr, fren, enes or esen. The weights are the
 # recipe's choice for the round OUT_DIR/DIRECTION-final/round.txt names (its
-# chosen_f32.txt and chosen.txt), or the two given: the f32 weights (packed
+# chosen_f32.txt, or chosen_loops.txt where it has one, and chosen.txt), or the two given: the f32 weights (packed
 # as f32 and q8) and the q4 ones (GPTQ's or fine-tuned for q4, every weight
 # on its row's q4 codes), "-" for none. Without q4 weights `make` ships the
 # direction as q8: the recipe's choice goes without them where q4 loses more
@@ -41,6 +41,8 @@ if [ $# -eq 4 ]; then
 else
 	ROUND=$(cat "$FIN/round.txt")
 	F32=$(cat "$FIN/$ROUND/chosen_f32.txt")
+	# the f32 weights trained against their loops, where the round ships q8 (general.sh's 7a)
+	[ ! -f "$FIN/$ROUND/chosen_loops.txt" ] || F32=$(cat "$FIN/$ROUND/chosen_loops.txt")
 	Q4=$(cat "$FIN/$ROUND/chosen.txt")
 	[ "$(shipped_format "$FIN/$ROUND/flores.txt" "$D")" = q8 ] && Q4=-
 	if [ -f "$FIN/$ROUND/alpha.txt" ]; then
@@ -70,7 +72,8 @@ cp "$FIN/vmap.txt" "models/$D.vmap"
 	echo "vocabulary: spm.en$L.model ($(wc -c <"$SPM") bytes), the map: $D-final/vmap.txt"
 	echo "length normalization (alpha): ${ALPHA:-none recorded (nmt's 0.6)}"
 	for f in "$FIN/$ROUND/val_f32.txt" "$FIN/$ROUND/val_f32_multi30k.txt" "$FIN/$ROUND/val_q4.txt" \
-		"$FIN/$ROUND/val_q4_multi30k.txt" "$FIN/$ROUND/flores.txt" $ALPHA_TABLE; do
+		"$FIN/$ROUND/val_q4_multi30k.txt" "$FIN/$ROUND/val_loops.txt" "$FIN/$ROUND/val_loops_multi30k.txt" \
+		"$FIN/$ROUND/flores.txt" $ALPHA_TABLE; do
 		[ -f "$f" ] && { echo "== $(basename "$f")"; cat "$f"; }
 	done
 	true

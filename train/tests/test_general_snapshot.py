@@ -145,6 +145,9 @@ def test_snapshot_qat_runs_the_q4_stage_and_carries_on_only_from_the_same_weight
     assert chosen.startswith(str(q4run)) and os.path.exists(chosen)
     assert str(q4run / 'gptq.safetensors') in (fin / 'val_q4.txt').read_text()
     assert (fin / 'ende.q4.nmt').stat().st_size > 0
+    # en->de ships q4, so by default its f32 weights are not trained against their loops
+    assert not (out / 'gru-ende-snapshot-loops').exists()
+    assert not (fin / 'chosen_loops.txt').exists()
     # the same f32 weights again: the stage is not trained again
     done = (q4run / 'train.done').stat().st_mtime_ns
     assert snapshot(out, SNAPSHOT_QAT='1', ALPHAS='0.6').returncode == 0
@@ -154,3 +157,45 @@ def test_snapshot_qat_runs_the_q4_stage_and_carries_on_only_from_the_same_weight
     r = snapshot(out, SNAPSHOT_QAT='1', ALPHAS='0.6')
     assert r.returncode == 0, r.stderr
     assert (q4run / 'train.done').stat().st_mtime_ns != done
+
+
+def test_loop_training_trains_the_f32_weights_and_packs_its_choice(out, tmp_path):
+    # LOOP_TRAIN=1 (en->de ships q4, so the default would skip it): the
+    # chosen f32 weights a minute more against the q4 stage's negatives, then
+    # the f32 and q8 files packed from the choice among them and the run's
+    # checkpoints, in q8
+    r = snapshot(out, SNAPSHOT_QAT='1', LOOP_TRAIN='1', LOOP_MIN='1', ALPHAS='0.6')
+    assert r.returncode == 0, r.stderr
+    fin, run = out / 'ende-final' / 'snapshot', out / 'gru-ende-snapshot-loops'
+    for f in ('train.done', 'last.pt', 'from.txt'):
+        assert (run / f).exists(), f
+    before = (fin / 'chosen_f32.txt').read_text().strip()
+    steps = sorted(str(p) for p in run.glob('step-*.safetensors'))
+    assert steps
+    scored = [line.split()[0] for line in (fin / 'val_loops.txt').read_text().splitlines()[1:]]
+    assert sorted(scored) == sorted([before] + steps)
+    assert [line.split()[1] for line in (fin / 'val_loops.txt').read_text().splitlines()[1:]] == ['q8'] * len(scored)
+    chosen = (fin / 'chosen_loops.txt').read_text().strip()
+    assert chosen in scored
+    # the f32 file is the choice, packed as the recipe packs it
+    again = tmp_path / 'again.nmt'
+    subprocess.run([os.path.join(ROOT, 'model-pack'), '--quant', 'f32', '--precompute-top', '1000', '--vmap',
+                    str(out / 'ende-final' / 'vmap.txt'), '-o', str(again), chosen, str(out / 'spm.ende.model'),
+                    str(out / 'spm.ende.model')], check=True, capture_output=True)
+    assert (fin / 'ende.f32.nmt').read_bytes() == again.read_bytes()
+    assert 'ende.f32.nmt' in (fin / 'flores.txt').read_text()
+    # run again: nothing is trained again
+    done = (run / 'train.done').stat().st_mtime_ns
+    r = snapshot(out, SNAPSHOT_QAT='1', LOOP_TRAIN='1', LOOP_MIN='1', ALPHAS='0.6')
+    assert r.returncode == 0, r.stderr
+    assert (run / 'train.done').stat().st_mtime_ns == done
+
+
+def test_loop_training_is_left_out_without_negatives(out):
+    # GPTQ alone has no negatives to train against: said, not failed
+    r = snapshot(out, LOOP_TRAIN='1', ALPHAS='0.6')
+    assert r.returncode == 0, r.stderr
+    assert 'no q4 stage\'s negatives' in r.stdout
+    assert not (out / 'ende-final' / 'snapshot' / 'chosen_loops.txt').exists()
+    r = snapshot(out, LOOP_TRAIN='yes')
+    assert r.returncode == 2 and 'LOOP_TRAIN is auto, 0 or 1' in r.stderr

@@ -138,3 +138,20 @@ def test_without_a_chosen_alpha_none_is_recorded(repo):
     tiny = os.path.join(TINY, 'tiny.safetensors')
     assert install(root, out, 'enfr', tiny, '-', ALPHA='1.0').returncode == 0   # given weights, ALPHA
     assert header(root / 'models' / 'enfr.safetensors')['__metadata__']['alpha'] == '1.0'
+
+
+def test_the_loop_trained_f32_weights_where_the_round_has_them(repo):
+    root, out = repo
+    recipe_round(out, 'fren', 12.0, 11.4)
+    rnd = out / 'fren-final' / 'human'
+    run = out / 'gru-fren-human-loops'
+    run.mkdir()
+    shutil.copy(os.path.join(TINY, 'tiny.safetensors'), run / 'step-500.safetensors')
+    (rnd / 'chosen_loops.txt').write_text(str(run / 'step-500.safetensors') + '\n')
+    (rnd / 'val_loops.txt').write_text('checkpoint fmt greedy beam4 loops1 loops4\n'
+                                       f'{run / "step-500.safetensors"} q8 10.0 11.0 3 1\n')
+    r = install(root, out, 'fren')
+    assert r.returncode == 0, r.stderr
+    record = (root / 'models' / 'fren.txt').read_text()
+    assert 'f32 and q8 weights: gru-fren-human-loops/step-500.safetensors' in record
+    assert '== val_loops.txt' in record
