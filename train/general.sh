@@ -38,7 +38,7 @@
 #                corpus (human: from the direction's own shipped general
 #                model, else from the shipped en->de or de->en one, TRANSFER;
 #                bt: from the human round's best, BT_MIN minutes,
-#                half the learning rate), each batch scored on its own
+#                at BT_LR), each batch scored on its own
 #                target pieces and BATCH_VOCAB random ones (train.py
 #                --batch-vocab: 2.2x the steps an hour), validated on FLORES
 #                dev, the learning rate halved when its loss stops falling
@@ -112,7 +112,9 @@
 # (../shared/data/multi30k), VOCAB=16000, STUDENT_MIN=1500 (minutes of one
 # core per student), QAT_MIN=120, LOOP_MIN=35, LOOP_TRAIN=auto (7a),
 # NEG_POOL=50000, NEG_WEIGHT=0.5,
-# BT_MIN=300, BT_WEIGHT=1 (copies of each back-translated pair),
+# BT_MIN=300, BT_LR=5e-4 (the rate a bt round starts at; 2.5e-4 for one
+# that carries on from shipped weights of a long run: docs/TRAINING.md),
+# BT_WEIGHT=1 (copies of each back-translated pair),
 # FT_WEIGHT=0 (copies of each forward-translated pair; 0: none),
 # CAPTION_WEIGHT=0.5 (of each caption model's translated caption; the
 # bt round's corpus), CAPTION_LINES=0 (all the task-2 captions; N: the
@@ -156,6 +158,7 @@ NEG_POOL=${NEG_POOL:-50000}
 GPTQ_LINES=${GPTQ_LINES:-1000}
 NEG_WEIGHT=${NEG_WEIGHT:-0.5}
 BT_MIN=${BT_MIN:-300}
+BT_LR=${BT_LR:-5e-4}
 BT_WEIGHT=${BT_WEIGHT:-1}
 FT_WEIGHT=${FT_WEIGHT:-0}
 CAPTION_WEIGHT=${CAPTION_WEIGHT:-0.5}
@@ -280,10 +283,12 @@ student() { # student SRC TGT ROUND: the human pairs from scratch (or a parent),
 	# (train.py takes --lr anew each time): 1e-3, or where weights of the
 	# direction's own are carried on (a bt round, a shipped general model),
 	# the rate they had come down to; a run resumed keeps its own, though a
-	# model of it was installed meanwhile
+	# model of it was installed meanwhile; a bt round starts at BT_LR
 	if [ ! -f "$run/lr.txt" ]; then
 		lr=1e-3
-		if [ "$round" != human ] || { [ -n "$init" ] && [ ! -f "$run/last.pt" ] && general_model "$src$tgt"; }; then
+		if [ "$round" != human ]; then
+			lr=$BT_LR
+		elif [ -n "$init" ] && [ ! -f "$run/last.pt" ] && general_model "$src$tgt"; then
 			lr=5e-4
 		fi
 		echo "$lr" >"$run/lr.txt"

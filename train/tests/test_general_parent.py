@@ -155,17 +155,17 @@ STUDENT = r'''
 set -eu
 . train/common.sh
 eval "$(sed -n '/^timed()/,/^}/p;/^other_language()/,/^}/p;/^general_model()/,/^}/p;/^parent()/,/^}/p;
-	/^data_args()/,/^}/p;/^corpus_of()/,/^}/p;/^student()/,/^}/p' train/general.sh)"
+	/^data_args()/,/^}/p;/^corpus_of()/,/^}/p;/^f32_weights()/,/^}/p;/^student()/,/^}/p' train/general.sh)"
 logged() { [ "$1" != -a ] || shift; shift; echo "$@"; }
 student "$@"
 '''
 
 
-def student_command(repo, src, tgt):
+def student_command(repo, src, tgt, round='human', **more):
     root, out = repo
     env = dict(os.environ, OUT=str(out), PY='/usr/bin/python3', TRANSFER='1', OPEN='open', STUDENT_DIMS='--emb 8',
-               STUDENT_MIN='1', BATCH_VOCAB='0', EMA='0', BF16='0')
-    return subprocess.run(['sh', '-c', STUDENT, 'general', src, tgt, 'human'], cwd=root, env=env,
+               STUDENT_MIN='1', BATCH_VOCAB='0', EMA='0', BF16='0', BT_MIN='1', **{'BT_LR': '5e-4', **more})
+    return subprocess.run(['sh', '-c', STUDENT, 'general', src, tgt, round], cwd=root, env=env,
                           capture_output=True, text=True, check=True).stdout.split()
 
 
@@ -191,6 +191,16 @@ def test_a_run_resumed_keeps_its_learning_rate_when_a_model_of_it_was_installed_
     assert learning_rates(student_command(repo, 'en', 'fr')) == ['5e-4']
     resume(out / 'gru-enfr-human')
     assert learning_rates(student_command(repo, 'en', 'fr')) == ['5e-4']
+
+
+def test_a_bt_round_starts_at_bt_lr_and_keeps_its_rate(repo):
+    _, out = repo
+    assert learning_rates(student_command(repo, 'de', 'en', 'bt', BT_LR='2.5e-4')) == ['2.5e-4']
+    assert (out / 'gru-deen-bt' / 'lr.txt').read_text().strip() == '2.5e-4'
+    resume(out / 'gru-deen-bt')
+    assert learning_rates(student_command(repo, 'de', 'en', 'bt', BT_LR='1e-4')) == ['2.5e-4']
+    shutil.rmtree(out / 'gru-deen-bt')
+    assert learning_rates(student_command(repo, 'de', 'en', 'bt')) == ['5e-4']
 
 
 def resume(run):
