@@ -423,6 +423,22 @@ q4_corpus() { # q4_corpus SRC TGT ROUND: the corpus the q4 stage (and 7a) of ROU
 	fi
 }
 
+# The q4 stage (6) and 7a train the same way: from given weights, against
+# negatives, every validated checkpoint kept; they differ in the quantizer,
+# the learning rate and the minutes.
+against_loops() { # against_loops NAME RUN SRC TGT CORPUS NEG INIT LR MINUTES [TRAIN.PY OPTION ...]: RUN's training, once (RUN/train.done)
+	[ ! -f "$2/train.done" ] || return 0
+	al_name=$1 al_run=$2 al_src=$3 al_tgt=$4 al_corpus=$5 al_neg=$6 al_init=$7 al_lr=$8 al_min=$9
+	shift 9
+	# shellcheck disable=SC2046
+	timed "$al_name" logged -a "$al_run/nohup.log" "$PY" train/train.py --out "$al_run" \
+		$(data_args "$al_src" "$al_tgt" "$al_corpus") --negatives "$al_neg" --negatives-weight "$NEG_WEIGHT" \
+		--init "$al_init" "$@" --lr "$al_lr" --warmup 1 \
+		--max-minutes "$al_min" --valid-every 500 --save-every 100 --patience 4 --dropout 0.2 --keep-checkpoints \
+		--batch-vocab "$BATCH_VOCAB" $([ "$BF16" = 1 ] && echo --bf16)
+	touch "$al_run/train.done"
+}
+
 qat() { # qat SRC TGT ROUND: the round's student through the q4 quantizer, the checkpoint to pack chosen
 	src=$1 tgt=$2 round=$3
 	run=$OUT/gru-$src$tgt-$round-q4 fin=$OUT/$src$tgt-final/$round
@@ -433,15 +449,8 @@ qat() { # qat SRC TGT ROUND: the round's student through the q4 quantizer, the c
 			"$corpus" "$run/gptq.tmp" && mv "$run/gptq.tmp" "$run/gptq.safetensors"
 	fi
 	negatives "$src" "$tgt" "$run" "$corpus" "$(f32_weights "$src" "$tgt" "$round")"
-	if [ ! -f "$run/train.done" ]; then
-		# shellcheck disable=SC2046
-		timed "q4 $src$tgt $round" logged -a "$run/nohup.log" "$PY" train/train.py --out "$run" \
-			$(data_args "$src" "$tgt" "$corpus") --negatives "$run/negatives/neg.tsv" --negatives-weight "$NEG_WEIGHT" \
-			--init "$run/gptq.safetensors" --quant q4 --lr 2e-4 --warmup 1 \
-			--max-minutes "$QAT_MIN" --valid-every 500 --save-every 100 --patience 4 --dropout 0.2 --keep-checkpoints \
-			--batch-vocab "$BATCH_VOCAB" $([ "$BF16" = 1 ] && echo --bf16)
-		touch "$run/train.done"
-	fi
+	against_loops "q4 $src$tgt $round" "$run" "$src" "$tgt" "$corpus" "$run/negatives/neg.tsv" \
+		"$run/gptq.safetensors" 2e-4 "$QAT_MIN" --quant q4
 	if [ ! -f "$fin/chosen.txt" ]; then
 		scored "chosen $src$tgt $round" "$fin/val_q4.txt" "$src" "$tgt" q4 \
 			"$run/gptq.safetensors" "$run"/step-*.safetensors
@@ -517,15 +526,7 @@ loop_trained() { # loop_trained SRC TGT ROUND: OUT/SRCTGT-final/ROUND/chosen_loo
 		mkdir -p "$lt_run"
 		echo "$lt_from" >"$lt_run/from.txt"
 	fi
-	if [ ! -f "$lt_run/train.done" ]; then
-		# shellcheck disable=SC2046
-		timed "loops $1$2 $3" logged -a "$lt_run/nohup.log" "$PY" train/train.py --out "$lt_run" \
-			$(data_args "$1" "$2" "$(q4_corpus "$1" "$2" "$3")") --negatives "$lt_neg" --negatives-weight "$NEG_WEIGHT" \
-			--init "$lt_before" --lr 1e-4 --warmup 1 \
-			--max-minutes "$LOOP_MIN" --valid-every 500 --save-every 100 --patience 4 --dropout 0.2 --keep-checkpoints \
-			--batch-vocab "$BATCH_VOCAB" $([ "$BF16" = 1 ] && echo --bf16)
-		touch "$lt_run/train.done"
-	fi
+	against_loops "loops $1$2 $3" "$lt_run" "$1" "$2" "$(q4_corpus "$1" "$2" "$3")" "$lt_neg" "$lt_before" 1e-4 "$LOOP_MIN"
 	scored "loops $1$2 $3 scored" "$lt_fin/val_loops.txt" "$1" "$2" q8 "$lt_before" "$lt_run"/step-*.safetensors
 	chosen "$lt_fin/val_loops.txt" "$1" "$2" q8 "$lt_before" "$lt_run"/step-*.safetensors >"$lt_fin/chosen_loops.tmp"
 	# other weights: the round's files are packed and scored again, and its alpha chosen again

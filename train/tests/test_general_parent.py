@@ -214,7 +214,7 @@ QAT = r'''
 set -eu
 . train/common.sh
 eval "$(sed -n '/^timed()/,/^}/p;/^other_language()/,/^}/p;/^general_model()/,/^}/p;/^data_args()/,/^}/p;
-	/^corpus_of()/,/^}/p;/^f32_weights()/,/^}/p;/^q4_corpus()/,/^}/p;/^qat()/,/^}/p' train/general.sh)"
+	/^corpus_of()/,/^}/p;/^f32_weights()/,/^}/p;/^q4_corpus()/,/^}/p;/^against_loops()/,/^}/p;/^qat()/,/^}/p' train/general.sh)"
 logged() { [ "$1" != -a ] || shift; shift; echo "$@"; }
 rounded() { echo "gptq-corpus $6"; : >"$7"; }
 negatives() { echo "negatives-corpus $4"; }
