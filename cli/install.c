@@ -34,14 +34,14 @@ typedef struct {
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: nmt install [--force] FILE.nmt\n"
-		   "       nmt install [--force] [--quant f32|q8|q4|i8] [--src-lang L] [--tgt-lang L] DIR\n"
+		   "       nmt install [--force] [--quant f32|q8|q4|q4n|i8] [--src-lang L] [--tgt-lang L] DIR\n"
 		   "Installs a model into ~/%s, where nmt models and nmt -l SRC-TGT find it,\n"
 		   "as SRC-TGT.nmt after its languages. A packed FILE.nmt is checked (opened, checksums\n"
 		   "verified) and copied; DIR, a Marian model's folder as Firefox Translations\n"
 		   "publishes them (model.*.intgemm.alphas.bin, vocab.*.spm, lex.*.s2t.bin,\n"
 		   "metadata.json, gzipped or not), is packed on the way (model-pack --marian DIR).\n"
 		   "      --force          replace an installed model of the same name\n"
-		   "      --quant F        DIR's weight format: f32, q8, q4 or i8 (default)\n"
+		   "      --quant F        DIR's weight format: f32, q8, q4, q4n or i8 (default)\n"
 		   "      --src-lang L, --tgt-lang L   DIR's languages, when its file names and\n"
 		   "                       metadata.json do not give them\n"
 		   "  -h, --help           this help\n",

@@ -74,7 +74,7 @@ int engine_bind_matrix(const engine_tensor_dir *td, const char *name, int rows, 
 	uint64_t size = format_rd64(e + FORMAT_T_SIZE);
 	const uint8_t *data = td->weights->data + format_rd64(e + FORMAT_T_OFFSET);
 	*w = (quant_matrix){ .rows = rows, .cols = cols, .data = data };
-	if (dtype != FORMAT_F32 && dtype != FORMAT_Q8 && dtype != FORMAT_Q4 && dtype != FORMAT_I8)
+	if (dtype != FORMAT_F32 && dtype != FORMAT_Q8 && dtype != FORMAT_Q4 && dtype != FORMAT_I8 && dtype != FORMAT_Q4N)
 		return error_set(err, errlen, "tensor \"%s\": unsupported dtype %u", name, dtype);
 	w->format = (format_encoding)dtype;
 	if (w->format == FORMAT_Q8 && cols > FORMAT_Q8_MAX_COLS)

@@ -6,7 +6,7 @@
 #include "format.h"
 
 static const char *const ENCODING_NAMES[] = { [FORMAT_F32] = "f32", [FORMAT_Q8] = "q8", [FORMAT_Q4] = "q4",
-					      [FORMAT_I8] = "i8" };
+					      [FORMAT_I8] = "i8", [FORMAT_Q4N] = "q4n" };
 
 const char *format_encoding_name(format_encoding f)
 {

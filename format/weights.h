@@ -4,7 +4,7 @@
  * description the packer writes and the loader checks (docs/FORMAT.md,
  * "Weights").
  *
- * Quantized layout (q8, q4): rows are grouped in panels of FORMAT_PANEL_ROWS
+ * Quantized layout (q8, q4, q4n): rows are grouped in panels of FORMAT_PANEL_ROWS
  * rows, each row cut into 64-byte chunks, and the chunks of a panel
  * interleaved: [r0 chunk0][r1 chunk0][r2 chunk0][r3 chunk0][r0 chunk1]...
  * A kernel streams a panel linearly while computing its rows together, and a
@@ -34,16 +34,20 @@
 
 /* A weight tensor's format; the values are the tensor directory's dtype
  * codes (format.h, FORMAT_T_DTYPE). */
-typedef enum { FORMAT_F32 = 0, FORMAT_Q8 = 1, FORMAT_Q4 = 2, FORMAT_I8 = 3 } format_encoding;
+typedef enum { FORMAT_F32 = 0, FORMAT_Q8 = 1, FORMAT_Q4 = 2, FORMAT_I8 = 3, FORMAT_Q4N = 4 } format_encoding;
+
+/* The two 4-bit formats, q4 and q4n, share the layout and the kernels; only
+ * their level tables differ (quant/logquant.h). */
+#define FORMAT_IS_4BIT(f) ((f) == FORMAT_Q4 || (f) == FORMAT_Q4N)
 
 #define FORMAT_PANEL_ROWS 4
 #define FORMAT_I8_PANEL_ROWS 16
 /* Rows of a panel of format f. */
 #define FORMAT_PANEL_ROWS_OF(f) ((f) == FORMAT_I8 ? FORMAT_I8_PANEL_ROWS : FORMAT_PANEL_ROWS)
 #define FORMAT_CHUNK_BYTES 64
-/* Columns one chunk holds: 64 q8 or i8 codes, 128 q4 codes. A macro, so that
+/* Columns one chunk holds: 64 q8 or i8 codes, 128 q4 or q4n codes. A macro, so that
  * the GPU's device code shares it. */
-#define FORMAT_CHUNK_COLS(f) ((f) == FORMAT_Q4 ? 2 * FORMAT_CHUNK_BYTES : FORMAT_CHUNK_BYTES)
+#define FORMAT_CHUNK_COLS(f) (FORMAT_IS_4BIT(f) ? 2 * FORMAT_CHUNK_BYTES : FORMAT_CHUNK_BYTES)
 /* q8 products are summed in int32: |level| <= 4096 times |x| <= 127 per
  * column keeps any row of up to this many columns from overflowing. */
 #define FORMAT_Q8_MAX_COLS 4096
@@ -56,7 +60,7 @@ typedef enum { FORMAT_F32 = 0, FORMAT_Q8 = 1, FORMAT_Q4 = 2, FORMAT_I8 = 3 } for
 const char *format_encoding_name(format_encoding format);
 int format_encoding_parse(const char *name, format_encoding *format);
 /* The formats' names as a command line's error message lists them. */
-#define FORMAT_ENCODING_NAMES "f32, q8, q4 and i8"
+#define FORMAT_ENCODING_NAMES "f32, q8, q4, q4n and i8"
 
 /* Columns rounded up to whole chunks (q8: 64, q4: 128); cols for f32. */
 int format_matrix_padded_cols(format_encoding format, int cols);

@@ -1,10 +1,10 @@
 /* model-pack: a trained checkpoint plus SentencePiece models -> packed .nmt file.
  *
- *   model-pack [--quant f32|q8|q4|i8] [--vmap VMAP.txt] [--precompute-top K] [--store-precomputed]
+ *   model-pack [--quant f32|q8|q4|q4n|i8] [--vmap VMAP.txt] [--precompute-top K] [--store-precomputed]
  *              [--src-lang L] [--tgt-lang L] -o OUT.nmt CHECKPOINT.safetensors SRC.model TGT.model
  *   model-pack --marian MODEL.npz|MODEL.bin --vocab SPM [--vocab TGT_SPM]
- *              [--quant f32|q8|q4|i8] [--src-lang L] [--tgt-lang L] -o OUT.nmt
- *   model-pack --marian DIR [--quant f32|q8|q4|i8] [--src-lang L] [--tgt-lang L] -o OUT.nmt
+ *              [--quant f32|q8|q4|q4n|i8] [--src-lang L] [--tgt-lang L] -o OUT.nmt
+ *   model-pack --marian DIR [--quant f32|q8|q4|q4n|i8] [--src-lang L] [--tgt-lang L] -o OUT.nmt
  *
  * The checkpoint is what train/export.py writes: safetensors whose
  * __metadata__ holds the model's dimensions (train/model.py Config). A
@@ -45,15 +45,16 @@
 
 static void usage(FILE *f)
 {
-	fputs("usage: model-pack [--quant f32|q8|q4|i8] [--vmap VMAP.txt] [--precompute-top K]\n"
+	fputs("usage: model-pack [--quant f32|q8|q4|q4n|i8] [--vmap VMAP.txt] [--precompute-top K]\n"
 	      "                  [--store-precomputed] [--src-lang L] [--tgt-lang L] [--alpha A] -o OUT.nmt\n"
 	      "                  CHECKPOINT.safetensors SRC.model TGT.model\n"
 	      "Packs a checkpoint (train/export.py) and the source and target SentencePiece\n"
 	      "models (the same file twice for a joint vocabulary) into one .nmt file.\n"
 	      "  -o, --output FILE   the packed model to write\n"
 	      "      --quant F       weight format of the matrices: f32 (default), or the 8-bit\n"
-	      "                      or 4-bit log quantization q8, q4, or linear 8-bit\n"
-	      "                      integers i8 (biases stay f32)\n"
+	      "                      or 4-bit log quantization q8, q4, q4n (4-bit with levels\n"
+	      "                      fitted to trained weights: about half q4's error), or\n"
+	      "                      linear 8-bit integers i8 (biases stay f32)\n"
 	      "      --vmap FILE     n-gram vocabulary map (train/vmap.py) for output shortlists\n"
 	      "      --precompute-top K  precompute the products of the embeddings of the K\n"
 	      "                      most frequent source and target words (the first K ids):\n"

@@ -164,7 +164,7 @@ int pack_tensor_f32(pack_tensors *t, const char *name, int rows, int cols, const
 int pack_tensor_quant(pack_tensors *t, const char *name, format_encoding f, int rows, int cols,
 		      const float *data)
 {
-	quant_logq_bits bits = f == FORMAT_Q4 ? QUANT_LOGQ_4 : QUANT_LOGQ_8;
+	quant_logq_format fmt = quant_logq_of(f);
 	size_t factors_at = format_tensor_factors_at(f, rows, cols);
 	uint8_t *codes = malloc((size_t)rows * (size_t)cols), *dest;
 	float *factors = malloc((size_t)rows * sizeof *factors);
@@ -179,7 +179,7 @@ int pack_tensor_quant(pack_tensors *t, const char *name, format_encoding f, int 
 		uint8_t *c = codes + (size_t)r * cols;
 		/* i8's scale is the value of integer 1; a log format's is that of level[0] */
 		factors[r] = f == FORMAT_I8 ? quant_i8_quantize_row(w, cols, c)
-					    : quant_logq_quantize_row(bits, w, cols, c) / (float)quant_logq_table(bits)[0];
+					    : quant_logq_quantize_row(fmt, w, cols, c) / (float)quant_logq_table(fmt)[0];
 	}
 	quant_q_layout(f, rows, cols, codes, dest);
 	memcpy(dest + factors_at, factors, (size_t)rows * sizeof *factors);

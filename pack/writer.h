@@ -36,7 +36,7 @@ typedef struct {
 } pack_tensors;
 
 int pack_tensor_f32(pack_tensors *t, const char *name, int rows, int cols, const float *data);
-/* Quantize a rows x cols matrix to q8, q4 or i8 (FORMAT_Q8/Q4/I8) and add it
+/* Quantize a rows x cols matrix to q8, q4, q4n or i8 (FORMAT_Q8/Q4/Q4N/I8) and add it
  * in the kernels' layout. Returns -1 on allocation failure. */
 int pack_tensor_quant(pack_tensors *t, const char *name, format_encoding format, int rows, int cols,
 		      const float *data);

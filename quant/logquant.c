@@ -30,26 +30,33 @@ const int16_t quant_q8_levels[256] = {
 
 
 const int8_t quant_q4_levels[16] = { 64, 32, 16, 8, 4, 2, 1, 0, -64, -32, -16, -8, -4, -2, -1, 0 };
+const int8_t quant_q4n_levels[16] = { 64, 48, 37, 28, 20, 13, 7, 0, -64, -48, -37, -28, -20, -13, -7, 0 };
 
-/* q4 magnitudes as the int16 table quant_logq_table returns. */
+/* The 4-bit magnitudes as the int16 tables quant_logq_table returns. */
 static const int16_t q4_table[8] = { 64, 32, 16, 8, 4, 2, 1, 0 };
+static const int16_t q4n_table[8] = { 64, 48, 37, 28, 20, 13, 7, 0 };
 
-int quant_logq_levels(quant_logq_bits bits)
+int quant_logq_code_bits(quant_logq_format fmt)
 {
-	return bits == QUANT_LOGQ_8 ? 128 : 8;
+	return fmt == QUANT_LOGQ_8 ? 8 : 4;
 }
 
-const int16_t *quant_logq_table(quant_logq_bits bits)
+int quant_logq_levels(quant_logq_format fmt)
 {
-	return bits == QUANT_LOGQ_8 ? quant_q8_levels : q4_table;
+	return fmt == QUANT_LOGQ_8 ? 128 : 8;
 }
 
-float quant_logq_value(quant_logq_bits bits, float scale, uint8_t code)
+const int16_t *quant_logq_table(quant_logq_format fmt)
 {
-	const int16_t *level = quant_logq_table(bits);
-	int k = code & (quant_logq_levels(bits) - 1);
+	return fmt == QUANT_LOGQ_8 ? quant_q8_levels : fmt == QUANT_LOGQ_4N ? q4n_table : q4_table;
+}
+
+float quant_logq_value(quant_logq_format fmt, float scale, uint8_t code)
+{
+	const int16_t *level = quant_logq_table(fmt);
+	int k = code & (quant_logq_levels(fmt) - 1);
 	float v = scale * (float)level[k] / (float)level[0];
-	return code >> (bits - 1) & 1 ? -v : v;
+	return code >> (quant_logq_code_bits(fmt) - 1) & 1 ? -v : v;
 }
 
 /* The midpoints between neighbouring levels in units of the scale,
@@ -60,10 +67,10 @@ typedef struct {
 	int n_levels;
 } midpoints;
 
-static void make_midpoints(quant_logq_bits bits, midpoints *mp)
+static void make_midpoints(quant_logq_format fmt, midpoints *mp)
 {
-	const int16_t *level = quant_logq_table(bits);
-	mp->n_levels = quant_logq_levels(bits);
+	const int16_t *level = quant_logq_table(fmt);
+	mp->n_levels = quant_logq_levels(fmt);
 	for (int k = 0; k + 1 < mp->n_levels; k++)
 		mp->mid[k] = (level[k] + level[k + 1]) / (2.0 * level[0]);
 }
@@ -85,25 +92,26 @@ static int nearest_level(const midpoints *mp, double m)
 }
 
 /* Assign every weight its nearest code for scale s; return the error. */
-static double assign(quant_logq_bits bits, const midpoints *mp, const float *w, int n, double s, uint8_t *codes)
+static double assign(quant_logq_format fmt, const midpoints *mp, const float *w, int n, double s, uint8_t *codes)
 {
-	const int16_t *level = quant_logq_table(bits);
+	const int16_t *level = quant_logq_table(fmt);
+	unsigned negative = 1u << (quant_logq_code_bits(fmt) - 1);
 	double err = 0;
 	for (int i = 0; i < n; i++) {
 		double a = fabs((double)w[i]);
 		int k = nearest_level(mp, a / s);
 		double d = a - s * level[k] / level[0];
 		err += d * d;
-		codes[i] = (uint8_t)((w[i] < 0 && level[k] != 0 ? 1u : 0u) << (bits - 1) | (unsigned)k);
+		codes[i] = (uint8_t)((w[i] < 0 && level[k] != 0 ? negative : 0u) | (unsigned)k);
 	}
 	return err;
 }
 
 /* Least-squares scale for fixed codes: argmin_s sum (|w| - s*l)^2. */
-static double best_scale(quant_logq_bits bits, const float *w, int n, const uint8_t *codes)
+static double best_scale(quant_logq_format fmt, const float *w, int n, const uint8_t *codes)
 {
-	const int16_t *level = quant_logq_table(bits);
-	int mask = quant_logq_levels(bits) - 1;
+	const int16_t *level = quant_logq_table(fmt);
+	int mask = quant_logq_levels(fmt) - 1;
 	double num = 0, den = 0;
 	for (int i = 0; i < n; i++) {
 		double l = (double)level[codes[i] & mask] / level[0];
@@ -115,7 +123,7 @@ static double best_scale(quant_logq_bits bits, const float *w, int n, const uint
 
 enum { STARTS = 8, ROUNDS = 30 };
 
-float quant_logq_quantize_row(quant_logq_bits bits, const float *w, int n, uint8_t *codes)
+float quant_logq_quantize_row(quant_logq_format fmt, const float *w, int n, uint8_t *codes)
 {
 	double amax = 0;
 	for (int i = 0; i < n; i++)
@@ -123,22 +131,22 @@ float quant_logq_quantize_row(quant_logq_bits bits, const float *w, int n, uint8
 			amax = fabs((double)w[i]);
 	if (amax == 0) {
 		for (int i = 0; i < n; i++)
-			codes[i] = (uint8_t)(quant_logq_levels(bits) - 1); /* the zero code */
+			codes[i] = (uint8_t)(quant_logq_levels(fmt) - 1); /* the zero code */
 		return 0;
 	}
 	/* Starting points between amax and amax/2: the largest weights may be
 	 * better clipped than fitted (most weights are far smaller). */
 	midpoints mp;
-	make_midpoints(bits, &mp);
+	make_midpoints(fmt, &mp);
 	double best_s = amax, best_err = INFINITY;
 	for (int start = 0; start < STARTS; start++) {
 		double s = amax * exp2(-(double)start / STARTS);
-		double err = assign(bits, &mp, w, n, s, codes);
+		double err = assign(fmt, &mp, w, n, s, codes);
 		for (int round = 0; round < ROUNDS; round++) {
-			double s2 = best_scale(bits, w, n, codes);
+			double s2 = best_scale(fmt, w, n, codes);
 			if (s2 <= 0 || s2 == s)
 				break;
-			double err2 = assign(bits, &mp, w, n, s2, codes);
+			double err2 = assign(fmt, &mp, w, n, s2, codes);
 			if (err2 >= err)
 				break;
 			s = s2;
@@ -149,15 +157,15 @@ float quant_logq_quantize_row(quant_logq_bits bits, const float *w, int n, uint8
 			best_s = s;
 		}
 	}
-	assign(bits, &mp, w, n, best_s, codes);
+	assign(fmt, &mp, w, n, best_s, codes);
 	return (float)best_s;
 }
 
-double quant_logq_row_error(quant_logq_bits bits, const float *w, int n, const uint8_t *codes, float scale)
+double quant_logq_row_error(quant_logq_format fmt, const float *w, int n, const uint8_t *codes, float scale)
 {
 	double err = 0;
 	for (int i = 0; i < n; i++) {
-		double d = (double)w[i] - quant_logq_value(bits, scale, codes[i]);
+		double d = (double)w[i] - quant_logq_value(fmt, scale, codes[i]);
 		err += d * d;
 	}
 	return err;

@@ -46,6 +46,7 @@ void quant_matmul(const quant_matrix *W, const float *X, int n, int ldx,
 		break;
 	case FORMAT_Q8:
 	case FORMAT_Q4:
+	case FORMAT_Q4N:
 	case FORMAT_I8:
 		quant_matmul_q(W, X, n, ldx, bias, Y, ldy, k);
 		break;
@@ -65,6 +66,7 @@ void quant_matmul_rows(const quant_matrix *W, const int32_t *rows, int n_rows, c
 		break;
 	case FORMAT_Q8:
 	case FORMAT_Q4:
+	case FORMAT_Q4N:
 	case FORMAT_I8:
 		quant_matmul_rows_q(W, rows, n_rows, X, n, ldx, bias, Y, ldy, k);
 		break;
@@ -80,6 +82,7 @@ void quant_matrix_row(const quant_matrix *W, int row, float *out)
 		break;
 	case FORMAT_Q8:
 	case FORMAT_Q4:
+	case FORMAT_Q4N:
 	case FORMAT_I8:
 		quant_matrix_row_q(W, row, out);
 		break;

@@ -1,8 +1,8 @@
-/* AVX2 dot products for q8, q4 and i8 (qdot.h), for x86-64 CPUs without
+/* AVX2 dot products for q8, q4, q4n and i8 (qdot.h), for x86-64 CPUs without
  * AVX-512 VNNI. Compiled for AVX2 function by function; selected only where
  * CPUID reports it.
  *
- * q4: vpshufb gives each nibble's magnitude and its signed level; vpsignb
+ * q4 (and q4n, its other table): vpshufb gives each nibble's magnitude and its signed level; vpsignb
  * moves the weight's sign onto the activation; vpmaddubsw multiplies
  * unsigned magnitudes by signed activations into 16-bit pairs (at most
  * 2 * 64 * 127, so never saturating) and vpmaddwd widens them to 32 bits.
@@ -37,11 +37,13 @@ typedef struct {
 	__m256i magnitude, level, low, ones;
 } q4_consts;
 
-TARGET static inline q4_consts q4_setup(void)
+/* The tables of a 4-bit format's signed levels (q4's or q4n's). */
+TARGET static inline q4_consts q4_setup(const int8_t *table)
 {
 	q4_consts k;
-	k.magnitude = _mm256_broadcastsi128_si256(_mm_setr_epi8(64, 32, 16, 8, 4, 2, 1, 0, 64, 32, 16, 8, 4, 2, 1, 0));
-	k.level = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)quant_q4_levels));
+	__m128i levels = _mm_loadu_si128((const __m128i *)table);
+	k.magnitude = _mm256_broadcastsi128_si256(_mm_abs_epi8(levels));
+	k.level = _mm256_broadcastsi128_si256(levels);
 	k.low = _mm256_set1_epi8(0x0F);
 	k.ones = _mm256_set1_epi16(1);
 	return k;
@@ -69,18 +71,20 @@ TARGET static inline __m256i q4_chunk(__m256i acc, const uint8_t *codes, const i
 	return acc;
 }
 
-TARGET static int32_t q4_dot(const uint8_t *row, int chunks, const int8_t *xq)
+TARGET static inline __attribute__((always_inline)) int32_t nibble_dot(const int8_t *table, const uint8_t *row,
+									int chunks, const int8_t *xq)
 {
-	q4_consts k = q4_setup();
+	q4_consts k = q4_setup(table);
 	__m256i acc = _mm256_setzero_si256();
 	for (int ch = 0; ch < chunks; ch++, row += CHUNK_STRIDE, xq += 2 * FORMAT_CHUNK_BYTES)
 		acc = q4_chunk(acc, row, xq, &k);
 	return hsum(acc);
 }
 
-TARGET static void q4_panel(const uint8_t *panel, int chunks, const int8_t *xq, int32_t *out)
+TARGET static inline __attribute__((always_inline)) void nibble_panel(const int8_t *table, const uint8_t *panel,
+								      int chunks, const int8_t *xq, int32_t *out)
 {
-	q4_consts k = q4_setup();
+	q4_consts k = q4_setup(table);
 	__m256i acc[FORMAT_PANEL_ROWS];
 	QUANT_FOR_PANEL_ROWS(r)
 		acc[r] = _mm256_setzero_si256();
@@ -238,11 +242,11 @@ TARGET static inline __attribute__((always_inline)) void q8_row_multi(const uint
  * product (AVX2 computes q8 levels, costlier than applying them). */
 QUANT_BLOCK_BY_ROWS(q8_block, q8_row_nb)
 
-TARGET static inline __attribute__((always_inline)) void q4_row_multi(const uint8_t *row, int chunks,
-								     const int8_t *xq, size_t stride,
-								     const int NB, int32_t *out)
+TARGET static inline __attribute__((always_inline)) void nibble_row_multi(const int8_t *table, const uint8_t *row,
+									 int chunks, const int8_t *xq, size_t stride,
+									 const int NB, int32_t *out)
 {
-	q4_consts k = q4_setup();
+	q4_consts k = q4_setup(table);
 	__m256i acc[QUANT_PANEL_INPUTS];
 	QUANT_FOR_INPUTS(b, NB)
 		acc[b] = _mm256_setzero_si256();
@@ -317,8 +321,31 @@ TARGET static inline __attribute__((always_inline)) void i8_block_nb(const uint8
 QUANT_BLOCK_BY_FOURS(i8_block, i8_block_nb)
 
 QUANT_PANEL_MULTI(q8_panel_multi, q8_row_multi)
-QUANT_PANEL_MULTI(q4_panel_multi, q4_row_multi)
 
-const quant_qdot quant_qdot_avx2 = { "avx2", q8_dot, q4_dot, q8_panel, q4_panel, q8_panel_multi, q4_panel_multi,
-				     quant_f32_rows_avx2, &quant_ew_avx2, NULL, q8_block, i8_block };
+/* The entry points of a 4-bit format (q4, q4n): the code above with its
+ * level table. */
+#define NIBBLE_ENTRIES(fmt, table)                                                                             \
+	TARGET static int32_t fmt##_dot(const uint8_t *row, int chunks, const int8_t *xq)                      \
+	{                                                                                                    \
+		return nibble_dot(table, row, chunks, xq);                                                   \
+	}                                                                                                    \
+	TARGET static void fmt##_panel(const uint8_t *panel, int chunks, const int8_t *xq, int32_t *out)       \
+	{                                                                                                    \
+		nibble_panel(table, panel, chunks, xq, out);                                                 \
+	}                                                                                                    \
+	TARGET static inline __attribute__((always_inline)) void fmt##_row_multi(                            \
+		const uint8_t *row, int chunks, const int8_t *xq, size_t stride, const int NB, int32_t *out) \
+	{                                                                                                    \
+		nibble_row_multi(table, row, chunks, xq, stride, NB, out);                                   \
+	}                                                                                                    \
+	QUANT_PANEL_MULTI(fmt##_panel_multi, fmt##_row_multi)
+
+NIBBLE_ENTRIES(q4, quant_q4_levels)
+NIBBLE_ENTRIES(q4n, quant_q4n_levels)
+
+const quant_qdot quant_qdot_avx2 = { .name = "avx2", .q8 = q8_dot, .q4 = q4_dot, .q8_panel = q8_panel,
+				     .q4_panel = q4_panel, .q8_panel_multi = q8_panel_multi,
+				     .q4_panel_multi = q4_panel_multi, .f32_rows = quant_f32_rows_avx2,
+				     .ew = &quant_ew_avx2, .q8_block = q8_block, .i8_block = i8_block, .q4n = q4n_dot,
+				     .q4n_panel = q4n_panel, .q4n_panel_multi = q4n_panel_multi };
 #endif

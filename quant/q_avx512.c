@@ -106,17 +106,17 @@ TARGET static int32_t offset128_of(const int8_t *xq, int bytes)
 /* ---- q4 ------------------------------------------------------------------ */
 
 /* One shuffle (vpshufb) turns each nibble into its level plus 128, an
- * unsigned byte (64..192), and vpdpbusd multiplies those by the signed
+ * unsigned byte (64..192; the level table, q4's or q4n's, is an argument), and vpdpbusd multiplies those by the signed
  * activations: the sums are of (w + 128) * x, and 128 times the input's
  * sum, taken once per input, corrects them exactly. Putting the offset on
  * the weights rather than on the activations costs one correction per
  * input instead of one per row (two products per row and chunk). Both
  * sums are exact in int32 (|w + 128| <= 192, |x| <= 127, at most
  * 2 * 16384 columns). */
-TARGET static inline __m512i q4_ulevels(void)
+TARGET static inline __m512i q4_ulevels(const int8_t *table)
 {
-	return _mm512_broadcast_i32x4(_mm_setr_epi8((char)192, (char)160, (char)144, (char)136, (char)132, (char)130,
-						    (char)129, (char)128, 64, 96, 112, 120, 124, 126, 127, (char)128));
+	__m128i signed_levels = _mm_loadu_si128((const __m128i *)table);
+	return _mm512_broadcast_i32x4(_mm_xor_si128(signed_levels, _mm_set1_epi8((char)0x80)));   /* + 128 */
 }
 
 /* The weights plus 128 of a chunk's 128 columns: w0 the first 64, w1 the
@@ -145,9 +145,10 @@ TARGET static int32_t q4_offset_of(const int8_t *xq, int chunks)
 	return offset128_of(xq, 2 * chunks * FORMAT_CHUNK_BYTES);
 }
 
-TARGET static int32_t q4_dot(const uint8_t *row, int chunks, const int8_t *xq)
+TARGET static inline __attribute__((always_inline)) int32_t nibble_dot(const int8_t *table, const uint8_t *row,
+									int chunks, const int8_t *xq)
 {
-	const __m512i levels = q4_ulevels();
+	const __m512i levels = q4_ulevels(table);
 	__m512i acc = _mm512_setzero_si512();
 	int32_t offset = q4_offset_of(xq, chunks);
 	for (int ch = 0; ch < chunks; ch++, row += CHUNK_STRIDE, xq += 2 * FORMAT_CHUNK_BYTES) {
@@ -169,11 +170,11 @@ TARGET static inline __m512i lane_offsets(const int32_t *offset)
 
 /* A panel's four rows against NB <= 4 inputs, each input's two halves of a
  * chunk held in registers for all four rows: acc[4 * b + r]. */
-TARGET static inline __attribute__((always_inline)) void q4_four_rows(const uint8_t *panel, int chunks,
-								     const int8_t *xq, size_t stride, const int NB,
-								     __m512i *acc)
+TARGET static inline __attribute__((always_inline)) void q4_four_rows(const int8_t *table, const uint8_t *panel,
+								     int chunks, const int8_t *xq, size_t stride,
+								     const int NB, __m512i *acc)
 {
-	const __m512i levels = q4_ulevels();
+	const __m512i levels = q4_ulevels(table);
 	_Pragma("GCC unroll 16") for (int i = 0; i < 16; i++)
 		acc[i] = _mm512_setzero_si512();
 	for (int ch = 0; ch < chunks; ch++, panel += CHUNK_STRIDE, xq += 2 * FORMAT_CHUNK_BYTES) {
@@ -196,9 +197,10 @@ TARGET static inline __attribute__((always_inline)) void q4_four_rows(const uint
 /* `panels` consecutive panels against NB <= 4 inputs (NB a constant after
  * inlining): sums[b * ld + r]. Each chunk is decoded once for all the
  * inputs, whose activations stay in registers for the panel's four rows. */
-TARGET static inline __attribute__((always_inline)) void q4_block_nb(const uint8_t *codes, int panels, int chunks,
-								    const int8_t *xq, size_t stride, const int NB,
-								    int32_t *sums, size_t ld)
+TARGET static inline __attribute__((always_inline)) void nibble_block_nb(const int8_t *table, const uint8_t *codes,
+									int panels, int chunks, const int8_t *xq,
+									size_t stride, const int NB, int32_t *sums,
+									size_t ld)
 {
 	int32_t offset[4] = { 0 };
 	QUANT_FOR_INPUTS(b, NB)
@@ -208,7 +210,7 @@ TARGET static inline __attribute__((always_inline)) void q4_block_nb(const uint8
 
 	for (int p = 0; p < panels; p++, codes += panel_bytes, sums += FORMAT_PANEL_ROWS) {
 		__m512i acc[16];
-		q4_four_rows(codes, chunks, xq, stride, NB, acc);
+		q4_four_rows(table, codes, chunks, xq, stride, NB, acc);
 		/* 128-bit lane b: input b's four rows */
 		store_lanes(_mm512_sub_epi32(reduce16(acc), offsets), NB, sums, ld);
 	}
@@ -432,10 +434,11 @@ TARGET static void q8_block(const uint8_t *codes, int panels, int chunks, const 
 	default: q8_block_nb(codes, panels, chunks, xq, stride, 8, sums, ld); break;
 	}
 }
+#define Q8_BLOCK q8_block
 #else
 /* Without VBMI there is no byte permute over 128 entries: the driver
  * calls the panel functions. */
-#define q8_block NULL
+#define Q8_BLOCK NULL
 #endif
 
 /* ---- i8 ------------------------------------------------------------------ */
@@ -508,18 +511,32 @@ QUANT_BLOCK_BY_FOURS(i8_block, i8_block_nb)
 
 /* ---- the entry points ------------------------------------------------------ */
 
-QUANT_BLOCK_BY_FOURS(q4_block, q4_block_nb)
+/* The entry points of a 4-bit format (q4, q4n): the code above with its
+ * level table. */
+#define NIBBLE_ENTRIES(fmt, table)                                                                             \
+	TARGET static int32_t fmt##_dot(const uint8_t *row, int chunks, const int8_t *xq)                      \
+	{                                                                                                    \
+		return nibble_dot(table, row, chunks, xq);                                                   \
+	}                                                                                                    \
+	TARGET static inline __attribute__((always_inline)) void fmt##_block_nb(                             \
+		const uint8_t *codes, int panels, int chunks, const int8_t *xq, size_t stride, const int NB, \
+		int32_t *sums, size_t ld)                                                                    \
+	{                                                                                                    \
+		nibble_block_nb(table, codes, panels, chunks, xq, stride, NB, sums, ld);                     \
+	}                                                                                                    \
+	QUANT_BLOCK_BY_FOURS(fmt##_block, fmt##_block_nb)                                                    \
+	TARGET static void fmt##_panel(const uint8_t *panel, int chunks, const int8_t *xq, int32_t *out)       \
+	{                                                                                                    \
+		fmt##_block_nb(panel, 1, chunks, xq, 0, 1, out, FORMAT_PANEL_ROWS);                          \
+	}                                                                                                    \
+	TARGET static void fmt##_panel_multi(const uint8_t *panel, int chunks, const int8_t *xq, size_t stride, \
+					     int nb, int32_t *out)                                          \
+	{                                                                                                    \
+		fmt##_block(panel, 1, chunks, xq, stride, nb, out, FORMAT_PANEL_ROWS);                       \
+	}
 
-TARGET static void q4_panel(const uint8_t *panel, int chunks, const int8_t *xq, int32_t *out)
-{
-	q4_block_nb(panel, 1, chunks, xq, 0, 1, out, FORMAT_PANEL_ROWS);
-}
-
-TARGET static void q4_panel_multi(const uint8_t *panel, int chunks, const int8_t *xq, size_t stride, int nb,
-				  int32_t *out)
-{
-	q4_block(panel, 1, chunks, xq, stride, nb, out, FORMAT_PANEL_ROWS);
-}
+NIBBLE_ENTRIES(q4, quant_q4_levels)
+NIBBLE_ENTRIES(q4n, quant_q4n_levels)
 
 TARGET static void q8_panel(const uint8_t *panel, int chunks, const int8_t *xq, int32_t *out)
 {
@@ -538,7 +555,9 @@ TARGET static void q8_panel_multi(const uint8_t *panel, int chunks, const int8_t
 	}
 }
 
-const quant_qdot QDOT = { QDOT_NAME, q8_dot, q4_dot, q8_panel, q4_panel, q8_panel_multi, q4_panel_multi,
-				       quant_f32_rows_avx512, &quant_ew_avx512, q4_block, q8_block,
-				       i8_block };
+const quant_qdot QDOT = { .name = QDOT_NAME, .q8 = q8_dot, .q4 = q4_dot, .q8_panel = q8_panel, .q4_panel = q4_panel,
+			  .q8_panel_multi = q8_panel_multi, .q4_panel_multi = q4_panel_multi,
+			  .f32_rows = quant_f32_rows_avx512, .ew = &quant_ew_avx512, .q4_block = q4_block,
+			  .q8_block = Q8_BLOCK, .i8_block = i8_block, .q4n = q4n_dot, .q4n_panel = q4n_panel,
+			  .q4n_panel_multi = q4n_panel_multi, .q4n_block = q4n_block };
 #endif

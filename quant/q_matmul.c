@@ -1,4 +1,4 @@
-/* The q8/q4/i8 matrix products around the ISA's dot products (qdot.h): each
+/* The q8/q4/q4n/i8 matrix products around the ISA's dot products (qdot.h): each
  * input row is quantized to int8 once (quant_quantize_x), each output is an
  * exact integer dot product, and one float rescale ends it:
  *     y = (float)sum * (row_factor[r] * x_scale) [+ bias[r]]
@@ -23,6 +23,7 @@ static format_kernels kernels_of(const quant_qdot *q, format_encoding f)
 	switch (f) {
 	case FORMAT_Q8: return (format_kernels){ q->q8, q->q8_panel, q->q8_panel_multi, q->q8_block };
 	case FORMAT_Q4: return (format_kernels){ q->q4, q->q4_panel, q->q4_panel_multi, q->q4_block };
+	case FORMAT_Q4N: return (format_kernels){ q->q4n, q->q4n_panel, q->q4n_panel_multi, q->q4n_block };
 	default: return (format_kernels){ NULL, NULL, NULL, q->i8_block };
 	}
 }
@@ -159,9 +160,10 @@ void quant_matrix_row_q(const quant_matrix *W, int row, float *out)
 		return;
 	}
 
-	float level[16];   /* each q4 code's value in this row: the same product as per column */
+	const int8_t *nibble = quant_nibble_levels(W->format);
+	float level[16];   /* each 4-bit code's value in this row: the same product as per column */
 	for (int k = 0; k < 16; k++)
-		level[k] = (float)quant_q4_levels[k] * factor;
+		level[k] = (float)nibble[k] * factor;
 	for (int ch = 0; ch < chunks; ch++) {
 		const uint8_t *chunk = codes + quant_chunk_offset(W->format, W->cols, row, ch);
 		int c0 = ch * per_chunk, n = W->cols - c0 < per_chunk ? W->cols - c0 : per_chunk;

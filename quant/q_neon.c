@@ -1,6 +1,6 @@
-/* NEON dot products for q8, q4 and i8 (qdot.h), aarch64.
+/* NEON dot products for q8, q4, q4n and i8 (qdot.h), aarch64.
  *
- * q4: a 16-entry table lookup (tbl) turns each nibble into its signed int8
+ * q4 (and q4n, its other table): a 16-entry table lookup (tbl) turns each nibble into its signed int8
  * level; with the dot-product extension SDOT adds four int8 products per
  * lane, without it SMULL + SADALP do the same in two steps.
  * q8: the 128 16-bit magnitudes are split into a low-byte and a high-byte
@@ -40,18 +40,20 @@ static inline int32x4_t q4_chunk(int32x4_t acc, const uint8_t *codes, const int8
 	return acc;
 }
 
-static int32_t q4_dot(const uint8_t *row, int chunks, const int8_t *xq)
+/* A 4-bit format's row (q4 or q4n: `table` its signed levels). */
+static inline int32_t nibble_dot(const int8_t *table, const uint8_t *row, int chunks, const int8_t *xq)
 {
-	int8x16_t levels = vld1q_s8(quant_q4_levels);
+	int8x16_t levels = vld1q_s8(table);
 	int32x4_t acc = vdupq_n_s32(0);
 	for (int ch = 0; ch < chunks; ch++, row += CHUNK_STRIDE, xq += 2 * FORMAT_CHUNK_BYTES)
 		acc = q4_chunk(acc, row, xq, levels);
 	return vaddvq_s32(acc);
 }
 
-static void q4_panel(const uint8_t *panel, int chunks, const int8_t *xq, int32_t *out)
+static inline void nibble_panel(const int8_t *table, const uint8_t *panel, int chunks, const int8_t *xq,
+				int32_t *out)
 {
-	int8x16_t levels = vld1q_s8(quant_q4_levels);
+	int8x16_t levels = vld1q_s8(table);
 	int32x4_t acc[FORMAT_PANEL_ROWS];
 	QUANT_FOR_PANEL_ROWS(r)
 		acc[r] = vdupq_n_s32(0);
@@ -60,6 +62,26 @@ static void q4_panel(const uint8_t *panel, int chunks, const int8_t *xq, int32_t
 			acc[r] = q4_chunk(acc[r], panel + r * FORMAT_CHUNK_BYTES, xq, levels);
 	QUANT_FOR_PANEL_ROWS(r)
 		out[r] = vaddvq_s32(acc[r]);
+}
+
+static int32_t q4_dot(const uint8_t *row, int chunks, const int8_t *xq)
+{
+	return nibble_dot(quant_q4_levels, row, chunks, xq);
+}
+
+static int32_t q4n_dot(const uint8_t *row, int chunks, const int8_t *xq)
+{
+	return nibble_dot(quant_q4n_levels, row, chunks, xq);
+}
+
+static void q4_panel(const uint8_t *panel, int chunks, const int8_t *xq, int32_t *out)
+{
+	nibble_panel(quant_q4_levels, panel, chunks, xq, out);
+}
+
+static void q4n_panel(const uint8_t *panel, int chunks, const int8_t *xq, int32_t *out)
+{
+	nibble_panel(quant_q4n_levels, panel, chunks, xq, out);
 }
 
 /* The same with SDOT (ARMv8.2 dot-product extension). */
@@ -76,18 +98,19 @@ static inline int32x4_t q4_chunk_dot(int32x4_t acc, const uint8_t *codes, const 
 	return acc;
 }
 
-static int32_t q4_dot_sdot(const uint8_t *row, int chunks, const int8_t *xq)
+static inline int32_t nibble_dot_sdot(const int8_t *table, const uint8_t *row, int chunks, const int8_t *xq)
 {
-	int8x16_t levels = vld1q_s8(quant_q4_levels);
+	int8x16_t levels = vld1q_s8(table);
 	int32x4_t acc = vdupq_n_s32(0);
 	for (int ch = 0; ch < chunks; ch++, row += CHUNK_STRIDE, xq += 2 * FORMAT_CHUNK_BYTES)
 		acc = q4_chunk_dot(acc, row, xq, levels);
 	return vaddvq_s32(acc);
 }
 
-static void q4_panel_sdot(const uint8_t *panel, int chunks, const int8_t *xq, int32_t *out)
+static inline void nibble_panel_sdot(const int8_t *table, const uint8_t *panel, int chunks, const int8_t *xq,
+				     int32_t *out)
 {
-	int8x16_t levels = vld1q_s8(quant_q4_levels);
+	int8x16_t levels = vld1q_s8(table);
 	int32x4_t acc[FORMAT_PANEL_ROWS];
 	QUANT_FOR_PANEL_ROWS(r)
 		acc[r] = vdupq_n_s32(0);
@@ -96,6 +119,26 @@ static void q4_panel_sdot(const uint8_t *panel, int chunks, const int8_t *xq, in
 			acc[r] = q4_chunk_dot(acc[r], panel + r * FORMAT_CHUNK_BYTES, xq, levels);
 	QUANT_FOR_PANEL_ROWS(r)
 		out[r] = vaddvq_s32(acc[r]);
+}
+
+static int32_t q4_dot_sdot(const uint8_t *row, int chunks, const int8_t *xq)
+{
+	return nibble_dot_sdot(quant_q4_levels, row, chunks, xq);
+}
+
+static int32_t q4n_dot_sdot(const uint8_t *row, int chunks, const int8_t *xq)
+{
+	return nibble_dot_sdot(quant_q4n_levels, row, chunks, xq);
+}
+
+static void q4_panel_sdot(const uint8_t *panel, int chunks, const int8_t *xq, int32_t *out)
+{
+	nibble_panel_sdot(quant_q4_levels, panel, chunks, xq, out);
+}
+
+static void q4n_panel_sdot(const uint8_t *panel, int chunks, const int8_t *xq, int32_t *out)
+{
+	nibble_panel_sdot(quant_q4n_levels, panel, chunks, xq, out);
 }
 #pragma GCC pop_options
 
@@ -319,8 +362,12 @@ static void i8_block(const uint8_t *codes, int panels, int chunks, const int8_t 
 			i8_block_neon_nb(codes, panels, chunks, xq, stride, 2, sums, ld);
 }
 
-const quant_qdot quant_qdot_neon = { "neon", q8_dot, q4_dot, q8_panel, q4_panel, NULL, NULL, quant_f32_rows_neon,
-				 &quant_ew_generic, NULL, q8_block, i8_block };
-const quant_qdot quant_qdot_neon_dotprod = { "neon-dotprod", q8_dot, q4_dot_sdot, q8_panel, q4_panel_sdot, NULL, NULL,
-					     quant_f32_rows_neon, &quant_ew_generic, NULL, q8_block, i8_block_sdot };
+const quant_qdot quant_qdot_neon = { .name = "neon", .q8 = q8_dot, .q4 = q4_dot, .q8_panel = q8_panel,
+				     .q4_panel = q4_panel, .f32_rows = quant_f32_rows_neon, .ew = &quant_ew_generic,
+				     .q8_block = q8_block, .i8_block = i8_block, .q4n = q4n_dot, .q4n_panel = q4n_panel };
+const quant_qdot quant_qdot_neon_dotprod = { .name = "neon-dotprod", .q8 = q8_dot, .q4 = q4_dot_sdot,
+					     .q8_panel = q8_panel, .q4_panel = q4_panel_sdot,
+					     .f32_rows = quant_f32_rows_neon, .ew = &quant_ew_generic,
+					     .q8_block = q8_block, .i8_block = i8_block_sdot, .q4n = q4n_dot_sdot,
+					     .q4n_panel = q4n_panel_sdot };
 #endif

@@ -14,13 +14,24 @@ static int32_t q8_dot(const uint8_t *row, int chunks, const int8_t *xq)
 	return sum;
 }
 
-static int32_t q4_dot(const uint8_t *row, int chunks, const int8_t *xq)
+/* A 4-bit row whose nibbles' levels are levels[] (q4 or q4n). */
+static int32_t nibble_dot(const int8_t *levels, const uint8_t *row, int chunks, const int8_t *xq)
 {
 	int32_t sum = 0;
 	for (int ch = 0; ch < chunks; ch++, row += CHUNK_STRIDE, xq += 2 * FORMAT_CHUNK_BYTES)
 		for (int j = 0; j < FORMAT_CHUNK_BYTES; j++)
-			sum += quant_q4_levels[row[j] & 0x0F] * xq[j] + quant_q4_levels[row[j] >> 4] * xq[FORMAT_CHUNK_BYTES + j];
+			sum += levels[row[j] & 0x0F] * xq[j] + levels[row[j] >> 4] * xq[FORMAT_CHUNK_BYTES + j];
 	return sum;
+}
+
+static int32_t q4_dot(const uint8_t *row, int chunks, const int8_t *xq)
+{
+	return nibble_dot(quant_q4_levels, row, chunks, xq);
+}
+
+static int32_t q4n_dot(const uint8_t *row, int chunks, const int8_t *xq)
+{
+	return nibble_dot(quant_q4n_levels, row, chunks, xq);
 }
 
 /* qdot.h's i8_block: a panel's 16 rows, each row's four bytes of a group
@@ -53,5 +64,13 @@ static void q4_panel(const uint8_t *panel, int chunks, const int8_t *xq, int32_t
 		out[r] = q4_dot(panel + r * FORMAT_CHUNK_BYTES, chunks, xq);
 }
 
-const quant_qdot quant_qdot_scalar = { "scalar", q8_dot, q4_dot, q8_panel, q4_panel, NULL, NULL, quant_f32_rows_scalar, &quant_ew_generic, NULL, NULL,
-				       i8_block };
+static void q4n_panel(const uint8_t *panel, int chunks, const int8_t *xq, int32_t *out)
+{
+	for (int r = 0; r < FORMAT_PANEL_ROWS; r++)
+		out[r] = q4n_dot(panel + r * FORMAT_CHUNK_BYTES, chunks, xq);
+}
+
+const quant_qdot quant_qdot_scalar = { .name = "scalar", .q8 = q8_dot, .q4 = q4_dot, .q8_panel = q8_panel,
+				       .q4_panel = q4_panel, .f32_rows = quant_f32_rows_scalar,
+				       .ew = &quant_ew_generic, .i8_block = i8_block, .q4n = q4n_dot,
+				       .q4n_panel = q4n_panel };

@@ -1,4 +1,4 @@
-/* WebAssembly SIMD (simd128) dot products for q8, q4 and i8, and the f32
+/* WebAssembly SIMD (simd128) dot products for q8, q4, q4n and i8, and the f32
  * rows (qdot.h), for the wasm32 build (make wasm, -msimd128).
  *
  * q4: i8x16.swizzle looks each nibble up in the 16 signed int8 levels;
@@ -53,10 +53,10 @@ ALWAYS_INLINE v128_t q4_mac(v128_t acc, v128_t wl, v128_t wh, const int8_t *x)
 
 /* One row against NB <= QUANT_KBATCH inputs, out[b * ld]: each 16 code
  * bytes decoded once for all of them. */
-ALWAYS_INLINE void q4_row_nb(const uint8_t *row, int chunks, const int8_t *xq, size_t stride, const int NB,
-			     int32_t *out, size_t ld)
+ALWAYS_INLINE void q4_row_nb(const int8_t *table, const uint8_t *row, int chunks, const int8_t *xq, size_t stride,
+			     const int NB, int32_t *out, size_t ld)
 {
-	const v128_t levels = wasm_v128_load(quant_q4_levels), low = wasm_i8x16_splat(0x0F);
+	const v128_t levels = wasm_v128_load(table), low = wasm_i8x16_splat(0x0F);
 	v128_t acc[QUANT_KBATCH];
 	QUANT_FOR_KBATCH(b, NB)
 		acc[b] = wasm_i32x4_splat(0);
@@ -72,17 +72,17 @@ ALWAYS_INLINE void q4_row_nb(const uint8_t *row, int chunks, const int8_t *xq, s
 		out[b * ld] = hsum(acc[b]);
 }
 
-static int32_t q4_dot(const uint8_t *row, int chunks, const int8_t *xq)
+ALWAYS_INLINE int32_t nibble_dot(const int8_t *table, const uint8_t *row, int chunks, const int8_t *xq)
 {
 	int32_t out;
-	q4_row_nb(row, chunks, xq, 0, 1, &out, 0);
+	q4_row_nb(table, row, chunks, xq, 0, 1, &out, 0);
 	return out;
 }
 
-static void q4_panel(const uint8_t *panel, int chunks, const int8_t *xq, int32_t *out)
+ALWAYS_INLINE void nibble_panel(const int8_t *table, const uint8_t *panel, int chunks, const int8_t *xq, int32_t *out)
 {
 	QUANT_FOR_PANEL_ROWS(r)
-		q4_row_nb(panel + r * FORMAT_CHUNK_BYTES, chunks, xq, 0, 1, out + r, 0);
+		q4_row_nb(table, panel + r * FORMAT_CHUNK_BYTES, chunks, xq, 0, 1, out + r, 0);
 }
 
 /* The block function widens the activations to 16 bits once per block (a
@@ -110,10 +110,11 @@ ALWAYS_INLINE v128_t hsum4(v128_t a0, v128_t a1, v128_t a2, v128_t a3)
  * at x16 + b * Q4_TILE_COLS), its four sums added to out[b * ld ..] (set
  * if `first`): the rows side by side, so that each input's activations
  * are loaded once for the four. */
-ALWAYS_INLINE void q4_panel16_nb(const uint8_t *panel, int chunks, const int16_t *x16, const int NB, int first,
+ALWAYS_INLINE void q4_panel16_nb(const int8_t *table, const uint8_t *panel, int chunks, const int16_t *x16, const int NB,
+				 int first,
 				 int32_t *out, size_t ld)
 {
-	const v128_t levels = wasm_v128_load(quant_q4_levels), low = wasm_i8x16_splat(0x0F);
+	const v128_t levels = wasm_v128_load(table), low = wasm_i8x16_splat(0x0F);
 	v128_t acc[FORMAT_PANEL_ROWS][Q4_INPUTS];
 	QUANT_FOR_PANEL_ROWS(r)
 		QUANT_FOR_INPUTS(b, NB)
@@ -148,8 +149,8 @@ ALWAYS_INLINE void q4_panel16_nb(const uint8_t *panel, int chunks, const int16_t
 	}
 }
 
-ALWAYS_INLINE void q4_block_nb(const uint8_t *codes, int panels, int chunks, const int8_t *xq, size_t stride,
-			       const int NB, int32_t *sums, size_t ld)
+ALWAYS_INLINE void q4_block_nb(const int8_t *table, const uint8_t *codes, int panels, int chunks, const int8_t *xq,
+			       size_t stride, const int NB, int32_t *sums, size_t ld)
 {
 	int16_t x16[Q4_INPUTS * Q4_TILE_COLS] __attribute__((aligned(16)));
 	size_t panel_bytes = (size_t)chunks * CHUNK_STRIDE;
@@ -164,22 +165,42 @@ ALWAYS_INLINE void q4_block_nb(const uint8_t *codes, int panels, int chunks, con
 			}
 		}
 		for (int p = 0; p < panels; p++)
-			q4_panel16_nb(codes + p * panel_bytes + (size_t)c0 * CHUNK_STRIDE, n, x16, NB, c0 == 0,
+			q4_panel16_nb(table, codes + p * panel_bytes + (size_t)c0 * CHUNK_STRIDE, n, x16, NB, c0 == 0,
 				      sums + p * FORMAT_PANEL_ROWS, ld);
 	}
 }
 
-static void q4_block(const uint8_t *codes, int panels, int chunks, const int8_t *xq, size_t stride, int nb,
-		     int32_t *sums, size_t ld)
+ALWAYS_INLINE void nibble_block(const int8_t *table, const uint8_t *codes, int panels, int chunks, const int8_t *xq,
+				size_t stride, int nb, int32_t *sums, size_t ld)
 {
 	for (; nb > 0; nb -= Q4_INPUTS, xq += Q4_INPUTS * stride, sums += Q4_INPUTS * ld)
 		switch (nb) {
-		case 1: q4_block_nb(codes, panels, chunks, xq, stride, 1, sums, ld); break;
-		case 2: q4_block_nb(codes, panels, chunks, xq, stride, 2, sums, ld); break;
-		case 3: q4_block_nb(codes, panels, chunks, xq, stride, 3, sums, ld); break;
-		default: q4_block_nb(codes, panels, chunks, xq, stride, Q4_INPUTS, sums, ld); break;
+		case 1: q4_block_nb(table, codes, panels, chunks, xq, stride, 1, sums, ld); break;
+		case 2: q4_block_nb(table, codes, panels, chunks, xq, stride, 2, sums, ld); break;
+		case 3: q4_block_nb(table, codes, panels, chunks, xq, stride, 3, sums, ld); break;
+		default: q4_block_nb(table, codes, panels, chunks, xq, stride, Q4_INPUTS, sums, ld); break;
 		}
 }
+
+/* The entry points of a 4-bit format (q4, q4n): the code above with its
+ * level table. */
+#define NIBBLE_ENTRIES(fmt, table)                                                                             \
+	static int32_t fmt##_dot(const uint8_t *row, int chunks, const int8_t *xq)                             \
+	{                                                                                                    \
+		return nibble_dot(table, row, chunks, xq);                                                   \
+	}                                                                                                    \
+	static void fmt##_panel(const uint8_t *panel, int chunks, const int8_t *xq, int32_t *out)              \
+	{                                                                                                    \
+		nibble_panel(table, panel, chunks, xq, out);                                                 \
+	}                                                                                                    \
+	static void fmt##_block(const uint8_t *codes, int panels, int chunks, const int8_t *xq, size_t stride, \
+				int nb, int32_t *sums, size_t ld)                                             \
+	{                                                                                                    \
+		nibble_block(table, codes, panels, chunks, xq, stride, nb, sums, ld);                        \
+	}
+
+NIBBLE_ENTRIES(q4, quant_q4_levels)
+NIBBLE_ENTRIES(q4n, quant_q4n_levels)
 
 /* ---- q8 ------------------------------------------------------------------ */
 
@@ -388,6 +409,8 @@ void quant_f32_rows_wasm(const float *const w[FORMAT_PANEL_ROWS], const float *x
 	}
 }
 
-const quant_qdot quant_qdot_wasm = { "wasm-simd128", q8_dot, q4_dot, q8_panel, q4_panel, NULL, NULL,
-				     quant_f32_rows_wasm, &quant_ew_generic, q4_block, q8_block, i8_block };
+const quant_qdot quant_qdot_wasm = { .name = "wasm-simd128", .q8 = q8_dot, .q4 = q4_dot, .q8_panel = q8_panel,
+				     .q4_panel = q4_panel, .f32_rows = quant_f32_rows_wasm, .ew = &quant_ew_generic,
+				     .q4_block = q4_block, .q8_block = q8_block, .i8_block = i8_block, .q4n = q4n_dot,
+				     .q4n_panel = q4n_panel, .q4n_block = q4n_block };
 #endif

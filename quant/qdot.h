@@ -1,4 +1,4 @@
-/* The dot products each ISA implements: for q8, q4 and i8, integer dot products
+/* The dot products each ISA implements: for q8, q4, q4n and i8, integer dot products
  * of quantized weight rows with int8 activations; for f32, float dot
  * products in the fixed summation order of f32_scalar.c. For q8 and q4 (the formats and their
  * layout are logquant.h and matrix.h; the driver around them, quantizing
@@ -57,6 +57,14 @@ typedef struct quant_qdot {
 	 * one panel is a block of one. */
 	void (*i8_block)(const uint8_t *codes, int panels, int chunks, const int8_t *xq, size_t x_stride, int nb,
 			 int32_t *sums, size_t ld);
+	/* q4n's, as q4's above (q4n_panel_multi and q4n_block optional): the
+	 * same code with the other level table (logquant.h). */
+	int32_t (*q4n)(const uint8_t *row, int chunks, const int8_t *xq);
+	void (*q4n_panel)(const uint8_t *panel, int chunks, const int8_t *xq, int32_t *out);
+	void (*q4n_panel_multi)(const uint8_t *panel, int chunks, const int8_t *xq, size_t x_stride, int nb,
+				int32_t *out);
+	void (*q4n_block)(const uint8_t *codes, int panels, int chunks, const int8_t *xq, size_t x_stride, int nb,
+			  int32_t *sums, size_t ld);
 } quant_qdot;
 
 /* Inputs one q*_panel_multi call takes at most. */

@@ -11,9 +11,9 @@ int quant_q_level(format_encoding f, uint8_t code)
 {
 	if (f == FORMAT_I8)
 		return (int8_t)code;
-	quant_logq_bits bits = f == FORMAT_Q4 ? QUANT_LOGQ_4 : QUANT_LOGQ_8;
-	int level = quant_logq_table(bits)[code & (quant_logq_levels(bits) - 1)];
-	return code >> (bits - 1) & 1 ? -level : level;
+	quant_logq_format fmt = quant_logq_of(f);
+	int level = quant_logq_table(fmt)[code & (quant_logq_levels(fmt) - 1)];
+	return code >> (quant_logq_code_bits(fmt) - 1) & 1 ? -level : level;
 }
 
 static void put_code(format_encoding f, uint8_t *out, int cols, int row, int col, uint8_t code)

@@ -7,9 +7,23 @@
 #include <stdint.h>
 
 #include "hd.h"
+#include "logquant.h"
 #include "matrix.h"
 
-/* Columns one chunk holds: 64 q8 or i8 codes, 128 q4 codes. */
+/* The log format of a q8, q4 or q4n tensor. */
+static inline quant_logq_format quant_logq_of(format_encoding f)
+{
+	return f == FORMAT_Q8 ? QUANT_LOGQ_8 : f == FORMAT_Q4N ? QUANT_LOGQ_4N : QUANT_LOGQ_4;
+}
+
+/* The 16 signed levels of a 4-bit format's nibbles (q4 or q4n), the table
+ * its kernels look codes up in. */
+static inline const int8_t *quant_nibble_levels(format_encoding f)
+{
+	return f == FORMAT_Q4N ? quant_q4n_levels : quant_q4_levels;
+}
+
+/* Columns one chunk holds: 64 q8 or i8 codes, 128 q4 or q4n codes. */
 static inline QUANT_HD int quant_chunk_cols(format_encoding f)
 {
 	return FORMAT_CHUNK_COLS(f);
@@ -51,14 +65,14 @@ static inline QUANT_HD uint8_t quant_q_code_at(format_encoding f, const uint8_t 
 	return j < FORMAT_CHUNK_BYTES ? chunk[j] & 0x0F : chunk[j - FORMAT_CHUNK_BYTES] >> 4;
 }
 
-/* Signed integer level of a code (q8/q4, logquant.h: bit bits-1 is the
+/* Signed integer level of a code (q8/q4/q4n, logquant.h: bit bits-1 is the
  * sign, the rest indexes the magnitude table; i8: the signed byte). */
 int quant_q_level(format_encoding f, uint8_t code);
 
 /* The code of integer level 0, which pads rows and columns. */
 static inline QUANT_HD uint8_t quant_zero_code(format_encoding f)
 {
-	return f == FORMAT_Q8 ? 0x7F : f == FORMAT_Q4 ? 0x77 : 0x00;
+	return f == FORMAT_Q8 ? 0x7F : FORMAT_IS_4BIT(f) ? 0x77 : 0x00;
 }
 
 /* Quantize one row of n weights linearly into n i8 codes, round(w / s)

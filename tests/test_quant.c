@@ -43,18 +43,27 @@ static void test_tables(void **state)
 	for (int k = 0; k < 7; k++)
 		assert_int_equal(q4[k], 64 >> k);
 	assert_int_equal(q4[7], 0);
+	/* q4n: descending, its top level q4's (every kernel's bounds assume at
+	 * most 64), an exact zero, the same code layout */
+	const int16_t *q4n = quant_logq_table(QUANT_LOGQ_4N);
+	assert_int_equal(quant_logq_levels(QUANT_LOGQ_4N), 8);
+	assert_int_equal(quant_logq_code_bits(QUANT_LOGQ_4N), 4);
+	assert_int_equal(q4n[0], 64);
+	for (int k = 0; k < 7; k++)
+		assert_true(q4n[k] > q4n[k + 1]);
+	assert_int_equal(q4n[7], 0);
 }
 
 /* Every code is the level nearest to |w| / s, the sign is w's, and the
  * error is the smallest any code could give. */
-static void check_nearest(quant_logq_bits bits, const float *w, int n, const uint8_t *codes, float s)
+static void check_nearest(quant_logq_format bits, const float *w, int n, const uint8_t *codes, float s)
 {
 	int levels = quant_logq_levels(bits);
 	for (int i = 0; i < n; i++) {
 		float v = quant_logq_value(bits, s, codes[i]);
 		double err = fabs((double)w[i] - v);
 		for (int k = 0; k < levels; k++) {
-			float alt = quant_logq_value(bits, s, (uint8_t)((w[i] < 0) << (bits - 1) | k));
+			float alt = quant_logq_value(bits, s, (uint8_t)((w[i] < 0) << (quant_logq_code_bits(bits) - 1) | k));
 			assert_true(err <= fabs((double)w[i] - alt) + 1e-7 * s);
 		}
 		if (v != 0)
@@ -62,7 +71,7 @@ static void check_nearest(quant_logq_bits bits, const float *w, int n, const uin
 	}
 }
 
-static void check_rows(quant_logq_bits bits, double max_rel_rms)
+static void check_rows(quant_logq_format bits, double max_rel_rms)
 {
 	for (int t = 0; t < N_SIZES; t++) {
 		int n = SIZES[t];
@@ -90,12 +99,13 @@ static void check_rows(quant_logq_bits bits, double max_rel_rms)
 				if (fabs(fabs(w[i]) - quant_logq_value(bits, (float)amax, (uint8_t)j)) <
 				    fabs(fabs(w[i]) - quant_logq_value(bits, (float)amax, (uint8_t)k)))
 					k = j;
-			naive[i] = (uint8_t)((w[i] < 0) << (bits - 1) | k);
+			naive[i] = (uint8_t)((w[i] < 0) << (quant_logq_code_bits(bits) - 1) | k);
 		}
 		assert_true(err <= quant_logq_row_error(bits, w, n, naive, (float)amax) * (1 + 1e-9) + 1e-12);
 		if (n >= 17) {
 			double rel_rms = sqrt(err / energy);
-			print_message("q%d n=%d relative rms error %.4f\n", bits, n, rel_rms);
+			print_message("%s n=%d relative rms error %.4f\n",
+				      bits == QUANT_LOGQ_8 ? "q8" : bits == QUANT_LOGQ_4 ? "q4" : "q4n", n, rel_rms);
 			assert_true(rel_rms <= max_rel_rms);
 		} else if (n == 1) {
 			assert_true(err <= 1e-12);   /* one weight: it is the scale */
@@ -121,11 +131,19 @@ static void test_q4_rows(void **state)
 	check_rows(QUANT_LOGQ_4, 0.25);
 }
 
+/* q4n's levels were fitted to trained weights, which are near Gaussian:
+ * on Gaussian rows it must do clearly better than q4's powers of two. */
+static void test_q4n_rows(void **state)
+{
+	(void)state;
+	check_rows(QUANT_LOGQ_4N, 0.13);
+}
+
 static void test_zero_row(void **state)
 {
 	(void)state;
-	for (int b = 0; b < 2; b++) {
-		quant_logq_bits bits = b ? QUANT_LOGQ_4 : QUANT_LOGQ_8;
+	for (int b = 0; b < 3; b++) {
+		quant_logq_format bits = b == 2 ? QUANT_LOGQ_4N : b ? QUANT_LOGQ_4 : QUANT_LOGQ_8;
 		float w[5] = { 0 };
 		uint8_t codes[5];
 		float s = quant_logq_quantize_row(bits, w, 5, codes);
@@ -148,33 +166,36 @@ static void test_exact_levels(void **state)
 }
 
 /* The quantized formats, and each one's functions of an implementation. */
-static const format_encoding QFORMATS[] = { FORMAT_Q8, FORMAT_Q4, FORMAT_I8 };
-#define N_QFORMATS 3
+static const format_encoding QFORMATS[] = { FORMAT_Q8, FORMAT_Q4, FORMAT_I8, FORMAT_Q4N };
+#define N_QFORMATS 4
 
 typedef int32_t (*dot_fn)(const uint8_t *, int, const int8_t *);
 typedef void (*panel_fn)(const uint8_t *, int, const int8_t *, int32_t *);
 typedef void (*multi_fn)(const uint8_t *, int, const int8_t *, size_t, int, int32_t *);
 typedef void (*block_fn)(const uint8_t *, int, int, const int8_t *, size_t, int, int32_t *, size_t);
 
-/* q8, q4 only: i8 has block functions alone (qdot.h) */
+/* q8, q4, q4n only: i8 has block functions alone (qdot.h) */
 static dot_fn dot_of(const quant_qdot *q, format_encoding f)
 {
-	return f == FORMAT_Q8 ? q->q8 : q->q4;
+	return f == FORMAT_Q8 ? q->q8 : f == FORMAT_Q4N ? q->q4n : q->q4;
 }
 
 static panel_fn panel_of(const quant_qdot *q, format_encoding f)
 {
-	return f == FORMAT_Q8 ? q->q8_panel : q->q4_panel;
+	return f == FORMAT_Q8 ? q->q8_panel : f == FORMAT_Q4N ? q->q4n_panel : q->q4_panel;
 }
 
 static multi_fn multi_of(const quant_qdot *q, format_encoding f)
 {
-	return f == FORMAT_Q8 ? q->q8_panel_multi : f == FORMAT_Q4 ? q->q4_panel_multi : NULL;
+	return f == FORMAT_Q8    ? q->q8_panel_multi
+	       : f == FORMAT_Q4  ? q->q4_panel_multi
+	       : f == FORMAT_Q4N ? q->q4n_panel_multi
+				 : NULL;
 }
 
 static block_fn block_of(const quant_qdot *q, format_encoding f)
 {
-	return f == FORMAT_Q8 ? q->q8_block : f == FORMAT_Q4 ? q->q4_block : q->i8_block;
+	return f == FORMAT_Q8 ? q->q8_block : f == FORMAT_Q4 ? q->q4_block : f == FORMAT_Q4N ? q->q4n_block : q->i8_block;
 }
 
 /* A quantized matrix built the way model-pack builds one. */
@@ -187,7 +208,7 @@ typedef struct {
 
 static qmat make_qmat(format_encoding f, int rows, int cols, uint32_t seed)
 {
-	quant_logq_bits bits = f == FORMAT_Q4 ? QUANT_LOGQ_4 : QUANT_LOGQ_8;
+	quant_logq_format bits = quant_logq_of(f);
 	qmat q;
 	float *w = malloc((size_t)cols * sizeof *w);
 	q.codes = malloc((size_t)rows * cols);
@@ -366,7 +387,7 @@ static void test_every_code(void **state)
 	static int8_t xq[COLS], xq3[QUANT_PANEL_INPUTS * COLS];
 	for (int f = 0; f < N_QFORMATS; f++) {
 		format_encoding fmt = QFORMATS[f];
-		int n_codes = fmt == FORMAT_Q4 ? 16 : 256;
+		int n_codes = FORMAT_IS_4BIT(fmt) ? 16 : 256;
 		for (int r = 0; r < ROWS; r++)
 			for (int c = 0; c < COLS; c++)
 				codes[r * COLS + c] = (uint8_t)((c * 7 + r * 37) % n_codes);
@@ -425,7 +446,7 @@ static void check_block(const quant_qdot *q, format_encoding f, int panels, int 
 	enum { MARK = 0x5A5A5A5A };
 	block_fn block = block_of(q, f);
 	int panel_rows = FORMAT_PANEL_ROWS_OF(f), cols = chunks * quant_chunk_cols(f), rows = panels * panel_rows;
-	size_t row_bytes = (size_t)chunks * FORMAT_CHUNK_BYTES * (f == FORMAT_Q4 ? 2 : 1);
+	size_t row_bytes = (size_t)chunks * FORMAT_CHUNK_BYTES * (FORMAT_IS_4BIT(f) ? 2 : 1);
 	size_t stride = row_bytes + 64 * (size_t)(seed % 3), ld = (size_t)rows + 5;
 	size_t code_bytes = (size_t)rows * chunks * FORMAT_CHUNK_BYTES;
 	uint8_t *codes = malloc(code_bytes);
@@ -551,8 +572,11 @@ static void test_level_tables(void **state)
 	(void)state;
 	for (int c = 0; c < 256; c++)
 		assert_int_equal(quant_q8_levels[c], quant_q_level(FORMAT_Q8, (uint8_t)c));
-	for (int c = 0; c < 16; c++)
+	for (int c = 0; c < 16; c++) {
 		assert_int_equal(quant_q4_levels[c], quant_q_level(FORMAT_Q4, (uint8_t)c));
+		assert_int_equal(quant_q4n_levels[c], quant_q_level(FORMAT_Q4N, (uint8_t)c));
+		assert_int_equal(quant_q4n_levels[c], (c & 8 ? -1 : 1) * quant_logq_table(QUANT_LOGQ_4N)[c & 7]);
+	}
 	for (int c = 0; c < 256; c++)
 		assert_int_equal(c < 128 ? c : c - 256, quant_q_level(FORMAT_I8, (uint8_t)c));
 	for (int f = 0; f < N_QFORMATS; f++)
@@ -591,7 +615,7 @@ static void test_qmatmul_accuracy(void **state)
 		}
 		double rel = sqrt(err / energy);
 		print_message("%s product: relative rms error %.4f\n", format_encoding_name(fmt), rel);
-		assert_true(rel < (fmt == FORMAT_Q4 ? 0.3 : 0.03));
+		assert_true(rel < (fmt == FORMAT_Q4 ? 0.3 : fmt == FORMAT_Q4N ? 0.15 : 0.03));
 		quant_kscratch_free(&k);
 		free_qmat(&q);
 		free(w);
@@ -641,6 +665,7 @@ int main(void)
 		cmocka_unit_test(test_quantize_x),
 		cmocka_unit_test(test_q8_rows),
 		cmocka_unit_test(test_q4_rows),
+		cmocka_unit_test(test_q4n_rows),
 		cmocka_unit_test(test_zero_row),
 		cmocka_unit_test(test_exact_levels),
 		cmocka_unit_test(test_level_tables),

@@ -38,13 +38,26 @@ static void fill_bytes(uint8_t *p, size_t n, uint32_t *seed)
 		p[i] = (uint8_t)(next(seed) >> 16);
 }
 
-static const format_encoding FORMATS[] = { FORMAT_Q4, FORMAT_Q8, FORMAT_I8 };
+static const format_encoding FORMATS[] = { FORMAT_Q4, FORMAT_Q8, FORMAT_I8, FORMAT_Q4N };
 
+typedef int32_t (*dot_fn)(const uint8_t *, int, const int8_t *);
+typedef void (*panel_fn)(const uint8_t *, int, const int8_t *, int32_t *);
 typedef void (*block_fn)(const uint8_t *, int, int, const int8_t *, size_t, int, int32_t *, size_t);
+
+/* q8, q4, q4n: i8 has block functions alone */
+static dot_fn dot_of(const quant_qdot *q, format_encoding f)
+{
+	return f == FORMAT_Q4 ? q->q4 : f == FORMAT_Q4N ? q->q4n : q->q8;
+}
+
+static panel_fn panel_of(const quant_qdot *q, format_encoding f)
+{
+	return f == FORMAT_Q4 ? q->q4_panel : f == FORMAT_Q4N ? q->q4n_panel : q->q8_panel;
+}
 
 static block_fn block_of(const quant_qdot *q, format_encoding f)
 {
-	return f == FORMAT_Q4 ? q->q4_block : f == FORMAT_Q8 ? q->q8_block : q->i8_block;
+	return f == FORMAT_Q4 ? q->q4_block : f == FORMAT_Q4N ? q->q4n_block : f == FORMAT_Q8 ? q->q8_block : q->i8_block;
 }
 
 /* Every code of every format in every column position (test_quant.c's
@@ -58,7 +71,7 @@ static void every_code(const quant_qdot *q)
 	for (size_t fi = 0; fi < sizeof FORMATS / sizeof FORMATS[0]; fi++) {
 		format_encoding f = FORMATS[fi];
 		long before = failures;
-		int n_codes = f == FORMAT_Q4 ? 16 : 256;
+		int n_codes = FORMAT_IS_4BIT(f) ? 16 : 256;
 		memset(packed, 0, sizeof packed);
 		for (int r = 0; r < ROWS; r++)
 			for (int c = 0; c < COLS; c++)
@@ -81,8 +94,8 @@ static void every_code(const quant_qdot *q)
 				int32_t panel[FORMAT_PANEL_ROWS];
 				const uint8_t *row = packed + quant_chunk_offset(f, COLS, r, 0);
 				const uint8_t *p = packed + quant_chunk_offset(f, COLS, r - r % FORMAT_PANEL_ROWS, 0);
-				expect((f == FORMAT_Q4 ? q->q4 : q->q8)(row, chunks, xq), want[r], "dot", (int)f, r, 0);
-				(f == FORMAT_Q4 ? q->q4_panel : q->q8_panel)(p, chunks, xq, panel);
+				expect(dot_of(q, f)(row, chunks, xq), want[r], "dot", (int)f, r, 0);
+				panel_of(q, f)(p, chunks, xq, panel);
 				expect(panel[r % FORMAT_PANEL_ROWS], want[r], "panel", (int)f, r, 0);
 			}
 		block_fn block = block_of(q, f);
@@ -108,7 +121,7 @@ static void check_block(const quant_qdot *q, format_encoding f, int panels, int 
 {
 	enum { MARK = 0x5A5A5A5A };
 	int prows = FORMAT_PANEL_ROWS_OF(f), cols = chunks * quant_chunk_cols(f), rows = panels * prows;
-	size_t row_bytes = (size_t)chunks * FORMAT_CHUNK_BYTES * (f == FORMAT_Q4 ? 2 : 1);
+	size_t row_bytes = (size_t)chunks * FORMAT_CHUNK_BYTES * (FORMAT_IS_4BIT(f) ? 2 : 1);
 	size_t stride = row_bytes + 64 * (size_t)(seed % 3), ld = (size_t)rows + 5;
 	size_t code_bytes = (size_t)rows * chunks * FORMAT_CHUNK_BYTES;
 	uint8_t *codes = malloc(code_bytes);
@@ -132,7 +145,7 @@ static void check_block(const quant_qdot *q, format_encoding f, int panels, int 
 	else
 		for (int b = 0; b < nb; b++)
 			for (int r = 0; r < rows; r++)
-				want[(size_t)b * ld + r] = (f == FORMAT_Q4 ? quant_qdot_scalar.q4 : quant_qdot_scalar.q8)(
+				want[(size_t)b * ld + r] = dot_of(&quant_qdot_scalar, f)(
 					codes + quant_chunk_offset(f, cols, r, 0), chunks, xq + (size_t)b * stride);
 	for (int b = 0; b < nb; b++) {
 		for (int r = 0; r < rows; r++)
@@ -145,11 +158,11 @@ static void check_block(const quant_qdot *q, format_encoding f, int panels, int 
 		for (int r = 0; r < rows; r += FORMAT_PANEL_ROWS) {
 			int32_t panel[FORMAT_PANEL_ROWS];
 			const uint8_t *p = codes + quant_chunk_offset(f, cols, r, 0);
-			(f == FORMAT_Q4 ? q->q4_panel : q->q8_panel)(p, chunks, xq, panel);
+			panel_of(q, f)(p, chunks, xq, panel);
 			for (int k = 0; k < FORMAT_PANEL_ROWS; k++) {
 				expect(panel[k], want[r + k], "panel", panels, chunks, r + k);
-				expect((f == FORMAT_Q4 ? q->q4 : q->q8)(p + k * FORMAT_CHUNK_BYTES, chunks, xq), want[r + k],
-				       "dot", panels, chunks, r + k);
+				expect(dot_of(q, f)(p + k * FORMAT_CHUNK_BYTES, chunks, xq), want[r + k], "dot", panels, chunks,
+				       r + k);
 			}
 		}
 	free(codes);

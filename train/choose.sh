@@ -37,15 +37,13 @@ choose_alpha() {
 }
 
 # shipped_format FLORES_TXT DIRECTION: the format a direction ships in, from
-# its bench/flores.sh table: q8 where q4 loses more than 0.5 BLEU against q8
-# at beam 4, else q4; en->de always q4 (embedded, nmt stays within 8 MB).
+# its bench/flores.sh table: q8 where its 4-bit file (q4n or q4) loses more
+# than 0.5 BLEU against q8 at beam 4, else that 4-bit format; en->de always
+# 4-bit (embedded, nmt stays within 8 MB).
 shipped_format() {
-	if [ "$2" != ende ] && awk '/q8\.nmt/ && $2 == "beam4" { q8 = $3 } /q4\.nmt/ && $2 == "beam4" { q4 = $3 }
-			END { exit !(q8 - q4 > 0.5) }' "$1"; then
-		echo q8
-	else
-		echo q4
-	fi
+	awk -v d="$2" '/\.q8\.nmt/ && $2 == "beam4" { q8 = $3 }
+		/\.q4n?\.nmt/ && $2 == "beam4" { q4 = $3; f = $1; sub(/\.nmt$/, "", f); sub(/.*\./, "", f) }
+		END { if (f == "") f = "q4"; print ((d != "ende" && q8 - q4 > 0.5) ? "q8" : f) }' "$1"
 }
 
 # caption_keep DIRECTION KEEP: the margin on Multi30k val within which the

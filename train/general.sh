@@ -52,10 +52,11 @@
 #                engine, in q8, among the trainer's best and every validated
 #                checkpoint and its moving average (the trainer's own choice
 #                counts loops that the engine's guard removes), by 6's rule
-#   6. q4        the chosen f32 weights rounded to q4 by GPTQ
-#                (train/gptq.py, 1,000 pairs of the round's corpus: a few
-#                minutes), then fine-tuned from there through the q4
-#                quantizer (train.py --quant q4, QAT_MIN minutes), its own
+#   6. q4        the chosen f32 weights rounded to 4 bits (Q4_FORMAT: q4n,
+#                the levels fitted to trained weights, or q4, powers of two)
+#                by GPTQ (train/gptq.py, 1,000 pairs of the round's corpus: a
+#                few minutes), then fine-tuned from there through the same
+#                quantizer (train.py --quant, QAT_MIN minutes), its own
 #                loops pushed down (train.py --negatives at NEG_WEIGHT: the
 #                looping translations, guard off, by the student and by the
 #                GPTQ weights, of NEG_POOL corpus sources and their changed
@@ -64,8 +65,10 @@
 #                to pack chosen on FLORES dev through
 #                the C engine (bench/val_bleu.sh, train/choose.sh: within 0.5
 #                of the best beam-4 BLEU, the fewest degenerate lines with the
-#                guard off), OUT/DIRECTION-final/ROUND/chosen.txt
-#   7. packed    OUT/DIRECTION-final/ROUND/DIRECTION.{f32,q8,q4}.nmt with
+#                guard off), OUT/DIRECTION-final/ROUND/chosen.txt (and
+#                its format, q4_format.txt; a stage left by a run of the
+#                other format starts again)
+#   7. packed    OUT/DIRECTION-final/ROUND/DIRECTION.{f32,q8,q4n|q4}.nmt with
 #                the direction's vocabulary map (train/vmap.py on the pair's
 #                corpus, single pieces, OUT/DIRECTION-final/vmap.txt): f32
 #                and q8 from 5b's weights, q4 from 6's
@@ -111,7 +114,8 @@
 # Environment: OPEN (../shared/data/open-parallel), MULTI30K
 # (../shared/data/multi30k), VOCAB=16000, STUDENT_MIN=1500 (minutes of one
 # core per student), QAT_MIN=120, LOOP_MIN=35, LOOP_TRAIN=auto (7a),
-# NEG_POOL=50000, NEG_WEIGHT=0.5,
+# NEG_POOL=50000, NEG_WEIGHT=0.5, Q4_FORMAT=q4n (step 6's 4-bit format; q4:
+# powers of two, the format of the models shipped before q4n),
 # BT_MIN=300, BT_LR=5e-4 (the rate a bt round starts at; 2.5e-4 for one
 # that carries on from shipped weights of a long run: docs/TRAINING.md),
 # BT_WEIGHT=1 (copies of each back-translated pair),
@@ -157,6 +161,8 @@ case $LOOP_TRAIN in auto | 0 | 1) ;; *) echo "general.sh: LOOP_TRAIN is auto, 0 
 NEG_POOL=${NEG_POOL:-50000}
 GPTQ_LINES=${GPTQ_LINES:-1000}
 NEG_WEIGHT=${NEG_WEIGHT:-0.5}
+Q4_FORMAT=${Q4_FORMAT:-q4n}
+case $Q4_FORMAT in q4 | q4n) ;; *) echo "general.sh: Q4_FORMAT is q4n or q4, not $Q4_FORMAT" >&2; exit 2 ;; esac
 BT_MIN=${BT_MIN:-300}
 BT_LR=${BT_LR:-5e-4}
 BT_WEIGHT=${BT_WEIGHT:-1}
@@ -317,9 +323,13 @@ scored() { # scored NAME TABLE SRC TGT FORMAT CKPT...: the checkpoints through t
 		sh bench/val_bleu.sh -q "$scored_q" "$@"
 }
 
-rounded() { # rounded NAME LOG SRC TGT WEIGHTS CORPUS_DIR OUT: WEIGHTS rounded to q4 by GPTQ on GPTQ_LINES of the corpus
+rounded() { # rounded NAME LOG SRC TGT WEIGHTS CORPUS_DIR OUT: WEIGHTS rounded to Q4_FORMAT by GPTQ on GPTQ_LINES of the corpus
 	timed "$1" logged "$2" "$PY" train/gptq.py "$5" "$6/train.$3.gz" "$6/train.$4.gz" \
-		--vocab "$OUT/spm.en$(other_language "$3$4").model" --lines "$GPTQ_LINES" -o "$7"
+		--vocab "$OUT/spm.en$(other_language "$3$4").model" --lines "$GPTQ_LINES" --format "$Q4_FORMAT" -o "$7"
+}
+
+four_bit() { # four_bit FIN: the 4-bit format of FIN's chosen.txt (a round's before the setting: q4)
+	cat "$1/q4_format.txt" 2>/dev/null || echo q4
 }
 
 # The general models keep the caption domain: where Multi30k has the pair,
@@ -375,12 +385,16 @@ shipped_human() { # shipped_human SRC TGT: true where the human round is the shi
 	mkdir -p "$fin"
 	[ -f "$OUT/$d-final/vmap.txt" ] || cp "models/$d.vmap" "$OUT/$d-final/vmap.txt"
 	[ -f "$fin/chosen_f32.txt" ] || echo "$PWD/models/$d.safetensors" >"$fin/chosen_f32.txt"
-	q4=models/$d-q4.safetensors
-	[ -f "$q4" ] || q4=models/$d.safetensors
+	# the shipped 4-bit weights, else the f32 ones (rounded to Q4_FORMAT by the packer)
+	q4=models/$d.safetensors q4_format=$Q4_FORMAT
+	for f in q4n q4; do
+		[ ! -f "models/$d-$f.safetensors" ] || { q4=models/$d-$f.safetensors q4_format=$f; break; }
+	done
 	if [ "$HUMAN" = shipped-q4 ]; then
 		# a choice HUMAN=shipped made in this OUT named the shipped q4: the q4 stage chooses again
 		[ "$(cat "$fin/chosen.txt" 2>/dev/null)" != "$PWD/$q4" ] || rm "$fin/chosen.txt"
 	elif [ ! -f "$fin/chosen.txt" ]; then
+		echo "$q4_format" >"$fin/q4_format.txt"
 		echo "$PWD/$q4" >"$fin/chosen.txt"
 	fi
 }
@@ -391,7 +405,7 @@ f32_weights() { # f32_weights SRC TGT ROUND: the student's weights chosen by loo
 	else echo "$OUT/gru-$1$2-$3/best.safetensors"; fi
 }
 
-negatives() { # negatives SRC TGT RUN CORPUS STUDENT: RUN/negatives/neg.tsv, the loops of STUDENT and of RUN's GPTQ q4
+negatives() { # negatives SRC TGT RUN CORPUS STUDENT: RUN/negatives/neg.tsv, the loops of STUDENT and of RUN's GPTQ 4-bit weights
 	src=$1 tgt=$2 neg=$3/negatives l=$(other_language "$1$2")
 	[ -f "$neg/neg.tsv" ] && return
 	mkdir -p "$neg"
@@ -403,7 +417,7 @@ negatives() { # negatives SRC TGT RUN CORPUS STUDENT: RUN/negatives/neg.tsv, the
 	"$PY" train/negatives.py pool --src "$neg/src" --foreign "$neg/tgt" --out "$neg/pool"
 	for w in best:"$5" gptq:"$3/gptq.safetensors"; do
 		q=f32
-		[ "${w%%:*}" = gptq ] && q=q4
+		[ "${w%%:*}" = gptq ] && q=$Q4_FORMAT
 		./model-pack --quant $q --vmap "$OUT/$src$tgt-final/vmap.txt" -o "$neg/${w%%:*}.nmt" "${w#*:}" \
 			"$OUT/spm.en$l.model" "$OUT/spm.en$l.model" >/dev/null
 		timed "negatives $src$tgt ${w%%:*}" ./nmt -m "$neg/${w%%:*}.nmt" -b 1 -t 1 -q --no-repeat-guard --no-case-fold \
@@ -439,10 +453,23 @@ against_loops() { # against_loops NAME RUN SRC TGT CORPUS NEG INIT LR MINUTES [T
 	touch "$al_run/train.done"
 }
 
-qat() { # qat SRC TGT ROUND: the round's student through the q4 quantizer, the checkpoint to pack chosen
+# A q4 stage's choice and its run of the other 4-bit format than Q4_FORMAT
+# (without a record: q4) start again (the run's from.txt, a snapshot's, stays).
+q4_fresh() { # q4_fresh RUN FIN
+	if [ -f "$2/chosen.txt" ] && [ "$(four_bit "$2")" != "$Q4_FORMAT" ]; then
+		rm -f "$2/chosen.txt" "$2/q4_format.txt" "$2/val_q4.txt" "$2/val_q4_multi30k.txt" "$2/flores.txt" \
+			"$2/alpha.txt"
+	fi
+	[ "$(cat "$1/format.txt" 2>/dev/null || echo q4)" != "$Q4_FORMAT" ] || return 0
+	find "$1" -mindepth 1 -maxdepth 1 ! -name from.txt -exec rm -rf {} +
+	echo "$Q4_FORMAT" >"$1/format.txt"
+}
+
+qat() { # qat SRC TGT ROUND: the round's student through the Q4_FORMAT quantizer, the checkpoint to pack chosen
 	src=$1 tgt=$2 round=$3
 	run=$OUT/gru-$src$tgt-$round-q4 fin=$OUT/$src$tgt-final/$round
 	mkdir -p "$run" "$fin"
+	q4_fresh "$run" "$fin"
 	corpus=$(q4_corpus "$src" "$tgt" "$round")
 	if [ ! -f "$run/gptq.safetensors" ]; then
 		rounded "gptq $src$tgt $round" "$run/gptq.log" "$src" "$tgt" "$(f32_weights "$src" "$tgt" "$round")" \
@@ -450,12 +477,12 @@ qat() { # qat SRC TGT ROUND: the round's student through the q4 quantizer, the c
 	fi
 	negatives "$src" "$tgt" "$run" "$corpus" "$(f32_weights "$src" "$tgt" "$round")"
 	against_loops "q4 $src$tgt $round" "$run" "$src" "$tgt" "$corpus" "$run/negatives/neg.tsv" \
-		"$run/gptq.safetensors" 2e-4 "$QAT_MIN" --quant q4
+		"$run/gptq.safetensors" 2e-4 "$QAT_MIN" --quant "$Q4_FORMAT"
 	if [ ! -f "$fin/chosen.txt" ]; then
-		scored "chosen $src$tgt $round" "$fin/val_q4.txt" "$src" "$tgt" q4 \
+		scored "chosen $src$tgt $round" "$fin/val_q4.txt" "$src" "$tgt" "$Q4_FORMAT" \
 			"$run/gptq.safetensors" "$run"/step-*.safetensors
-		chosen "$fin/val_q4.txt" "$src" "$tgt" q4 "$run/gptq.safetensors" "$run"/step-*.safetensors >"$fin/chosen.tmp" &&
-			mv "$fin/chosen.tmp" "$fin/chosen.txt"
+		chosen "$fin/val_q4.txt" "$src" "$tgt" "$Q4_FORMAT" "$run/gptq.safetensors" "$run"/step-*.safetensors \
+			>"$fin/chosen.tmp" && echo "$Q4_FORMAT" >"$fin/q4_format.txt" && mv "$fin/chosen.tmp" "$fin/chosen.txt"
 	fi
 }
 
@@ -479,22 +506,24 @@ vmap() { # vmap SRC TGT: the direction's vocabulary map, OUT/SRCTGT-final/vmap.t
 		--out "$fin/vmap.txt"
 }
 
-packed() { # packed SRC TGT ROUND: OUT/SRCTGT-final/ROUND/SRCTGT.{f32,q8,q4}.nmt, scored
+packed() { # packed SRC TGT ROUND: OUT/SRCTGT-final/ROUND/SRCTGT.{f32,q8,q4n|q4}.nmt, scored
 	vmap "$1" "$2"   # first: a function's variables are the script's
 	src=$1 tgt=$2 round=$3 l=$(other_language "$1$2")
 	run=$OUT/gru-$src$tgt-$round fin=$OUT/$src$tgt-final/$round spm=$OUT/spm.en$l.model
 	[ "${PACK:-0}" = 1 ] && fin=$OUT/$src$tgt-final/look   # a look is never taken for the round's result
 	mkdir -p "$fin"
 	[ -f "$fin/flores.txt" ] && [ "${PACK:-0}" != 1 ] && return
-	for q in f32 q8 q4; do
+	four=$Q4_FORMAT
+	[ "${PACK:-0}" = 1 ] || four=$(four_bit "$fin")
+	for q in f32 q8 "$four"; do
 		weights=$run/best.safetensors
 		[ "${PACK:-0}" != 1 ] && weights=$(f32_weights "$src" "$tgt" "$round")
-		[ $q = q4 ] && [ "${PACK:-0}" != 1 ] && weights=$(cat "$fin/chosen.txt")
+		[ $q = "$four" ] && [ "${PACK:-0}" != 1 ] && weights=$(cat "$fin/chosen.txt")
 		./model-pack --quant "$q" --precompute-top 1000 --vmap "$OUT/$src$tgt-final/vmap.txt" \
 			-o "$fin/$src$tgt.$q.nmt" "$weights" "$spm" "$spm"
 	done
 	FLORES=$OPEN/dev SRC=$src TGT=$tgt sh bench/flores.sh "$fin/$src$tgt.f32.nmt" "$fin/$src$tgt.q8.nmt" \
-		"$fin/$src$tgt.q4.nmt" >"$fin/flores.tmp" && mv "$fin/flores.tmp" "$fin/flores.txt"
+		"$fin/$src$tgt.$four.nmt" >"$fin/flores.tmp" && mv "$fin/flores.tmp" "$fin/flores.txt"
 	cat "$fin/flores.txt"
 }
 
@@ -679,6 +708,7 @@ snapshot() { # snapshot SRC TGT: OUT/SRCTGT-final/snapshot/, named by OUT/SRCTGT
 	if [ "$SNAPSHOT_QAT" = 0 ]; then
 		rounded "snapshot gptq $src$tgt $round" "$fin/gptq.log" "$src" "$tgt" "$(cat "$fin/chosen_f32.txt")" \
 			"$(corpus_of "$src" "$tgt" "$round")" "$fin/gptq.safetensors"
+		echo "$Q4_FORMAT" >"$fin/q4_format.txt"
 		echo "$fin/gptq.safetensors" >"$fin/chosen.txt"
 	else
 		snapshot_qat "$src" "$tgt"
@@ -719,7 +749,7 @@ chosen_round() { # chosen_round SRC TGT: OUT/SRCTGT-final/round.txt, the round w
 	fin=$OUT/$1$2-final
 	for round in human bt; do
 		[ -f "$fin/$round/flores.txt" ] || continue
-		awk -v r=$round '/q4.nmt/ && $2 == "beam4" { print $3, r }' "$fin/$round/flores.txt"
+		awk -v r=$round '/\.q4n?\.nmt/ && $2 == "beam4" { print $3, r }' "$fin/$round/flores.txt"
 	done | sort -n -r | head -1 | cut -d' ' -f2 >"$fin/round.txt"
 	echo "$1$2: the $(cat "$fin/round.txt") round's model"
 }

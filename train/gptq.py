@@ -289,7 +289,7 @@ def main():
     ap.add_argument('--vocab', required=True, help='the SentencePiece model (the source one if two)')
     ap.add_argument('--tgt-vocab', help='the target SentencePiece model, if not --vocab')
     ap.add_argument('-o', '--out', required=True)
-    ap.add_argument('--format', default='q4', choices=['q4', 'q8'])
+    ap.add_argument('--format', default='q4', choices=['q4', 'q4n', 'q8'])
     ap.add_argument('--lines', type=int, default=1000, help='calibration pairs: every k-th of the files, this many')
     ap.add_argument('--refits', type=int, default=REFITS, help='rounds of fitting the rows\' scales to the outputs')
     ap.add_argument('--moments', help='a file for the calibration\'s moments: read if it exists, else written')

@@ -166,18 +166,21 @@ static int upload_model(dev_t_ *d)
 {
 	const nmt_model *m = d->m;
 	const gru_dims *gd = &m->gru.dims;
-	int q8[256], q4[16], i8[256];
-	const int *lv8, *lv4, *lvi8;
+	int q8[256], q4[16], q4n[16], i8[256];
+	const int *lv8, *lv4, *lv4n, *lvi8;
 	for (int i = 0; i < 256; i++) {
 		q8[i] = quant_q8_levels[i];
 		i8[i] = (int8_t)i;
 	}
-	for (int i = 0; i < 16; i++)
+	for (int i = 0; i < 16; i++) {
 		q4[i] = quant_q4_levels[i];
+		q4n[i] = quant_q4n_levels[i];
+	}
 	if (upload(d, q8, sizeof q8, (const void **)&lv8) || upload(d, q4, sizeof q4, (const void **)&lv4) ||
-	    upload(d, i8, sizeof i8, (const void **)&lvi8))
+	    upload(d, q4n, sizeof q4n, (const void **)&lv4n) || upload(d, i8, sizeof i8, (const void **)&lvi8))
 		return -1;
-#define LV(w) ((w).format == FORMAT_Q4 ? lv4 : (w).format == FORMAT_I8 ? lvi8 : lv8)
+#define LV(w)                                                                                      \
+	((w).format == FORMAT_Q4 ? lv4 : (w).format == FORMAT_Q4N ? lv4n : (w).format == FORMAT_I8 ? lvi8 : lv8)
 #define MAT(w, out) upload_matrix(d, &(w), LV(w), &(out))
 	dmodel *dm = &d->dm;
 	int rc = MAT(m->src_emb, dm->src_emb) || MAT(m->tgt_emb, dm->tgt_emb);

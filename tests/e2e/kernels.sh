@@ -4,7 +4,7 @@ awk -F '\t' '$1 == "sent" { print $3 }' "$FIX/expected.txt" >"$TMP/src.txt"
 # Every kernel implementation this CPU runs translates identically, for every
 # weight format (the f32 kernels have a fixed summation order; the integer
 # ones are exact): 4-best lists with their scores, byte for byte.
-for q in f32 q8 q4 i8; do
+for q in f32 q8 q4 q4n i8; do
 	[ $q = f32 ] && model=$M || model=$(shared $q.nmt)
 	NMT_KERNELS=scalar $NMT -m "$model" -b 4 --nbest 4 <"$TMP/src.txt" >"$TMP/kern.scalar.$q"
 	check "$q: NMT_KERNELS=scalar translates" test -s "$TMP/kern.scalar.$q"

@@ -69,7 +69,7 @@ has_embedded() {
 # translate with, packing it on first use (a failure is reported here and
 # the checks that use it fail):
 #   tiny.nmt  the tiny model (translate.sh checks packing it, into its own $TMP)
-#   q8.nmt, q4.nmt, i8.nmt  the same quantized (pack.sh checks these)
+#   q8.nmt, q4.nmt, q4n.nmt, i8.nmt  the same quantized (pack.sh checks these)
 #   vmap.nmt  the same with the small vocabulary map (pack.sh too)
 shared() {
 	e2e_f=$E2E_TMP/shared/$1
@@ -77,7 +77,7 @@ shared() {
 		mkdir -p "$E2E_TMP/shared"
 		case $1 in
 		tiny.nmt) set -- ;;
-		q8.nmt | q4.nmt | i8.nmt) set -- --quant "${1%.nmt}" ;;
+		q8.nmt | q4.nmt | q4n.nmt | i8.nmt) set -- --quant "${1%.nmt}" ;;
 		vmap.nmt) set -- --vmap "$FIX/vmap_small.txt" ;;
 		*) echo "e2e: no shared artifact $1" >&2; return 1 ;;
 		esac

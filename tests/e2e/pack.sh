@@ -1,4 +1,4 @@
-# model-pack: the vocabulary map (shortlist), quantized weights (q8, q4, i8),
+# model-pack: the vocabulary map (shortlist), quantized weights (q8, q4, q4n, i8),
 # precomputed tables, and model-pack's errors. Runs last (run.sh): its
 # closing check sees that no failed model-pack run of the suite left output.
 M=$(shared tiny.nmt)
@@ -17,8 +17,8 @@ check "shortlist changes the small model's output" sh -c "! cmp -s $TMP/short $T
 printf '# x\n\t1 2\n5\t1 999\n' >"$TMP/badvmap.txt"
 expect_error "pack: vmap id outside the vocabulary" 1 $PACK --vmap "$TMP/badvmap.txt" -o "$NOOUT" "$FIX/tiny.safetensors" "$FIX/src.model" "$FIX/tgt.model"
 
-# ---- quantized weights (q8, q4, i8) ------------------------------------------
-for q in q8 q4 i8; do
+# ---- quantized weights (q8, q4, q4n, i8) ---------------------------------------
+for q in q8 q4 q4n i8; do
 	check "pack --quant $q" $PACK --quant $q -o "$TMP/$q.nmt" "$FIX/tiny.safetensors" "$FIX/src.model" "$FIX/tgt.model"
 	check "nmt info shows quant=$q" sh -c "$NMT info --verify $TMP/$q.nmt | grep -qx 'quant=$q'"
 	$NMT -m "$TMP/$q.nmt" -b 4 <"$TMP/src.txt" >"$TMP/got.$q"
@@ -69,7 +69,7 @@ fi
 # stored (--store-precomputed): the same n-best lists, scores included, for
 # every weight format, with part of the vocabulary covered (K=50) and all of
 # it (K larger than the vocabulary).
-for q in f32 q8 q4 i8; do
+for q in f32 q8 q4 q4n i8; do
 	check "pack --quant $q --precompute-top 0" $PACK --quant $q --precompute-top 0 -o "$TMP/pre.$q.0.nmt" \
 		"$FIX/tiny.safetensors" "$FIX/src.model" "$FIX/tgt.model"
 	check "--precompute-top 0: no precomp section" sh -c "! $NMT info $TMP/pre.$q.0.nmt | grep -q '^section precomp'"

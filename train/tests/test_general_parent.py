@@ -100,7 +100,7 @@ def test_a_direction_with_its_own_general_model_carries_on_from_it(repo):
 
 def shipped_human(repo, direction, human):
     root, out = repo
-    env = dict(os.environ, OUT=str(out), PY='/usr/bin/python3', HUMAN=human)
+    env = dict(os.environ, OUT=str(out), PY='/usr/bin/python3', HUMAN=human, Q4_FORMAT='q4n')
     return subprocess.run(['sh', '-c', SCRIPT, 'general', 'shipped_human', direction[:2], direction[2:]],
                           cwd=root, env=env, capture_output=True, text=True).returncode
 
@@ -110,12 +110,22 @@ def test_shipped_human_round_is_the_shipped_model(repo):
     assert shipped_human(repo, 'ende', 'shipped') == 0
     fin = out / 'ende-final'
     assert (fin / 'human' / 'chosen_f32.txt').read_text().strip() == str(root / 'models' / 'ende.safetensors')
-    # q4: the shipped q4 weights where they are a file of their own, else the f32 ones
+    # 4-bit: the shipped 4-bit weights where they are a file of their own
+    # (q4n before q4), else the f32 ones, packed in Q4_FORMAT
     assert (fin / 'human' / 'chosen.txt').read_text().strip() == str(root / 'models' / 'ende.safetensors')
+    assert (fin / 'human' / 'q4_format.txt').read_text().strip() == 'q4n'
     assert (fin / 'vmap.txt').read_bytes() == (root / 'models' / 'ende.vmap').read_bytes()
     os.symlink(os.path.join(MODELS, 'ende-q4.safetensors'), root / 'models' / 'deen-q4.safetensors')
     assert shipped_human(repo, 'deen', 'shipped') == 0
-    assert (out / 'deen-final' / 'human' / 'chosen.txt').read_text().strip() == str(root / 'models' / 'deen-q4.safetensors')
+    deen = out / 'deen-final' / 'human'
+    assert (deen / 'chosen.txt').read_text().strip() == str(root / 'models' / 'deen-q4.safetensors')
+    assert (deen / 'q4_format.txt').read_text().strip() == 'q4'
+    for f in deen.iterdir():
+        f.unlink()
+    os.symlink(os.path.join(MODELS, 'ende-q4.safetensors'), root / 'models' / 'deen-q4n.safetensors')
+    assert shipped_human(repo, 'deen', 'shipped') == 0
+    assert (deen / 'chosen.txt').read_text().strip() == str(root / 'models' / 'deen-q4n.safetensors')
+    assert (deen / 'q4_format.txt').read_text().strip() == 'q4n'
     # a choice already made in OUT is kept
     (fin / 'human' / 'chosen_f32.txt').write_text('mine\n')
     assert shipped_human(repo, 'ende', 'shipped') == 0
@@ -214,24 +224,62 @@ QAT = r'''
 set -eu
 . train/common.sh
 eval "$(sed -n '/^timed()/,/^}/p;/^other_language()/,/^}/p;/^general_model()/,/^}/p;/^data_args()/,/^}/p;
-	/^corpus_of()/,/^}/p;/^f32_weights()/,/^}/p;/^q4_corpus()/,/^}/p;/^against_loops()/,/^}/p;/^qat()/,/^}/p' train/general.sh)"
+	/^corpus_of()/,/^}/p;/^f32_weights()/,/^}/p;/^q4_corpus()/,/^}/p;/^against_loops()/,/^}/p;/^qat()/,/^}/p;
+	/^four_bit()/,/^}/p;/^q4_fresh()/,/^}/p' train/general.sh)"
 logged() { [ "$1" != -a ] || shift; shift; echo "$@"; }
 rounded() { echo "gptq-corpus $6"; : >"$7"; }
 negatives() { echo "negatives-corpus $4"; }
+scored() { :; }
+chosen() { echo "$OUT/chosen-by-stage"; }
 mkdir -p "$OUT/$1$2-final/$3"
 echo chosen >"$OUT/$1$2-final/$3/chosen.txt"
+echo "$CHOSEN_FORMAT" >"$OUT/$1$2-final/$3/q4_format.txt"
 qat "$@"
 '''
+
+
+def run_qat(repo, human='shipped-q4', q4_corpus='human', src='de', tgt='en', q4_format='q4n', chosen_format='q4n'):
+    """The words qat() writes out: the steps' corpora and the trainer's command."""
+    _, out = repo
+    env = dict(os.environ, OUT=str(out), PY='/usr/bin/python3', OPEN='open', HUMAN=human, Q4_CORPUS=q4_corpus,
+               QAT_MIN='1', NEG_WEIGHT='0.5', BATCH_VOCAB='0', BF16='0', Q4_FORMAT=q4_format,
+               CHOSEN_FORMAT=chosen_format)
+    return subprocess.run(['sh', '-c', QAT, 'general', src, tgt, 'human'], cwd=repo[0], env=env,
+                          capture_output=True, text=True, check=True).stdout.split()
+
+
+def test_the_q4_stage_trains_in_q4_format_and_starts_again_for_the_other_one(repo):
+    _, out = repo
+    run, fin = out / 'gru-deen-human-q4', out / 'deen-final' / 'human'
+    words = run_qat(repo)
+    assert words[words.index('--quant') + 1] == 'q4n'
+    assert (run / 'format.txt').read_text().strip() == 'q4n'
+    # resumed in the same format: the run and its choice stay
+    (run / 'last.pt').write_bytes(b'')
+    run_qat(repo)
+    assert (run / 'last.pt').exists()
+    assert (fin / 'chosen.txt').read_text().strip() == 'chosen'
+    # a stage of the other format (an old q4 run has no format.txt) starts again and chooses again
+    (run / 'format.txt').unlink()
+    (run / 'train.done').unlink()
+    (run / 'from.txt').write_text('a snapshot\'s weights\n')
+    words = run_qat(repo, chosen_format='q4')
+    assert words[words.index('--quant') + 1] == 'q4n'
+    assert not (run / 'last.pt').exists()
+    assert (run / 'from.txt').exists() and (run / 'format.txt').read_text().strip() == 'q4n'
+    assert (fin / 'chosen.txt').read_text().strip() == str(out / 'chosen-by-stage')
+    assert (fin / 'q4_format.txt').read_text().strip() == 'q4n'
+    # Q4_FORMAT=q4: the powers of two
+    shutil.rmtree(run)
+    words = run_qat(repo, q4_format='q4', chosen_format='q4')
+    assert words[words.index('--quant') + 1] == 'q4'
 
 
 def qat_corpora(repo, human, q4_corpus, src='de', tgt='en'):
     """The corpus each step of qat() for a direction's human round works on."""
     _, out = repo
-    env = dict(os.environ, OUT=str(out), PY='/usr/bin/python3', OPEN='open', HUMAN=human, Q4_CORPUS=q4_corpus,
-               QAT_MIN='1', NEG_WEIGHT='0.5', BATCH_VOCAB='0', BF16='0')
     shutil.rmtree(out / f'gru-{src}{tgt}-human-q4', ignore_errors=True)
-    words = subprocess.run(['sh', '-c', QAT, 'general', src, tgt, 'human'], cwd=repo[0], env=env,
-                           capture_output=True, text=True, check=True).stdout.split()
+    words = run_qat(repo, human, q4_corpus, src, tgt)
     trained = {os.path.dirname(words[i + 1]) for i, a in enumerate(words) if a in ('--src-train', '--tgt-train')}
     return {os.path.relpath(words[words.index('gptq-corpus') + 1], out),
             os.path.relpath(words[words.index('negatives-corpus') + 1], out)} | {os.path.relpath(d, out) for d in trained}

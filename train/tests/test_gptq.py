@@ -29,7 +29,7 @@ def correlated_inputs(n, cols, seed):
     return (torch.randn(n, cols, generator=g, dtype=torch.float64) * scale) @ mix
 
 
-@pytest.mark.parametrize('fmt', ['q4', 'q8'])
+@pytest.mark.parametrize('fmt', ['q4', 'q4n', 'q8'])
 def test_rounding_is_on_the_grid_and_beats_nearest(fmt):
     g = torch.Generator().manual_seed(1)
     w = torch.randn(40, 200, generator=g, dtype=torch.float64)
@@ -40,10 +40,11 @@ def test_rounding_is_on_the_grid_and_beats_nearest(fmt):
     assert torch.equal(q, logquant.torch_fake_quantize(q, fmt, scales))
     # the packer's own search, run on the result, gives it back (q4: its
     # levels are powers of two, so a scale twice as large holds the same
-    # values; q8's 2^(1/16) steps are rounded integers, so there it may
+    # values; q4n: a row whose top code is used is fitted exactly at its
+    # scale; q8's 2^(1/16) steps are rounded integers, so there it may
     # choose another scale and codes a hair away)
     packed = logquant.torch_fake_quantize(q, fmt, logquant.torch_scales(q, fmt))
-    if fmt == 'q4':
+    if fmt in ('q4', 'q4n'):
         assert torch.equal(q, packed)
     nearest = logquant.torch_fake_quantize(w, fmt, scales)
     e_nearest = gptq.output_error(w, nearest, h)

@@ -1,7 +1,8 @@
 """train/install_general.sh: a general-domain direction's chosen weights,
-vocabulary and map copied into models/ as `make` packs them, q4 weights
-only where q4 keeps within 0.5 BLEU of q8 (but always for the embedded
-en->de), and a record of where each came from.
+vocabulary and map copied into models/ as `make` packs them, 4-bit weights
+(q4n, or q4 from a round made before q4n) only where they keep within 0.5
+BLEU of q8 (but always for the embedded en->de), and a record of where each
+came from.
 
     make test-train
 """
@@ -39,9 +40,11 @@ def repo(tmp_path):
     return root, out
 
 
-def recipe_round(out, direction, q8_beam4, q4_beam4):
+def recipe_round(out, direction, q8_beam4, q4_beam4, four_bit=None):
     """OUT/DIRECTION-final as the recipe leaves it: the human round chosen,
-    its weights, and FLORES scores with the given beam-4 BLEU of q8 and q4."""
+    its weights, and FLORES scores with the given beam-4 BLEU of q8 and of
+    its 4-bit format (four_bit, recorded in q4_format.txt; None: a round
+    from before the record, q4)."""
     fin = out / f'{direction}-final'
     rnd = fin / 'human'
     rnd.mkdir(parents=True)
@@ -49,11 +52,13 @@ def recipe_round(out, direction, q8_beam4, q4_beam4):
     (fin / 'round.txt').write_text('human\n')
     (rnd / 'chosen_f32.txt').write_text(os.path.join(TINY, 'tiny.safetensors') + '\n')
     (rnd / 'chosen.txt').write_text(os.path.join(TINY, 'tiny.safetensors') + '\n')
+    if four_bit:
+        (rnd / 'q4_format.txt').write_text(four_bit + '\n')
     (rnd / 'flores.txt').write_text(
         'model search BLEU chrF loops-on loops-off unk time\n'
         f'{direction}.q8.nmt beam1 10.0 40.0 0 1 0 1.0\n'
         f'{direction}.q8.nmt beam4 {q8_beam4} 41.0 0 1 0 1.0\n'
-        f'{direction}.q4.nmt beam4 {q4_beam4} 40.0 0 1 0 1.0\n')
+        f'{direction}.{four_bit or "q4"}.nmt beam4 {q4_beam4} 40.0 0 1 0 1.0\n')
 
 
 def install(root, *args, **env):
@@ -69,7 +74,8 @@ def test_given_weights_are_installed_in_fp16_with_the_vocabulary_twice(repo):
     assert r.returncode == 0, r.stderr
     models = root / 'models'
     assert dtypes(models / 'enfr.safetensors') == {'F16'}
-    assert dtypes(models / 'enfr-q4.safetensors') == {'F16'}
+    assert dtypes(models / 'enfr-q4n.safetensors') == {'F16'}   # given 4-bit weights: Q4_FORMAT, q4n
+    assert not (models / 'enfr-q4.safetensors').exists()
     spm = (out / 'spm.enfr.model').read_bytes()
     assert (models / 'enfr.en.model').read_bytes() == spm
     assert (models / 'enfr.fr.model').read_bytes() == spm
@@ -88,6 +94,34 @@ def test_the_recipe_s_choice_and_q8_where_q4_loses_more_than_half_a_point(repo):
     assert not (root / 'models' / 'fren-q4.safetensors').exists()
     record = (root / 'models' / 'fren.txt').read_text()
     assert 'round: human' in record and 'q8 ships' in record and 'beam4 11.4' in record
+
+
+def test_given_q4_weights_by_q4_format(repo):
+    root, out = repo
+    recipe_round(out, 'enfr', 12.0, 11.9)
+    tiny = os.path.join(TINY, 'tiny.safetensors')
+    assert install(root, out, 'enfr', tiny, tiny, Q4_FORMAT='q4').returncode == 0
+    assert (root / 'models' / 'enfr-q4.safetensors').exists()
+    assert not (root / 'models' / 'enfr-q4n.safetensors').exists()
+
+
+def test_a_q4n_round_replaces_the_q4_weights_shipped_before(repo):
+    root, out = repo
+    recipe_round(out, 'fren', 12.0, 11.9, four_bit='q4n')
+    (root / 'models' / 'fren-q4.safetensors').write_bytes(b'an older q4')
+    r = install(root, out, 'fren')
+    assert r.returncode == 0, r.stderr
+    assert dtypes(root / 'models' / 'fren-q4n.safetensors') == {'F16'}
+    assert not (root / 'models' / 'fren-q4.safetensors').exists()
+    assert 'q4n weights: ' in (root / 'models' / 'fren.txt').read_text()
+
+
+def test_q8_where_q4n_loses_more_than_half_a_point(repo):
+    root, out = repo
+    recipe_round(out, 'fren', 12.0, 11.4, four_bit='q4n')
+    assert install(root, out, 'fren').returncode == 0
+    assert not (root / 'models' / 'fren-q4n.safetensors').exists()
+    assert 'q8 ships' in (root / 'models' / 'fren.txt').read_text()
 
 
 def test_q4_where_it_keeps_within_half_a_point(repo):
