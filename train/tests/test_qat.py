@@ -15,26 +15,27 @@ TINY = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.absp
                     'tests', 'fixtures', 'tiny', 'tiny.safetensors')
 
 
-def packed(w):
+def packed(w, fmt):
     """w as model-pack rounds it (its scale search, nearest codes)."""
     w = w.contiguous()
-    return logquant.torch_fake_quantize(w, 'q4', logquant.torch_scales(w, 'q4'))
+    return logquant.torch_fake_quantize(w, fmt, logquant.torch_scales(w, fmt))
 
 
-def test_matrices_rounded_as_the_packer_splits_them():
+@pytest.mark.parametrize('fmt', ['q4', 'q4n'])
+def test_matrices_rounded_as_the_packer_splits_them(fmt):
     model, _ = export.load(TINY)
     before = {k: p.detach().clone() for k, p in model.named_parameters()}
-    fq = qat.FakeQuant(model, 'q4')
+    fq = qat.FakeQuant(model, fmt)
     fq.quantize()
     e = model.cfg.emb
     for name, p in model.named_parameters():
         if name == 'dec.weight_ih':
-            assert torch.equal(p[:, :e], packed(before[name][:, :e]))
-            assert torch.equal(p[:, e:], packed(before[name][:, e:]))
+            assert torch.equal(p[:, :e], packed(before[name][:, :e], fmt))
+            assert torch.equal(p[:, e:], packed(before[name][:, e:], fmt))
             # one scale a row over both blocks would round them otherwise
-            assert not torch.equal(p.data, packed(before[name]))
+            assert not torch.equal(p.data, packed(before[name], fmt))
         elif p.dim() == 2:
-            assert torch.equal(p.data, packed(before[name])), name
+            assert torch.equal(p.data, packed(before[name], fmt)), name
     fq.restore()
     for name, p in model.named_parameters():
         assert torch.equal(p.data, before[name]), name
