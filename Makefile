@@ -302,7 +302,7 @@ build/cuda/tests/test_cuda: build/cuda/tests/test_cuda.o $(CUDA_OBJS)
 build/tiny.%.nmt: $(PACKER) tests/fixtures/tiny/tiny.safetensors tests/fixtures/tiny/src.model tests/fixtures/tiny/tgt.model
 	$(PACKER) --quant $* -o $@ tests/fixtures/tiny/tiny.safetensors tests/fixtures/tiny/src.model tests/fixtures/tiny/tgt.model
 
-test-cuda: nmt-cuda build/cuda/tests/test_cuda build/tiny.nmt build/tiny.q8.nmt build/tiny.q4.nmt build/tiny.i8.nmt build/tiny_vmap_small.nmt build/marian_all.nmt
+test-cuda: nmt-cuda build/cuda/tests/test_cuda build/tiny.nmt build/tiny.q8.nmt build/tiny.q4.nmt build/tiny.q4n.nmt build/tiny.i8.nmt build/tiny_vmap_small.nmt build/marian_all.nmt
 	build/cuda/tests/test_cuda
 	@if echo 'A dog runs along the beach.' | ./nmt-cuda -m build/tiny.nmt --device cuda >build/cuda/e2e.out 2>build/cuda/e2e.err; then \
 		echo 'A dog runs along the beach.' | ./nmt-cuda -m build/tiny.nmt >build/cuda/e2e.cpu && \
@@ -597,7 +597,7 @@ HAVE_PYTEST := $(shell $(PYTHON) -c 'import pytest' 2>/dev/null && echo 1)
 PY_TESTS_HERE = $(if $(filter aarch64,$(ARCH))$(filter 1,$(SANITIZE)),,yes)
 PY_TESTS = $(if $(PY_TESTS_HERE),$(if $(HAVE_PYTEST),yes))
 
-test: all $(TESTS) $(A64_TESTS) build/tiny.nmt build/tiny.q8.nmt build/tiny.q4.nmt build/tiny.i8.nmt build/tiny_vmap_full.nmt build/tiny_vmap_small.nmt build/marian_all.nmt $(E2E_SANITIZED_BUILD) $(HP)/nmt $(REPLAYS) $(EXAMPLES) $(H)/tests/http_tool $(if $(PY_TESTS),libnmt.so) $(SHIPPED_MODELS) $(CAPTION_SHIPPED)
+test: all $(TESTS) $(A64_TESTS) build/tiny.nmt build/tiny.q8.nmt build/tiny.q4.nmt build/tiny.q4n.nmt build/tiny.i8.nmt build/tiny_vmap_full.nmt build/tiny_vmap_small.nmt build/marian_all.nmt $(E2E_SANITIZED_BUILD) $(HP)/nmt $(REPLAYS) $(EXAMPLES) $(H)/tests/http_tool $(if $(PY_TESTS),libnmt.so) $(SHIPPED_MODELS) $(CAPTION_SHIPPED)
 	@$(if $(A64_TESTS)$(filter aarch64,$(ARCH)),,echo "note: aarch64 cross compiler, qemu-aarch64-static or arm64 cmocka missing: NEON kernel tests skipped";)
 	@$(if $(PY_TESTS_HERE),$(if $(HAVE_PYTEST),,echo "note: python3-pytest missing: the Python binding's tests skipped";))
 	@$(if $(SANITIZE),,$(MAKE) --no-print-directory install-check)

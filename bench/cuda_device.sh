@@ -91,7 +91,7 @@ tools() {
 
 build_all() {
 	make -j"$J" "${MK[@]}" CUDA=1 CUDA_HOME="$CUDA_HOME" nmt model-pack nmt-cuda build/cuda/tests/test_cuda \
-		build/tiny.nmt build/tiny.q8.nmt build/tiny.q4.nmt build/tiny_vmap_small.nmt build/marian_all.nmt \
+		build/tiny.nmt build/tiny.q8.nmt build/tiny.q4.nmt build/tiny.q4n.nmt build/tiny_vmap_small.nmt build/marian_all.nmt \
 		>>"$OUT/build.log" 2>&1
 }
 

@@ -106,6 +106,7 @@ static void compare(const char *path)
 static void test_f32(void **state) { (void)state; compare("build/tiny.nmt"); }
 static void test_q8(void **state) { (void)state; compare("build/tiny.q8.nmt"); }
 static void test_q4(void **state) { (void)state; compare("build/tiny.q4.nmt"); }
+static void test_q4n(void **state) { (void)state; compare("build/tiny.q4n.nmt"); }
 static void test_i8(void **state) { (void)state; compare("build/tiny.i8.nmt"); }
 static void test_shortlist(void **state) { (void)state; compare("build/tiny_vmap_small.nmt"); }
 
@@ -128,6 +129,7 @@ int main(void)
 		cmocka_unit_test(test_f32),
 		cmocka_unit_test(test_q8),
 		cmocka_unit_test(test_q4),
+		cmocka_unit_test(test_q4n),
 		cmocka_unit_test(test_i8),
 		cmocka_unit_test(test_shortlist),
 		cmocka_unit_test(test_other_family),
