@@ -106,7 +106,8 @@ TARGET static int32_t offset128_of(const int8_t *xq, int bytes)
 /* ---- q4 ------------------------------------------------------------------ */
 
 /* One shuffle (vpshufb) turns each nibble into its level plus 128, an
- * unsigned byte (64..192; the level table, q4's or q4n's, is an argument), and vpdpbusd multiplies those by the signed
+ * unsigned byte (64..192; the level table, q4's or q4n's, is an argument),
+ * and vpdpbusd multiplies those by the signed
  * activations: the sums are of (w + 128) * x, and 128 times the input's
  * sum, taken once per input, corrects them exactly. Putting the offset on
  * the weights rather than on the activations costs one correction per

@@ -110,9 +110,8 @@ ALWAYS_INLINE v128_t hsum4(v128_t a0, v128_t a1, v128_t a2, v128_t a3)
  * at x16 + b * Q4_TILE_COLS), its four sums added to out[b * ld ..] (set
  * if `first`): the rows side by side, so that each input's activations
  * are loaded once for the four. */
-ALWAYS_INLINE void q4_panel16_nb(const int8_t *table, const uint8_t *panel, int chunks, const int16_t *x16, const int NB,
-				 int first,
-				 int32_t *out, size_t ld)
+ALWAYS_INLINE void q4_panel16_nb(const int8_t *table, const uint8_t *panel, int chunks, const int16_t *x16,
+				 const int NB, int first, int32_t *out, size_t ld)
 {
 	const v128_t levels = wasm_v128_load(table), low = wasm_i8x16_splat(0x0F);
 	v128_t acc[FORMAT_PANEL_ROWS][Q4_INPUTS];
