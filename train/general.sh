@@ -391,8 +391,10 @@ shipped_human() { # shipped_human SRC TGT: true where the human round is the shi
 		[ ! -f "models/$d-$f.safetensors" ] || { q4=models/$d-$f.safetensors q4_format=$f; break; }
 	done
 	if [ "$HUMAN" = shipped-q4 ]; then
-		# a choice HUMAN=shipped made in this OUT named the shipped q4: the q4 stage chooses again
-		[ "$(cat "$fin/chosen.txt" 2>/dev/null)" != "$PWD/$q4" ] || rm "$fin/chosen.txt"
+		# a choice HUMAN=shipped made in this OUT named the shipped q4: the q4 stage chooses again,
+		# and the round is packed and scored again
+		[ "$(cat "$fin/chosen.txt" 2>/dev/null)" != "$PWD/$q4" ] ||
+			rm -f "$fin/chosen.txt" "$fin/q4_format.txt" "$fin/flores.txt" "$fin/alpha.txt"
 	elif [ ! -f "$fin/chosen.txt" ]; then
 		echo "$q4_format" >"$fin/q4_format.txt"
 		echo "$PWD/$q4" >"$fin/chosen.txt"

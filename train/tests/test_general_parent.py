@@ -145,8 +145,10 @@ def test_shipped_q4_leaves_the_q4_to_the_q4_stage(repo):
     # HUMAN=shipped ran in this OUT first: its choice of the shipped q4 is made again
     assert shipped_human(repo, 'ende', 'shipped') == 0
     assert (fin / 'human' / 'chosen.txt').exists()
+    (fin / 'human' / 'flores.txt').write_text('the shipped weights packed\n')
     assert shipped_human(repo, 'ende', 'shipped-q4') == 0
     assert not (fin / 'human' / 'chosen.txt').exists()
+    assert not (fin / 'human' / 'flores.txt').exists()   # packed and scored again
     # the q4 stage's own choice is kept
     (fin / 'human' / 'chosen.txt').write_text('stage\n')
     assert shipped_human(repo, 'ende', 'shipped-q4') == 0
