@@ -53,7 +53,7 @@ for k in scalar avx2 avx512; do
 		check "marian: NMT_KERNELS=$k gives the same" sh -c "NMT_KERNELS=$k $NMT -m $TMP/m_all.nmt -b 4 -t 1 <$TMP/marian.in | cmp -s - $TMP/m1.out"
 	fi
 done
-for q in q8 q4 i8; do
+for q in q8 q4 q4n i8; do
 	check "marian: pack $q" $PACK --marian $MF/all.npz $V1 --quant $q -o "$TMP/m_$q.nmt"
 	check "marian: $q translates every line" test "$($NMT -m $TMP/m_$q.nmt -b 4 <$TMP/marian.in | wc -l)" -eq 6
 done
