@@ -63,8 +63,9 @@ TEST_SRC = $(wildcard tests/test_*.c)
 # the one embedded (chosen by measurement: docs/RESULTS.md): the 4-bit format
 # the model has its own weights for (models/ende-q4n.safetensors, else
 # -q4.safetensors: rounded by GPTQ or fine-tuned for that format, which packs
-# those), EMBED_MODEL= (empty) builds a binary without a model. The models are the general-domain ones (train/general.sh, installed
-# by train/install_general.sh; models/NAME.txt says where each came from).
+# those), EMBED_MODEL= (empty) builds a binary without a model. The models
+# are the general-domain ones (train/general.sh, installed by
+# train/install_general.sh; models/NAME.txt says where each came from).
 EMBED_QUANT ?= $(if $(wildcard models/ende-q4n.safetensors),q4n,q4)
 DEFAULT_SPM = models/ende.en.model models/ende.de.model
 DEFAULT_VMAP = $(wildcard models/ende.vmap)
