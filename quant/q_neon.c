@@ -64,25 +64,20 @@ static inline void nibble_panel(const int8_t *table, const uint8_t *panel, int c
 		out[r] = vaddvq_s32(acc[r]);
 }
 
-static int32_t q4_dot(const uint8_t *row, int chunks, const int8_t *xq)
-{
-	return nibble_dot(quant_q4_levels, row, chunks, xq);
-}
+/* The entry points of a 4-bit format (q4, q4n) for one variant of the code
+ * above (VARIANT: empty, or _sdot): that code with the format's table. */
+#define NIBBLE_ENTRIES(fmt, table, variant)                                                         \
+	static int32_t fmt##_dot##variant(const uint8_t *row, int chunks, const int8_t *xq)          \
+	{                                                                                          \
+		return nibble_dot##variant(table, row, chunks, xq);                                \
+	}                                                                                          \
+	static void fmt##_panel##variant(const uint8_t *panel, int chunks, const int8_t *xq, int32_t *out) \
+	{                                                                                          \
+		nibble_panel##variant(table, panel, chunks, xq, out);                              \
+	}
 
-static int32_t q4n_dot(const uint8_t *row, int chunks, const int8_t *xq)
-{
-	return nibble_dot(quant_q4n_levels, row, chunks, xq);
-}
-
-static void q4_panel(const uint8_t *panel, int chunks, const int8_t *xq, int32_t *out)
-{
-	nibble_panel(quant_q4_levels, panel, chunks, xq, out);
-}
-
-static void q4n_panel(const uint8_t *panel, int chunks, const int8_t *xq, int32_t *out)
-{
-	nibble_panel(quant_q4n_levels, panel, chunks, xq, out);
-}
+NIBBLE_ENTRIES(q4, quant_q4_levels, )
+NIBBLE_ENTRIES(q4n, quant_q4n_levels, )
 
 /* The same with SDOT (ARMv8.2 dot-product extension). */
 #pragma GCC push_options
@@ -121,25 +116,8 @@ static inline void nibble_panel_sdot(const int8_t *table, const uint8_t *panel, 
 		out[r] = vaddvq_s32(acc[r]);
 }
 
-static int32_t q4_dot_sdot(const uint8_t *row, int chunks, const int8_t *xq)
-{
-	return nibble_dot_sdot(quant_q4_levels, row, chunks, xq);
-}
-
-static int32_t q4n_dot_sdot(const uint8_t *row, int chunks, const int8_t *xq)
-{
-	return nibble_dot_sdot(quant_q4n_levels, row, chunks, xq);
-}
-
-static void q4_panel_sdot(const uint8_t *panel, int chunks, const int8_t *xq, int32_t *out)
-{
-	nibble_panel_sdot(quant_q4_levels, panel, chunks, xq, out);
-}
-
-static void q4n_panel_sdot(const uint8_t *panel, int chunks, const int8_t *xq, int32_t *out)
-{
-	nibble_panel_sdot(quant_q4n_levels, panel, chunks, xq, out);
-}
+NIBBLE_ENTRIES(q4, quant_q4_levels, _sdot)
+NIBBLE_ENTRIES(q4n, quant_q4n_levels, _sdot)
 #pragma GCC pop_options
 
 /* ---- q8 ------------------------------------------------------------------ */
