@@ -65,7 +65,8 @@
 #                to pack chosen on FLORES dev through
 #                the C engine (bench/val_bleu.sh, train/choose.sh: within 0.5
 #                of the best beam-4 BLEU, the fewest degenerate lines with the
-#                guard off), OUT/DIRECTION-final/ROUND/chosen.txt (and
+#                guard off, give or take LOOP_SLACK, then the best beam 4),
+#                OUT/DIRECTION-final/ROUND/chosen.txt (and
 #                its format, q4_format.txt; a stage left by a run of the
 #                other format starts again)
 #   7. packed    OUT/DIRECTION-final/ROUND/DIRECTION.{f32,q8,q4n|q4}.nmt with
