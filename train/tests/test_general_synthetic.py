@@ -3,10 +3,14 @@ language's monolingual text back-translated by the reverse model, and with
 FT_WEIGHT the source language's forward-translated by the direction's own
 model (taken from the reverse direction's back-translation, the same text by
 the same model, where that exists). Into French, which has no monolingual
-text, there is a bt round only with FT_WEIGHT.
+text, there is a bt round only with FT_WEIGHT. Between English and Spanish
+the target language's text is also back-translated by Apertium
+(RBMT_WEIGHT; train/rbmt.sh), and the recipe stops where Apertium lacks the
+pair.
 
 `nmt` is a stand-in that writes each line back prefixed with the model's
-name, so each column's origin can be checked.
+name, and `apertium` one that prefixes the mode, so each column's origin can
+be checked.
 
     make test-train
 """
@@ -18,7 +22,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 SCRIPT = r'''
 set -eu
-eval "$(sed -n '/^MONO_LANGS=/p;/^timed()/,/^}/p;/^mono_text()/,/^}/p;/^translated()/,/^}/p;/^backtranslated()/,/^}/p;/^forwardtranslated()/,/^}/p;/^synthetic()/,/^}/p' \
+. train/logged.sh
+eval "$(sed -n '/^MONO_LANGS=/p;/^timed()/,/^}/p;/^mono_text()/,/^}/p;/^translated()/,/^}/p;/^backtranslated()/,/^}/p;/^forwardtranslated()/,/^}/p;/^rbmt_backtranslated()/,/^}/p;/^synthetic()/,/^}/p' \
 	train/general.sh)"
 if synthetic "$@"; then echo "round: yes"; else echo "round: no"; fi
 '''
@@ -37,6 +42,11 @@ while IFS= read -r line; do
 done
 '''
 
+APERTIUM = r'''#!/bin/sh
+if [ "$1" = -l ]; then printf '%s\n' ${MODES-"  eng-spa" "  spa-eng"}; exit 0; fi
+while IFS= read -r line; do printf '%s: %s\n' "$2" "$line"; done
+'''
+
 MONO = {
     'en': [('The weather is fine today.', 'brown:redistribution-permitted'),
            ('She read the letter twice.', 'janeaustenr:public-domain')],
@@ -51,6 +61,9 @@ def checkout(tmp_path, models=('enes', 'esen', 'enfr')):
     nmt = root / 'nmt'
     nmt.write_text(STAND_IN)
     nmt.chmod(0o755)
+    (root / 'bin').mkdir()
+    (root / 'bin' / 'apertium').write_text(APERTIUM)
+    (root / 'bin' / 'apertium').chmod(0o755)
     out = tmp_path / 'out'
     (out / 'mono').mkdir(parents=True)
     for lang, rows in MONO.items():
@@ -64,9 +77,10 @@ def checkout(tmp_path, models=('enes', 'esen', 'enfr')):
     return root, out
 
 
-def synthetic(repo, src, tgt, ft_weight='0', **env):
+def synthetic(repo, src, tgt, ft_weight='0', rbmt_weight='0', **env):
     root, out = repo
-    env = dict(os.environ, OUT=str(out), FT_WEIGHT=ft_weight, **env)
+    env = dict(os.environ, OUT=str(out), FT_WEIGHT=ft_weight, RBMT_WEIGHT=rbmt_weight,
+               PATH=f'{root / "bin"}:{os.environ["PATH"]}', **env)
     return subprocess.run(['sh', '-c', SCRIPT, 'general', src, tgt], cwd=root, env=env,
                           capture_output=True, text=True)
 
@@ -123,3 +137,61 @@ def test_a_failed_translation_stops_the_recipe(tmp_path):
     assert r.returncode == 1 and 'round:' not in r.stdout
     assert 'forward translation enfr by' in r.stderr and 'failed' in r.stderr
     assert not (repo[1] / 'synth' / 'ft.enfr.tsv.gz').exists()
+
+
+def test_apertium_back_translates_between_english_and_spanish(tmp_path):
+    repo = checkout(tmp_path)
+    synth = repo[1] / 'synth'
+    assert 'round: yes' in synthetic(repo, 'es', 'en', rbmt_weight='1').stdout
+    assert rows(synth / 'rbmt.esen.tsv.gz') == [
+        ['The weather is fine today.', 'eng-spa: The weather is fine today.',
+         'rbmt-brown:redistribution-permitted;apertium-eng-spa:GPL-2'],
+        ['She read the letter twice.', 'eng-spa: She read the letter twice.',
+         'rbmt-janeaustenr:public-domain;apertium-eng-spa:GPL-2']]
+    assert 'round: yes' in synthetic(repo, 'en', 'es', rbmt_weight='1').stdout
+    assert rows(synth / 'rbmt.enes.tsv.gz') == [
+        ['spa-eng: La amistad es una igualdad armónica.', 'La amistad es una igualdad armónica.',
+         'rbmt-fortunes-es:GPL-2+;apertium-eng-spa:GPL-2']]
+    # none for a pair Apertium lacks, none with RBMT_WEIGHT=0
+    assert 'round: yes' in synthetic(repo, 'en', 'fr', ft_weight='1', rbmt_weight='1').stdout
+    (synth / 'rbmt.esen.tsv.gz').unlink()
+    assert 'round: yes' in synthetic(repo, 'es', 'en').stdout
+    assert sorted(p for p in os.listdir(synth) if p.endswith('.gz')) == [
+        'bt.enes.tsv.gz', 'bt.esen.tsv.gz', 'ft.enfr.tsv.gz', 'rbmt.enes.tsv.gz']
+
+
+def test_without_the_apertium_pair_the_recipe_stops(tmp_path):
+    repo = checkout(tmp_path)
+    r = synthetic(repo, 'es', 'en', rbmt_weight='1', MODES='  eng-cat')
+    assert r.returncode == 1 and 'round:' not in r.stdout
+    assert 'apt-get install apertium-eng-spa, or RBMT_WEIGHT=0' in r.stderr
+
+
+CORPUS_SCRIPT = r'''
+set -eu
+eval "$(sed -n '/^other_language()/,/^}/p;/^bt_corpus()/,/^}/p' train/general.sh)"
+captions() { return 1; }
+timed() { shift; "$@"; }
+logged() { shift; "$@"; }
+PY=echo
+bt_corpus "$@"
+'''
+
+
+def test_the_bt_corpus_takes_apertiums_pairs_first(tmp_path):
+    repo = checkout(tmp_path)
+    out = repo[1]
+    (out / 'synth').mkdir()
+    for name in ('rbmt.esen', 'bt.esen'):
+        (out / 'synth' / f'{name}.tsv.gz').write_bytes(b'')
+
+    def extras(rbmt_weight):
+        env = dict(os.environ, OUT=str(out), RBMT_WEIGHT=rbmt_weight, BT_WEIGHT='1', FT_WEIGHT='0', OPEN='o',
+                   MULTI30K='m', CAPTION_WEIGHT='0.5')
+        r = subprocess.run(['sh', '-c', CORPUS_SCRIPT, 'general', 'es', 'en'], cwd=repo[0], env=env,
+                           capture_output=True, text=True, check=True)
+        words = r.stdout.split()
+        return [os.path.relpath(words[i + 1], out) for i, w in enumerate(words) if w == '--extra']
+
+    assert extras('2') == ['synth/rbmt.esen.tsv.gz:2', 'synth/bt.esen.tsv.gz:1']
+    assert extras('0') == ['synth/bt.esen.tsv.gz:1']
