@@ -639,12 +639,12 @@ forwardtranslated() { # forwardtranslated SRC TGT: OUT/synth/ft.SRCTGT.tsv.gz; 1
 # none): the target language's monolingual text put into the source
 # language by Apertium, where Debian has the pair (en-es: apertium-eng-spa).
 # It scores above this project's students on FLORES dev (eng-spa 12.24 BLEU /
-# 43.89 chrF, spa-eng 11.89 / 46.64, against the shipped q4's 10.65 / 39.35
-# and 10.36 / 41.32), and writes another kind of error than the reverse
-# model: es->en's bt round from its shipped weights gained 0.51 greedy and
-# 0.33 at beam 4 in 3,000 steps with it (docs/TRAINING.md). Forward
-# translation by it taught en->es Apertium's own literal Spanish (9.24
-# against about 10.3 at step 2,000): not used.
+# 43.89 chrF, spa-eng 11.89 / 46.64, against the shipped q4's 10.65 / 38.98
+# and 10.36 / 41.32), and makes other errors than the reverse model:
+# es->en's bt round from its shipped weights gained 0.51 greedy and 0.33 at
+# beam 4 in 3,000 steps with it (docs/TRAINING.md). Forward translation by
+# it taught en->es Apertium's own literal Spanish (q8 at step 2,000 10.42
+# at beam 4 against the shipped weights' 10.87, tagged or not): not used.
 rbmt_backtranslated() { # rbmt_backtranslated SRC TGT: OUT/synth/rbmt.SRCTGT.tsv.gz; 1 where there is none to make
 	out=$OUT/synth/rbmt.$1$2.tsv.gz
 	[ -f "$out" ] && return 0
