@@ -14,6 +14,7 @@ choose() {
 				    (w == "" || b[i] > b[w] || (b[i] == b[w] && l[i] < l[w]))) w = i
 		   print c[w] }' "$1"
 }
+
 # choose_keeping TABLE KEEP MARGIN: choose's pick from TABLE among the
 # checkpoints whose beam-4 BLEU in KEEP (a bench/val_bleu.sh table of the
 # same checkpoints on a second validation set) is within MARGIN of KEEP's

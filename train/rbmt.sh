@@ -35,6 +35,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 zcat "$IN" | cut -f1 >"$work/src"
 zcat "$IN" | cut -f2 >"$work/tag"
+[ -s "$work/src" ] || { echo "rbmt.sh: no text in $IN" >&2; exit 1; }
 split -l "$CHUNK" -d -a 6 "$work/src" "$work/chunk."
 : >"$work/hyp"
 for chunk in "$work"/chunk.*; do
