@@ -33,8 +33,7 @@ fi
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-zcat "$IN" | cut -f1 >"$work/src"
-zcat "$IN" | cut -f2 >"$work/tag"
+zcat "$IN" | awk -F '\t' -v src="$work/src" -v tag="$work/tag" '{ print $1 >src; print $2 >tag }'
 [ -s "$work/src" ] || { echo "rbmt.sh: no text in $IN" >&2; exit 1; }
 split -l "$CHUNK" -d -a 6 "$work/src" "$work/chunk."
 : >"$work/hyp"
