@@ -15,30 +15,35 @@ choose() {
 		   print c[w] }' "$1"
 }
 
-# choose_keeping TABLE KEEP MARGIN: choose's pick from TABLE among the
-# checkpoints whose beam-4 BLEU in KEEP (a bench/val_bleu.sh table of the
-# same checkpoints on a second validation set) is within MARGIN of KEEP's
-# best: what the choice must not give up elsewhere; choose's alone where
-# KEEP rules out every row.
+# choose_keeping TABLE KEEP MARGIN [FLOOR]: choose's pick from TABLE among
+# the checkpoints whose beam-4 BLEU in KEEP (a bench/val_bleu.sh table of
+# the same checkpoints on a second validation set) is within MARGIN of
+# KEEP's best, or at least FLOOR there: what the choice must not give up
+# elsewhere (FLOOR: what the users of that domain had before, the caption
+# model's score; above it nothing is given up); choose's alone where KEEP
+# rules out every row.
 choose_keeping() {
 	choose_kept=$(mktemp)
-	awk -v m="$3" 'NR == FNR { if (FNR > 1) { k[$1] = $4; if ($4 > top) top = $4 } next }
-	     FNR == 1 || ($1 in k && k[$1] >= top - m)' "$2" "$1" >"$choose_kept"
+	awk -v m="$3" -v floor="${4:-}" 'NR == FNR { if (FNR > 1) { k[$1] = $4; if ($4 > top) top = $4 } next }
+	     FNR == 1 { t = top - m; if (floor != "" && floor + 0 < t) t = floor + 0; print; next }
+	     $1 in k && k[$1] >= t' "$2" "$1" >"$choose_kept"
 	if [ "$(wc -l <"$choose_kept")" -gt 1 ]; then choose "$choose_kept"; else choose "$1"; fi
 	rm -f "$choose_kept"
 }
 
-# choose_alpha TABLE KEEP GAIN: the alpha of a bench/alpha.sh table with the
-# best FLORES dev BLEU, among those whose Multi30k val BLEU is at most KEEP
-# below the engine's default's (alpha 0.6: the caption domain must not lose
-# to the change; every row where the table has no Multi30k column, or KEEP
-# is "-"); the default itself unless that best is more than GAIN above it
-# (a difference within noise changes nothing). The first such row on a tie.
+# choose_alpha TABLE KEEP GAIN [FLOOR]: the alpha of a bench/alpha.sh table
+# with the best FLORES dev BLEU, among those whose Multi30k val BLEU is at
+# most KEEP below the engine's default's (alpha 0.6: the caption domain must
+# not lose to the change), or at least FLOOR (as choose_keeping's); every
+# row where the table has no Multi30k column, or KEEP is "-"; the default
+# itself unless that best is more than GAIN above it (a difference within
+# noise changes nothing). The first such row on a tie.
 choose_alpha() {
-	awk -v keep="$2" -v gain="$3" '
+	awk -v keep="$2" -v gain="$3" -v floor="${4:-}" '
 	     NR > 1 { a[NR] = $1; b[NR] = $2; m[NR] = $5; n = NR; if ($1 + 0 == 0.6) d = NR }
 	     END { for (i = 2; i <= n; i++)
-			if ((keep == "-" || d == "" || m[d] == "-" || m[i] >= m[d] - keep) && (w == "" || b[i] > b[w])) w = i
+			if ((keep == "-" || d == "" || m[d] == "-" || m[i] >= m[d] - keep ||
+			     (floor != "" && m[i] >= floor + 0)) && (w == "" || b[i] > b[w])) w = i
 		   if (d != "" && b[w] <= b[d] + gain) w = d
 		   print a[w] }' "$1"
 }

@@ -33,7 +33,9 @@
 #   model in models/captions/, CAPTION_WEIGHT; where Debian packages an
 #   Apertium pair with English (en-es), the target language's monolingual
 #   text also back-translated by that rule-based translator (train/rbmt.sh),
-#   RBMT_WEIGHT; a direction whose reverse
+#   RBMT_WEIGHT; into English from French and Spanish, the en-de pairs'
+#   news and Ding sentences (the best general English here) back-translated
+#   the same ways, GENERAL_WEIGHT; a direction whose reverse
 #   model is not packed yet stops after its human round and goes on when run
 #   again; one into French, which has no monolingual text here, has a bt
 #   round only with FT_WEIGHT):
@@ -98,7 +100,8 @@
 #                format searches with (model-pack --alpha): of bench/alpha.sh's
 #                ALPHAS, the best beam-4 BLEU on FLORES dev among those at
 #                most caption_keep's margin below the default's (0.6) on Multi30k val
-#                where it has the pair, and 0.6 unless the best is more than
+#                where it has the pair (or at least the caption model's
+#                score there, CAPTION_FLOOR), and 0.6 unless the best is more than
 #                ALPHA_GAIN above it (train/choose.sh, choose_alpha),
 #                OUT/DIRECTION-final/ROUND/alpha.txt
 #   8. chosen    OUT/DIRECTION-final/round.txt: the round whose q4 scores
@@ -126,6 +129,8 @@
 # FT_WEIGHT=0 (copies of each forward-translated pair; 0: none),
 # RBMT_WEIGHT=1 (copies of each pair back-translated by Apertium; 0: none;
 # needs apertium-eng-spa for en->es and es->en),
+# GENERAL_WEIGHT=2 (copies of each back-translated sentence of the en-de
+# pairs' news and Ding sentences, fr->en and es->en; 0: none),
 # CAPTION_WEIGHT=0.5 (of each caption model's translated caption; the
 # bt round's corpus), CAPTION_LINES=0 (all the task-2 captions; N: the
 # first N, a mechanical test),
@@ -146,7 +151,9 @@
 # CAPTION_KEEP (where Multi30k has the pair, weights are chosen among
 # those within this much BLEU of the best on its val set, beam 4; default
 # 0.1 for en->de, 0.5 for the others: train/choose.sh's caption_keep; -:
-# FLORES dev alone), ALPHA_GAIN=0.1 (the FLORES dev BLEU another length
+# FLORES dev alone), CAPTION_FLOOR=1 (also those at least as good there as
+# the direction's caption model in models/captions/, whatever the margin:
+# its users lose nothing; 0: the margin alone), ALPHA_GAIN=0.1 (the FLORES dev BLEU another length
 # normalization must gain over 0.6 to be chosen, 7b),
 # STUDENT_DIMS (the embedded default's shape),
 # PYTHON=/usr/bin/python3. Run from the repository root after `make`.
@@ -174,6 +181,7 @@ BT_LR=${BT_LR:-5e-4}
 BT_WEIGHT=${BT_WEIGHT:-1}
 FT_WEIGHT=${FT_WEIGHT:-0}
 RBMT_WEIGHT=${RBMT_WEIGHT:-1}
+GENERAL_WEIGHT=${GENERAL_WEIGHT:-2}
 CAPTION_WEIGHT=${CAPTION_WEIGHT:-0.5}
 CAPTION_LINES=${CAPTION_LINES:-0}
 BATCH_VOCAB=${BATCH_VOCAB:-1024}
@@ -183,6 +191,7 @@ HUMAN=${HUMAN:-train}
 Q4_CORPUS=${Q4_CORPUS:-human}
 case $Q4_CORPUS in human | bt) ;; *) echo "general.sh: Q4_CORPUS is human or bt, not $Q4_CORPUS" >&2; exit 2 ;; esac
 CAPTION_KEEP=${CAPTION_KEEP:-}
+CAPTION_FLOOR=${CAPTION_FLOOR:-1}
 SNAPSHOT_QAT=${SNAPSHOT_QAT:-0}
 ALPHA_GAIN=${ALPHA_GAIN:-0.1}
 # bfloat16 matrix products in the students' training steps where the CPU has
@@ -342,7 +351,8 @@ four_bit() { # four_bit FIN: the 4-bit format of FIN's chosen.txt (a round's bef
 # The general models keep the caption domain: where Multi30k has the pair,
 # the candidates are also scored on its val set and chosen among those
 # within caption_keep's margin (beam 4) of the best there (on FLORES dev
-# alone en->de's q4 stage chose weights 0.28 lower there; docs/TRAINING.md).
+# alone en->de's q4 stage chose weights 0.28 lower there; docs/TRAINING.md),
+# or at least as good there as the direction's caption model (caption_floor).
 chosen() { # chosen TABLE SRC TGT FORMAT CKPT...: choose's pick from TABLE (FLORES dev), the caption domain kept
 	chosen_table=$1 chosen_src=$2 chosen_tgt=$3 chosen_q=$4
 	shift 4
@@ -355,7 +365,25 @@ chosen() { # chosen TABLE SRC TGT FORMAT CKPT...: choose's pick from TABLE (FLOR
 	timed "multi30k val $chosen_table" logged "${chosen_table%.txt}_multi30k.txt" env SRC="$chosen_src" TGT="$chosen_tgt" \
 		CORPUS="$MULTI30K" SPM_SRC="$chosen_spm" SPM_TGT="$chosen_spm" VMAP="$OUT/$chosen_src$chosen_tgt-final/vmap.txt" \
 		sh bench/val_bleu.sh -q "$chosen_q" "$@" >&2
-	choose_keeping "$chosen_table" "${chosen_table%.txt}_multi30k.txt" "$chosen_keep"
+	choose_keeping "$chosen_table" "${chosen_table%.txt}_multi30k.txt" "$chosen_keep" \
+		"$(caption_floor "$chosen_src" "$chosen_tgt")"
+}
+
+# The margin alone kept fr->en's bt round at its step 2,000 (Multi30k val
+# 43.25), 0.67 below step 8,000 on FLORES dev, for 1.31 there, where the
+# caption model it replaces scores 37.11: what caption users had is the
+# floor that matters, the best of the general checkpoints is noise above it.
+caption_floor() { # caption_floor SRC TGT: the caption model's Multi30k val beam 4 (q8), OUT/SRCTGT-final/caption_floor.txt; empty where none
+	floor_m=models/captions/$1$2 floor_out=$OUT/$1$2-final/caption_floor.txt
+	[ "$CAPTION_FLOOR" != 0 ] && [ -f "$floor_m.safetensors" ] && [ -f "$MULTI30K/val.$1.gz" ] || return 0
+	if [ ! -f "$floor_out" ]; then
+		timed "caption floor $1$2" logged "$floor_out.table" env SRC="$1" TGT="$2" CORPUS="$MULTI30K" \
+			SPM_SRC="$floor_m.$1.model" SPM_TGT="$floor_m.$2.model" VMAP="$floor_m.vmap" \
+			sh bench/val_bleu.sh -q q8 "$floor_m.safetensors" >&2
+		awk 'NR == 2 { print $4 }' "$floor_out.table" >"$floor_out.tmp"
+		mv "$floor_out.tmp" "$floor_out"
+	fi
+	cat "$floor_out"
 }
 
 # The trainer keeps as best.safetensors the checkpoint that its own greedy
@@ -585,11 +613,11 @@ mono_text() { # mono_text LANG (one of MONO_LANGS): OUT/mono/mono.LANG.tsv.gz, f
 	) 9>"$OUT/mono.lock"
 }
 
-translated() { # translated MODEL LANG STEP TAG OUT.tsv.gz: LANG's monolingual text translated by MODEL (English, the other language, TAG-source)
+translated() { # translated MODEL LANG STEP TAG OUT.tsv.gz [MONO.tsv.gz]: LANG's monolingual text (MONO, default OUT/mono/mono.LANG.tsv.gz) translated by MODEL (English, the other language, TAG-source)
 	mkdir -p "$OUT/synth"
-	tr_base=${5%.tsv.gz}
-	zcat "$OUT/mono/mono.$2.tsv.gz" | cut -f1 >"$tr_base.mono"
-	zcat "$OUT/mono/mono.$2.tsv.gz" | cut -f2 | sed "s/^/$4-/" >"$tr_base.tag"
+	tr_base=${5%.tsv.gz} tr_mono=${6:-$OUT/mono/mono.$2.tsv.gz}
+	zcat "$tr_mono" | cut -f1 >"$tr_base.mono"
+	zcat "$tr_mono" | cut -f2 | sed "s/^/$4-/" >"$tr_base.tag"
 	timed "$3" ./nmt -m "$1" -b 4 -t 1 -q <"$tr_base.mono" >"$tr_base.hyp"
 	# callers run in an if's condition, where set -e does not stop a failed nmt
 	if [ "$(wc -l <"$tr_base.hyp")" != "$(wc -l <"$tr_base.mono")" ]; then
@@ -597,9 +625,9 @@ translated() { # translated MODEL LANG STEP TAG OUT.tsv.gz: LANG's monolingual t
 		exit 1
 	fi
 	# columns: English, the other language, tag (train/corpus.py --extra)
-	if [ "$2" = en ]; then set -- "$@" mono hyp; else set -- "$@" hyp mono; fi
-	paste "$tr_base.$6" "$tr_base.$7" "$tr_base.tag" | gzip >"$5.tmp"
-	mv "$5.tmp" "$5"
+	if [ "$2" = en ]; then set -- "$5" mono hyp; else set -- "$5" hyp mono; fi
+	paste "$tr_base.$2" "$tr_base.$3" "$tr_base.tag" | gzip >"$1.tmp"
+	mv "$1.tmp" "$1"
 	rm -f "$tr_base.mono" "$tr_base.hyp" "$tr_base.tag"
 }
 
@@ -665,10 +693,46 @@ rbmt_backtranslated() { # rbmt_backtranslated SRC TGT: OUT/synth/rbmt.SRCTGT.tsv
 	fi
 }
 
+# The best general English here is in the en-de pairs: the news (27,737
+# sentences of WMT newstest 2008-2018) and Ding's example sentences
+# (everyday, idiomatic), closer to what people write than the monolingual
+# text (quotes, novels, glosses). For fr->en and es->en it is human target
+# text without a human source: back-translated into the source language by
+# the reverse model, and by Apertium where Debian has the pair, at
+# GENERAL_WEIGHT (0: none). de->en has these sentences as human pairs.
+general_english() { # general_english: OUT/mono/general.en.tsv.gz (English, tag), from OPEN's en-de files
+	ge_out=$OUT/mono/general.en.tsv.gz
+	[ -f "$ge_out" ] && return 0
+	mkdir -p "$OUT/mono"
+	{
+		zcat "$OPEN/news-en-de.tsv.gz" | awk -F '\t' -v OFS='\t' '$1 != "" { print $1, "newstest:WMT-research" }'
+		zcat "$OPEN/en-de.tsv.gz" | awk -F '\t' -v OFS='\t' '$3 == "ding-sent" && $1 != "" { print $1, "ding-sent:GPL-2+" }'
+	} | awk -F '\t' '!seen[$1]++' | gzip >"$ge_out.tmp"
+	mv "$ge_out.tmp" "$ge_out"
+}
+
+general_backtranslated() { # general_backtranslated SRC TGT: OUT/synth/bt-general.SRCTGT.tsv.gz (and rbmt-general.); 1 where there is none to make
+	gb_out=$OUT/synth/bt-general.$1$2.tsv.gz gb_rev=$2$1
+	[ "$GENERAL_WEIGHT" != 0 ] && [ "$2" = en ] && [ "$1" != de ] || return 1
+	[ -f "$OUT/$gb_rev-final/human/flores.txt" ] || return 1
+	general_english
+	[ -f "$gb_out" ] || translated "$OUT/$gb_rev-final/human/$gb_rev.q8.nmt" en "general back-translation $1$2" bt "$gb_out" \
+		"$OUT/mono/general.en.tsv.gz"
+	gb_out=$OUT/synth/rbmt-general.$1$2.tsv.gz
+	[ ! -f "$gb_out" ] || return 0
+	[ "$RBMT_WEIGHT" != 0 ] && [ "$1" = es ] || return 0
+	timed "rbmt general $1$2" logged "$OUT/synth/rbmt-general.$1$2.log" sh train/rbmt.sh eng-spa "$OUT/mono/general.en.tsv.gz" "$gb_out"
+	if [ ! -f "$gb_out" ]; then
+		echo "general.sh: rbmt general $1$2 failed ($OUT/synth/rbmt-general.$1$2.log)" >&2
+		exit 1
+	fi
+}
+
 synthetic() { # synthetic SRC TGT: the bt round's translated text made; 1 where the round has none or waits for the reverse model
 	if backtranslated "$1" "$2"; then syn_bt=0; else syn_bt=$?; fi
 	[ "$syn_bt" != 1 ] || return 1
 	if rbmt_backtranslated "$1" "$2"; then syn_bt=0; fi
+	general_backtranslated "$1" "$2" || true
 	syn_ft=1
 	if [ "$FT_WEIGHT" != 0 ] && forwardtranslated "$1" "$2"; then syn_ft=0; fi
 	if [ "$syn_bt" != 0 ] && [ "$syn_ft" != 0 ]; then
@@ -711,6 +775,10 @@ bt_corpus() { # bt_corpus SRC TGT: the pair's corpus with SRCTGT's back- and for
 	set --
 	[ "$RBMT_WEIGHT" = 0 ] || [ ! -f "$OUT/synth/rbmt.$src$tgt.tsv.gz" ] || set -- --extra "$OUT/synth/rbmt.$src$tgt.tsv.gz:$RBMT_WEIGHT"
 	[ ! -f "$OUT/synth/bt.$src$tgt.tsv.gz" ] || set -- "$@" --extra "$OUT/synth/bt.$src$tgt.tsv.gz:$BT_WEIGHT"
+	for g in rbmt bt; do
+		[ "$GENERAL_WEIGHT" = 0 ] || [ ! -f "$OUT/synth/$g-general.$src$tgt.tsv.gz" ] ||
+			set -- "$@" --extra "$OUT/synth/$g-general.$src$tgt.tsv.gz:$GENERAL_WEIGHT"
+	done
 	[ "$FT_WEIGHT" = 0 ] || [ ! -f "$OUT/synth/ft.$src$tgt.tsv.gz" ] || set -- "$@" --extra "$OUT/synth/ft.$src$tgt.tsv.gz:$FT_WEIGHT"
 	if captions "$src" "$tgt"; then set -- "$@" --extra "$OUT/synth/captions.$src$tgt.tsv.gz:$CAPTION_WEIGHT"; fi
 	timed "corpus $src$tgt" logged "$OUT/corpus-$src$tgt.log" "$PY" train/corpus.py --pair "$l" \
@@ -766,7 +834,8 @@ alpha_chosen() { # alpha_chosen SRC TGT ROUND: OUT/SRCTGT-final/ROUND/alpha.txt,
 	alpha_q=$(shipped_format "$alpha_fin/flores.txt" "$1$2")
 	timed "alpha $1$2 $3" logged "$alpha_fin/alpha_table.txt" env SRC="$1" TGT="$2" FLORES="$OPEN/dev" \
 		sh bench/alpha.sh "$alpha_fin/$1$2.$alpha_q.nmt"
-	choose_alpha "$alpha_fin/alpha_table.txt" "$(caption_keep "$1$2" "$CAPTION_KEEP")" "$ALPHA_GAIN" >"$alpha_fin/alpha.tmp" &&
+	choose_alpha "$alpha_fin/alpha_table.txt" "$(caption_keep "$1$2" "$CAPTION_KEEP")" "$ALPHA_GAIN" \
+		"$(caption_floor "$1" "$2")" >"$alpha_fin/alpha.tmp" &&
 		mv "$alpha_fin/alpha.tmp" "$alpha_fin/alpha.txt"
 }
 

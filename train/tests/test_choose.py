@@ -2,7 +2,8 @@
 tables. choose: within 0.5 of the best beam 4, the fewest degenerate lines
 (give or take a few), then the best beam 4;
 choose_keeping: the same among those within a margin of the best on a
-second validation set (the general models' Multi30k val).
+second validation set (the general models' Multi30k val), or above a floor
+there (the caption model's score).
 
     make test-train
 """
@@ -55,6 +56,16 @@ def test_choose_keeping_leaves_out_what_the_second_set_loses(tmp_path):
     assert run(tmp_path, f'choose_keeping {tmp_path}/flores.txt {tmp_path}/keep.txt 0.5') == 'step-1000'
 
 
+def test_choose_keeping_admits_what_stays_above_the_floor(tmp_path):
+    # within 0.2 of the best (33.70) step-1000 (33.30) is out; a floor of
+    # 33.0 (the caption model's) lets it in again, and its fewer loops win;
+    # a floor above the margin's line changes nothing
+    keeping = f'choose_keeping {tmp_path}/flores.txt {tmp_path}/keep.txt 0.2'
+    assert run(tmp_path, f'{keeping} 33.0') == 'step-1000'
+    assert run(tmp_path, f'{keeping} 34.0') == 'step-1500'
+    assert run(tmp_path, f'{keeping} ""') == 'step-1500'
+
+
 def test_choose_keeping_falls_back_when_the_second_set_keeps_none(tmp_path):
     unrelated = 'checkpoint fmt greedy beam4\nother q4 30.00 31.00\n'
     assert run(tmp_path, f'choose_keeping {tmp_path}/flores.txt {tmp_path}/keep.txt 0.1', unrelated) == 'step-1000'
@@ -80,6 +91,13 @@ def test_choose_alpha_takes_the_best_flores_bleu_the_captions_keep(tmp_path):
     assert alpha(tmp_path, ALPHA, '-') == '1.0'
     # a better Multi30k elsewhere (1.5's) does not rule out the default's own
     assert alpha(tmp_path, ALPHA.replace('13.36', '13.60'), '0.1') == '0.6'
+
+
+def test_choose_alpha_admits_what_stays_above_the_floor(tmp_path):
+    # 1.0 (33.30) is 0.24 below 0.6's Multi30k but above a floor of 33.2
+    (tmp_path / 'alpha.txt').write_text(ALPHA)
+    assert run(tmp_path, f'choose_alpha {tmp_path}/alpha.txt 0.1 0.05 33.2') == '1.0'
+    assert run(tmp_path, f'choose_alpha {tmp_path}/alpha.txt 0.1 0.05 33.5') == '1.5'
 
 
 def test_choose_alpha_without_captions(tmp_path):

@@ -6,7 +6,9 @@ the same model, where that exists). Into French, which has no monolingual
 text, there is a bt round only with FT_WEIGHT. Between English and Spanish
 the target language's text is also back-translated by Apertium
 (RBMT_WEIGHT; train/rbmt.sh), and the recipe stops where Apertium lacks the
-pair.
+pair. Into English from French and Spanish, the general English of the en-de
+pairs (news, Ding's sentences) is back-translated the same ways
+(GENERAL_WEIGHT).
 
 `nmt` is a stand-in that writes each line back prefixed with the model's
 name, and `apertium` one that prefixes the mode, so each column's origin can
@@ -23,7 +25,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 SCRIPT = r'''
 set -eu
 . train/logged.sh
-eval "$(sed -n '/^MONO_LANGS=/p;/^timed()/,/^}/p;/^mono_text()/,/^}/p;/^translated()/,/^}/p;/^backtranslated()/,/^}/p;/^forwardtranslated()/,/^}/p;/^rbmt_backtranslated()/,/^}/p;/^synthetic()/,/^}/p' \
+eval "$(sed -n '/^MONO_LANGS=/p;/^timed()/,/^}/p;/^mono_text()/,/^}/p;/^translated()/,/^}/p;/^backtranslated()/,/^}/p;/^forwardtranslated()/,/^}/p;/^rbmt_backtranslated()/,/^}/p;/^general_english()/,/^}/p;/^general_backtranslated()/,/^}/p;/^synthetic()/,/^}/p' \
 	train/general.sh)"
 if synthetic "$@"; then echo "round: yes"; else echo "round: no"; fi
 '''
@@ -77,9 +79,10 @@ def checkout(tmp_path, models=('enes', 'esen', 'enfr')):
     return root, out
 
 
-def synthetic(repo, src, tgt, ft_weight='0', rbmt_weight='0', **env):
+def synthetic(repo, src, tgt, ft_weight='0', rbmt_weight='0', general_weight='0', **env):
     root, out = repo
-    env = dict(os.environ, OUT=str(out), FT_WEIGHT=ft_weight, RBMT_WEIGHT=rbmt_weight,
+    env = dict(os.environ, OUT=str(out), FT_WEIGHT=ft_weight, RBMT_WEIGHT=rbmt_weight, GENERAL_WEIGHT=general_weight,
+               OPEN=str(root.parent / 'open'),
                PATH=f'{root / "bin"}:{os.environ["PATH"]}', **env)
     return subprocess.run(['sh', '-c', SCRIPT, 'general', src, tgt], cwd=root, env=env,
                           capture_output=True, text=True)
@@ -167,6 +170,42 @@ def test_without_the_apertium_pair_the_recipe_stops(tmp_path):
     assert 'apt-get install apertium-eng-spa, or RBMT_WEIGHT=0' in r.stderr
 
 
+def open_parallel(tmp_path):
+    d = tmp_path / 'open'
+    d.mkdir()
+    with gzip.open(d / 'news-en-de.tsv.gz', 'wt', encoding='utf-8') as f:
+        f.write('Prices rose in November.\tDie Preise stiegen im November.\tnewstest2008\n')
+    with gzip.open(d / 'en-de.tsv.gz', 'wt', encoding='utf-8') as f:
+        f.write('Money does not grow on trees.\tGeld wächst nicht auf Bäumen.\tding-sent\n'
+                'Open the file\tDatei öffnen\tgettext:gimp\n'
+                'Prices rose in November.\tDie Preise sind im November gestiegen.\tding-sent\n')
+
+
+def test_the_en_de_general_english_is_back_translated_into_english_only(tmp_path):
+    repo = checkout(tmp_path)
+    open_parallel(tmp_path)
+    synth = repo[1] / 'synth'
+    assert 'round: yes' in synthetic(repo, 'es', 'en', rbmt_weight='1', general_weight='2').stdout
+    # the news and Ding's sentences, once each, the software strings left out
+    assert rows(repo[1] / 'mono' / 'general.en.tsv.gz') == [
+        ['Prices rose in November.', 'newstest:WMT-research'],
+        ['Money does not grow on trees.', 'ding-sent:GPL-2+']]
+    assert rows(synth / 'bt-general.esen.tsv.gz') == [
+        ['Prices rose in November.', 'enes: Prices rose in November.', 'bt-newstest:WMT-research'],
+        ['Money does not grow on trees.', 'enes: Money does not grow on trees.', 'bt-ding-sent:GPL-2+']]
+    assert rows(synth / 'rbmt-general.esen.tsv.gz')[1] == [
+        'Money does not grow on trees.', 'eng-spa: Money does not grow on trees.',
+        'rbmt-ding-sent:GPL-2+;apertium-eng-spa:GPL-2']
+    # French has no Apertium pair; out of English, and with GENERAL_WEIGHT=0, none
+    assert 'round: yes' in synthetic(repo, 'fr', 'en', general_weight='2').stdout
+    assert 'round: yes' in synthetic(repo, 'en', 'es', general_weight='2').stdout
+    general = sorted(p for p in os.listdir(synth) if 'general' in p and p.endswith('.gz'))
+    assert general == ['bt-general.esen.tsv.gz', 'bt-general.fren.tsv.gz', 'rbmt-general.esen.tsv.gz']
+    (synth / 'bt-general.esen.tsv.gz').unlink()
+    assert 'round: yes' in synthetic(repo, 'es', 'en').stdout
+    assert not (synth / 'bt-general.esen.tsv.gz').exists()
+
+
 CORPUS_SCRIPT = r'''
 set -eu
 eval "$(sed -n '/^other_language()/,/^}/p;/^bt_corpus()/,/^}/p' train/general.sh)"
@@ -182,11 +221,12 @@ def test_the_bt_corpus_takes_apertiums_pairs_first(tmp_path):
     repo = checkout(tmp_path)
     out = repo[1]
     (out / 'synth').mkdir()
-    for name in ('rbmt.esen', 'bt.esen'):
+    for name in ('rbmt.esen', 'bt.esen', 'bt-general.esen', 'rbmt-general.esen'):
         (out / 'synth' / f'{name}.tsv.gz').write_bytes(b'')
 
-    def extras(rbmt_weight):
+    def extras(rbmt_weight, general_weight='0'):
         env = dict(os.environ, OUT=str(out), RBMT_WEIGHT=rbmt_weight, BT_WEIGHT='1', FT_WEIGHT='0', OPEN='o',
+                   GENERAL_WEIGHT=general_weight,
                    MULTI30K='m', CAPTION_WEIGHT='0.5')
         r = subprocess.run(['sh', '-c', CORPUS_SCRIPT, 'general', 'es', 'en'], cwd=repo[0], env=env,
                            capture_output=True, text=True, check=True)
@@ -195,3 +235,5 @@ def test_the_bt_corpus_takes_apertiums_pairs_first(tmp_path):
 
     assert extras('2') == ['synth/rbmt.esen.tsv.gz:2', 'synth/bt.esen.tsv.gz:1']
     assert extras('0') == ['synth/bt.esen.tsv.gz:1']
+    assert extras('1', '2') == ['synth/rbmt.esen.tsv.gz:1', 'synth/bt.esen.tsv.gz:1',
+                                'synth/rbmt-general.esen.tsv.gz:2', 'synth/bt-general.esen.tsv.gz:2']
