@@ -673,8 +673,9 @@ forwardtranslated() { # forwardtranslated SRC TGT: OUT/synth/ft.SRCTGT.tsv.gz; 1
 # beam 4 in 3,000 steps with it (docs/TRAINING.md). Forward translation by
 # it taught en->es Apertium's own literal Spanish (q8 at step 2,000 10.42
 # at beam 4 against the shipped weights' 10.87, tagged or not): not used.
-rbmt_backtranslated() { # rbmt_backtranslated SRC TGT: OUT/synth/rbmt.SRCTGT.tsv.gz; 1 where there is none to make
-	out=$OUT/synth/rbmt.$1$2.tsv.gz
+rbmt_backtranslated() { # rbmt_backtranslated SRC TGT [NAME MONO.tsv.gz]: OUT/synth/NAME.SRCTGT.tsv.gz (rbmt: of TGT's monolingual text); 1 where there is none to make
+	rb_name=${3:-rbmt} rb_mono=${4:-}
+	out=$OUT/synth/$rb_name.$1$2.tsv.gz
 	[ -f "$out" ] && return 0
 	[ "$RBMT_WEIGHT" != 0 ] || return 1
 	case $2-$1 in en-es) mode=eng-spa ;; es-en) mode=spa-eng ;; *) return 1 ;; esac
@@ -683,12 +684,15 @@ rbmt_backtranslated() { # rbmt_backtranslated SRC TGT: OUT/synth/rbmt.SRCTGT.tsv
 		echo "general.sh: $1$2's bt round back-translates with Apertium's $mode: apt-get install apertium-eng-spa, or RBMT_WEIGHT=0" >&2
 		exit 1
 	fi
-	mono_text "$2"
+	if [ -z "$rb_mono" ]; then
+		mono_text "$2"
+		rb_mono=$OUT/mono/mono.$2.tsv.gz
+	fi
 	mkdir -p "$OUT/synth"
-	timed "rbmt $1$2" logged "$OUT/synth/rbmt.$1$2.log" sh train/rbmt.sh "$mode" "$OUT/mono/mono.$2.tsv.gz" "$out"
+	timed "$rb_name $1$2" logged "$OUT/synth/$rb_name.$1$2.log" sh train/rbmt.sh "$mode" "$rb_mono" "$out"
 	# callers run in an if's condition, where set -e does not stop a failed step
 	if [ ! -f "$out" ]; then
-		echo "general.sh: rbmt $1$2 failed ($OUT/synth/rbmt.$1$2.log)" >&2
+		echo "general.sh: $rb_name $1$2 failed ($OUT/synth/$rb_name.$1$2.log)" >&2
 		exit 1
 	fi
 }
@@ -718,14 +722,7 @@ general_backtranslated() { # general_backtranslated SRC TGT: OUT/synth/bt-genera
 	general_english
 	[ -f "$gb_out" ] || translated "$OUT/$gb_rev-final/human/$gb_rev.q8.nmt" en "general back-translation $1$2" bt "$gb_out" \
 		"$OUT/mono/general.en.tsv.gz"
-	gb_out=$OUT/synth/rbmt-general.$1$2.tsv.gz
-	[ ! -f "$gb_out" ] || return 0
-	[ "$RBMT_WEIGHT" != 0 ] && [ "$1" = es ] || return 0
-	timed "rbmt general $1$2" logged "$OUT/synth/rbmt-general.$1$2.log" sh train/rbmt.sh eng-spa "$OUT/mono/general.en.tsv.gz" "$gb_out"
-	if [ ! -f "$gb_out" ]; then
-		echo "general.sh: rbmt general $1$2 failed ($OUT/synth/rbmt-general.$1$2.log)" >&2
-		exit 1
-	fi
+	rbmt_backtranslated "$1" "$2" rbmt-general "$OUT/mono/general.en.tsv.gz" || true
 }
 
 synthetic() { # synthetic SRC TGT: the bt round's translated text made; 1 where the round has none or waits for the reverse model

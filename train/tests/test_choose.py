@@ -78,9 +78,9 @@ ALPHA = ('alpha BLEU chrF words multi30k (FLORES dev references: 20903 words)\n'
          '1.5 13.44 42.05 19845 33.74\n')
 
 
-def alpha(tmp_path, table, keep, gain='0.05'):
+def alpha(tmp_path, table, keep, gain='0.05', floor=''):
     (tmp_path / 'alpha.txt').write_text(table)
-    return run(tmp_path, f'choose_alpha {tmp_path}/alpha.txt {keep} {gain}')
+    return run(tmp_path, f'choose_alpha {tmp_path}/alpha.txt {keep} {gain} {floor}')
 
 
 def test_choose_alpha_takes_the_best_flores_bleu_the_captions_keep(tmp_path):
@@ -95,9 +95,8 @@ def test_choose_alpha_takes_the_best_flores_bleu_the_captions_keep(tmp_path):
 
 def test_choose_alpha_admits_what_stays_above_the_floor(tmp_path):
     # 1.0 (33.30) is 0.24 below 0.6's Multi30k but above a floor of 33.2
-    (tmp_path / 'alpha.txt').write_text(ALPHA)
-    assert run(tmp_path, f'choose_alpha {tmp_path}/alpha.txt 0.1 0.05 33.2') == '1.0'
-    assert run(tmp_path, f'choose_alpha {tmp_path}/alpha.txt 0.1 0.05 33.5') == '1.5'
+    assert alpha(tmp_path, ALPHA, '0.1', floor='33.2') == '1.0'
+    assert alpha(tmp_path, ALPHA, '0.1', floor='33.5') == '1.5'
 
 
 def test_choose_alpha_without_captions(tmp_path):
