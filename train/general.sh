@@ -131,6 +131,8 @@
 # needs apertium-eng-spa for en->es and es->en),
 # GENERAL_WEIGHT=2 (copies of each back-translated sentence of the en-de
 # pairs' news and Ding sentences, fr->en and es->en; 0: none),
+# DICT_WEIGHT=2 (copies of each word pair of Debian's FreeDict dictionaries,
+# en<->fr and en<->es: train/freedict.py; in every corpus of the pair; 0: none),
 # CAPTION_WEIGHT=0.5 (of each caption model's translated caption; the
 # bt round's corpus), CAPTION_LINES=0 (all the task-2 captions; N: the
 # first N, a mechanical test),
@@ -182,6 +184,7 @@ BT_WEIGHT=${BT_WEIGHT:-1}
 FT_WEIGHT=${FT_WEIGHT:-0}
 RBMT_WEIGHT=${RBMT_WEIGHT:-1}
 GENERAL_WEIGHT=${GENERAL_WEIGHT:-2}
+DICT_WEIGHT=${DICT_WEIGHT:-2}
 CAPTION_WEIGHT=${CAPTION_WEIGHT:-0.5}
 CAPTION_LINES=${CAPTION_LINES:-0}
 BATCH_VOCAB=${BATCH_VOCAB:-1024}
@@ -225,8 +228,10 @@ shared_data() { # shared_data: the build, each pair's corpus and vocabulary, for
 	for d in $DIRECTIONS; do
 		l=$(other_language "$d")
 		if [ ! -f "$OUT/corpus/$l/report.tsv" ]; then
+			set --
+			if dictionary "$l"; then set -- --extra "$OUT/dict/freedict.$l.tsv.gz:$DICT_WEIGHT"; fi
 			timed "corpus en-$l" logged "$OUT/corpus-$l.log" "$PY" train/corpus.py --pair "$l" --out "$OUT/corpus/$l" \
-				--open "$OPEN" --multi30k "$MULTI30K" --protect-tool build/host/tests/protect_tool
+				--open "$OPEN" --multi30k "$MULTI30K" --protect-tool build/host/tests/protect_tool "$@"
 		fi
 		if [ ! -f "$OUT/spm.en$l.model" ] && general_model "en$l"; then
 			# the shipped model's vocabulary, so that its weights carry over whole
@@ -241,6 +246,22 @@ shared_data() { # shared_data: the build, each pair's corpus and vocabulary, for
 			rm -f "$OUT/spm_input.$l"
 		fi
 	done
+}
+
+# Everyday words are rare in the human pairs, which are mostly software
+# text ("playa" is in 13 of the en-es pairs); a dictionary teaches them, as
+# Ding's phrases do for en-de.
+dictionary() { # dictionary LANG: OUT/dict/freedict.LANG.tsv.gz; 1 where there is none (DICT_WEIGHT=0, or no FreeDict pair)
+	[ "$DICT_WEIGHT" != 0 ] || return 1
+	case $1 in es | fr) ;; *) return 1 ;; esac
+	if ! (
+		flock 9   # one download for both directions
+		[ -f "$OUT/dict/freedict.$1.tsv.gz" ] ||
+			timed "dictionary $1" "$PY" train/freedict.py --lang "$1" --open "$OPEN" --out "$OUT/dict/freedict.$1.tsv.gz"
+	) 9>"$OUT/dict.lock"; then
+		echo "general.sh: the FreeDict pairs of $1 failed (DICT_WEIGHT=0: none)" >&2
+		exit 1
+	fi
 }
 
 # Directions run one per core, and on a fresh machine two of them reach the
@@ -778,6 +799,7 @@ bt_corpus() { # bt_corpus SRC TGT: the pair's corpus with SRCTGT's back- and for
 	done
 	[ "$FT_WEIGHT" = 0 ] || [ ! -f "$OUT/synth/ft.$src$tgt.tsv.gz" ] || set -- "$@" --extra "$OUT/synth/ft.$src$tgt.tsv.gz:$FT_WEIGHT"
 	if captions "$src" "$tgt"; then set -- "$@" --extra "$OUT/synth/captions.$src$tgt.tsv.gz:$CAPTION_WEIGHT"; fi
+	if dictionary "$l"; then set -- "$@" --extra "$OUT/dict/freedict.$l.tsv.gz:$DICT_WEIGHT"; fi
 	timed "corpus $src$tgt" logged "$OUT/corpus-$src$tgt.log" "$PY" train/corpus.py --pair "$l" \
 		--out "$OUT/corpus/$src$tgt" --open "$OPEN" --multi30k "$MULTI30K" \
 		--protect-tool build/host/tests/protect_tool "$@"

@@ -208,7 +208,7 @@ def test_the_en_de_general_english_is_back_translated_into_english_only(tmp_path
 
 CORPUS_SCRIPT = r'''
 set -eu
-eval "$(sed -n '/^other_language()/,/^}/p;/^bt_corpus()/,/^}/p' train/general.sh)"
+eval "$(sed -n '/^other_language()/,/^}/p;/^dictionary()/,/^}/p;/^bt_corpus()/,/^}/p' train/general.sh)"
 captions() { return 1; }
 timed() { shift; "$@"; }
 logged() { shift; "$@"; }
@@ -224,11 +224,11 @@ def test_the_bt_corpus_takes_apertiums_pairs_first(tmp_path):
     for name in ('rbmt.esen', 'bt.esen', 'bt-general.esen', 'rbmt-general.esen'):
         (out / 'synth' / f'{name}.tsv.gz').write_bytes(b'')
 
-    def extras(rbmt_weight, general_weight='0'):
+    def extras(rbmt_weight, general_weight='0', dict_weight='0', direction=('es', 'en')):
         env = dict(os.environ, OUT=str(out), RBMT_WEIGHT=rbmt_weight, BT_WEIGHT='1', FT_WEIGHT='0', OPEN='o',
-                   GENERAL_WEIGHT=general_weight,
+                   GENERAL_WEIGHT=general_weight, DICT_WEIGHT=dict_weight,
                    MULTI30K='m', CAPTION_WEIGHT='0.5')
-        r = subprocess.run(['sh', '-c', CORPUS_SCRIPT, 'general', 'es', 'en'], cwd=repo[0], env=env,
+        r = subprocess.run(['sh', '-c', CORPUS_SCRIPT, 'general', *direction], cwd=repo[0], env=env,
                            capture_output=True, text=True, check=True)
         words = r.stdout.split()
         return [os.path.relpath(words[i + 1], out) for i, w in enumerate(words) if w == '--extra']
@@ -237,3 +237,35 @@ def test_the_bt_corpus_takes_apertiums_pairs_first(tmp_path):
     assert extras('0') == ['synth/bt.esen.tsv.gz:1']
     assert extras('1', '2') == ['synth/rbmt.esen.tsv.gz:1', 'synth/bt.esen.tsv.gz:1',
                                 'synth/rbmt-general.esen.tsv.gz:2', 'synth/bt-general.esen.tsv.gz:2']
+
+
+def test_the_bt_corpus_takes_the_dictionary_between_english_and_french_or_spanish(tmp_path):
+    repo = checkout(tmp_path)
+    out = repo[1]
+    (out / 'dict').mkdir()
+    for lang in ('es', 'de'):
+        (out / 'dict' / f'freedict.{lang}.tsv.gz').write_bytes(b'')
+
+    def extras(dict_weight, direction):
+        env = dict(os.environ, OUT=str(out), RBMT_WEIGHT='0', BT_WEIGHT='1', FT_WEIGHT='0', OPEN='o',
+                   GENERAL_WEIGHT='0', DICT_WEIGHT=dict_weight, MULTI30K='m', CAPTION_WEIGHT='0.5')
+        r = subprocess.run(['sh', '-c', CORPUS_SCRIPT, 'general', *direction], cwd=repo[0], env=env,
+                           capture_output=True, text=True, check=True)
+        words = r.stdout.split()
+        return [os.path.relpath(words[i + 1], out) for i, w in enumerate(words) if w == '--extra']
+
+    assert extras('2', ('en', 'es')) == ['dict/freedict.es.tsv.gz:2']
+    assert extras('2', ('es', 'en')) == ['dict/freedict.es.tsv.gz:2']
+    assert extras('0', ('es', 'en')) == []
+    assert extras('2', ('en', 'de')) == []   # FreeDict's en-de is not used: Ding's is there
+
+
+def test_a_failed_dictionary_stops_the_corpus(tmp_path):
+    repo = checkout(tmp_path)
+    env = dict(os.environ, OUT=str(repo[1]), RBMT_WEIGHT='0', BT_WEIGHT='1', FT_WEIGHT='0', OPEN='o',
+               GENERAL_WEIGHT='0', DICT_WEIGHT='2', MULTI30K='m', CAPTION_WEIGHT='0.5')
+    script = CORPUS_SCRIPT.replace('PY=echo', 'PY=false')
+    r = subprocess.run(['sh', '-c', script, 'general', 'en', 'fr'], cwd=repo[0], env=env,
+                       capture_output=True, text=True)
+    assert r.returncode != 0
+    assert 'general.sh: the FreeDict pairs of fr failed' in r.stderr
