@@ -1,6 +1,6 @@
 /* model-pack: a trained checkpoint plus SentencePiece models -> packed .nmt file.
  *
- *   model-pack [--quant f32|q8|q4|q4n|i8] [--vmap VMAP.txt] [--precompute-top K] [--store-precomputed]
+ *   model-pack [--quant f32|q8|q4|q4n|i8|EMB+F] [--vmap VMAP.txt] [--precompute-top K] [--store-precomputed]
  *              [--src-lang L] [--tgt-lang L] -o OUT.nmt CHECKPOINT.safetensors SRC.model TGT.model
  *   model-pack --marian MODEL.npz|MODEL.bin --vocab SPM [--vocab TGT_SPM]
  *              [--quant f32|q8|q4|q4n|i8] [--src-lang L] [--tgt-lang L] -o OUT.nmt
@@ -45,7 +45,7 @@
 
 static void usage(FILE *f)
 {
-	fputs("usage: model-pack [--quant f32|q8|q4|q4n|i8] [--vmap VMAP.txt] [--precompute-top K]\n"
+	fputs("usage: model-pack [--quant f32|q8|q4|q4n|i8|EMB+F] [--vmap VMAP.txt] [--precompute-top K]\n"
 	      "                  [--store-precomputed] [--src-lang L] [--tgt-lang L] [--alpha A] -o OUT.nmt\n"
 	      "                  CHECKPOINT.safetensors SRC.model TGT.model\n"
 	      "Packs a checkpoint (train/export.py) and the source and target SentencePiece\n"
@@ -55,6 +55,10 @@ static void usage(FILE *f)
 	      "                      or 4-bit log quantization q8, q4, q4n (4-bit with levels\n"
 	      "                      fitted to trained weights: about half q4's error), or\n"
 	      "                      linear 8-bit integers i8 (biases stay f32)\n"
+	      "      --quant EMB+F   the two embedding matrices (89% of the weights at the\n"
+	      "                      default shape; the target one is the output layer) in\n"
+	      "                      EMB, the other matrices in F: q4n+i8 is near q4n's size,\n"
+	      "                      closer to q8's translations and faster than either\n"
 	      "      --vmap FILE     n-gram vocabulary map (train/vmap.py) for output shortlists\n"
 	      "      --precompute-top K  precompute the products of the embeddings of the K\n"
 	      "                      most frequent source and target words (the first K ids):\n"
@@ -159,8 +163,32 @@ static void add_matrix(pack_tensors *t, const char *name, format_encoding quant,
 		error_die(1, "out of memory");
 }
 
+/* --quant's value: F, or EMB+F (the embeddings in EMB, the rest in F; returns 1). */
+static int parse_quant(const char *text, format_encoding *quant, format_encoding *emb_quant)
+{
+	char emb[8];
+	const char *plus = strchr(text, '+');
+	size_t n = plus ? (size_t)(plus - text) : 0;
+	if (!plus && format_encoding_parse(text, quant) == 0)
+		return 0;
+	if (plus && n < sizeof emb) {
+		memcpy(emb, text, n);
+		emb[n] = '\0';
+		if (format_encoding_parse(emb, emb_quant) == 0 && format_encoding_parse(plus + 1, quant) == 0)
+			return 1;
+	}
+	error_die(2, "--quant %s: the formats are " FORMAT_ENCODING_NAMES ", or EMB+F (the embeddings in EMB, the "
+		  "other matrices in F, e.g. q4n+i8)", text);
+}
+
+/* The format of tensor name: the embeddings' where it is one of them. */
+static format_encoding format_of(const char *name, format_encoding quant, format_encoding emb_quant)
+{
+	return strcmp(name, GRU_SRC_EMB GRU_WEIGHT) == 0 || strcmp(name, GRU_TGT_EMB GRU_WEIGHT) == 0 ? emb_quant : quant;
+}
+
 static void pack_weights(const st_file *ck, const engine_dims *d, const gru_dims *gd, format_encoding quant,
-			 pack_file *out)
+			 format_encoding emb_quant, pack_file *out)
 {
 	gru_tensor_spec specs[GRU_ARCH_MAX_TENSORS];
 	int n = gru_arch_tensors(d, gd, specs);
@@ -197,7 +225,8 @@ static void pack_weights(const st_file *ck, const engine_dims *d, const gru_dims
 			if (pack_tensor_f32(&t, specs[k].name, specs[k].rows, specs[k].cols, data) != 0)
 				error_die(1, "out of memory");
 		} else {
-			add_matrix(&t, specs[k].name, quant, specs[k].rows, specs[k].cols, data);
+			add_matrix(&t, specs[k].name, format_of(specs[k].name, quant, emb_quant), specs[k].rows,
+				   specs[k].cols, data);
 		}
 		free(data);
 	}
@@ -247,16 +276,28 @@ static double pack_alpha(const char *given, const st_file *ck)
 /* precompute: the ids whose tables the translators fill as they meet them (0: none);
  * src_lang, tgt_lang: the languages if given, else the checkpoint's; alpha:
  * the length normalization to record, -1 none */
-static void pack_meta(const st_file *ck, const engine_dims *d, const gru_dims *gd, format_encoding quant, int precompute,
-		      const char *src_lang, const char *tgt_lang, double alpha, pack_file *out)
+/* quant's value in the metadata: the format, or with embeddings of
+ * another, theirs first ("q4n+i8"), the format of most of the bytes. */
+static const char *quant_name(format_encoding quant, format_encoding emb_quant, char *buf, size_t size)
 {
+	if (quant == emb_quant)
+		return format_encoding_name(quant);
+	snprintf(buf, size, "%s+%s", format_encoding_name(emb_quant), format_encoding_name(quant));
+	return buf;
+}
+
+static void pack_meta(const st_file *ck, const engine_dims *d, const gru_dims *gd, format_encoding quant,
+		      format_encoding emb_quant, int precompute, const char *src_lang, const char *tgt_lang, double alpha,
+		      pack_file *out)
+{
+	char quant_text[16];
 	const char *src = src_lang ? src_lang : st_meta(ck, "src_lang"), *tgt = tgt_lang ? tgt_lang : st_meta(ck, "tgt_lang");
 	char *text = malloc(4096);
 
 	if (!text)
 		error_die(1, "out of memory");
-	int n = append(text, 0, "arch=%s\nquant=%s\nsrc_lang=%s\ntgt_lang=%s\n", GRU_ARCH, format_encoding_name(quant),
-		       src ? src : "und", tgt ? tgt : "und");
+	int n = append(text, 0, "arch=%s\nquant=%s\nsrc_lang=%s\ntgt_lang=%s\n", GRU_ARCH,
+		       quant_name(quant, emb_quant, quant_text, sizeof quant_text), src ? src : "und", tgt ? tgt : "und");
 	for (int i = 0; i < GRU_META_DIMS; i++)
 		n = append(text, n, "%s=%d\n", gru_meta_dims[i].key, gru_meta_dim_value(&gru_meta_dims[i], d, gd));
 	n = append(text, n, GRU_META_PRECOMPUTE "=%d\npacked_by=model-pack %s\n", precompute, MODEL_PACK_VERSION);
@@ -344,8 +385,8 @@ int main(int argc, char **argv)
 	const char *output = NULL, *vmap = NULL, *marian = NULL, *vocabs[2] = { NULL, NULL };
 	const char *src_lang = NULL, *tgt_lang = NULL, *shortlist = NULL, *alpha = NULL;
 	int n_vocabs = 0;
-	format_encoding quant = FORMAT_F32;
-	int c, precompute_top = DEFAULT_PRECOMPUTE_TOP, store_precomputed = 0;
+	format_encoding quant = FORMAT_F32, emb_quant = FORMAT_F32;
+	int emb_quant_given = 0, c, precompute_top = DEFAULT_PRECOMPUTE_TOP, store_precomputed = 0;
 
 	{ const uint16_t one = 1; if (*(const uint8_t *)&one != 1) error_die(1, "big-endian hosts are not supported"); }
 	opterr = 0;
@@ -353,8 +394,7 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 'o': output = optarg; break;
 		case 'q':
-			if (format_encoding_parse(optarg, &quant) != 0)
-				error_die(2, "--quant %s: the formats are " FORMAT_ENCODING_NAMES, optarg);
+			emb_quant_given = parse_quant(optarg, &quant, &emb_quant);
 			break;
 		case 'v': vmap = optarg; break;
 		case 'M': marian = optarg; break;
@@ -380,6 +420,10 @@ int main(int argc, char **argv)
 		default: error_die(2, "unknown option %s (try --help)", argv[optind - 1]);
 		}
 	}
+	if (marian && emb_quant_given)
+		error_die(2, "--quant EMB+F goes with a GRU checkpoint, not --marian");
+	if (!emb_quant_given)
+		emb_quant = quant;
 	if (marian)
 		return pack_marian(marian, vocabs, n_vocabs, quant, src_lang, tgt_lang, vmap, shortlist,
 				   pack_alpha(alpha, NULL), output, argc - optind);
@@ -397,8 +441,9 @@ int main(int argc, char **argv)
 	if (d.bos_id >= d.tgt_vocab || d.eos_id >= d.tgt_vocab)
 		error_die(1, "checkpoint bos_id/eos_id lie outside the target vocabulary");
 	pack_file out = { .n = 0 };
-	pack_meta(ck, &d, &gd, quant, store_precomputed ? 0 : precompute_top, src_lang, tgt_lang, pack_alpha(alpha, ck), &out);
-	pack_weights(ck, &d, &gd, quant, &out);
+	pack_meta(ck, &d, &gd, quant, emb_quant, store_precomputed ? 0 : precompute_top, src_lang, tgt_lang,
+		  pack_alpha(alpha, ck), &out);
+	pack_weights(ck, &d, &gd, quant, emb_quant, &out);
 	pack_vocab_or_die(argv[optind + 1], FORMAT_TAG_SRC_VOCAB, d.src_vocab, -1, -1, 0, &out);
 	pack_vocab_or_die(argv[optind + 2], FORMAT_TAG_TGT_VOCAB, d.tgt_vocab, d.bos_id, d.eos_id, 1, &out);
 	st_close(ck);

@@ -25,6 +25,22 @@ for q in q8 q4 q4n i8; do
 	check "$q: one line per input" test "$(wc -l <"$TMP/got.$q")" -eq "$n_sent"
 done
 
+# ---- the embeddings in one format, the other matrices in another (EMB+F) ----
+weights_bytes() { $NMT info "$1" | awk '$1 == "section" && $2 == "weights" { print $3 }'; }
+for q in q4n+i8 i8+q4n q4n+q4n; do
+	check "pack --quant $q" $PACK --quant $q -o "$TMP/$q.nmt" "$FIX/tiny.safetensors" "$FIX/src.model" "$FIX/tgt.model"
+done
+check "nmt info shows quant=q4n+i8" sh -c "$NMT info --verify $TMP/q4n+i8.nmt | grep -qx 'quant=q4n+i8'"
+check "q4n+q4n is q4n, byte for byte" cmp -s "$TMP/q4n+q4n.nmt" "$TMP/q4n.nmt"
+# each tensor takes its own format's bytes: the two mixes together hold what q4n and i8 hold
+check "q4n+i8 and i8+q4n: each tensor in its own format" test 	"$(($(weights_bytes "$TMP/q4n+i8.nmt") + $(weights_bytes "$TMP/i8+q4n.nmt")))" -eq 	"$(($(weights_bytes "$TMP/q4n.nmt") + $(weights_bytes "$TMP/i8.nmt")))"
+check "q4n+i8: the embeddings' share of the bytes is q4n's" test 	"$(weights_bytes "$TMP/q4n+i8.nmt")" -lt "$(weights_bytes "$TMP/i8.nmt")"
+$NMT -m "$TMP/q4n+i8.nmt" -b 4 <"$TMP/src.txt" >"$TMP/got.mix"
+check "q4n+i8: one line per input" test "$(wc -l <"$TMP/got.mix")" -eq "$n_sent"
+expect_error "pack: --quant with nothing after +" 2 $PACK --quant q4n+ -o "$NOOUT" "$FIX/tiny.safetensors" "$FIX/src.model" "$FIX/tgt.model"
+expect_error "pack: --quant with two +" 2 $PACK --quant q4n+q4n+i8 -o "$NOOUT" "$FIX/tiny.safetensors" "$FIX/src.model" "$FIX/tgt.model"
+expect_error "pack: --quant EMB+F with --marian" 2 $PACK --marian "$FIX/tiny.safetensors" --quant q4n+i8 -o "$NOOUT"
+
 # ---- the model's own length normalization (--alpha, metadata "alpha") ------
 # A search that names no --alpha ranks by the file's; one that names it, by its own.
 $NMT -m "$M" -b 4 --nbest 4 <"$TMP/src.txt" >"$TMP/alpha.default"
