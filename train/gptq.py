@@ -6,7 +6,7 @@ families: Marian's students (Transformer encoder, SSRU decoder; a .npz as
 .safetensors as train/train.py writes it).
 
     gptq.py MODEL.npz|MODEL.safetensors SRC TGT --vocab SPM [--tgt-vocab SPM]
-            -o OUT [--format q4] [--lines N]
+            -o OUT [--format q4|q4n|q8|q4n+i8] [--lines N]
 
 Rounding each weight to its nearest code (what model-pack does) minimizes
 the error of the weights; what matters is the error of W x on the inputs x
@@ -26,6 +26,10 @@ it back). The matrices are the ones model-pack quantizes, split as it splits
 them (the GRU decoder's input weights: embedding and context columns apart);
 the source embeddings, which only ever are looked up, keep model-pack's
 rounding. Biases, norms and every other tensor are copied as they are.
+
+--format q4n+i8 (model-pack's embeddings in q4n, the other matrices in
+linear 8-bit): only the embeddings are rounded here; the other matrices
+are left to model-pack's i8, whose error is a small fraction of q4n's.
 """
 import argparse
 import os
@@ -281,6 +285,20 @@ def output_error(w, q, h):
     return float(torch.sum((d @ h) * d))
 
 
+EMBEDDINGS = ('src_emb.weight', 'tgt_emb.weight', 'Wemb', 'encoder_Wemb', 'decoder_Wemb')
+
+
+def format_of(name, fmt):
+    """The format matrix name is rounded to here, None to leave it to
+    model-pack: with EMB+F, the embeddings' EMB; F where it is i8."""
+    if '+' not in fmt:
+        return fmt
+    emb, rest = fmt.split('+')
+    if name in EMBEDDINGS:
+        return emb
+    return None if rest == 'i8' else rest
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     ap.add_argument('model', help='a Marian .npz or a GRU .safetensors')
@@ -289,7 +307,7 @@ def main():
     ap.add_argument('--vocab', required=True, help='the SentencePiece model (the source one if two)')
     ap.add_argument('--tgt-vocab', help='the target SentencePiece model, if not --vocab')
     ap.add_argument('-o', '--out', required=True)
-    ap.add_argument('--format', default='q4', choices=['q4', 'q4n', 'q8'])
+    ap.add_argument('--format', default='q4', choices=['q4', 'q4n', 'q8', 'q4n+i8'])
     ap.add_argument('--lines', type=int, default=1000, help='calibration pairs: every k-th of the files, this many')
     ap.add_argument('--refits', type=int, default=REFITS, help='rounds of fitting the rows\' scales to the outputs')
     ap.add_argument('--moments', help='a file for the calibration\'s moments: read if it exists, else written')
@@ -316,12 +334,13 @@ def main():
     rounded, before, after = {}, 0.0, 0.0
     for name, w in sorted(model.matrices().items()):
         h = moments.mean(name)
-        if name in a.skip or h is None:
+        fmt = format_of(name, a.format)
+        if name in a.skip or h is None or fmt is None:
             continue
-        q, _ = gptq(w, h, a.format, a.refits)
-        nearest = logquant.torch_fake_quantize(w, a.format, logquant.torch_scales(w, a.format))
+        q, _ = gptq(w, h, fmt, a.refits)
+        nearest = logquant.torch_fake_quantize(w, fmt, logquant.torch_scales(w, fmt))
         # what model-pack will make of q: its own scale search, then nearest codes
-        packed = logquant.torch_fake_quantize(q, a.format, logquant.torch_scales(q, a.format))
+        packed = logquant.torch_fake_quantize(q, fmt, logquant.torch_scales(q, fmt))
         e0, e1 = output_error(w, nearest, h), output_error(w, packed, h)
         before, after = before + e0, after + e1
         moved = int((packed != q).any(dim=1).sum())
