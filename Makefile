@@ -61,18 +61,21 @@ TEST_SRC = $(wildcard tests/test_*.c)
 # SentencePiece models in models/ (never retrained by make), then embedded
 # into ./nmt. `make models` packs every weight format; EMBED_QUANT picks
 # the one embedded (chosen by measurement: docs/RESULTS.md): the 4-bit format
-# the model has its own weights for (models/ende-q4n.safetensors, else
-# -q4.safetensors: rounded by GPTQ or fine-tuned for that format, which packs
-# those), EMBED_MODEL= (empty) builds a binary without a model. The models
+# the model has its own weights for (models/ende-q4n+i8.safetensors, else
+# -q4n, else -q4.safetensors: rounded by GPTQ or fine-tuned for that format,
+# which packs those; q4n+i8 is model-pack's embeddings in q4n, the other
+# matrices in i8), EMBED_MODEL= (empty) builds a binary without a model. The models
 # are the general-domain ones (train/general.sh, installed by
 # train/install_general.sh; models/NAME.txt says where each came from).
-EMBED_QUANT ?= $(if $(wildcard models/ende-q4n.safetensors),q4n,q4)
+FOUR_BIT_FORMATS = q4n+i8 q4n q4
+four_bit_of = $(firstword $(foreach q,$(FOUR_BIT_FORMATS),$(if $(wildcard models/$(1)-$(q).safetensors),$(q))))
+EMBED_QUANT ?= $(or $(call four_bit_of,ende),q4)
 DEFAULT_SPM = models/ende.en.model models/ende.de.model
 DEFAULT_VMAP = $(wildcard models/ende.vmap)
 default_weights = $(firstword $(wildcard models/ende-$(1).safetensors) models/ende.safetensors)
 EMBED_MODEL ?= $(if $(wildcard models/ende.safetensors),build/models/ende.$(EMBED_QUANT).nmt)
 EMBED_FLAGS = $(if $(EMBED_MODEL),-DNMT_EMBED_PATH='"$(EMBED_MODEL)"')
-MODEL_VARIANTS = $(foreach q,f32 q8 q4 q4n,build/models/ende.$(q).nmt)
+MODEL_VARIANTS = $(foreach q,f32 q8 q4 q4n q4n+i8,build/models/ende.$(q).nmt)
 # The products of the PRECOMPUTE_TOP most frequent pieces' embeddings are
 # computed by each translator as it first meets the piece (exact; nothing
 # at open): with 1000 greedy decoding of general text takes 13% less time
@@ -83,14 +86,14 @@ PRECOMPUTE_TOP ?= 1000
 # `make models` packs them, `make install` installs them, nmt -l SRC-TGT
 # finds them. Each entry is NAME:SRC:TGT; one whose weights are absent is
 # skipped. The format shipped is the 4-bit one the direction has its own
-# weights for (models/NAME-q4n.safetensors, else models/NAME-q4.safetensors),
-# else q8 (4 bits by nearest rounding lose too much: docs/RESULTS.md).
+# weights for (models/NAME-q4n+i8.safetensors, else -q4n, else -q4), else q8
+# (4 bits by nearest rounding lose too much: docs/RESULTS.md).
 DIRECTIONS = deen:de:en enfr:en:fr fren:fr:en enes:en:es esen:es:en
 direction_field = $(word $(2),$(subst :, ,$(1)))
 direction_name = $(call direction_field,$(1),1)
 PRESENT_DIRECTIONS = $(foreach d,$(DIRECTIONS),$(if $(wildcard models/$(call direction_name,$(d)).safetensors),$(d)))
-direction_quant = $(if $(wildcard models/$(1)-q4n.safetensors),q4n,$(if $(wildcard models/$(1)-q4.safetensors),q4,q8))
-DIRECTION_VARIANTS = $(foreach d,$(PRESENT_DIRECTIONS),$(foreach q,f32 q8 q4 q4n,build/models/$(call direction_name,$(d)).$(q).nmt))
+direction_quant = $(or $(call four_bit_of,$(1)),q8)
+DIRECTION_VARIANTS = $(foreach d,$(PRESENT_DIRECTIONS),$(foreach q,f32 q8 q4 q4n q4n+i8,build/models/$(call direction_name,$(d)).$(q).nmt))
 DIRECTION_SHIPPED = $(foreach d,$(PRESENT_DIRECTIONS),build/models/$(call direction_name,$(d)).$(call direction_quant,$(call direction_name,$(d))).nmt)
 # The image-caption models of Multi30k (train/default.sh; the default before
 # the general-domain ones), in models/captions/ the same way: `make

@@ -18,7 +18,7 @@
 typedef struct {
 	char *path;             /* NULL: the embedded model */
 	char src[16], tgt[16];  /* language codes ("und" if the model names none) */
-	char arch[32], quant[8];
+	char arch[32], quant[16];
 	size_t size;            /* bytes */
 } cli_catalog_entry;
 

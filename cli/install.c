@@ -196,7 +196,7 @@ static void put_in_place(const char *tmp, const char *dest, int force)
 }
 
 typedef struct {
-	char src[MARIAN_DIR_LANG_MAX], tgt[MARIAN_DIR_LANG_MAX], arch[32], quant[8];
+	char src[MARIAN_DIR_LANG_MAX], tgt[MARIAN_DIR_LANG_MAX], arch[32], quant[16];
 	size_t size;
 } model_facts;
 

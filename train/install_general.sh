@@ -10,14 +10,16 @@
 # chosen_f32.txt, or chosen_loops.txt where it has one, and chosen.txt), or the two given: the f32 weights (packed
 # as f32 and q8) and the 4-bit ones (GPTQ's or fine-tuned for the round's
 # 4-bit format, q4_format.txt beside chosen.txt, else q4; given ones:
-# Q4_FORMAT, default q4n; every weight on its row's codes), "-" for none.
+# Q4_FORMAT, default q4n, or q4n+i8: model-pack's embeddings in q4n and the
+# other matrices in i8, weights from gptq.py --format q4n+i8; every weight on
+# its row's codes), "-" for none.
 # Without 4-bit weights `make` ships the direction as q8: the recipe's choice
 # goes without them where they lose more than 0.5 BLEU against q8 at beam 4
 # (but for en->de, embedded as 4-bit to keep nmt within 8 MB). Both are
 # written in fp16, half the size: the packer finds the same codes in them,
 # with scales within fp16's rounding (measure what is installed, not what
 # was trained). Writes models/DIRECTION.safetensors,
-# models/DIRECTION-q4n.safetensors (or -q4), models/DIRECTION.SRC.model and .TGT.model
+# models/DIRECTION-q4n.safetensors (or -q4, -q4n+i8; the others removed), models/DIRECTION.SRC.model and .TGT.model
 # (the pair's joint SentencePiece model, once for each side),
 # models/DIRECTION.vmap and models/DIRECTION.txt, where each came from. Then
 # `make` packs them. The weights carry the round's length normalization
@@ -58,7 +60,7 @@ for f in "$F32" "$SPM" "$FIN/vmap.txt"; do
 done
 [ "$Q4" = - ] || [ -f "$Q4" ] || { echo "install_general.sh: no $Q4" >&2; exit 1; }
 $PY train/export.py "$F32" "models/$D.safetensors" F16 ${ALPHA:+--alpha "$ALPHA"}
-rm -f "models/$D-q4.safetensors" "models/$D-q4n.safetensors"
+rm -f "models/$D-q4.safetensors" "models/$D-q4n.safetensors" "models/$D-q4n+i8.safetensors"
 [ "$Q4" = - ] || $PY train/export.py "$Q4" "models/$D-$Q4_FORMAT.safetensors" F16 ${ALPHA:+--alpha "$ALPHA"}
 cp "$SPM" "models/$D.$SRC.model"
 cp "$SPM" "models/$D.$TGT.model"

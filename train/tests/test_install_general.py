@@ -105,14 +105,27 @@ def test_given_q4_weights_by_q4_format(repo):
     assert not (root / 'models' / 'enfr-q4n.safetensors').exists()
 
 
+def test_given_q4n_i8_weights_replace_the_4_bit_ones_shipped_before(repo):
+    root, out = repo
+    recipe_round(out, 'enfr', 12.0, 11.9)
+    (root / 'models' / 'enfr-q4n.safetensors').write_bytes(b'an older q4n')
+    tiny = os.path.join(TINY, 'tiny.safetensors')
+    assert install(root, out, 'enfr', tiny, tiny, Q4_FORMAT='q4n+i8').returncode == 0
+    assert dtypes(root / 'models' / 'enfr-q4n+i8.safetensors') == {'F16'}
+    assert not (root / 'models' / 'enfr-q4n.safetensors').exists()
+    assert 'q4n+i8 weights: ' in (root / 'models' / 'enfr.txt').read_text()
+
+
 def test_a_q4n_round_replaces_the_q4_weights_shipped_before(repo):
     root, out = repo
     recipe_round(out, 'fren', 12.0, 11.9, four_bit='q4n')
     (root / 'models' / 'fren-q4.safetensors').write_bytes(b'an older q4')
+    (root / 'models' / 'fren-q4n+i8.safetensors').write_bytes(b'an older q4n+i8, which make would pack first')
     r = install(root, out, 'fren')
     assert r.returncode == 0, r.stderr
     assert dtypes(root / 'models' / 'fren-q4n.safetensors') == {'F16'}
     assert not (root / 'models' / 'fren-q4.safetensors').exists()
+    assert not (root / 'models' / 'fren-q4n+i8.safetensors').exists()
     assert 'q4n weights: ' in (root / 'models' / 'fren.txt').read_text()
 
 
