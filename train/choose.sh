@@ -49,12 +49,12 @@ choose_alpha() {
 }
 
 # shipped_format FLORES_TXT DIRECTION: the format a direction ships in, from
-# its bench/flores.sh table: q8 where its 4-bit file (q4n or q4) loses more
+# its bench/flores.sh table: q8 where its 4-bit file (q4n+i8, q4n or q4) loses more
 # than 0.5 BLEU against q8 at beam 4, else that 4-bit format; en->de always
 # 4-bit (embedded, nmt stays within 8 MB).
 shipped_format() {
 	awk -v d="$2" '/\.q8\.nmt/ && $2 == "beam4" { q8 = $3 }
-		/\.q4n?\.nmt/ && $2 == "beam4" { q4 = $3; f = $1; sub(/\.nmt$/, "", f); sub(/.*\./, "", f) }
+		/\.q4(n|n\+i8)?\.nmt/ && $2 == "beam4" { q4 = $3; f = $1; sub(/\.nmt$/, "", f); sub(/.*\./, "", f) }
 		END { if (f == "") f = "q4"; print ((d != "ende" && q8 - q4 > 0.5) ? "q8" : f) }' "$1"
 }
 

@@ -122,7 +122,8 @@
 # (../shared/data/multi30k), VOCAB=16000, STUDENT_MIN=1500 (minutes of one
 # core per student), QAT_MIN=120, LOOP_MIN=35, LOOP_TRAIN=auto (7a),
 # NEG_POOL=50000, NEG_WEIGHT=0.5, Q4_FORMAT=q4n (step 6's 4-bit format; q4:
-# powers of two, the format of the models shipped before q4n),
+# powers of two, the format of the models shipped before q4n; q4n+i8:
+# model-pack's embeddings in q4n and the other matrices in i8),
 # BT_MIN=300, BT_LR=5e-4 (the rate a bt round starts at; 2.5e-4 for one
 # that carries on from shipped weights of a long run: docs/TRAINING.md),
 # BT_WEIGHT=1 (copies of each back-translated pair),
@@ -177,7 +178,7 @@ NEG_POOL=${NEG_POOL:-50000}
 GPTQ_LINES=${GPTQ_LINES:-1000}
 NEG_WEIGHT=${NEG_WEIGHT:-0.5}
 Q4_FORMAT=${Q4_FORMAT:-q4n}
-case $Q4_FORMAT in q4 | q4n) ;; *) echo "general.sh: Q4_FORMAT is q4n or q4, not $Q4_FORMAT" >&2; exit 2 ;; esac
+case $Q4_FORMAT in q4 | q4n | q4n+i8) ;; *) echo "general.sh: Q4_FORMAT is q4n, q4n+i8 or q4, not $Q4_FORMAT" >&2; exit 2 ;; esac
 BT_MIN=${BT_MIN:-300}
 BT_LR=${BT_LR:-5e-4}
 BT_WEIGHT=${BT_WEIGHT:-1}
@@ -443,7 +444,7 @@ shipped_human() { # shipped_human SRC TGT: true where the human round is the shi
 	[ -f "$fin/chosen_f32.txt" ] || echo "$PWD/models/$d.safetensors" >"$fin/chosen_f32.txt"
 	# the shipped 4-bit weights, else the f32 ones (rounded to Q4_FORMAT by the packer)
 	q4=models/$d.safetensors q4_format=$Q4_FORMAT
-	for f in q4n q4; do
+	for f in q4n+i8 q4n q4; do
 		[ ! -f "models/$d-$f.safetensors" ] || { q4=models/$d-$f.safetensors q4_format=$f; break; }
 	done
 	if [ "$HUMAN" = shipped-q4 ]; then
@@ -878,7 +879,7 @@ chosen_round() { # chosen_round SRC TGT: OUT/SRCTGT-final/round.txt, the round w
 	fin=$OUT/$1$2-final
 	for round in human bt; do
 		[ -f "$fin/$round/flores.txt" ] || continue
-		awk -v r=$round '/\.q4n?\.nmt/ && $2 == "beam4" { print $3, r }' "$fin/$round/flores.txt"
+		awk -v r=$round '/\.q4(n|n\+i8)?\.nmt/ && $2 == "beam4" { print $3, r }' "$fin/$round/flores.txt"
 	done | sort -n -r | head -1 | cut -d' ' -f2 >"$fin/round.txt"
 	echo "$1$2: the $(cat "$fin/round.txt") round's model"
 }

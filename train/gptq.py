@@ -285,18 +285,11 @@ def output_error(w, q, h):
     return float(torch.sum((d @ h) * d))
 
 
-EMBEDDINGS = ('src_emb.weight', 'tgt_emb.weight', 'Wemb', 'encoder_Wemb', 'decoder_Wemb')
-
-
 def format_of(name, fmt):
     """The format matrix name is rounded to here, None to leave it to
-    model-pack: with EMB+F, the embeddings' EMB; F where it is i8."""
-    if '+' not in fmt:
-        return fmt
-    emb, rest = fmt.split('+')
-    if name in EMBEDDINGS:
-        return emb
-    return None if rest == 'i8' else rest
+    model-pack (i8: linear, its error a small fraction of the 4-bit one's)."""
+    f = logquant.matrix_format(name, fmt)
+    return None if f == 'i8' else f
 
 
 def main():

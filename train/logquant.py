@@ -18,6 +18,20 @@ Q4_NOZERO_TABLE = np.array([128, 64, 32, 16, 8, 4, 2, 1], dtype=np.float64)
 Q4N_TABLE = np.array([64, 48, 37, 28, 20, 13, 7, 0], dtype=np.float64)
 
 TABLES = {'q8': Q8_TABLE, 'q4': Q4_TABLE, 'q4n': Q4N_TABLE, 'q4-nozero': Q4_NOZERO_TABLE}
+# model-pack's i8 (quant/qlayout.c): linear, each row's scale max|w| / 127
+I8_MAX = 127
+# the names of the embedding matrices (GRU checkpoints, Marian models): the
+# ones model-pack --quant EMB+F puts in EMB
+EMBEDDINGS = ('src_emb.weight', 'tgt_emb.weight', 'Wemb', 'encoder_Wemb', 'decoder_Wemb')
+
+
+def matrix_format(name, fmt):
+    """The format model-pack --quant FMT gives matrix name: with EMB+F,
+    EMB for the embeddings and F for the others."""
+    if '+' not in fmt:
+        return fmt
+    emb, rest = fmt.split('+')
+    return emb if name in EMBEDDINGS else rest
 STARTS, ROUNDS = 8, 30
 
 
@@ -41,8 +55,10 @@ def _torch_assign(a, s, unit, mids):
 def torch_scales(w, fmt):
     """Per-row scales of w [R, C] by quant/logquant.c's search: from STARTS
     scales between max|w| and max|w|/2, alternate nearest-code assignment
-    and the least-squares scale while the error falls."""
+    and the least-squares scale while the error falls (i8: max|w| / 127)."""
     import torch
+    if fmt == 'i8':
+        return w.detach().abs().double().max(dim=1).values / I8_MAX
     unit = torch.tensor(TABLES[fmt] / TABLES[fmt][0], dtype=torch.float64, device=w.device)
     asc = unit.flip(0)
     mids = (asc[1:] + asc[:-1]) / 2
@@ -74,6 +90,10 @@ def torch_scales(w, fmt):
 def torch_fake_quantize(w, fmt, scales):
     """w [R, C] rounded to the nearest codes of the given per-row scales."""
     import torch
+    if fmt == 'i8':
+        s = torch.where(scales > 0, scales, torch.ones_like(scales))[:, None]
+        q = torch.clamp(torch.round(w.detach().double() / s), -I8_MAX, I8_MAX) * s
+        return torch.where(scales[:, None] > 0, q, torch.zeros_like(q)).to(w.dtype)
     unit = torch.tensor(TABLES[fmt] / TABLES[fmt][0], dtype=torch.float64, device=w.device)
     asc = unit.flip(0)
     mids = (asc[1:] + asc[:-1]) / 2

@@ -1,7 +1,7 @@
 """Quantization-aware fine-tuning (Aji & Heafield; Marian 2019 §6): the
 forward and backward passes see the weights as the engine will (every weight
-matrix rounded to its q8/q4 codes, train/logquant.py, the same quantizer as
-model-pack), and the gradient updates the float weights underneath as if the
+matrix rounded to its q8/q4/q4n/i8 codes, train/logquant.py, the same quantizer
+as model-pack; with q4n+i8, the embeddings to q4n's and the rest to i8's), and the gradient updates the float weights underneath as if the
 rounding were the identity (the straight-through estimator).
 
 Usage inside the training loop:
@@ -39,17 +39,23 @@ class FakeQuant:
         at = self.split.get(name)
         return [w] if at is None else [w[:, :at], w[:, at:]]
 
+    def format_of(self, name):
+        """model-pack's format for the parameter (--quant EMB+F: the embeddings' EMB)."""
+        return logquant.matrix_format(name, self.fmt)
+
     def rescale(self):
         """Per-row scales by the full search (slow: once in a while)."""
         for name, p in self.params:
-            self.scales[name] = [logquant.torch_scales(b.contiguous(), self.fmt) for b in self.blocks(name, p.data)]
+            self.scales[name] = [logquant.torch_scales(b.contiguous(), self.format_of(name))
+                                 for b in self.blocks(name, p.data)]
 
     def quantize(self):
         if not self.scales:
             self.rescale()
         for name, p in self.params:
             self.saved[name] = p.data
-            q = [logquant.torch_fake_quantize(b, self.fmt, s) for b, s in zip(self.blocks(name, p.data), self.scales[name])]
+            q = [logquant.torch_fake_quantize(b, self.format_of(name), s)
+                 for b, s in zip(self.blocks(name, p.data), self.scales[name])]
             p.data = q[0] if len(q) == 1 else torch.cat(q, 1)
 
     def restore(self):

@@ -143,8 +143,9 @@ def parse_args():
                    help='also export every validated model as DIR/step-N.safetensors (for train/average.py)')
     p.add_argument('--init', help="start from these weights (export.py safetensors; ssru: Marian .npz, or a "
                    "pre-norm teacher's torch .pt; their dimensions win)")
-    p.add_argument('--quant', choices=('q8', 'q4', 'q4n'),
-                   help='quantization-aware fine-tuning: train through the q8/q4/q4n quantizer (train/qat.py)')
+    p.add_argument('--quant', choices=('q8', 'q4', 'q4n', 'q4n+i8'),
+                   help='quantization-aware fine-tuning: train through the q8/q4/q4n quantizer, or q4n for the '
+                        'embeddings and i8 for the rest (train/qat.py)')
     p.add_argument('--self-distill', type=float, default=0.0,
                    help='with --init and --quant: weight of the KL divergence from the float '
                    "weights' word distributions (0: off)")

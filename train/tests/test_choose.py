@@ -118,3 +118,16 @@ def test_caption_keep_is_tight_only_where_the_caption_target_is(tmp_path):
     assert run(tmp_path, 'caption_keep fren ""') == '0.5'
     assert run(tmp_path, 'caption_keep fren 0.2') == '0.2'
     assert run(tmp_path, 'caption_keep deen -') == '-'
+
+
+def test_shipped_format_names_the_4_bit_format_within_half_a_point_of_q8(tmp_path):
+    def shipped(four, q8, q4, direction='deen'):
+        (tmp_path / 'f.txt').write_text('model search BLEU chrF\n'
+                                        f'{direction}.q8.nmt beam1 1.0 1\n{direction}.q8.nmt beam4 {q8} 1\n'
+                                        f'{direction}.{four}.nmt beam4 {q4} 1\n')
+        return run(tmp_path, f'shipped_format {tmp_path}/f.txt {direction}')
+
+    assert shipped('q4n+i8', 14.16, 13.98) == 'q4n+i8'
+    assert shipped('q4n', 14.16, 13.98) == 'q4n'
+    assert shipped('q4', 14.16, 13.47) == 'q8'
+    assert shipped('q4', 14.16, 13.47, 'ende') == 'q4'   # embedded: 4-bit for nmt's size

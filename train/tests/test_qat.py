@@ -39,3 +39,29 @@ def test_matrices_rounded_as_the_packer_splits_them(fmt):
     fq.restore()
     for name, p in model.named_parameters():
         assert torch.equal(p.data, before[name]), name
+
+
+def test_q4n_i8_rounds_the_embeddings_to_q4n_and_the_rest_to_i8():
+    """model-pack --quant q4n+i8: the embeddings on q4n's codes, every other
+    matrix in linear 8-bit (quant/qlayout.c: each row's scale max|w| / 127,
+    codes -127..127, rounded half to even as lrintf does)."""
+    model, _ = export.load(TINY)
+    before = {k: p.detach().clone() for k, p in model.named_parameters()}
+    fq = qat.FakeQuant(model, 'q4n+i8')
+    fq.quantize()
+    e = model.cfg.emb
+    for name, p in model.named_parameters():
+        if name in ('src_emb.weight', 'tgt_emb.weight'):
+            assert torch.equal(p.data, packed(before[name], 'q4n')), name
+        elif p.dim() == 2:
+            blocks = [(p.data[:, :e], before[name][:, :e]), (p.data[:, e:], before[name][:, e:])] \
+                if name == 'dec.weight_ih' else [(p.data, before[name])]
+            for got, w in blocks:
+                scale = w.abs().max(dim=1, keepdim=True).values.double() / 127
+                codes = got.double() / scale
+                assert torch.allclose(codes, codes.round(), atol=1e-4), name
+                assert codes.abs().max() <= 127 + 1e-4
+                assert torch.allclose(got, (w.double() / scale).round().mul(scale).float(), atol=1e-7), name
+    fq.restore()
+    for name, p in model.named_parameters():
+        assert torch.equal(p.data, before[name]), name
