@@ -224,7 +224,8 @@ class GruModel:
         with torch.no_grad():
             for k, q in rounded.items():
                 sd[k].copy_(q.to(sd[k].dtype))
-        export.save(self.model, out, src_lang=self.meta.get('src_lang', 'en'), tgt_lang=self.meta.get('tgt_lang', 'de'))
+        export.save(self.model, out, src_lang=self.meta.get('src_lang', 'en'), tgt_lang=self.meta.get('tgt_lang', 'de'),
+                    alpha=self.meta.get('alpha'))   # the length normalization chosen for the weights stays theirs
 
 
 def round_columns(w, h, fmt, scales):

@@ -150,3 +150,14 @@ def test_q4n_i8_rounds_the_output_embeddings_alone(tmp_path):
     for k in sa:
         if k != 'tgt_emb.weight':
             assert torch.equal(sa[k], sb[k]), k
+
+
+def test_the_checkpoints_length_normalization_stays_with_the_rounded_weights(tmp_path):
+    import export
+    model, meta = export.load(os.path.join(TINY, 'tiny.safetensors'))
+    with_alpha = tmp_path / 'alpha.safetensors'
+    export.save(model, str(with_alpha), src_lang=meta.get('src_lang', 'en'), tgt_lang=meta.get('tgt_lang', 'de'),
+                alpha=1.5)
+    out = run_tool(tmp_path, str(with_alpha), '--vocab', os.path.join(TINY, 'src.model'),
+                   '--tgt-vocab', os.path.join(TINY, 'tgt.model'))
+    assert export.load(str(out))[1]['alpha'] == '1.5'
