@@ -2,7 +2,7 @@
 # bench/snapshot.sh DIR: everything the engine and the packer put out, for a
 # before/after comparison of a change that must not alter behaviour
 # (`diff -r BEFORE AFTER` must be empty): the packed files of the default
-# model (f32, q8, q4), of the other committed directions and of the shared
+# model (f32, q8, q4, and q4n+i8 from its own weights), of the other committed directions and of the shared
 # Marian fixture (q8 and q4, with its shortlist), and, for each, test_2016
 # and test_2017 greedy and beam 4 as plain text, n-best, alignments, JSON
 # and HTML. Needs ../shared (the data and the fixture); takes minutes.
@@ -20,6 +20,9 @@ pack() { # pack NAME ARGS...: DIR/NAME.nmt
 for q in f32 q8 q4; do
 	pack ende.$q --quant $q --vmap models/ende.vmap models/ende.safetensors models/ende.en.model models/ende.de.model
 done
+# the shipped default's own format, where its weights are committed
+[ ! -f models/ende-q4n+i8.safetensors ] || pack ende.q4n+i8 --quant q4n+i8 --vmap models/ende.vmap \
+	models/ende-q4n+i8.safetensors models/ende.en.model models/ende.de.model
 deen_q4=models/deen-q4.safetensors
 [ -f $deen_q4 ] || deen_q4=models/deen.safetensors
 pack deen.q4 --quant q4 --vmap models/deen.vmap $deen_q4 models/deen.de.model models/deen.en.model
@@ -43,6 +46,7 @@ translate() { # translate MODEL SRC TAG
 	rm -f "$OUT/in.txt"
 }
 for m in ende.f32 ende.q8 ende.q4; do translate $m en $m; done
+[ ! -f "$OUT/ende.q4n+i8.nmt" ] || translate ende.q4n+i8 en ende.q4n+i8
 translate deen.q4 de deen.q4
 translate deen.q8 de deen.q8
 for m in marian.q8 marian.q4; do translate $m en $m; done

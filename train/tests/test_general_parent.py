@@ -111,21 +111,27 @@ def test_shipped_human_round_is_the_shipped_model(repo):
     fin = out / 'ende-final'
     assert (fin / 'human' / 'chosen_f32.txt').read_text().strip() == str(root / 'models' / 'ende.safetensors')
     # 4-bit: the shipped 4-bit weights where they are a file of their own
-    # (q4n before q4), else the f32 ones, packed in Q4_FORMAT
+    # (q4n+i8, then q4n, then q4), else the f32 ones, packed in Q4_FORMAT
     assert (fin / 'human' / 'chosen.txt').read_text().strip() == str(root / 'models' / 'ende.safetensors')
     assert (fin / 'human' / 'q4_format.txt').read_text().strip() == 'q4n'
     assert (fin / 'vmap.txt').read_bytes() == (root / 'models' / 'ende.vmap').read_bytes()
-    os.symlink(os.path.join(MODELS, 'ende-q4.safetensors'), root / 'models' / 'deen-q4.safetensors')
+    os.symlink(os.path.join(MODELS, 'ende.safetensors'), root / 'models' / 'deen-q4.safetensors')
     assert shipped_human(repo, 'deen', 'shipped') == 0
     deen = out / 'deen-final' / 'human'
     assert (deen / 'chosen.txt').read_text().strip() == str(root / 'models' / 'deen-q4.safetensors')
     assert (deen / 'q4_format.txt').read_text().strip() == 'q4'
     for f in deen.iterdir():
         f.unlink()
-    os.symlink(os.path.join(MODELS, 'ende-q4.safetensors'), root / 'models' / 'deen-q4n.safetensors')
+    os.symlink(os.path.join(MODELS, 'ende.safetensors'), root / 'models' / 'deen-q4n.safetensors')
     assert shipped_human(repo, 'deen', 'shipped') == 0
     assert (deen / 'chosen.txt').read_text().strip() == str(root / 'models' / 'deen-q4n.safetensors')
     assert (deen / 'q4_format.txt').read_text().strip() == 'q4n'
+    for f in deen.iterdir():
+        f.unlink()
+    os.symlink(os.path.join(MODELS, 'ende.safetensors'), root / 'models' / 'deen-q4n+i8.safetensors')
+    assert shipped_human(repo, 'deen', 'shipped') == 0   # q4n+i8 before q4n
+    assert (deen / 'chosen.txt').read_text().strip() == str(root / 'models' / 'deen-q4n+i8.safetensors')
+    assert (deen / 'q4_format.txt').read_text().strip() == 'q4n+i8'
     # a choice already made in OUT is kept
     (fin / 'human' / 'chosen_f32.txt').write_text('mine\n')
     assert shipped_human(repo, 'ende', 'shipped') == 0

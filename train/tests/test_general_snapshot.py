@@ -89,8 +89,8 @@ def test_the_better_checkpoint_is_chosen_rounded_packed_and_named(out):
     assert (fin / 'gptq.safetensors').stat().st_size > 0
     rows = [line.split() for line in (fin / 'flores.txt').read_text().splitlines()[1:]]
     assert sorted((r[0], r[1]) for r in rows) == sorted(
-        (f'ende.{q}.nmt', f'beam{b}') for q in ('f32', 'q8', 'q4n') for b in (1, 4))
-    for q in ('f32', 'q8', 'q4n'):   # q4n: Q4_FORMAT's default
+        (f'ende.{q}.nmt', f'beam{b}') for q in ('f32', 'q8', 'q4n+i8') for b in (1, 4))
+    for q in ('f32', 'q8', 'q4n+i8'):   # q4n+i8: Q4_FORMAT's default
         assert (fin / f'ende.{q}.nmt').stat().st_size > 0
     # the German model scores on its own language; the English one cannot
     val = {line.split()[0]: float(line.split()[3]) for line in (fin / 'val_f32.txt').read_text().splitlines()[1:]}
@@ -144,8 +144,8 @@ def test_snapshot_qat_runs_the_q4_stage_and_carries_on_only_from_the_same_weight
     chosen = (fin / 'chosen.txt').read_text().strip()
     assert chosen.startswith(str(q4run)) and os.path.exists(chosen)
     assert str(q4run / 'gptq.safetensors') in (fin / 'val_q4.txt').read_text()
-    assert (fin / 'ende.q4n.nmt').stat().st_size > 0   # Q4_FORMAT's default
-    assert (fin / 'q4_format.txt').read_text().strip() == 'q4n'
+    assert (fin / 'ende.q4n+i8.nmt').stat().st_size > 0   # Q4_FORMAT's default
+    assert (fin / 'q4_format.txt').read_text().strip() == 'q4n+i8'
     # en->de ships q4, so by default its f32 weights are not trained against their loops
     assert not (out / 'gru-ende-snapshot-loops').exists()
     assert not (fin / 'chosen_loops.txt').exists()
@@ -154,7 +154,7 @@ def test_snapshot_qat_runs_the_q4_stage_and_carries_on_only_from_the_same_weight
     assert snapshot(out, SNAPSHOT_QAT='1', ALPHAS='0.6').returncode == 0
     assert (q4run / 'train.done').stat().st_mtime_ns == done
     # other f32 weights: it starts again
-    shutil.copy(os.path.join(MODELS, 'ende-q4.safetensors'), out / 'gru-ende-human' / 'step-2000-ema.safetensors')
+    shutil.copy(os.path.join(MODELS, 'ende-q4n+i8.safetensors'), out / 'gru-ende-human' / 'step-2000-ema.safetensors')
     r = snapshot(out, SNAPSHOT_QAT='1', ALPHAS='0.6')
     assert r.returncode == 0, r.stderr
     assert (q4run / 'train.done').stat().st_mtime_ns != done
