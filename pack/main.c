@@ -58,7 +58,7 @@ static void usage(FILE *f)
 	      "      --quant EMB+F   the two embedding matrices (89% of the weights at the\n"
 	      "                      default shape; the target one is the output layer) in\n"
 	      "                      EMB, the other matrices in F: q4n+i8 is near q4n's size,\n"
-	      "                      closer to q8's translations and faster than either\n"
+	      "                      closer to q8's translations, and faster than q4 or q4n\n"
 	      "      --vmap FILE     n-gram vocabulary map (train/vmap.py) for output shortlists\n"
 	      "      --precompute-top K  precompute the products of the embeddings of the K\n"
 	      "                      most frequent source and target words (the first K ids):\n"
@@ -273,9 +273,6 @@ static double pack_alpha(const char *given, const st_file *ck)
 	return alpha;
 }
 
-/* precompute: the ids whose tables the translators fill as they meet them (0: none);
- * src_lang, tgt_lang: the languages if given, else the checkpoint's; alpha:
- * the length normalization to record, -1 none */
 /* quant's value in the metadata: the format, or with embeddings of
  * another, theirs first ("q4n+i8"), the format of most of the bytes. */
 static const char *quant_name(format_encoding quant, format_encoding emb_quant, char *buf, size_t size)
@@ -286,6 +283,9 @@ static const char *quant_name(format_encoding quant, format_encoding emb_quant, 
 	return buf;
 }
 
+/* precompute: the ids whose tables the translators fill as they meet them (0: none);
+ * src_lang, tgt_lang: the languages if given, else the checkpoint's; alpha:
+ * the length normalization to record, -1 none; emb_quant: the embeddings' format */
 static void pack_meta(const st_file *ck, const engine_dims *d, const gru_dims *gd, format_encoding quant,
 		      format_encoding emb_quant, int precompute, const char *src_lang, const char *tgt_lang, double alpha,
 		      pack_file *out)

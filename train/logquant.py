@@ -20,9 +20,10 @@ Q4N_TABLE = np.array([64, 48, 37, 28, 20, 13, 7, 0], dtype=np.float64)
 TABLES = {'q8': Q8_TABLE, 'q4': Q4_TABLE, 'q4n': Q4N_TABLE, 'q4-nozero': Q4_NOZERO_TABLE}
 # model-pack's i8 (quant/qlayout.c): linear, each row's scale max|w| / 127
 I8_MAX = 127
-# the names of the embedding matrices (GRU checkpoints, Marian models): the
-# ones model-pack --quant EMB+F puts in EMB
-EMBEDDINGS = ('src_emb.weight', 'tgt_emb.weight', 'Wemb', 'encoder_Wemb', 'decoder_Wemb')
+# the embedding matrices of a GRU checkpoint: the ones model-pack --quant
+# EMB+F (GRU checkpoints only) puts in EMB
+EMBEDDINGS = ('src_emb.weight', 'tgt_emb.weight')
+STARTS, ROUNDS = 8, 30
 
 
 def matrix_format(name, fmt):
@@ -32,7 +33,6 @@ def matrix_format(name, fmt):
         return fmt
     emb, rest = fmt.split('+')
     return emb if name in EMBEDDINGS else rest
-STARTS, ROUNDS = 8, 30
 
 
 def fake_quantize(w, fmt):

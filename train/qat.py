@@ -1,7 +1,8 @@
 """Quantization-aware fine-tuning (Aji & Heafield; Marian 2019 §6): the
 forward and backward passes see the weights as the engine will (every weight
-matrix rounded to its q8/q4/q4n/i8 codes, train/logquant.py, the same quantizer
-as model-pack; with q4n+i8, the embeddings to q4n's and the rest to i8's), and the gradient updates the float weights underneath as if the
+matrix rounded to its q8/q4/q4n/i8 codes, train/logquant.py, the same
+quantizer as model-pack; with q4n+i8, the embeddings to q4n's and the rest to
+i8's), and the gradient updates the float weights underneath as if the
 rounding were the identity (the straight-through estimator).
 
 Usage inside the training loop:
