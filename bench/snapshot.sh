@@ -2,7 +2,7 @@
 # bench/snapshot.sh DIR: everything the engine and the packer put out, for a
 # before/after comparison of a change that must not alter behaviour
 # (`diff -r BEFORE AFTER` must be empty): the packed files of the default
-# model (f32, q8, q4, and q4n+i8 from its own weights), of the other committed directions and of the shared
+# model (f32, q8, q4, and q4n+i8 from its own weights), of de->en (q8, and its shipped 4-bit format) and of the shared
 # Marian fixture (q8 and q4, with its shortlist), and, for each, test_2016
 # and test_2017 greedy and beam 4 as plain text, n-best, alignments, JSON
 # and HTML. Needs ../shared (the data and the fixture); takes minutes.
@@ -23,9 +23,12 @@ done
 # the shipped default's own format, where its weights are committed
 [ ! -f models/ende-q4n+i8.safetensors ] || pack ende.q4n+i8 --quant q4n+i8 --vmap models/ende.vmap \
 	models/ende-q4n+i8.safetensors models/ende.en.model models/ende.de.model
-deen_q4=models/deen-q4.safetensors
-[ -f $deen_q4 ] || deen_q4=models/deen.safetensors
-pack deen.q4 --quant q4 --vmap models/deen.vmap $deen_q4 models/deen.de.model models/deen.en.model
+# de->en in its shipped 4-bit format, from its own 4-bit weights where they are committed
+deen_four=q4 deen_weights=models/deen.safetensors
+for f in q4n+i8 q4n q4; do
+	[ ! -f models/deen-$f.safetensors ] || { deen_four=$f deen_weights=models/deen-$f.safetensors; break; }
+done
+pack deen.$deen_four --quant $deen_four --vmap models/deen.vmap $deen_weights models/deen.de.model models/deen.en.model
 pack deen.q8 --quant q8 --precompute-top 500 --vmap models/deen.vmap models/deen.safetensors models/deen.de.model models/deen.en.model
 for q in q8 q4; do
 	pack marian.$q --marian "$MF/model.npz" --vocab "$MF/vocab.ende.spm" --shortlist "$MF/lex.50.50.s2t.bin" --quant $q
@@ -47,7 +50,7 @@ translate() { # translate MODEL SRC TAG
 }
 for m in ende.f32 ende.q8 ende.q4; do translate $m en $m; done
 [ ! -f "$OUT/ende.q4n+i8.nmt" ] || translate ende.q4n+i8 en ende.q4n+i8
-translate deen.q4 de deen.q4
+translate deen.$deen_four de deen.$deen_four
 translate deen.q8 de deen.q8
 for m in marian.q8 marian.q4; do translate $m en $m; done
 ./nmt -q -b 4 < "$SHARED/fixtures/marian/t16.en" > "$OUT/embedded.t16.b4.txt"
