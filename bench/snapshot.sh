@@ -8,6 +8,7 @@
 # and HTML. Needs ../shared (the data and the fixture); takes minutes.
 set -eu
 . "$(dirname "$0")/common.sh"
+. train/common.sh   # shipped_four_bit
 OUT=${1:?usage: bench/snapshot.sh DIR}
 mkdir -p "$OUT"
 MF=$SHARED/fixtures/marian
@@ -24,10 +25,8 @@ done
 [ ! -f models/ende-q4n+i8.safetensors ] || pack ende.q4n+i8 --quant q4n+i8 --vmap models/ende.vmap \
 	models/ende-q4n+i8.safetensors models/ende.en.model models/ende.de.model
 # de->en in its shipped 4-bit format, from its own 4-bit weights where they are committed
-deen_four=q4 deen_weights=models/deen.safetensors
-for f in q4n+i8 q4n q4; do
-	[ ! -f models/deen-$f.safetensors ] || { deen_four=$f deen_weights=models/deen-$f.safetensors; break; }
-done
+deen_four=$(shipped_four_bit deen)
+if [ -n "$deen_four" ]; then deen_weights=models/deen-$deen_four.safetensors; else deen_four=q4 deen_weights=models/deen.safetensors; fi
 pack deen.$deen_four --quant $deen_four --vmap models/deen.vmap $deen_weights models/deen.de.model models/deen.en.model
 pack deen.q8 --quant q8 --precompute-top 500 --vmap models/deen.vmap models/deen.safetensors models/deen.de.model models/deen.en.model
 for q in q8 q4; do

@@ -445,10 +445,8 @@ shipped_human() { # shipped_human SRC TGT: true where the human round is the shi
 	[ -f "$OUT/$d-final/vmap.txt" ] || cp "models/$d.vmap" "$OUT/$d-final/vmap.txt"
 	[ -f "$fin/chosen_f32.txt" ] || echo "$PWD/models/$d.safetensors" >"$fin/chosen_f32.txt"
 	# the shipped 4-bit weights, else the f32 ones (rounded to Q4_FORMAT by the packer)
-	q4=models/$d.safetensors q4_format=$Q4_FORMAT
-	for f in q4n+i8 q4n q4; do
-		[ ! -f "models/$d-$f.safetensors" ] || { q4=models/$d-$f.safetensors q4_format=$f; break; }
-	done
+	q4=models/$d.safetensors q4_format=$(shipped_four_bit "$d")
+	if [ -n "$q4_format" ]; then q4=models/$d-$q4_format.safetensors; else q4_format=$Q4_FORMAT; fi
 	if [ "$HUMAN" = shipped-q4 ]; then
 		# a choice HUMAN=shipped made in this OUT named the shipped q4: the q4 stage chooses again,
 		# and the round is packed and scored again
