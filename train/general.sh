@@ -135,7 +135,9 @@
 # GENERAL_WEIGHT=2 (copies of each back-translated sentence of the en-de
 # pairs' news and Ding sentences, fr->en and es->en; 0: none),
 # DICT_WEIGHT=2 (copies of each word pair of Debian's FreeDict dictionaries,
-# en<->fr and en<->es: train/freedict.py; in every corpus of the pair; 0: none),
+# train/freedict.py, in every corpus of the pair; 0: none), DICT_LANGS="fr es"
+# (the pairs that have them; de: German's, converted from Ding, its everyday
+# words only, judged by the monolingual text),
 # CAPTION_WEIGHT=0.5 (of each caption model's translated caption; the
 # bt round's corpus), CAPTION_LINES=0 (all the task-2 captions; N: the
 # first N, a mechanical test),
@@ -188,6 +190,7 @@ FT_WEIGHT=${FT_WEIGHT:-0}
 RBMT_WEIGHT=${RBMT_WEIGHT:-1}
 GENERAL_WEIGHT=${GENERAL_WEIGHT:-2}
 DICT_WEIGHT=${DICT_WEIGHT:-2}
+DICT_LANGS=${DICT_LANGS:-"fr es"}
 CAPTION_WEIGHT=${CAPTION_WEIGHT:-0.5}
 CAPTION_LINES=${CAPTION_LINES:-0}
 BATCH_VOCAB=${BATCH_VOCAB:-1024}
@@ -251,16 +254,29 @@ shared_data() { # shared_data: the build, each pair's corpus and vocabulary, for
 	done
 }
 
+mono_text() { # mono_text LANG (one of MONO_LANGS): OUT/mono/mono.LANG.tsv.gz, fetched once for every direction
+	(
+		flock 9   # one fetch for both directions
+		if [ ! -f "$OUT/mono/mono.$1.tsv.gz" ]; then
+			timed mono logged "$OUT/mono.log" bash train/mono.sh "$OUT/mono"
+		fi
+	) 9>"$OUT/mono.lock"
+}
+
 # Everyday words are rare in the human pairs, which are mostly software
 # text ("playa" is in 13 of the en-es pairs); a dictionary teaches them, as
 # Ding's phrases do for en-de.
 dictionary() { # dictionary LANG: OUT/dict/freedict.LANG.tsv.gz; 1 where there is none (DICT_WEIGHT=0, or no FreeDict pair)
 	[ "$DICT_WEIGHT" != 0 ] || return 1
-	case $1 in es | fr) ;; *) return 1 ;; esac
+	case " $DICT_LANGS " in *" $1 "*) ;; *) return 1 ;; esac
+	set -- "$1"
+	# German's dictionaries are Ding's, mostly words of trades and sciences:
+	# freedict.py keeps the ones common in the monolingual text
+	[ "$1" != de ] || { mono_text en && mono_text de && set -- de --mono-en "$OUT/mono/mono.en.tsv.gz" --mono-other "$OUT/mono/mono.de.tsv.gz"; }
 	if ! (
 		flock 9   # one download for both directions
 		[ -f "$OUT/dict/freedict.$1.tsv.gz" ] ||
-			timed "dictionary $1" "$PY" train/freedict.py --lang "$1" --open "$OPEN" --out "$OUT/dict/freedict.$1.tsv.gz"
+			timed "dictionary $1" "$PY" train/freedict.py --lang "$@" --open "$OPEN" --out "$OUT/dict/freedict.$1.tsv.gz"
 	) 9>"$OUT/dict.lock"; then
 		echo "general.sh: the FreeDict pairs of $1 failed (DICT_WEIGHT=0: none)" >&2
 		exit 1
@@ -626,14 +642,6 @@ loop_trained() { # loop_trained SRC TGT ROUND: OUT/SRCTGT-final/ROUND/chosen_loo
 # Languages train/mono.sh has monolingual text for.
 MONO_LANGS="en de es"
 
-mono_text() { # mono_text LANG (one of MONO_LANGS): OUT/mono/mono.LANG.tsv.gz, fetched once for every direction
-	(
-		flock 9   # one fetch for both directions
-		if [ ! -f "$OUT/mono/mono.$1.tsv.gz" ]; then
-			timed mono logged "$OUT/mono.log" bash train/mono.sh "$OUT/mono"
-		fi
-	) 9>"$OUT/mono.lock"
-}
 
 translated() { # translated MODEL LANG STEP TAG OUT.tsv.gz [MONO.tsv.gz]: LANG's monolingual text (MONO, default OUT/mono/mono.LANG.tsv.gz) translated by MODEL (English, the other language, TAG-source)
 	mkdir -p "$OUT/synth"

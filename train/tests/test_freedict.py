@@ -108,3 +108,63 @@ def test_the_script_writes_both_dictionaries_pairs_with_their_tags(tmp_path):
     assert not [r for r in rows if r[0] == 'bewashedashore']
     assert 'freedict-spa-eng: 6 pairs, 1 with an unknown long word left out' in r.stderr
     assert not os.path.exists(str(out) + '.tmp')
+
+
+# German's dictionaries are converted from Ding: field labels, grammar and
+# cross-reference lines in each entry
+DEU_ENG = [
+    ('Bahnhof', 'Bahnhof /bˈaːnhoːf/ <masc, n, sg>\ntrain station <n>, railway station [Br.]\n'
+                '   Synonyms: {Hauptbahnhof}\n\n see: {Bahnhöfe}\n'),
+    ('Rechnung', 'Rechnung /ʁˈɛçnʊŋ/ <fem, n, sg>\ninvoice <n>, bill\n         Note: Handel\n'),
+    ('Abblaserohr', 'Abblaserohr /ˈapblaːzəʁoːɐ/ <neut, n, sg>\n [techn.] blow-off pipe <n>\n'),
+    ('Elfenblumen', 'Elfenblumen <pl>\nbarrenworts [bot.]\n'),
+    ('abholen', 'abholen /ˈaphoːlən/ <vt>\nto collect sth., to pick up\n'),
+    ('Strand', 'Strand /ʃtʁant/ <masc, n, sg>\nbeach\n'),
+]
+
+
+def test_ding_entries_give_their_first_everyday_sense(tmp_path):
+    write_dictd(tmp_path, 'freedict-deu-eng', DEU_ENG)
+    pairs = [p[:2] for p in freedict.dictionary_pairs(str(tmp_path), 'freedict-deu-eng', english_first=False,
+                                                      ding=True)]
+    # the first equivalent only, its grammar gone; no "Synonyms:" or "see:" line taken for a sense
+    assert ('train station', 'Bahnhof') in pairs
+    assert ('invoice', 'Rechnung') in pairs
+    assert not [p for p in pairs if p[1] in ('Bahnhof', 'Rechnung') and p[0] not in ('train station', 'invoice')]
+    # a sense with a field label is a trade's or a science's word
+    assert not [p for p in pairs if p[1] in ('Abblaserohr', 'Elfenblumen')]
+    # a "sth." slot is a pattern, not a word
+    assert not [p for p in pairs if p[1] == 'abholen']
+    assert ('beach', 'Strand') in pairs
+
+
+@pytest.mark.skipif(subprocess.run(['sh', '-c', 'command -v dpkg-deb'], capture_output=True).returncode,
+                    reason='needs dpkg-deb')
+def test_german_pairs_are_the_everyday_words_of_the_monolingual_text(tmp_path):
+    dl = tmp_path / 'dl'
+    dl.mkdir()
+    build_deb(str(dl), 'dict-freedict-deu-eng', 'freedict-deu-eng', DEU_ENG)
+    build_deb(str(dl), 'dict-freedict-eng-deu', 'freedict-eng-deu', [('beach', 'beach /biːtʃ/\nStrand <masc>\n')])
+    open_dir = tmp_path / 'open'
+    open_dir.mkdir()
+    with gzip.open(open_dir / 'en-de.tsv.gz', 'wt', encoding='utf-8') as f:
+        f.write('The file\tDie Datei\tgettext:x\n')
+    mono_en, mono_de = tmp_path / 'mono.en.tsv.gz', tmp_path / 'mono.de.tsv.gz'
+    with gzip.open(mono_en, 'wt', encoding='utf-8') as f:
+        f.write('The train station is near the beach.\tbrown\n' * freedict.EVERYDAY_ENGLISH)
+        f.write('Send the invoice.\tbrown\n')   # "invoice": too rare
+    with gzip.open(mono_de, 'wt', encoding='utf-8') as f:
+        f.write('Der Bahnhof, die Rechnung und der Strand.\tfortunes-de\n' * freedict.EVERYDAY_OTHER)
+    out = tmp_path / 'freedict.de.tsv.gz'
+    script = os.path.join(os.path.dirname(HERE), 'freedict.py')
+    args = [sys.executable, script, '--lang', 'de', '--open', str(open_dir), '--out', str(out), '--dl', str(dl)]
+    missing = subprocess.run(args, capture_output=True, text=True)
+    assert missing.returncode != 0 and '--mono-en and --mono-other are needed' in missing.stderr
+    subprocess.run(args + ['--mono-en', str(mono_en), '--mono-other', str(mono_de)], capture_output=True, text=True,
+                   check=True)
+    with gzip.open(out, 'rt', encoding='utf-8') as f:
+        rows = [l.rstrip('\n').split('\t') for l in f]
+    assert ['train station', 'Bahnhof', 'freedict-deu-eng:GPL-2+'] in rows
+    assert ['beach', 'Strand', 'freedict-deu-eng:GPL-2+'] in rows
+    assert ['beach', 'Strand', 'freedict-eng-deu:GPL-2+'] in rows
+    assert not [r for r in rows if r[1] == 'Rechnung']
