@@ -269,14 +269,17 @@ mono_text() { # mono_text LANG (one of MONO_LANGS): OUT/mono/mono.LANG.tsv.gz, f
 dictionary() { # dictionary LANG: OUT/dict/freedict.LANG.tsv.gz; 1 where there is none (DICT_WEIGHT=0, or no FreeDict pair)
 	[ "$DICT_WEIGHT" != 0 ] || return 1
 	case " $DICT_LANGS " in *" $1 "*) ;; *) return 1 ;; esac
-	set -- "$1"
-	# German's dictionaries are Ding's, mostly words of trades and sciences:
-	# freedict.py keeps the ones common in the monolingual text
-	[ "$1" != de ] || { mono_text en && mono_text de && set -- de --mono-en "$OUT/mono/mono.en.tsv.gz" --mono-other "$OUT/mono/mono.de.tsv.gz"; }
 	if ! (
 		flock 9   # one download for both directions
-		[ -f "$OUT/dict/freedict.$1.tsv.gz" ] ||
-			timed "dictionary $1" "$PY" train/freedict.py --lang "$@" --open "$OPEN" --out "$OUT/dict/freedict.$1.tsv.gz"
+		[ ! -f "$OUT/dict/freedict.$1.tsv.gz" ] || exit 0
+		set -- "$1"
+		# German's dictionaries are Ding's, mostly words of trades and
+		# sciences: freedict.py keeps the ones common in the monolingual text
+		if [ "$1" = de ]; then
+			mono_text en && mono_text de
+			set -- de --mono-en "$OUT/mono/mono.en.tsv.gz" --mono-other "$OUT/mono/mono.de.tsv.gz"
+		fi
+		timed "dictionary $1" "$PY" train/freedict.py --lang "$@" --open "$OPEN" --out "$OUT/dict/freedict.$1.tsv.gz"
 	) 9>"$OUT/dict.lock"; then
 		echo "general.sh: the FreeDict pairs of $1 failed (DICT_WEIGHT=0: none)" >&2
 		exit 1

@@ -246,9 +246,10 @@ def test_the_bt_corpus_takes_the_dictionary_between_english_and_french_or_spanis
     for lang in ('es', 'de'):
         (out / 'dict' / f'freedict.{lang}.tsv.gz').write_bytes(b'')
 
-    def extras(dict_weight, direction):
+    def extras(dict_weight, direction, dict_langs='fr es'):
         env = dict(os.environ, OUT=str(out), RBMT_WEIGHT='0', BT_WEIGHT='1', FT_WEIGHT='0', OPEN='o',
-                   GENERAL_WEIGHT='0', DICT_WEIGHT=dict_weight, MULTI30K='m', CAPTION_WEIGHT='0.5')
+                   GENERAL_WEIGHT='0', DICT_WEIGHT=dict_weight, DICT_LANGS=dict_langs, MULTI30K='m',
+                   CAPTION_WEIGHT='0.5')
         r = subprocess.run(['sh', '-c', CORPUS_SCRIPT, 'general', *direction], cwd=repo[0], env=env,
                            capture_output=True, text=True, check=True)
         words = r.stdout.split()
@@ -257,15 +258,33 @@ def test_the_bt_corpus_takes_the_dictionary_between_english_and_french_or_spanis
     assert extras('2', ('en', 'es')) == ['dict/freedict.es.tsv.gz:2']
     assert extras('2', ('es', 'en')) == ['dict/freedict.es.tsv.gz:2']
     assert extras('0', ('es', 'en')) == []
-    assert extras('2', ('en', 'de')) == []   # FreeDict's en-de is not used: Ding's is there
+    assert extras('2', ('en', 'de')) == []   # German's (Ding's everyday words) only where asked for
+    assert extras('2', ('de', 'en'), 'fr es de') == ['dict/freedict.de.tsv.gz:2']
+    assert extras('2', ('en', 'es'), 'fr de') == []
 
 
 def test_a_failed_dictionary_stops_the_corpus(tmp_path):
     repo = checkout(tmp_path)
     env = dict(os.environ, OUT=str(repo[1]), RBMT_WEIGHT='0', BT_WEIGHT='1', FT_WEIGHT='0', OPEN='o',
-               GENERAL_WEIGHT='0', DICT_WEIGHT='2', MULTI30K='m', CAPTION_WEIGHT='0.5')
+               GENERAL_WEIGHT='0', DICT_WEIGHT='2', DICT_LANGS='fr es', MULTI30K='m', CAPTION_WEIGHT='0.5')
     script = CORPUS_SCRIPT.replace('PY=echo', 'PY=false')
     r = subprocess.run(['sh', '-c', script, 'general', 'en', 'fr'], cwd=repo[0], env=env,
                        capture_output=True, text=True)
     assert r.returncode != 0
     assert 'general.sh: the FreeDict pairs of fr failed' in r.stderr
+
+
+def test_the_german_dictionary_is_made_with_the_monolingual_text(tmp_path):
+    repo = checkout(tmp_path)
+    out = repo[1]
+    for lang in ('en', 'de'):
+        if not (out / 'mono' / f'mono.{lang}.tsv.gz').exists():
+            (out / 'mono' / f'mono.{lang}.tsv.gz').write_bytes(b'')
+    script = CORPUS_SCRIPT.replace("/^dictionary()/", "/^mono_text()/,/^}/p;/^dictionary()/").replace(
+        'bt_corpus "$@"', 'dictionary de')
+    env = dict(os.environ, OUT=str(out), DICT_WEIGHT='2', DICT_LANGS='de', OPEN='o')
+    r = subprocess.run(['sh', '-c', script, 'general'], cwd=repo[0], env=env, capture_output=True, text=True,
+                       check=True)
+    assert r.stdout.split() == ['train/freedict.py', '--lang', 'de', '--mono-en', f'{out}/mono/mono.en.tsv.gz',
+                                '--mono-other', f'{out}/mono/mono.de.tsv.gz', '--open', 'o',
+                                '--out', f'{out}/dict/freedict.de.tsv.gz']
