@@ -645,7 +645,6 @@ loop_trained() { # loop_trained SRC TGT ROUND: OUT/SRCTGT-final/ROUND/chosen_loo
 # Languages train/mono.sh has monolingual text for.
 MONO_LANGS="en de es"
 
-
 translated() { # translated MODEL LANG STEP TAG OUT.tsv.gz [MONO.tsv.gz]: LANG's monolingual text (MONO, default OUT/mono/mono.LANG.tsv.gz) translated by MODEL (English, the other language, TAG-source)
 	mkdir -p "$OUT/synth"
 	tr_base=${5%.tsv.gz} tr_mono=${6:-$OUT/mono/mono.$2.tsv.gz}
