@@ -84,15 +84,24 @@ def build_deb(folder, package, name, entries):
                    check=True, capture_output=True)
 
 
-@pytest.mark.skipif(subprocess.run(['sh', '-c', 'command -v dpkg-deb'], capture_output=True).returncode,
-                    reason='needs dpkg-deb')
-def test_the_script_writes_both_dictionaries_pairs_with_their_tags(tmp_path):
+needs_dpkg_deb = pytest.mark.skipif(
+    subprocess.run(['sh', '-c', 'command -v dpkg-deb'], capture_output=True).returncode, reason='needs dpkg-deb')
+
+
+def downloads(tmp_path, code, to_english, from_english):
+    """The two packages of language CODE where the script keeps its downloads, and an empty --open folder."""
     dl = tmp_path / 'dl'
     dl.mkdir()
-    build_deb(str(dl), 'dict-freedict-spa-eng', 'freedict-spa-eng', SPA_ENG)
-    build_deb(str(dl), 'dict-freedict-eng-spa', 'freedict-eng-spa', ENG_SPA)
+    build_deb(str(dl), f'dict-freedict-{code}-eng', f'freedict-{code}-eng', to_english)
+    build_deb(str(dl), f'dict-freedict-eng-{code}', f'freedict-eng-{code}', from_english)
     open_dir = tmp_path / 'open'
     open_dir.mkdir()
+    return dl, open_dir
+
+
+@needs_dpkg_deb
+def test_the_script_writes_both_dictionaries_pairs_with_their_tags(tmp_path):
+    dl, open_dir = downloads(tmp_path, 'spa', SPA_ENG, ENG_SPA)
     with gzip.open(open_dir / 'en-es.tsv.gz', 'wt', encoding='utf-8') as f:
         f.write('The connection failed.\tLa conexión falló.\tgettext:x\n')
     out = tmp_path / 'freedict.es.tsv.gz'
@@ -138,15 +147,9 @@ def test_ding_entries_give_their_first_everyday_sense(tmp_path):
     assert ('beach', 'Strand') in pairs
 
 
-@pytest.mark.skipif(subprocess.run(['sh', '-c', 'command -v dpkg-deb'], capture_output=True).returncode,
-                    reason='needs dpkg-deb')
+@needs_dpkg_deb
 def test_german_pairs_are_the_everyday_words_of_the_monolingual_text(tmp_path):
-    dl = tmp_path / 'dl'
-    dl.mkdir()
-    build_deb(str(dl), 'dict-freedict-deu-eng', 'freedict-deu-eng', DEU_ENG)
-    build_deb(str(dl), 'dict-freedict-eng-deu', 'freedict-eng-deu', [('beach', 'beach /biːtʃ/\nStrand <masc>\n')])
-    open_dir = tmp_path / 'open'
-    open_dir.mkdir()
+    dl, open_dir = downloads(tmp_path, 'deu', DEU_ENG, [('beach', 'beach /biːtʃ/\nStrand <masc>\n')])
     with gzip.open(open_dir / 'en-de.tsv.gz', 'wt', encoding='utf-8') as f:
         f.write('The file\tDie Datei\tgettext:x\n')
     mono_en, mono_de = tmp_path / 'mono.en.tsv.gz', tmp_path / 'mono.de.tsv.gz'
