@@ -64,7 +64,12 @@ def ibm1(src, tgt, vs, vt, iterations):
             p = table[s, t]
             denom = np.bincount(o, weights=p)
             post = p / denom[o]
-            counts += np.bincount(s * vt + t, weights=post, minlength=(vs + 1) * vt)
+            # summed over the chunk's distinct (source, target) pairs only: a
+            # bincount over the whole table would write (vs + 1) x vt cells
+            # per chunk (2 GB with 16,000 pieces a side); the sums are the
+            # same, each pair's terms added in the same order
+            keys, index = np.unique(s * vt + t, return_inverse=True)
+            counts[keys] += np.bincount(index, weights=post, minlength=len(keys))
         counts = counts.reshape(vs + 1, vt)
         totals = counts.sum(axis=1, keepdims=True)
         table = np.where(totals > 0, counts / np.maximum(totals, 1e-30), 1.0 / vt).astype(np.float32)

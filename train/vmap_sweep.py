@@ -2,11 +2,14 @@
 
     /usr/bin/python3 train/vmap_sweep.py --src-train X.en --tgt-train X.de \
         --src-val V.en --tgt-val V.de --spm-src S.model --spm-tgt T.model \
-        [--per-ngram 10,20,50] [--zero 100,300,600] [--max-n 1,2]
+        [--per-ngram 10,20,50] [--zero 100,300,600] [--max-n 1,2] \
+        [--min-count N] [--zero-short N] [--out-dir DIR]
 
 Aligns once (IBM Model 1), then builds the map for every combination and
 prints one line each: settings, entries, validation coverage (share of
 reference target pieces inside the shortlist) and mean shortlist size.
+With --out-dir each map is also written there, as train/vmap.py writes it
+(DIR/vmap-SPREAD-MAXN-PERNGRAM-ZERO.txt), to be packed and scored by BLEU.
 """
 import argparse
 import itertools
@@ -33,6 +36,8 @@ def main():
     p.add_argument('--zero', type=int_list, default=[100, 300, 600])
     p.add_argument('--max-n', type=int_list, default=[1, 2])
     p.add_argument('--zero-short', type=int, default=2)
+    p.add_argument('--min-count', type=int, default=1)
+    p.add_argument('--out-dir', help='write each map here')
     p.add_argument('--iterations', type=int, default=5)
     p.add_argument('--spread', type=int_list, default=[0, 1], help='0: piece links, 1: spread over target words')
     a = p.parse_args()
@@ -50,12 +55,15 @@ def main():
     starts = vmap.word_starts(sp_tgt)
     print('spread max_n per_ngram zero | 0-grams n-grams targets | val coverage % | mean shortlist')
     for spread, max_n, per_ngram, n_zero in itertools.product(a.spread, a.max_n, a.per_ngram, a.zero):
-        zero, entries = vmap.build(src, tgt, links, max_n, per_ngram, 1, n_zero, sp_tgt.eos_id(),
+        zero, entries = vmap.build(src, tgt, links, max_n, per_ngram, a.min_count, n_zero, sp_tgt.eos_id(),
                                    starts if spread else None)
         seen = set(zero)
         zero += [t for t in short if t not in seen]
         vmap.add_ttable_candidates(entries, table, sp_src.get_piece_size(), per_ngram)
         cov, size = vmap.coverage(val_src, val_tgt, zero, entries, max_n)
+        if a.out_dir:
+            os.makedirs(a.out_dir, exist_ok=True)
+            vmap.write(os.path.join(a.out_dir, f'vmap-{spread}-{max_n}-{per_ngram}-{n_zero}.txt'), zero, entries)
         print(f'{spread} {max_n} {per_ngram} {n_zero} | {len(zero)} {len(entries)} '
               f'{sum(map(len, entries.values()))} | {100 * cov:.2f} | {size:.1f}', flush=True)
 
