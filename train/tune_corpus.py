@@ -6,7 +6,8 @@ fine-tuning of a general student (docs/TRAINING.md, "General-domain models").
 Reads train/corpus.py's pairs.tsv.gz (English, other language, source tag,
 ...) and writes OUT_DIR/train.en and OUT_DIR/train.XX: each pair as many
 times as its source's weight says, a fractional weight as one more copy with
-that probability (seeded: the same input gives the same mix). The weights
+that probability, drawn from a hash of the pair as train/corpus.py draws
+(the same input gives the same mix). The weights
 favour what is most like the text people write (news, Ding's example
 sentences) and keep some captions; software text, mostly menus and
 messages, is thinned. Prints the lines each source gave.
@@ -14,8 +15,10 @@ messages, is thinned. Prints the lines each source gave.
 import collections
 import gzip
 import os
-import random
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from corpus import copies  # noqa: E402
 
 # (tag prefix, copies): the first prefix that matches a pair's tag
 WEIGHTS = (('newstest', 2.0), ('ding-sent', 2.0), ('ding-phr', 0.3), ('multi30k', 0.5))
@@ -38,13 +41,11 @@ def source_name(tag):
     return tag.split(':')[0].rstrip('0123456789')
 
 
-def mix(lines, rng):
+def mix(lines):
     """Yield (english, other, source) for each copy of each pair."""
     for line in lines:
         english, other, tag = line.rstrip('\n').split('\t')[:3]
-        w = weight(english, tag)
-        copies = int(w) + (rng.random() < w - int(w))
-        for _ in range(copies):
+        for _ in range(copies(weight(english, tag), f'{english}\t{other}')):
             yield english, other, source_name(tag)
 
 
@@ -57,7 +58,7 @@ def main(argv):
     with gzip.open(pairs, 'rt', encoding='utf-8') as f, \
             open(os.path.join(out, 'train.en'), 'w', encoding='utf-8') as fe, \
             open(os.path.join(out, f'train.{lang}'), 'w', encoding='utf-8') as fo:
-        for english, other, source in mix(f, random.Random(1)):
+        for english, other, source in mix(f):
             fe.write(english + '\n')
             fo.write(other + '\n')
             count[source] += 1
