@@ -28,9 +28,9 @@ OTHER = 0.1
 
 
 def weight(english, tag):
-    for prefix, copies in WEIGHTS:
+    for prefix, share in WEIGHTS:
         if tag.startswith(prefix):
-            return copies
+            return share
     if tag.startswith('gettext') and len(english.split()) >= SENTENCE_WORDS:
         return GETTEXT_SENTENCE
     return OTHER
