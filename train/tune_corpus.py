@@ -1,13 +1,16 @@
 """A general-text-heavy mix of a pair's cleaned corpus, for a short
 fine-tuning of a general student (docs/TRAINING.md, "General-domain models").
 
-    /usr/bin/python3 train/tune_corpus.py OUT/corpus/XX/pairs.tsv.gz OUT_DIR XX
+    /usr/bin/python3 train/tune_corpus.py [--weight PREFIX=COPIES ...] \
+        OUT/corpus/XX/pairs.tsv.gz OUT_DIR XX
 
 Reads train/corpus.py's pairs.tsv.gz (English, other language, source tag,
 ...) and writes OUT_DIR/train.en and OUT_DIR/train.XX: each pair as many
 times as its source's weight says, a fractional weight as one more copy with
 that probability, drawn from a hash of the pair as train/corpus.py draws
-(the same input gives the same mix). The weights
+(the same input gives the same mix). `--weight multi30k=1.5` gives the
+sources whose tag starts with the prefix that many copies, before the
+defaults below are looked at. The weights
 favour what is most like the text people write (news, Ding's example
 sentences) and keep some captions; software text, mostly menus and
 messages, is thinned. Prints the lines each source gave.
@@ -27,8 +30,8 @@ SENTENCE_WORDS = 6
 OTHER = 0.1
 
 
-def weight(english, tag):
-    for prefix, share in WEIGHTS:
+def weight(english, tag, overrides=()):
+    for prefix, share in tuple(overrides) + WEIGHTS:
         if tag.startswith(prefix):
             return share
     if tag.startswith('gettext') and len(english.split()) >= SENTENCE_WORDS:
@@ -41,15 +44,31 @@ def source_name(tag):
     return tag.split(':')[0].rstrip('0123456789')
 
 
-def mix(lines):
+def mix(lines, overrides=()):
     """Yield (english, other, source) for each copy of each pair."""
     for line in lines:
         english, other, tag = line.rstrip('\n').split('\t')[:3]
-        for _ in range(copies(weight(english, tag), f'{english}\t{other}')):
+        for _ in range(copies(weight(english, tag, overrides), f'{english}\t{other}')):
             yield english, other, source_name(tag)
 
 
+def parse_override(text):
+    """'multi30k=1.5' -> ('multi30k', 1.5)"""
+    prefix, sep, share = text.partition('=')
+    try:
+        value = float(share)
+    except ValueError:
+        value = -1.0
+    if not sep or not prefix or value < 0:
+        sys.exit(f'tune_corpus.py: --weight wants PREFIX=COPIES (COPIES >= 0), not {text!r}')
+    return prefix, value
+
+
 def main(argv):
+    overrides = []
+    while len(argv) >= 2 and argv[0] == '--weight':
+        overrides.append(parse_override(argv[1]))
+        argv = argv[2:]
     if len(argv) != 3:
         sys.exit(__doc__.strip())
     pairs, out, lang = argv
@@ -58,7 +77,7 @@ def main(argv):
     with gzip.open(pairs, 'rt', encoding='utf-8') as f, \
             open(os.path.join(out, 'train.en'), 'w', encoding='utf-8') as fe, \
             open(os.path.join(out, f'train.{lang}'), 'w', encoding='utf-8') as fo:
-        for english, other, source in mix(f):
+        for english, other, source in mix(f, overrides):
             fe.write(english + '\n')
             fo.write(other + '\n')
             count[source] += 1

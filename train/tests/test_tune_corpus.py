@@ -10,13 +10,14 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def run(tmp_path, rows):
+def run(tmp_path, rows, options=()):
     pairs = tmp_path / 'pairs.tsv.gz'
     with gzip.open(pairs, 'wt', encoding='utf-8') as f:
         for row in rows:
             f.write('\t'.join(row) + '\n')
     out = tmp_path / 'mix'
-    report = subprocess.run([sys.executable, os.path.join(ROOT, 'train', 'tune_corpus.py'), str(pairs), str(out), 'de'],
+    report = subprocess.run([sys.executable, os.path.join(ROOT, 'train', 'tune_corpus.py'), *options,
+                             str(pairs), str(out), 'de'],
                             check=True, capture_output=True, text=True).stdout
     en = (out / 'train.en').read_text().splitlines()
     de = (out / 'train.de').read_text().splitlines()
@@ -46,3 +47,20 @@ def test_same_input_same_mix(tmp_path):
     second = run(tmp_path, rows)
     assert first == second
     assert 50 <= len(first[0]) <= 130   # weight 0.3
+
+
+def test_weight_override(tmp_path):
+    rows = [(f'A dog runs {i}.', f'Ein Hund rennt {i}.', 'multi30k:CC-BY-4.0', '1') for i in range(100)]
+    rows += [(f'News sentence {i}.', f'Nachrichtensatz {i}.', 'newstest2011:WMT', '1') for i in range(100)]
+    en, _, report = run(tmp_path, rows, ('--weight', 'multi30k=3', '--weight', 'news=1'))
+    assert int(report['multi30k']) == 300 and int(report['newstest']) == 100
+
+
+def test_bad_override(tmp_path):
+    pairs = tmp_path / 'pairs.tsv.gz'
+    with gzip.open(pairs, 'wt', encoding='utf-8') as f:
+        f.write('a\tb\tnewstest2011:WMT\t1\n')
+    for bad in ('multi30k', 'multi30k=x', '=2', 'news=-1'):
+        result = subprocess.run([sys.executable, os.path.join(ROOT, 'train', 'tune_corpus.py'), '--weight', bad,
+                                 str(pairs), str(tmp_path / 'mix'), 'de'], capture_output=True, text=True)
+        assert result.returncode != 0 and '--weight wants PREFIX=COPIES' in result.stderr
